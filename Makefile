@@ -1,0 +1,33 @@
+# The front door. `make run` and `make test` are all a new user needs (see README.md).
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all setup build test run fuzz bench format clean
+
+all: build
+
+setup:
+	@bash tools/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+run: build
+	@bash tools/run.sh $(BUILD)
+
+fuzz: setup
+	@bash fuzz/run.sh
+
+bench: setup
+	@bash tools/bench.sh
+
+format:
+	@git ls-files '*.cc' '*.h' | xargs clang-format -i
+
+clean:
+	@rm -rf $(BUILD) build-fuzz

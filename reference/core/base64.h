@@ -1,0 +1,23 @@
+// RFC 4648 base64 (standard alphabet, "=" padding required to a multiple of four characters).
+#ifndef ARCS_REFERENCE_CORE_BASE64_H_
+#define ARCS_REFERENCE_CORE_BASE64_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace arcs::base64 {
+
+// The decoded size, or nullopt when text is not canonical RFC 4648 §4 base64 (bad alphabet, bad
+// length, misplaced or missing padding, non-zero pad bits). Runs in constant memory.
+std::optional<std::size_t> DecodedSize(std::string_view text);
+
+// Decodes valid base64; nullopt when DecodedSize() would return nullopt.
+std::optional<std::string> Decode(std::string_view text);
+
+std::string Encode(std::string_view bytes);
+
+}  // namespace arcs::base64
+
+#endif  // ARCS_REFERENCE_CORE_BASE64_H_

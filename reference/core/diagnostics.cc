@@ -1,0 +1,49 @@
+#include "reference/core/diagnostics.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace arcs {
+
+std::string_view LevelName(Level level) {
+  switch (level) {
+    case Level::kMust:
+      return "MUST";
+    case Level::kShould:
+      return "SHOULD";
+    case Level::kMay:
+      return "MAY";
+  }
+  return "MUST";
+}
+
+std::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
+  }
+  return "error";
+}
+
+bool FindingLess(const Finding& a, const Finding& b) {
+  return std::tie(a.location.line, a.location.column, a.location.pointer, a.rule_id, a.message) <
+         std::tie(b.location.line, b.location.column, b.location.pointer, b.rule_id, b.message);
+}
+
+void Diagnostics::Add(Finding finding) {
+  if (finding.severity == Severity::kError) ++error_count_;
+  if (finding.severity == Severity::kWarning) ++warning_count_;
+  if (findings_.size() >= max_findings_) {
+    ++dropped_count_;
+    return;
+  }
+  findings_.push_back(std::move(finding));
+}
+
+void Diagnostics::Sort() { std::stable_sort(findings_.begin(), findings_.end(), FindingLess); }
+
+}  // namespace arcs

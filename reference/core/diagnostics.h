@@ -1,0 +1,70 @@
+// Diagnostics: the one finding model every format's checker reports through.
+// A finding names the requirement it enforces (rule id), the requirement's level, how severe the
+// finding is, where it is (line and column, and/or a JSON Pointer inside the line), and what is
+// wrong. Findings are kept in a deterministic order and bounded in number.
+#ifndef ARCS_REFERENCE_CORE_DIAGNOSTICS_H_
+#define ARCS_REFERENCE_CORE_DIAGNOSTICS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace arcs {
+
+// The RFC 2119 level of the requirement a finding enforces.
+enum class Level : std::uint8_t { kMust, kShould, kMay };
+std::string_view LevelName(Level level);  // "MUST", "SHOULD", "MAY"
+
+// Errors make a file invalid; warnings and notes do not.
+enum class Severity : std::uint8_t { kError, kWarning, kNote };
+std::string_view SeverityName(Severity severity);  // "error", "warning", "note"
+
+struct Location {
+  std::uint64_t line = 0;    // 1-based; 0 means the file as a whole
+  std::uint64_t column = 0;  // 1-based byte column within the line; 0 when unknown
+  std::string pointer;       // RFC 6901 JSON Pointer inside the line's JSON value; may be empty
+};
+
+struct Finding {
+  std::string rule_id;
+  Level level = Level::kMust;
+  Severity severity = Severity::kError;
+  Location location;
+  std::string message;
+};
+
+// Total order used for reporting: line, column, pointer, rule id, message.
+bool FindingLess(const Finding& a, const Finding& b);
+
+class Diagnostics {
+ public:
+  static constexpr std::size_t kDefaultMaxFindings = 10000;
+  explicit Diagnostics(std::size_t max_findings = kDefaultMaxFindings)
+      : max_findings_(max_findings) {}
+
+  // Keeps at most max_findings findings; the rest are only counted, so a file with millions of
+  // bad lines cannot exhaust memory. Errors are always counted, kept or not.
+  void Add(Finding finding);
+
+  // Sorts by FindingLess. Call before reporting.
+  void Sort();
+
+  const std::vector<Finding>& findings() const { return findings_; }
+  std::uint64_t error_count() const { return error_count_; }
+  std::uint64_t warning_count() const { return warning_count_; }
+  std::uint64_t dropped_count() const { return dropped_count_; }
+  bool has_errors() const { return error_count_ > 0; }
+
+ private:
+  std::size_t max_findings_;
+  std::vector<Finding> findings_;
+  std::uint64_t error_count_ = 0;
+  std::uint64_t warning_count_ = 0;
+  std::uint64_t dropped_count_ = 0;
+};
+
+}  // namespace arcs
+
+#endif  // ARCS_REFERENCE_CORE_DIAGNOSTICS_H_

@@ -1,0 +1,151 @@
+// Strict JSON: the only way ARCS reads JSON.
+//
+// RapidJSON 1.1.0 (Debian's) does the tokenizing; this layer makes sure none of its known defects
+// decides a verdict:
+//  - numbers: RapidJSON's own number parser is replaced (see json.cc) by a strict RFC 8259 scanner
+//    that keeps each number's exact text. 1.1.0 rejects valid numbers such as 1e400 or a 400-digit
+//    integer even with kParseNumbersAsStringsFlag, and its full-precision path misparses or
+//    crashes; we never ask it for a numeric value. Classification and conversion use
+//    std::from_chars on the kept text (see number.h).
+//  - duplicate member names are recorded (RapidJSON keeps both silently); both members stay in the
+//    document, in order, so nothing is lost.
+//  - a lone low surrogate escape (\udc00), which 1.1.0 accepts even with encoding validation, is
+//    rejected, as is every invalid or overlong UTF-8 sequence.
+//  - a NUL byte ends RapidJSON's input; it is found first and reported with its column.
+//  - nesting depth is bounded (the iterative parser never recurses; the writer recurses at most to
+//    the bound).
+// Values keep member order and exact text, so a document can be written back unchanged.
+#ifndef ARCS_REFERENCE_CORE_JSON_H_
+#define ARCS_REFERENCE_CORE_JSON_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace arcs::json {
+
+enum class Kind : std::uint8_t { kNull, kFalse, kTrue, kNumber, kString, kArray, kObject };
+std::string_view KindName(Kind kind);  // "null", "boolean", "number", "string", "array", "object"
+
+struct Member;
+
+// An immutable view of a parsed value. Storage belongs to the Document that produced it.
+class Value {
+ public:
+  Value() = default;
+
+  Kind kind() const { return kind_; }
+  bool is_null() const { return kind_ == Kind::kNull; }
+  bool is_bool() const { return kind_ == Kind::kFalse || kind_ == Kind::kTrue; }
+  bool is_number() const { return kind_ == Kind::kNumber; }
+  bool is_string() const { return kind_ == Kind::kString; }
+  bool is_array() const { return kind_ == Kind::kArray; }
+  bool is_object() const { return kind_ == Kind::kObject; }
+
+  bool as_bool() const { return kind_ == Kind::kTrue; }
+  // The decoded UTF-8 content of a string (may contain U+0000), or a number's exact source text.
+  std::string_view text() const { return {chars_, size_}; }
+  std::span<const Value> items() const;     // array elements; empty unless an array
+  std::span<const Member> members() const;  // object members in source order; empty unless object
+
+  // The first member with this name, or nullptr. Objects with duplicate names are reported by the
+  // parser; callers that care check Document::duplicates().
+  const Value* Find(std::string_view name) const;
+
+ private:
+  friend class Document;
+  friend struct ValueBuilder;
+  Kind kind_ = Kind::kNull;
+  std::uint32_t size_ = 0;
+  union {
+    const char* chars_ = nullptr;
+    const Value* items_;
+    const Member* members_;
+  };
+};
+
+struct Member {
+  std::string_view name;
+  Value value;
+};
+
+// Structural equality: same kinds, same member names in the same order, same string content,
+// same number text. (Spool defines no canonical form, so this is what "preserved" means.)
+bool Equal(const Value& a, const Value& b);
+
+enum class ErrorCode : std::uint8_t {
+  kNone,
+  kEmpty,           // no value at all (only whitespace)
+  kSyntax,          // not JSON
+  kInvalidUtf8,     // raw bytes that are not UTF-8 (including overlong forms and surrogates)
+  kLoneSurrogate,   // a \uXXXX escape naming a surrogate with no partner
+  kNulByte,         // a raw U+0000 byte anywhere in the text
+  kInvalidNumber,   // a number that breaks the RFC 8259 grammar
+  kTrailingContent, // something after the single top-level value
+  kDepthExceeded,   // arrays and objects nested deeper than ParseOptions::max_depth
+  kTooLarge,        // the text is longer than RapidJSON's 32-bit sizes allow
+};
+std::string_view ErrorCodeName(ErrorCode code);
+
+struct ParseError {
+  ErrorCode code = ErrorCode::kNone;
+  std::size_t offset = 0;  // byte offset into the text where the problem was found
+  std::string message;
+};
+
+struct Duplicate {
+  std::string pointer;     // JSON Pointer of the repeated member (the second occurrence)
+  std::size_t offset = 0;  // byte offset of the second occurrence's name
+};
+
+struct ParseOptions {
+  std::uint32_t max_depth = 128;  // arrays and objects; the top-level value is depth 1
+};
+
+// Owns the storage of one parsed value. Reusable: each Parse() discards the previous content but
+// keeps the memory, so parsing line after line allocates almost nothing.
+class Document {
+ public:
+  Document();
+  ~Document();
+  Document(Document&&) noexcept;
+  Document& operator=(Document&&) noexcept;
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+
+  // Parses exactly one JSON value, optionally surrounded by JSON whitespace.
+  // Returns false and fills error() on failure; root() is then null.
+  bool Parse(std::string_view text, const ParseOptions& options = {});
+
+  const Value& root() const { return root_; }
+  const ParseError& error() const { return error_; }
+  const std::vector<Duplicate>& duplicates() const { return duplicates_; }
+
+ private:
+  friend struct ValueBuilder;
+  struct Arena;
+  std::unique_ptr<Arena> arena_;
+  Value root_;
+  ParseError error_;
+  std::vector<Duplicate> duplicates_;
+};
+
+// Writes a value as compact JSON: members in order, numbers as their source text, strings with
+// the minimal RFC 8259 escaping (", \, and U+0000..U+001F; \b \f \n \r \t in short form) and
+// UTF-8 written raw. Parsing the output gives a value Equal() to the input.
+void Write(const Value& value, std::string* out);
+std::string ToString(const Value& value);
+
+// Appends s as a JSON string literal (with quotes) using the same escaping as Write().
+void AppendQuoted(std::string_view s, std::string* out);
+
+// RFC 6901 escaping of one reference token ("~" -> "~0", "/" -> "~1").
+void AppendPointerToken(std::string_view token, std::string* out);
+
+}  // namespace arcs::json
+
+#endif  // ARCS_REFERENCE_CORE_JSON_H_
