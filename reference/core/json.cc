@@ -1,0 +1,480 @@
+#include "reference/core/json.h"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <new>
+
+namespace arcs::json {
+namespace {
+
+// RapidJSON reads from this stream. Peek() yields '\0' past the end; the text has been checked
+// for NUL bytes before parsing, so a '\0' can only mean "end of input".
+struct TextStream {
+  using Ch = char;
+  const char* begin;
+  const char* cur;
+  const char* end;
+  Ch Peek() const { return cur < end ? *cur : '\0'; }
+  Ch Take() { return cur < end ? *cur++ : '\0'; }
+  std::size_t Tell() const { return static_cast<std::size_t>(cur - begin); }
+  // Only used by in-situ parsing, which we never ask for.
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  std::size_t PutEnd(Ch*) { return 0; }
+};
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// A UTF-8 encoded surrogate (ED A0..BF xx). RapidJSON's encoding validation rejects these as raw
+// input, so in a decoded string they can only come from a \uDC00-style escape with no partner.
+bool HasEncodedSurrogate(const char* s, std::size_t n) {
+  const char* end = s + n;
+  for (const char* p = s; (p = static_cast<const char*>(std::memchr(p, '\xED', end - p)));) {
+    if (p + 1 < end && static_cast<unsigned char>(p[1]) >= 0xA0) return true;
+    ++p;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Bump allocator for one document's values, members and strings. Reset() keeps the largest block.
+struct Document::Arena {
+  static constexpr std::size_t kMinBlock = 16 * 1024;
+  std::vector<std::unique_ptr<char[]>> blocks;
+  std::vector<std::size_t> sizes;
+  char* next = nullptr;
+  std::size_t left = 0;
+
+  void* Allocate(std::size_t size, std::size_t align) {
+    std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(next) % align) % align;
+    if (size + pad > left) {
+      std::size_t block = std::max(kMinBlock, size + align);
+      if (!sizes.empty()) block = std::max(block, sizes.back() * 2);
+      blocks.push_back(std::make_unique<char[]>(block));
+      sizes.push_back(block);
+      next = blocks.back().get();
+      left = block;
+      pad = (align - reinterpret_cast<std::uintptr_t>(next) % align) % align;
+    }
+    char* out = next + pad;
+    next += pad + size;
+    left -= pad + size;
+    return out;
+  }
+
+  template <typename T>
+  T* AllocateArray(std::size_t n) {
+    return static_cast<T*>(Allocate(sizeof(T) * std::max<std::size_t>(n, 1), alignof(T)));
+  }
+
+  const char* Copy(const char* s, std::size_t n) {
+    char* out = AllocateArray<char>(n);
+    if (n) std::memcpy(out, s, n);
+    return out;
+  }
+
+  void Reset() {
+    if (blocks.size() > 1) {
+      blocks.erase(blocks.begin(), blocks.end() - 1);
+      sizes.erase(sizes.begin(), sizes.end() - 1);
+    }
+    next = blocks.empty() ? nullptr : blocks.back().get();
+    left = sizes.empty() ? 0 : sizes.back();
+  }
+};
+
+// Receives RapidJSON's SAX events and builds the document in the arena.
+struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuilder> {
+  struct Frame {
+    std::size_t start;     // index in values of the container's first child
+    std::string_view key;  // the container's own member name, if it is an object member
+    std::size_t index;     // its index in its parent container
+    bool is_object;
+  };
+
+  Document::Arena* arena = nullptr;
+  const TextStream* stream = nullptr;
+  std::uint32_t max_depth = 0;
+  std::vector<Value> values;
+  std::vector<std::string_view> names;     // parallel to values: member name ("" in arrays)
+  std::vector<std::size_t> name_offsets;   // parallel to values: where the name ended
+  std::vector<Frame> frames;
+  std::string_view pending_key;
+  std::size_t pending_key_offset = 0;
+  std::vector<Duplicate>* duplicates = nullptr;
+  ErrorCode stop_reason = ErrorCode::kNone;  // why a handler call returned false
+  std::size_t stop_offset = 0;
+
+  void Reset() {
+    values.clear();
+    names.clear();
+    name_offsets.clear();
+    frames.clear();
+    pending_key = {};
+    stop_reason = ErrorCode::kNone;
+  }
+
+  bool Stop(ErrorCode reason) {
+    stop_reason = reason;
+    stop_offset = stream->Tell();
+    return false;
+  }
+
+  bool Push(Value v) {
+    values.push_back(v);
+    names.push_back(pending_key);
+    name_offsets.push_back(pending_key_offset);
+    pending_key = {};
+    return true;
+  }
+
+  bool Null() { return Push(Value()); }
+  bool Bool(bool b) {
+    Value v;
+    v.kind_ = b ? Kind::kTrue : Kind::kFalse;
+    return Push(v);
+  }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    Value v;
+    v.kind_ = Kind::kNumber;
+    v.chars_ = arena->Copy(s, n);
+    v.size_ = n;
+    return Push(v);
+  }
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    if (HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
+    Value v;
+    v.kind_ = Kind::kString;
+    v.chars_ = arena->Copy(s, n);
+    v.size_ = n;
+    return Push(v);
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    if (HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
+    pending_key = {arena->Copy(s, n), n};
+    pending_key_offset = stream->Tell();
+    return true;
+  }
+  // The container's own member name waits in its frame until the container is closed and pushed.
+  bool Open(bool is_object) {
+    if (frames.size() >= max_depth) return Stop(ErrorCode::kDepthExceeded);
+    std::size_t parent_start = frames.empty() ? 0 : frames.back().start;
+    frames.push_back({values.size(), pending_key, values.size() - parent_start, is_object});
+    pending_key = {};
+    return true;
+  }
+  bool StartObject() { return Open(true); }
+  bool StartArray() { return Open(false); }
+
+  bool EndArray(rapidjson::SizeType) {
+    Frame frame = frames.back();
+    frames.pop_back();
+    std::size_t n = values.size() - frame.start;
+    Value* items = arena->AllocateArray<Value>(n);
+    std::copy(values.begin() + frame.start, values.end(), items);
+    Truncate(frame.start);
+    Value v;
+    v.kind_ = Kind::kArray;
+    v.items_ = items;
+    v.size_ = static_cast<std::uint32_t>(n);
+    pending_key = frame.key;
+    return Push(v);
+  }
+
+  bool EndObject(rapidjson::SizeType) {
+    Frame frame = frames.back();
+    std::size_t n = values.size() - frame.start;
+    Member* members = arena->AllocateArray<Member>(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      new (&members[i]) Member{names[frame.start + i], values[frame.start + i]};
+    }
+    FindDuplicates(members, n, frame.start);
+    frames.pop_back();
+    Truncate(frame.start);
+    Value v;
+    v.kind_ = Kind::kObject;
+    v.members_ = members;
+    v.size_ = static_cast<std::uint32_t>(n);
+    pending_key = frame.key;
+    return Push(v);
+  }
+
+  void Truncate(std::size_t size) {
+    values.resize(size);
+    names.resize(size);
+    name_offsets.resize(size);
+  }
+
+  // Objects in recordings are small, so a quadratic scan beats hashing until they are not.
+  void FindDuplicates(const Member* members, std::size_t n, std::size_t start) {
+    auto report = [&](std::size_t second) {
+      std::string pointer = PointerOfOpenObject();
+      pointer += '/';
+      AppendPointerToken(members[second].name, &pointer);
+      duplicates->push_back({std::move(pointer), name_offsets[start + second]});
+    };
+    if (n <= 32) {
+      for (std::size_t j = 1; j < n; ++j) {
+        for (std::size_t i = 0; i < j; ++i) {
+          if (members[i].name == members[j].name) {
+            report(j);
+            break;
+          }
+        }
+      }
+      return;
+    }
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return members[a].name < members[b].name;
+    });
+    std::vector<std::size_t> seconds;
+    for (std::size_t k = 1; k < n; ++k) {
+      if (members[order[k]].name == members[order[k - 1]].name) seconds.push_back(order[k]);
+    }
+    std::sort(seconds.begin(), seconds.end());
+    for (std::size_t s : seconds) report(s);
+  }
+
+  // The pointer of the innermost open container (the one being closed), from the frame stack.
+  std::string PointerOfOpenObject() const {
+    std::string pointer;
+    for (std::size_t f = 1; f < frames.size(); ++f) {
+      pointer += '/';
+      if (frames[f - 1].is_object) {
+        AppendPointerToken(frames[f].key, &pointer);
+      } else {
+        pointer += std::to_string(frames[f].index);
+      }
+    }
+    return pointer;
+  }
+};
+
+}  // namespace arcs::json
+
+// RapidJSON 1.1.0's number parser rejects valid JSON (1e400, integers over ~309 digits) with
+// kParseErrorNumberTooBig even when asked for numbers as strings, and its full-precision path
+// misparses some inputs. This explicit specialization replaces it, for our stream and handler
+// only, by a strict RFC 8259 grammar scan that hands the exact text to the handler.
+namespace {
+constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag |
+                                 rapidjson::kParseValidateEncodingFlag |
+                                 rapidjson::kParseNumbersAsStringsFlag |
+                                 rapidjson::kParseStopWhenDoneFlag;
+using Reader = rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>>;
+}  // namespace
+
+template <>
+template <>
+void Reader::ParseNumber<kParseFlags, arcs::json::TextStream, arcs::json::ValueBuilder>(
+    arcs::json::TextStream& is, arcs::json::ValueBuilder& handler) {
+  using arcs::json::IsDigit;
+  const char* start = is.cur;
+  auto fail = [&](std::size_t offset) {
+    handler.stop_reason = arcs::json::ErrorCode::kInvalidNumber;
+    handler.stop_offset = offset;
+    RAPIDJSON_PARSE_ERROR_NORETURN(rapidjson::kParseErrorValueInvalid, offset);
+  };
+  if (is.Peek() == '-') is.Take();
+  if (is.Peek() == '0') {
+    is.Take();
+  } else if (is.Peek() >= '1' && is.Peek() <= '9') {
+    while (IsDigit(is.Peek())) is.Take();
+  } else {
+    // Not a number at all (RapidJSON sends every unrecognized value here): a syntax error.
+    RAPIDJSON_PARSE_ERROR_NORETURN(rapidjson::kParseErrorValueInvalid, is.Tell());
+    return;
+  }
+  if (is.Peek() == '.') {
+    is.Take();
+    if (!IsDigit(is.Peek())) return fail(is.Tell());
+    while (IsDigit(is.Peek())) is.Take();
+  }
+  if (is.Peek() == 'e' || is.Peek() == 'E') {
+    is.Take();
+    if (is.Peek() == '+' || is.Peek() == '-') is.Take();
+    if (!IsDigit(is.Peek())) return fail(is.Tell());
+    while (IsDigit(is.Peek())) is.Take();
+  }
+  if (!handler.RawNumber(start, static_cast<rapidjson::SizeType>(is.cur - start), false)) {
+    RAPIDJSON_PARSE_ERROR_NORETURN(rapidjson::kParseErrorTermination, is.Tell());
+  }
+}
+
+namespace arcs::json {
+
+std::string_view KindName(Kind kind) {
+  switch (kind) {
+    case Kind::kNull:
+      return "null";
+    case Kind::kFalse:
+    case Kind::kTrue:
+      return "boolean";
+    case Kind::kNumber:
+      return "number";
+    case Kind::kString:
+      return "string";
+    case Kind::kArray:
+      return "array";
+    case Kind::kObject:
+      return "object";
+  }
+  return "null";
+}
+
+std::string_view ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kNone:
+      return "none";
+    case ErrorCode::kEmpty:
+      return "empty";
+    case ErrorCode::kSyntax:
+      return "syntax";
+    case ErrorCode::kInvalidUtf8:
+      return "invalid-utf8";
+    case ErrorCode::kLoneSurrogate:
+      return "lone-surrogate";
+    case ErrorCode::kNulByte:
+      return "nul-byte";
+    case ErrorCode::kInvalidNumber:
+      return "invalid-number";
+    case ErrorCode::kTrailingContent:
+      return "trailing-content";
+    case ErrorCode::kDepthExceeded:
+      return "depth-exceeded";
+    case ErrorCode::kTooLarge:
+      return "too-large";
+  }
+  return "none";
+}
+
+std::span<const Value> Value::items() const {
+  if (kind_ != Kind::kArray) return {};
+  return {items_, size_};
+}
+
+std::span<const Member> Value::members() const {
+  if (kind_ != Kind::kObject) return {};
+  return {members_, size_};
+}
+
+const Value* Value::Find(std::string_view name) const {
+  for (const Member& m : members()) {
+    if (m.name == name) return &m.value;
+  }
+  return nullptr;
+}
+
+Document::Document() : arena_(std::make_unique<Arena>()) {}
+Document::~Document() = default;
+Document::Document(Document&&) noexcept = default;
+Document& Document::operator=(Document&&) noexcept = default;
+
+namespace {
+
+std::string DescribeRapidJsonError(rapidjson::ParseErrorCode code) {
+  return rapidjson::GetParseError_En(code);
+}
+
+ErrorCode MapRapidJsonError(rapidjson::ParseErrorCode code) {
+  switch (code) {
+    case rapidjson::kParseErrorDocumentEmpty:
+      return ErrorCode::kEmpty;
+    case rapidjson::kParseErrorStringInvalidEncoding:
+      return ErrorCode::kInvalidUtf8;
+    case rapidjson::kParseErrorStringUnicodeSurrogateInvalid:
+      return ErrorCode::kLoneSurrogate;
+    default:
+      return ErrorCode::kSyntax;
+  }
+}
+
+std::string MessageFor(ErrorCode code, std::uint32_t max_depth) {
+  switch (code) {
+    case ErrorCode::kEmpty:
+      return "no JSON value";
+    case ErrorCode::kInvalidUtf8:
+      return "invalid UTF-8 in a string";
+    case ErrorCode::kLoneSurrogate:
+      return "a \\u escape names a surrogate with no partner (not a Unicode scalar value)";
+    case ErrorCode::kNulByte:
+      return "raw NUL byte (U+0000 must be escaped as \\u0000)";
+    case ErrorCode::kInvalidNumber:
+      return "malformed number";
+    case ErrorCode::kTrailingContent:
+      return "content after the JSON value";
+    case ErrorCode::kDepthExceeded:
+      return "nesting deeper than the limit of " + std::to_string(max_depth);
+    case ErrorCode::kTooLarge:
+      return "text longer than 4 GiB";
+    default:
+      return "not JSON";
+  }
+}
+
+}  // namespace
+
+bool Document::Parse(std::string_view text, const ParseOptions& options) {
+  arena_->Reset();
+  root_ = Value();
+  error_ = ParseError();
+  duplicates_.clear();
+
+  auto fail = [&](ErrorCode code, std::size_t offset, std::string message) {
+    error_ = {code, offset, std::move(message)};
+    root_ = Value();
+    return false;
+  };
+  if (text.size() >= std::numeric_limits<rapidjson::SizeType>::max()) {
+    return fail(ErrorCode::kTooLarge, 0, MessageFor(ErrorCode::kTooLarge, 0));
+  }
+  if (const void* nul = std::memchr(text.data(), '\0', text.size())) {
+    std::size_t at = static_cast<const char*>(nul) - text.data();
+    return fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, 0));
+  }
+
+  TextStream stream{text.data(), text.data(), text.data() + text.size()};
+  thread_local ValueBuilder builder;
+  builder.Reset();
+  builder.arena = arena_.get();
+  builder.stream = &stream;
+  builder.max_depth = options.max_depth;
+  builder.duplicates = &duplicates_;
+
+  Reader reader;
+  rapidjson::ParseResult result = reader.Parse<kParseFlags>(stream, builder);
+  if (result.IsError()) {
+    ErrorCode code = builder.stop_reason;
+    std::size_t offset = builder.stop_offset;
+    std::string message;
+    if (code == ErrorCode::kNone) {
+      code = MapRapidJsonError(result.Code());
+      offset = result.Offset();
+      message = code == ErrorCode::kSyntax ? DescribeRapidJsonError(result.Code())
+                                           : MessageFor(code, options.max_depth);
+    } else {
+      message = MessageFor(code, options.max_depth);
+    }
+    duplicates_.clear();
+    return fail(code, offset, std::move(message));
+  }
+  while (stream.cur < stream.end && IsJsonSpace(*stream.cur)) ++stream.cur;
+  if (stream.cur != stream.end) {
+    duplicates_.clear();
+    return fail(ErrorCode::kTrailingContent, stream.Tell(),
+                MessageFor(ErrorCode::kTrailingContent, 0));
+  }
+  root_ = builder.values.back();
+  return true;
+}
+
+}  // namespace arcs::json

@@ -1,0 +1,249 @@
+#include "reference/core/json.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/reader.h>
+
+#include <string>
+
+namespace arcs::json {
+namespace {
+
+ErrorCode ParseCode(std::string_view text, ParseOptions options = {}) {
+  Document doc;
+  doc.Parse(text, options);
+  return doc.error().code;
+}
+
+std::string RoundTrip(std::string_view text) {
+  Document doc;
+  EXPECT_TRUE(doc.Parse(text)) << text << ": " << doc.error().message;
+  return ToString(doc.root());
+}
+
+TEST(JsonParse, ScalarsAndContainers) {
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"( {"a":[1,"x",true,false,null,{}],"b":{"c":[]}} )"));
+  const Value& root = doc.root();
+  ASSERT_TRUE(root.is_object());
+  ASSERT_EQ(root.members().size(), 2u);
+  const Value* a = root.Find("a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_EQ(a->items().size(), 6u);
+  EXPECT_EQ(a->items()[0].text(), "1");
+  EXPECT_EQ(a->items()[1].text(), "x");
+  EXPECT_TRUE(a->items()[2].as_bool());
+  EXPECT_TRUE(a->items()[3].is_bool());
+  EXPECT_FALSE(a->items()[3].as_bool());
+  EXPECT_TRUE(a->items()[4].is_null());
+  EXPECT_TRUE(a->items()[5].is_object());
+  EXPECT_EQ(root.Find("missing"), nullptr);
+}
+
+TEST(JsonParse, KeepsMemberOrderAndNumberText) {
+  EXPECT_EQ(RoundTrip(R"({"z":1,"a":1.0,"m":1e2,"n":-0,"big":123456789012345678901234567890})"),
+            R"({"z":1,"a":1.0,"m":1e2,"n":-0,"big":123456789012345678901234567890})");
+}
+
+// RapidJSON 1.1.0 reports kParseErrorNumberTooBig for these valid numbers even with
+// kParseNumbersAsStringsFlag; the strict layer must accept them and keep their text.
+TEST(JsonParse, NumbersRapidJsonRejectsAreAccepted) {
+  const std::string huge_integer(400, '7');
+  for (const std::string& n : {std::string("1e400"), std::string("-1E+400"), huge_integer,
+                               std::string("10e308"), std::string("1e-400"),
+                               "0." + huge_integer + "e999999999999999999999"}) {
+    rapidjson::Reader raw;
+    rapidjson::StringStream s(n.c_str());
+    rapidjson::BaseReaderHandler<> ignore;
+    bool raw_ok = !raw.Parse<rapidjson::kParseNumbersAsStringsFlag>(s, ignore).IsError();
+    Document doc;
+    ASSERT_TRUE(doc.Parse(n)) << n << ": " << doc.error().message;
+    EXPECT_EQ(doc.root().text(), n);
+    if (n == "1e400" || n == huge_integer) {
+      EXPECT_FALSE(raw_ok) << "RapidJSON defect gone? " << n;
+    }
+  }
+}
+
+TEST(JsonParse, RejectsMalformedNumbers) {
+  for (const char* n : {"01", "+1", ".5", "1.", "1e", "1e+", "-", "--1", "0x10", "1.e5", "NaN",
+                        "Infinity", "-Infinity", "1_000"}) {
+    ErrorCode code = ParseCode(n);
+    EXPECT_TRUE(code == ErrorCode::kInvalidNumber || code == ErrorCode::kSyntax ||
+                code == ErrorCode::kTrailingContent)
+        << n << " gave " << ErrorCodeName(code);
+  }
+  EXPECT_EQ(ParseCode("[1.]"), ErrorCode::kInvalidNumber);
+  EXPECT_EQ(ParseCode("[1e]"), ErrorCode::kInvalidNumber);
+}
+
+TEST(JsonParse, DuplicateNamesAreReportedAndKept) {
+  // RapidJSON's own DOM accepts this silently.
+  rapidjson::Document raw;
+  raw.Parse(R"({"a":1,"a":2})");
+  ASSERT_FALSE(raw.HasParseError());
+
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"a":1,"b":{"x":[{"k":1,"k/~":2,"k":3}]},"a":2})"));
+  ASSERT_EQ(doc.duplicates().size(), 2u);
+  EXPECT_EQ(doc.duplicates()[0].pointer, "/b/x/0/k");
+  EXPECT_EQ(doc.duplicates()[1].pointer, "/a");
+  EXPECT_EQ(doc.root().members().size(), 3u);  // nothing dropped
+  EXPECT_EQ(doc.root().Find("a")->text(), "1");
+  EXPECT_EQ(ToString(doc.root()), R"({"a":1,"b":{"x":[{"k":1,"k/~":2,"k":3}]},"a":2})");
+}
+
+TEST(JsonParse, DuplicateNamesInLargeObjects) {
+  std::string text = "{";
+  for (int i = 0; i < 100; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"k50\":0,\"a~b\":1,\"a~b\":2}";
+  Document doc;
+  ASSERT_TRUE(doc.Parse(text));
+  ASSERT_EQ(doc.duplicates().size(), 2u);
+  EXPECT_EQ(doc.duplicates()[0].pointer, "/k50");
+  EXPECT_EQ(doc.duplicates()[1].pointer, "/a~0b");
+}
+
+TEST(JsonParse, EmptyNameIsAMemberName) {
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"":{"":1,"":2}})"));
+  ASSERT_EQ(doc.duplicates().size(), 1u);
+  EXPECT_EQ(doc.duplicates()[0].pointer, "//");
+}
+
+TEST(JsonParse, LoneSurrogatesAreRejected) {
+  // RapidJSON 1.1.0 accepts a lone low surrogate even when validating encoding.
+  rapidjson::Document raw;
+  raw.Parse<rapidjson::kParseValidateEncodingFlag>(R"(["\udc00"])");
+  EXPECT_FALSE(raw.HasParseError()) << "RapidJSON defect gone?";
+
+  EXPECT_EQ(ParseCode(R"(["\udc00"])"), ErrorCode::kLoneSurrogate);
+  EXPECT_EQ(ParseCode(R"({"\udfff":1})"), ErrorCode::kLoneSurrogate);
+  EXPECT_EQ(ParseCode(R"(["\ud800"])"), ErrorCode::kLoneSurrogate);
+  EXPECT_EQ(ParseCode(R"(["\ud800x"])"), ErrorCode::kLoneSurrogate);
+  EXPECT_EQ(ParseCode(R"(["\udc00\ud800"])"), ErrorCode::kLoneSurrogate);
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"(["\ud83d\ude00"])"));
+  EXPECT_EQ(doc.root().items()[0].text(), "\xF0\x9F\x98\x80");
+}
+
+TEST(JsonParse, InvalidUtf8IsRejected) {
+  for (std::string bad : {std::string("\x80"), std::string("\xC0\xAF"), std::string("\xE0\x80\xAF"),
+                          std::string("\xED\xA0\x80"), std::string("\xF4\x90\x80\x80"),
+                          std::string("\xF5\x80\x80\x80"), std::string("\xFF"),
+                          std::string("\xE2\x82"), std::string("\xC3")}) {
+    EXPECT_EQ(ParseCode("[\"" + bad + "\"]"), ErrorCode::kInvalidUtf8) << "string";
+    EXPECT_NE(ParseCode("[" + bad + "]"), ErrorCode::kNone) << "bare";
+  }
+  Document doc;
+  ASSERT_TRUE(doc.Parse("[\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xF4\x8F\xBF\xBF\"]"));
+}
+
+TEST(JsonParse, NulBytes) {
+  // RapidJSON stops at a NUL; the strict layer reports it with its offset.
+  Document doc;
+  EXPECT_FALSE(doc.Parse(std::string_view("{\"a\":1}\0{\"b\":2}", 15)));
+  EXPECT_EQ(doc.error().code, ErrorCode::kNulByte);
+  EXPECT_EQ(doc.error().offset, 7u);
+  EXPECT_EQ(ParseCode(std::string_view("[\"a\0\"]", 6)), ErrorCode::kNulByte);
+  // The escaped form is a valid string containing U+0000.
+  ASSERT_TRUE(doc.Parse(R"(["a\u0000b"])"));
+  EXPECT_EQ(doc.root().items()[0].text(), std::string_view("a\0b", 3));
+  EXPECT_EQ(ToString(doc.root()), R"(["a\u0000b"])");
+}
+
+TEST(JsonParse, SyntaxErrors) {
+  for (const char* bad : {"{", "}", "[1,]", "{\"a\":1,}", "{'a':1}", "{a:1}", "[1 2]", "tru",
+                          "nul", "\"abc", "[\"\t\"]", "[\"\\x\"]", "/*c*/{}", "{}//c", "[\"\\u12\"]"}) {
+    EXPECT_NE(ParseCode(bad), ErrorCode::kNone) << bad;
+  }
+  EXPECT_EQ(ParseCode(""), ErrorCode::kEmpty);
+  EXPECT_EQ(ParseCode(" \t\r\n"), ErrorCode::kEmpty);
+  EXPECT_EQ(ParseCode("{}{}"), ErrorCode::kTrailingContent);
+  EXPECT_EQ(ParseCode("{} x"), ErrorCode::kTrailingContent);
+  EXPECT_EQ(ParseCode(" {} \r\n"), ErrorCode::kNone);
+}
+
+TEST(JsonParse, ErrorOffsets) {
+  Document doc;
+  EXPECT_FALSE(doc.Parse(R"({"a":1,"b":x})"));
+  EXPECT_EQ(doc.error().code, ErrorCode::kSyntax);
+  EXPECT_EQ(doc.error().offset, 11u);
+  EXPECT_FALSE(doc.error().message.empty());
+  EXPECT_FALSE(doc.Parse("{} x"));
+  EXPECT_EQ(doc.error().offset, 3u);
+}
+
+TEST(JsonParse, DepthIsBounded) {
+  ParseOptions options;
+  options.max_depth = 3;
+  EXPECT_EQ(ParseCode("[[[1]]]", options), ErrorCode::kNone);
+  EXPECT_EQ(ParseCode("[[[[1]]]]", options), ErrorCode::kDepthExceeded);
+  EXPECT_EQ(ParseCode(R"({"a":{"b":{"c":{}}}})", options), ErrorCode::kDepthExceeded);
+  // Far deeper than any call stack could take, with and without a limit that allows it.
+  std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  EXPECT_EQ(ParseCode(deep), ErrorCode::kDepthExceeded);
+  std::string unbalanced(1000000, '[');
+  EXPECT_NE(ParseCode(unbalanced), ErrorCode::kNone);
+  options.max_depth = 2000000;
+  Document doc;
+  ASSERT_TRUE(doc.Parse(deep, options));
+  std::string written = ToString(doc.root());  // the writer must not recurse either
+  EXPECT_EQ(written, deep);
+  Document again;
+  ASSERT_TRUE(again.Parse(written, options));
+  EXPECT_TRUE(Equal(doc.root(), again.root()));
+}
+
+TEST(JsonWrite, EscapesMinimallyAndWritesUtf8Raw) {
+  EXPECT_EQ(RoundTrip(R"(["\u0041\u00e9\/\"\\\b\f\n\r\t\u0001\u001f\u007f"])"),
+            "[\"A\xC3\xA9/\\\"\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\"]");
+  std::string quoted;
+  AppendQuoted(std::string_view("a\0\"", 3), &quoted);
+  EXPECT_EQ(quoted, R"("a\u0000\"")");
+}
+
+TEST(JsonWrite, RoundTripIsStable) {
+  const char* text =
+      R"({"id":"x","n":[0,-0,1.5e-3,1E+2],"s":"\u2028 \ud83d\ude00","o":{"":null,"a":[[],{}]}})";
+  std::string once = RoundTrip(text);
+  EXPECT_EQ(RoundTrip(once), once);
+  Document a, b;
+  ASSERT_TRUE(a.Parse(text));
+  ASSERT_TRUE(b.Parse(once));
+  EXPECT_TRUE(Equal(a.root(), b.root()));
+}
+
+TEST(JsonEqual, ComparesStructureTextAndOrder) {
+  Document a, b;
+  ASSERT_TRUE(a.Parse(R"({"a":1,"b":[true]})"));
+  ASSERT_TRUE(b.Parse(R"({ "a" : 1 , "b" : [ true ] })"));
+  EXPECT_TRUE(Equal(a.root(), b.root()));
+  for (const char* other : {R"({"b":[true],"a":1})", R"({"a":1.0,"b":[true]})",
+                            R"({"a":1,"b":[false]})", R"({"a":1,"b":[true,null]})",
+                            R"({"a":"1","b":[true]})", R"({"a":1})"}) {
+    ASSERT_TRUE(b.Parse(other));
+    EXPECT_FALSE(Equal(a.root(), b.root())) << other;
+  }
+}
+
+TEST(JsonPointer, EscapesTokens) {
+  std::string out;
+  AppendPointerToken("a/b~c", &out);
+  EXPECT_EQ(out, "a~1b~0c");
+}
+
+TEST(JsonDocument, ReuseDiscardsPreviousContent) {
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"a":"first"})"));
+  EXPECT_FALSE(doc.Parse("{"));
+  EXPECT_TRUE(doc.root().is_null());
+  ASSERT_TRUE(doc.Parse(R"({"b":"second","b":1})"));
+  EXPECT_EQ(doc.duplicates().size(), 1u);
+  ASSERT_TRUE(doc.Parse(R"({"c":"third"})"));
+  EXPECT_TRUE(doc.duplicates().empty());
+  EXPECT_EQ(doc.root().Find("c")->text(), "third");
+}
+
+}  // namespace
+}  // namespace arcs::json

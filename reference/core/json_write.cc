@@ -1,0 +1,171 @@
+// Writing and comparing json::Value trees. Both walk with an explicit stack: a document parsed
+// with a generous depth limit must not overflow the call stack here either.
+#include <cstring>
+#include <vector>
+
+#include "reference/core/json.h"
+
+namespace arcs::json {
+namespace {
+
+// One open container while walking: the value and how many children have been visited.
+struct Cursor {
+  const Value* value;
+  std::size_t next;
+};
+
+void AppendScalar(const Value& v, std::string* out) {
+  switch (v.kind()) {
+    case Kind::kNull:
+      out->append("null");
+      break;
+    case Kind::kFalse:
+      out->append("false");
+      break;
+    case Kind::kTrue:
+      out->append("true");
+      break;
+    case Kind::kNumber:
+      out->append(v.text());
+      break;
+    case Kind::kString:
+      AppendQuoted(v.text(), out);
+      break;
+    case Kind::kArray:
+    case Kind::kObject:
+      break;
+  }
+}
+
+}  // namespace
+
+void AppendQuoted(std::string_view s, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  std::size_t run = 0;  // start of the pending run of bytes that need no escaping
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      default: {
+        char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out->append(esc, sizeof esc);
+      }
+    }
+  }
+  out->append(s.data() + run, s.size() - run);
+  out->push_back('"');
+}
+
+void AppendPointerToken(std::string_view token, std::string* out) {
+  for (char c : token) {
+    if (c == '~') {
+      out->append("~0");
+    } else if (c == '/') {
+      out->append("~1");
+    } else {
+      out->push_back(c);
+    }
+  }
+}
+
+void Write(const Value& value, std::string* out) {
+  if (!value.is_array() && !value.is_object()) return AppendScalar(value, out);
+  std::vector<Cursor> stack;
+  stack.push_back({&value, 0});
+  out->push_back(value.is_array() ? '[' : '{');
+  while (!stack.empty()) {
+    Cursor& top = stack.back();
+    const Value& container = *top.value;
+    std::size_t size = container.is_array() ? container.items().size() : container.members().size();
+    if (top.next == size) {
+      out->push_back(container.is_array() ? ']' : '}');
+      stack.pop_back();
+      continue;
+    }
+    if (top.next > 0) out->push_back(',');
+    const Value* child;
+    if (container.is_array()) {
+      child = &container.items()[top.next];
+    } else {
+      const Member& m = container.members()[top.next];
+      AppendQuoted(m.name, out);
+      out->push_back(':');
+      child = &m.value;
+    }
+    ++top.next;
+    if (child->is_array() || child->is_object()) {
+      out->push_back(child->is_array() ? '[' : '{');
+      stack.push_back({child, 0});
+    } else {
+      AppendScalar(*child, out);
+    }
+  }
+}
+
+std::string ToString(const Value& value) {
+  std::string out;
+  Write(value, &out);
+  return out;
+}
+
+bool Equal(const Value& a, const Value& b) {
+  std::vector<std::pair<const Value*, const Value*>> work;
+  work.emplace_back(&a, &b);
+  while (!work.empty()) {
+    auto [x, y] = work.back();
+    work.pop_back();
+    if (x->kind() != y->kind()) return false;
+    switch (x->kind()) {
+      case Kind::kNumber:
+      case Kind::kString:
+        if (x->text() != y->text()) return false;
+        break;
+      case Kind::kArray: {
+        auto xs = x->items();
+        auto ys = y->items();
+        if (xs.size() != ys.size()) return false;
+        for (std::size_t i = 0; i < xs.size(); ++i) work.emplace_back(&xs[i], &ys[i]);
+        break;
+      }
+      case Kind::kObject: {
+        auto xs = x->members();
+        auto ys = y->members();
+        if (xs.size() != ys.size()) return false;
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+          if (xs[i].name != ys[i].name) return false;
+          work.emplace_back(&xs[i].value, &ys[i].value);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
+}  // namespace arcs::json

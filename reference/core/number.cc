@@ -1,0 +1,131 @@
+#include "reference/core/number.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace arcs::json {
+namespace {
+
+// The parts of valid RFC 8259 number text, as views into it.
+struct Parts {
+  bool negative = false;
+  std::string_view integer;   // digits before '.'
+  std::string_view fraction;  // digits after '.', may be empty
+  bool exponent_negative = false;
+  std::string_view exponent;  // digits after 'e', may be empty
+};
+
+Parts Split(std::string_view text) {
+  Parts p;
+  std::size_t i = 0;
+  if (i < text.size() && text[i] == '-') {
+    p.negative = true;
+    ++i;
+  }
+  std::size_t start = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  p.integer = text.substr(start, i - start);
+  if (i < text.size() && text[i] == '.') {
+    start = ++i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    p.fraction = text.substr(start, i - start);
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+      p.exponent_negative = text[i] == '-';
+      ++i;
+    }
+    p.exponent = text.substr(i);
+  }
+  return p;
+}
+
+// The exponent's value, saturated far beyond any digit count a line can hold.
+long long ExponentValue(const Parts& p) {
+  constexpr long long kSaturated = 1ll << 50;
+  long long e = 0;
+  for (char c : p.exponent) {
+    e = e * 10 + (c - '0');
+    if (e > kSaturated) {
+      e = kSaturated;
+      break;
+    }
+  }
+  return p.exponent_negative ? -e : e;
+}
+
+// The value as digits × 10^scale with no leading or trailing zero digits (digits empty for 0).
+struct Decimal {
+  std::string digits;
+  long long scale = 0;
+};
+
+Decimal Normalize(const Parts& p) {
+  Decimal d;
+  d.digits.reserve(p.integer.size() + p.fraction.size());
+  d.digits.append(p.integer);
+  d.digits.append(p.fraction);
+  std::size_t first = d.digits.find_first_not_of('0');
+  if (first == std::string::npos) return {};
+  d.digits.erase(0, first);
+  std::size_t last = d.digits.find_last_not_of('0');
+  long long trailing = static_cast<long long>(d.digits.size() - 1 - last);
+  d.digits.resize(last + 1);
+  d.scale = ExponentValue(p) - static_cast<long long>(p.fraction.size()) + trailing;
+  return d;
+}
+
+}  // namespace
+
+NumberInfo Classify(std::string_view text) {
+  Parts p = Split(text);
+  Decimal d = Normalize(p);
+  NumberInfo info;
+  info.negative = p.negative;
+  info.has_fraction = !p.fraction.empty();
+  info.has_exponent = !p.exponent.empty();
+  info.zero = d.digits.empty();
+  info.integral = info.zero || d.scale >= 0;
+  return info;
+}
+
+std::optional<std::int64_t> ToInt64(std::string_view text) {
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> IntegralValueToInt64(std::string_view text) {
+  Parts p = Split(text);
+  Decimal d = Normalize(p);
+  if (d.digits.empty()) return 0;
+  if (d.scale < 0) return std::nullopt;
+  // 19 digits is the most an int64 can have; checking before appending zeros keeps this O(1).
+  if (static_cast<long long>(d.digits.size()) + d.scale > 19) return std::nullopt;
+  std::string exact = p.negative ? "-" : "";
+  exact += d.digits;
+  exact.append(static_cast<std::size_t>(d.scale), '0');
+  return ToInt64(exact);
+}
+
+std::optional<double> ToDouble(std::string_view text) {
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (end != text.data() + text.size()) return std::nullopt;
+  if (ec == std::errc::result_out_of_range) {
+    // from_chars reports underflow and overflow alike; only overflow has no nearest double.
+    Parts p = Split(text);
+    Decimal d = Normalize(p);
+    long long magnitude = static_cast<long long>(d.digits.size()) + d.scale;
+    if (d.digits.empty() || magnitude < 0) return p.negative ? -0.0 : 0.0;
+    return std::nullopt;
+  }
+  if (ec != std::errc() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+}  // namespace arcs::json

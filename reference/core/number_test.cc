@@ -1,0 +1,64 @@
+#include "reference/core/number.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace arcs::json {
+namespace {
+
+TEST(NumberClassify, Integrality) {
+  EXPECT_TRUE(Classify("1").integral);
+  EXPECT_TRUE(Classify("1.0").integral);
+  EXPECT_TRUE(Classify("1.0").has_fraction);
+  EXPECT_TRUE(Classify("1e2").integral);
+  EXPECT_TRUE(Classify("1e2").has_exponent);
+  EXPECT_TRUE(Classify("1.25e2").integral);
+  EXPECT_FALSE(Classify("1.25e1").integral);
+  EXPECT_FALSE(Classify("1.5").integral);
+  EXPECT_FALSE(Classify("1e-1").integral);
+  EXPECT_TRUE(Classify("100e-2").integral);
+  EXPECT_TRUE(Classify("-0").zero);
+  EXPECT_TRUE(Classify("-0").negative);
+  EXPECT_TRUE(Classify("0.000e-99999999999999999999").zero);
+  EXPECT_TRUE(Classify("1e99999999999999999999999").integral);
+  EXPECT_FALSE(Classify("1e-99999999999999999999999").integral);
+  EXPECT_TRUE(Classify(std::string(500, '9')).integral);
+}
+
+TEST(NumberToInt64, IntegerTokensOnly) {
+  EXPECT_EQ(ToInt64("0"), 0);
+  EXPECT_EQ(ToInt64("-0"), 0);
+  EXPECT_EQ(ToInt64("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(ToInt64("-9223372036854775808"), INT64_MIN);
+  EXPECT_EQ(ToInt64("9223372036854775808"), std::nullopt);
+  EXPECT_EQ(ToInt64("1.0"), std::nullopt);
+  EXPECT_EQ(ToInt64("1e2"), std::nullopt);
+}
+
+TEST(NumberToInt64, IntegralValues) {
+  EXPECT_EQ(IntegralValueToInt64("1.0"), 1);
+  EXPECT_EQ(IntegralValueToInt64("1e2"), 100);
+  EXPECT_EQ(IntegralValueToInt64("-0.0"), 0);
+  EXPECT_EQ(IntegralValueToInt64("12.50e1"), 125);
+  EXPECT_EQ(IntegralValueToInt64("9.223372036854775807e18"), INT64_MAX);
+  EXPECT_EQ(IntegralValueToInt64("9.223372036854775808e18"), std::nullopt);
+  EXPECT_EQ(IntegralValueToInt64("-9.223372036854775808e18"), INT64_MIN);
+  EXPECT_EQ(IntegralValueToInt64("1e400"), std::nullopt);
+  EXPECT_EQ(IntegralValueToInt64("1.5"), std::nullopt);
+  EXPECT_EQ(IntegralValueToInt64("1e99999999999999999999999"), std::nullopt);
+}
+
+TEST(NumberToDouble, FiniteOnly) {
+  EXPECT_EQ(ToDouble("1.5"), 1.5);
+  EXPECT_EQ(ToDouble("-0"), -0.0);
+  EXPECT_EQ(ToDouble("1e308"), 1e308);
+  EXPECT_EQ(ToDouble("10e308"), std::nullopt);  // RapidJSON 1.1.0 turns this into infinity
+  EXPECT_EQ(ToDouble("1e400"), std::nullopt);
+  EXPECT_EQ(ToDouble("1e-400"), 0.0);
+  EXPECT_EQ(ToDouble("0.1"), 0.1);
+  EXPECT_EQ(ToDouble("2.2250738585072011e-308"), 2.2250738585072011e-308);
+}
+
+}  // namespace
+}  // namespace arcs::json
