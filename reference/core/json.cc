@@ -345,6 +345,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "lone-surrogate";
     case ErrorCode::kNulByte:
       return "nul-byte";
+    case ErrorCode::kControlCharacter:
+      return "control-character";
     case ErrorCode::kInvalidNumber:
       return "invalid-number";
     case ErrorCode::kTrailingContent:
@@ -408,6 +410,8 @@ std::string MessageFor(ErrorCode code, std::uint32_t max_depth) {
       return "a \\u escape names a surrogate with no partner (not a Unicode scalar value)";
     case ErrorCode::kNulByte:
       return "raw NUL byte (U+0000 must be escaped as \\u0000)";
+    case ErrorCode::kControlCharacter:
+      return "raw control character in a string (U+0000..U+001F must be escaped)";
     case ErrorCode::kInvalidNumber:
       return "malformed number";
     case ErrorCode::kTrailingContent:
@@ -459,6 +463,11 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
     if (code == ErrorCode::kNone) {
       code = MapRapidJsonError(result.Code());
       offset = result.Offset();
+      // RapidJSON reports a raw control character as a bad escape, positioned on the character.
+      if (result.Code() == rapidjson::kParseErrorStringEscapeInvalid && offset < text.size() &&
+          static_cast<unsigned char>(text[offset]) < 0x20) {
+        code = ErrorCode::kControlCharacter;
+      }
       message = code == ErrorCode::kSyntax ? DescribeRapidJsonError(result.Code())
                                            : MessageFor(code, options.max_depth);
     } else {

@@ -84,6 +84,7 @@ enum class ErrorCode : std::uint8_t {
   kInvalidUtf8,     // raw bytes that are not UTF-8 (including overlong forms and surrogates)
   kLoneSurrogate,   // a \uXXXX escape naming a surrogate with no partner
   kNulByte,         // a raw U+0000 byte anywhere in the text
+  kControlCharacter,  // a raw U+0001..U+001F inside a string (RFC 8259 requires an escape)
   kInvalidNumber,   // a number that breaks the RFC 8259 grammar
   kTrailingContent, // something after the single top-level value
   kDepthExceeded,   // arrays and objects nested deeper than ParseOptions::max_depth

@@ -49,9 +49,9 @@ TEST(JsonParse, KeepsMemberOrderAndNumberText) {
 // kParseNumbersAsStringsFlag; the strict layer must accept them and keep their text.
 TEST(JsonParse, NumbersRapidJsonRejectsAreAccepted) {
   const std::string huge_integer(400, '7');
-  for (const std::string& n : {std::string("1e400"), std::string("-1E+400"), huge_integer,
-                               std::string("10e308"), std::string("1e-400"),
-                               "0." + huge_integer + "e999999999999999999999"}) {
+  for (const std::string& n :
+       {std::string("1e400"), std::string("-1E+400"), huge_integer, std::string("10e308"),
+        std::string("1e-400"), "0." + huge_integer + "e999999999999999999999"}) {
     rapidjson::Reader raw;
     rapidjson::StringStream s(n.c_str());
     rapidjson::BaseReaderHandler<> ignore;
@@ -153,10 +153,13 @@ TEST(JsonParse, NulBytes) {
 }
 
 TEST(JsonParse, SyntaxErrors) {
-  for (const char* bad : {"{", "}", "[1,]", "{\"a\":1,}", "{'a':1}", "{a:1}", "[1 2]", "tru",
-                          "nul", "\"abc", "[\"\t\"]", "[\"\\x\"]", "/*c*/{}", "{}//c", "[\"\\u12\"]"}) {
+  for (const char* bad : {"{", "}", "[1,]", "{\"a\":1,}", "{'a':1}", "{a:1}", "[1 2]", "tru", "nul",
+                          "\"abc", "[\"\\x\"]", "/*c*/{}", "{}//c", "[\"\\u12\"]"}) {
     EXPECT_NE(ParseCode(bad), ErrorCode::kNone) << bad;
   }
+  EXPECT_EQ(ParseCode("[\"a\tb\"]"), ErrorCode::kControlCharacter);
+  EXPECT_EQ(ParseCode("[\"\x1f\"]"), ErrorCode::kControlCharacter);
+  EXPECT_EQ(ParseCode("[\"\\x\"]"), ErrorCode::kSyntax);
   EXPECT_EQ(ParseCode(""), ErrorCode::kEmpty);
   EXPECT_EQ(ParseCode(" \t\r\n"), ErrorCode::kEmpty);
   EXPECT_EQ(ParseCode("{}{}"), ErrorCode::kTrailingContent);
@@ -219,9 +222,9 @@ TEST(JsonEqual, ComparesStructureTextAndOrder) {
   ASSERT_TRUE(a.Parse(R"({"a":1,"b":[true]})"));
   ASSERT_TRUE(b.Parse(R"({ "a" : 1 , "b" : [ true ] })"));
   EXPECT_TRUE(Equal(a.root(), b.root()));
-  for (const char* other : {R"({"b":[true],"a":1})", R"({"a":1.0,"b":[true]})",
-                            R"({"a":1,"b":[false]})", R"({"a":1,"b":[true,null]})",
-                            R"({"a":"1","b":[true]})", R"({"a":1})"}) {
+  for (const char* other :
+       {R"({"b":[true],"a":1})", R"({"a":1.0,"b":[true]})", R"({"a":1,"b":[false]})",
+        R"({"a":1,"b":[true,null]})", R"({"a":"1","b":[true]})", R"({"a":1})"}) {
     ASSERT_TRUE(b.Parse(other));
     EXPECT_FALSE(Equal(a.root(), b.root())) << other;
   }

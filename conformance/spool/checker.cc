@@ -1,0 +1,1051 @@
+#include "conformance/spool/checker.h"
+
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <string>
+
+#include "reference/core/base64.h"
+#include "reference/core/json.h"
+#include "reference/core/number.h"
+#include "reference/core/text_formats.h"
+
+namespace arcs::conformance::spool {
+namespace {
+
+using arcs::spool::Limits;
+using json::Value;
+
+// The requirements of conformance/spool/requirements.json that the checker cites.
+namespace rule {
+constexpr RuleRef kUtf8WithoutBom{"SP-3.4-1", Level::kMust};
+constexpr RuleRef kLfEndings{"SP-3.5-1", Level::kShould};
+constexpr RuleRef kOneObjectPerLine{"SP-3.6-1", Level::kMust};
+constexpr RuleRef kSessionFirst{"SP-4.1-1", Level::kMust};
+constexpr RuleRef kOneSession{"SP-4.1-2", Level::kMust};
+constexpr RuleRef kTsOrder{"SP-4.2-1", Level::kShould};
+constexpr RuleRef kNotEmpty{"SP-4.3-1", Level::kMust};
+constexpr RuleRef kIdPresent{"SP-5.1-1", Level::kMust};
+constexpr RuleRef kIdFormat{"SP-5.1-2", Level::kMust};
+constexpr RuleRef kIdUnique{"SP-5.1-5", Level::kMust};
+constexpr RuleRef kTsPresent{"SP-5.2-1", Level::kMust};
+constexpr RuleRef kTsNonNegative{"SP-5.2-2", Level::kMust};
+constexpr RuleRef kTsRange{"SP-5.2-3", Level::kMust};
+constexpr RuleRef kTypePresent{"SP-5.3-1", Level::kMust};
+constexpr RuleRef kSessionTsZero{"SP-6.1-3", Level::kMust};
+constexpr RuleRef kAgentIdentifier{"SP-6.1.1-2", Level::kShould};
+constexpr RuleRef kTrimmed{"SP-6.1.2-1", Level::kMust};
+constexpr RuleRef kEndedValue{"SP-6.1.3-1", Level::kShould};
+constexpr RuleRef kCallIdExists{"SP-6.5-2", Level::kShould};
+constexpr RuleRef kCallIdType{"SP-6.5-3", Level::kMust};
+constexpr RuleRef kOutputXorError{"SP-6.5-4", Level::kMust};
+constexpr RuleRef kOutputErrorTypes{"SP-6.5-5", Level::kMust};
+constexpr RuleRef kSubagentIdExists{"SP-6.8.1-2", Level::kShould};
+constexpr RuleRef kSubagentIdType{"SP-6.8.1-3", Level::kMust};
+constexpr RuleRef kParentExists{"SP-6.8.1-5", Level::kShould};
+constexpr RuleRef kParentType{"SP-6.8.1-6", Level::kMust};
+constexpr RuleRef kStartIdExists{"SP-6.8.2-2", Level::kShould};
+constexpr RuleRef kStartIdType{"SP-6.8.2-3", Level::kMust};
+constexpr RuleRef kStatusValue{"SP-6.8.2-5", Level::kShould};
+constexpr RuleRef kNestedHasParent{"SP-6.8.3-2", Level::kMust};
+constexpr RuleRef kAnnotationTs{"SP-6.9-2", Level::kShould};
+constexpr RuleRef kAnnotationTarget{"SP-6.9-3", Level::kShould};
+constexpr RuleRef kStyleValue{"SP-6.9.1-1", Level::kShould};
+constexpr RuleRef kMarkerTs{"SP-6.10-2", Level::kShould};
+constexpr RuleRef kReasonValue{"SP-6.10.1-1", Level::kShould};
+constexpr RuleRef kInlineRedacted{"SP-6.10.2-2", Level::kShould};
+constexpr RuleRef kMarkerTarget{"SP-6.10.3-2", Level::kShould};
+constexpr RuleRef kTypePrefix{"SP-7.2-1", Level::kMust};
+constexpr RuleRef kFieldPrefix{"SP-7.4-1", Level::kMust};
+constexpr RuleRef kVersionFormat{"SP-7.5-1", Level::kMust};
+constexpr RuleRef kVersionMajor{"SP-7.5-3", Level::kMay};
+constexpr RuleRef kIntegerSpelling{"SP-8.3-3", Level::kShould};
+constexpr RuleRef kUtf8{"SP-9.1-1", Level::kMust};
+constexpr RuleRef kEscapes{"SP-9.1-2", Level::kMust};
+constexpr RuleRef kBinaryRequired{"SP-9.2-2", Level::kMust};
+constexpr RuleRef kBinaryEncoding{"SP-9.2-3", Level::kMust};
+constexpr RuleRef kBinaryData{"SP-9.2-4", Level::kMust};
+constexpr RuleRef kBinaryOptional{"SP-9.2-5", Level::kMust};
+constexpr RuleRef kAttachmentIsBinary{"SP-9.3-2", Level::kMust};
+constexpr RuleRef kJsonDepthLimit{"SP-9.5-1", Level::kMay};
+constexpr RuleRef kFileSizeLimit{"SP-10.1-1", Level::kMust};
+constexpr RuleRef kLineLengthLimit{"SP-10.1-2", Level::kMust};
+constexpr RuleRef kEntryCountLimit{"SP-10.1-3", Level::kMust};
+constexpr RuleRef kSubagentDepthLimit{"SP-10.1-4", Level::kMust};
+constexpr RuleRef kBase64SizeLimit{"SP-10.1-5", Level::kMust};
+constexpr RuleRef kUniqueNames{"SP-10.1-7", Level::kMust};
+}  // namespace rule
+
+// How a field's value is checked. Integers are non-negative wherever the spec uses one (all are
+// times, counts or sizes).
+enum class FieldType : std::uint8_t {
+  kString,
+  kBoolean,
+  kInteger,
+  kObject,
+  kUuidRef,  // a reference to another entry: format checked here, target at the end
+  kIso8601,
+  kStringArray,
+  kOutput,       // tool_result.output: string or object (§9.2 binary when "type":"binary")
+  kAttachments,  // prompt.attachments: array of binary objects (§9.3)
+  kTrimmed,      // session.trimmed (§6.1.2)
+  kAny,          // defined by the spec without a type (e.g. _encoding_errors)
+};
+
+struct Field {
+  std::string_view name;
+  FieldType type;
+  bool required;
+};
+
+struct EntryType {
+  std::string_view name;
+  std::span<const Field> fields;
+  RuleRef required_rule;  // the table's "Required fields"
+  RuleRef optional_rule;  // the table's "Optional fields"
+};
+
+// Besides its table's fields, every entry may carry "_redacted" (§6.10.2: inline redaction
+// metadata on "the target entry", whatever its type).
+constexpr Field kSessionFields[] = {
+    {"version", FieldType::kString, true},       {"agent", FieldType::kString, true},
+    {"recorded_at", FieldType::kIso8601, true},  {"agent_version", FieldType::kString, false},
+    {"title", FieldType::kString, false},        {"author", FieldType::kString, false},
+    {"tags", FieldType::kStringArray, false},    {"duration_ms", FieldType::kInteger, false},
+    {"entry_count", FieldType::kInteger, false}, {"tools_used", FieldType::kStringArray, false},
+    {"schema_url", FieldType::kString, false},   {"trimmed", FieldType::kTrimmed, false},
+    {"ended", FieldType::kString, false},
+};
+constexpr Field kPromptFields[] = {
+    {"content", FieldType::kString, true},
+    {"attachments", FieldType::kAttachments, false},
+    {"subagent_id", FieldType::kUuidRef, false},
+};
+constexpr Field kThinkingFields[] = {
+    {"content", FieldType::kString, true},
+    {"collapsed", FieldType::kBoolean, false},
+    {"truncated", FieldType::kBoolean, false},
+    {"original_bytes", FieldType::kInteger, false},
+    {"subagent_id", FieldType::kUuidRef, false},
+};
+constexpr Field kToolCallFields[] = {
+    {"tool", FieldType::kString, true},
+    {"input", FieldType::kObject, true},
+    {"subagent_id", FieldType::kUuidRef, false},
+};
+constexpr Field kToolResultFields[] = {
+    {"call_id", FieldType::kUuidRef, true},          {"output", FieldType::kOutput, false},
+    {"error", FieldType::kString, false},            {"truncated", FieldType::kBoolean, false},
+    {"original_bytes", FieldType::kInteger, false},  {"_encoding_errors", FieldType::kAny, false},
+    {"subagent_id", FieldType::kUuidRef, false},
+};
+constexpr Field kResponseFields[] = {
+    {"content", FieldType::kString, true},
+    {"truncated", FieldType::kBoolean, false},
+    {"original_bytes", FieldType::kInteger, false},
+    {"subagent_id", FieldType::kUuidRef, false},
+};
+constexpr Field kErrorFields[] = {
+    {"code", FieldType::kString, true},
+    {"message", FieldType::kString, true},
+    {"recoverable", FieldType::kBoolean, false},
+    {"details", FieldType::kObject, false},
+    {"subagent_id", FieldType::kUuidRef, false},
+};
+constexpr Field kSubagentStartFields[] = {
+    {"agent", FieldType::kString, true},
+    {"context", FieldType::kString, false},
+    {"parent_subagent_id", FieldType::kUuidRef, false},
+    {"subagent_id", FieldType::kUuidRef, false},  // §6.8.3 item 2: a nested start is "within"
+};
+constexpr Field kSubagentEndFields[] = {
+    {"start_id", FieldType::kUuidRef, true},
+    {"summary", FieldType::kString, false},
+    {"status", FieldType::kString, false},
+    {"subagent_id", FieldType::kUuidRef, false},  // errata SP-E19
+};
+constexpr Field kAnnotationFields[] = {
+    {"target_id", FieldType::kUuidRef, true},  {"content", FieldType::kString, true},
+    {"author", FieldType::kString, false},     {"style", FieldType::kString, false},
+    {"created_at", FieldType::kIso8601, false},
+};
+constexpr Field kRedactionMarkerFields[] = {
+    {"target_id", FieldType::kUuidRef, true},
+    {"reason", FieldType::kString, false},
+    {"count", FieldType::kInteger, false},
+    {"inline", FieldType::kBoolean, false},
+};
+
+constexpr EntryType kEntryTypes[] = {
+    {"session", kSessionFields, {"SP-6.1-2", Level::kMust}, {"SP-6.1-4", Level::kMust}},
+    {"prompt", kPromptFields, {"SP-6.2-1", Level::kMust}, {"SP-6.2-2", Level::kMust}},
+    {"thinking", kThinkingFields, {"SP-6.3-1", Level::kMust}, {"SP-6.3-2", Level::kMust}},
+    {"tool_call", kToolCallFields, {"SP-6.4-1", Level::kMust}, {"SP-6.4-2", Level::kMust}},
+    {"tool_result", kToolResultFields, {"SP-6.5-1", Level::kMust}, {"SP-6.5-6", Level::kMust}},
+    {"response", kResponseFields, {"SP-6.6-1", Level::kMust}, {"SP-6.6-2", Level::kMust}},
+    {"error", kErrorFields, {"SP-6.7-1", Level::kMust}, {"SP-6.7-2", Level::kMust}},
+    {"subagent_start", kSubagentStartFields, {"SP-6.8.1-1", Level::kMust},
+     {"SP-6.8.1-4", Level::kMust}},
+    {"subagent_end", kSubagentEndFields, {"SP-6.8.2-1", Level::kMust},
+     {"SP-6.8.2-4", Level::kMust}},
+    {"annotation", kAnnotationFields, {"SP-6.9-1", Level::kMust}, {"SP-6.9-4", Level::kMust}},
+    {"redaction_marker", kRedactionMarkerFields, {"SP-6.10-1", Level::kMust},
+     {"SP-6.10-3", Level::kMust}},
+};
+
+const EntryType* FindEntryType(std::string_view name) {
+  for (const EntryType& t : kEntryTypes) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+// Kinds of entries the cross-entry rules need to tell apart.
+enum class Kind : std::uint8_t { kOther, kSession, kToolCall, kSubagentStart };
+
+Kind KindOf(std::string_view type) {
+  if (type == "session") return Kind::kSession;
+  if (type == "tool_call") return Kind::kToolCall;
+  if (type == "subagent_start") return Kind::kSubagentStart;
+  return Kind::kOther;
+}
+
+constexpr std::string_view kEndedValues[] = {"completed", "cancelled", "error", "timeout",
+                                             "unknown"};
+constexpr std::string_view kStatusValues[] = {"completed", "failed", "cancelled"};
+constexpr std::string_view kStyleValues[] = {"highlight", "comment", "pin", "warning", "success"};
+constexpr std::string_view kReasonValues[] = {"api_key", "password", "email", "phone",
+                                              "path",    "ip_address", "pii", "custom"};
+
+template <std::size_t N>
+bool OneOf(std::string_view value, const std::string_view (&values)[N]) {
+  for (std::string_view v : values) {
+    if (v == value) return true;
+  }
+  return false;
+}
+
+bool IsLowercaseHyphenated(std::string_view s) {
+  if (s.empty() || s.front() == '-' || s.back() == '-') return false;
+  char previous = '\0';
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    if (!ok || (c == '-' && previous == '-')) return false;
+    previous = c;
+  }
+  return true;
+}
+
+// What the cross-entry rules remember of each entry with a well-formed id: 32 bytes.
+#pragma pack(push, 1)
+struct EntryRecord {
+  Uuid id;
+  std::int64_t ts;  // -1 when the entry's ts was unusable
+  std::uint32_t line;
+  Kind kind;
+  std::uint8_t subagent_depth;  // for subagent_start: 1 + its parent's depth, when known
+  bool has_redacted;            // carries inline "_redacted" metadata (§6.10.2)
+  bool duplicated;              // another entry has the same id: references to it are ambiguous
+};
+#pragma pack(pop)
+
+// A reference whose target was not seen yet; resolved when the file ends.
+enum class RefKind : std::uint8_t {
+  kCallId,
+  kSubagentId,
+  kParentSubagentId,
+  kStartId,
+  kAnnotationTarget,
+  kMarkerTarget,
+};
+
+struct PendingRef {
+  Uuid target;
+  std::int64_t ts;  // the referring entry's ts (annotations and markers compare it)
+  std::uint32_t line;
+  RefKind kind;
+  bool inline_redaction;
+};
+
+// Open addressing over indices into the record list: 4 bytes a slot, at most 3/4 full.
+class IdIndex {
+ public:
+  const EntryRecord* Find(const Uuid& id) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = Hash(id) & mask_;; i = (i + 1) & mask_) {
+      std::uint32_t slot = slots_[i];
+      if (slot == kEmpty) return nullptr;
+      if (records_[slot].id == id) return &records_[slot];
+    }
+  }
+
+  // Adds the record; returns false (and adds nothing) when the id is already present.
+  bool Insert(const EntryRecord& record) {
+    if ((records_.size() + 1) * 4 > slots_.size() * 3) Grow();
+    std::size_t i = Hash(record.id) & mask_;
+    for (; slots_[i] != kEmpty; i = (i + 1) & mask_) {
+      if (records_[slots_[i]].id == record.id) {
+        records_[slots_[i]].duplicated = true;
+        return false;
+      }
+    }
+    slots_[i] = static_cast<std::uint32_t>(records_.size());
+    records_.push_back(record);
+    return true;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
+
+  static std::size_t Hash(const Uuid& id) {
+    std::uint64_t a, b;
+    std::memcpy(&a, id.data(), 8);
+    std::memcpy(&b, id.data() + 8, 8);
+    std::uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<std::size_t>(h ^ (h >> 31));
+  }
+
+  void Grow() {
+    std::size_t size = slots_.empty() ? 1024 : slots_.size() * 2;
+    slots_.assign(size, kEmpty);
+    mask_ = size - 1;
+    for (std::uint32_t r = 0; r < records_.size(); ++r) {
+      std::size_t i = Hash(records_[r].id) & mask_;
+      while (slots_[i] != kEmpty) i = (i + 1) & mask_;
+      slots_[i] = r;
+    }
+  }
+
+  std::deque<EntryRecord> records_;  // a deque never over-allocates by more than one block
+  std::vector<std::uint32_t> slots_;
+  std::size_t mask_ = 0;
+};
+
+class Checker {
+ public:
+  Checker(const Limits& limits, Diagnostics* out)
+      : limits_(limits), out_(out), parse_options_(arcs::spool::ParseOptionsFor(limits)) {}
+
+  void Run(jsonl::ByteSource* source) {
+    jsonl::LineReader reader(source, arcs::spool::LineOptionsFor(limits_));
+    jsonl::Line line;
+    while (!stopped_) {
+      Result<bool> next = reader.Next(&line);
+      if (!next.ok()) {
+        if (next.status().code() == StatusCode::kLimitExceeded) {
+          Report(rule::kFileSizeLimit, Severity::kError, {0, 0, ""},
+                 "the file is larger than max_file_bytes=" +
+                     std::to_string(limits_.max_file_bytes) + "; not read further");
+        } else {
+          Report(rule::kOneObjectPerLine, Severity::kError, {0, 0, ""},
+                 "could not read the input: " + next.status().message());
+        }
+        break;
+      }
+      if (!*next) break;
+      CheckLine(line);
+    }
+    Finish();
+  }
+
+ private:
+  void Report(const RuleRef& rule, Severity severity, Location location, std::string message) {
+    out_->Add({std::string(rule.id), rule.level, severity, std::move(location),
+               std::move(message)});
+  }
+  void Error(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
+    Report(rule, Severity::kError, {line, 0, std::move(pointer)}, std::move(message));
+  }
+  void Warn(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
+    Report(rule, Severity::kWarning, {line, 0, std::move(pointer)}, std::move(message));
+  }
+
+  void CheckLine(const jsonl::Line& line) {
+    line_ = line.number;
+    std::uint64_t column_base = line.bom ? 4 : 1;  // columns count the BOM's three bytes
+    if (line.bom) {
+      Report(rule::kUtf8WithoutBom, Severity::kError, {1, 1, ""},
+             "the file starts with a UTF-8 byte order mark; Spool files MUST NOT have one");
+    }
+    if (line.ending == jsonl::Ending::kCrLf && crlf_lines_++ == 0) first_crlf_line_ = line.number;
+    if (line.too_long) {
+      Error(rule::kLineLengthLimit, line.number, "",
+            "line of " + std::to_string(line.length) + " bytes is over max_line_bytes=" +
+                std::to_string(limits_.max_line_bytes) + "; not checked");
+      ++non_blank_lines_;
+      return;
+    }
+    if (jsonl::IsBlank(line.text)) {
+      // Reported only once the file proves not to be empty: an empty file has one finding.
+      if (pending_blank_lines_.size() < 64) pending_blank_lines_.push_back(line.number);
+      ++blank_lines_;
+      return;
+    }
+    FlushBlankLines();
+    ++non_blank_lines_;
+    std::size_t lead = 0;
+    while (lead < line.text.size() && (line.text[lead] == ' ' || line.text[lead] == '\t' ||
+                                       line.text[lead] == '\r')) {
+      ++lead;
+    }
+    std::size_t trail = line.text.size();
+    while (trail > lead && (line.text[trail - 1] == ' ' || line.text[trail - 1] == '\t' ||
+                            line.text[trail - 1] == '\r')) {
+      --trail;
+    }
+    if (lead > 0 || trail < line.text.size()) {
+      Report(rule::kOneObjectPerLine, Severity::kError,
+             {line.number, column_base + (lead > 0 ? 0 : trail), ""},
+             "whitespace outside the JSON object on this line");
+    }
+    if (!document_.Parse(line.text, parse_options_)) {
+      ReportJsonError(line.text, document_.error(), line.number, column_base);
+      NoteFirstEntry(false);
+      return;
+    }
+    const Value& entry = document_.root();
+    if (!entry.is_object()) {
+      Report(rule::kOneObjectPerLine, Severity::kError, {line.number, column_base + lead, ""},
+             std::string("the line is a JSON ") + std::string(json::KindName(entry.kind())) +
+                 ", not an object");
+      NoteFirstEntry(false);
+      return;
+    }
+    for (const json::Duplicate& d : document_.duplicates()) {
+      Report(rule::kUniqueNames, Severity::kError, {line.number, column_base + d.offset, d.pointer},
+             "duplicate member name; readers disagree on which value counts");
+    }
+    if (++entries_ > limits_.max_entries) {
+      Error(rule::kEntryCountLimit, line.number, "",
+            "more entries than max_entries=" + std::to_string(limits_.max_entries) +
+                "; the rest of the file is not checked");
+      stopped_ = true;
+      return;
+    }
+    CheckEntry(entry);
+  }
+
+  // Whether text[offset] lies inside a JSON string, judging by the unescaped quotes before it.
+  static bool InsideString(std::string_view text, std::size_t offset) {
+    bool inside = false;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+      if (inside && text[i] == '\\') {
+        ++i;
+      } else if (text[i] == '"') {
+        inside = !inside;
+      }
+    }
+    return inside;
+  }
+
+  void ReportJsonError(std::string_view text, const json::ParseError& error, std::uint64_t line,
+                       std::uint64_t base) {
+    RuleRef rule = rule::kOneObjectPerLine;
+    switch (error.code) {
+      case json::ErrorCode::kInvalidUtf8:
+        rule = rule::kUtf8WithoutBom;
+        break;
+      case json::ErrorCode::kLoneSurrogate:
+        rule = rule::kUtf8;
+        break;
+      case json::ErrorCode::kNulByte:
+        if (InsideString(text, error.offset)) rule = rule::kEscapes;
+        break;
+      case json::ErrorCode::kControlCharacter:
+        rule = rule::kEscapes;
+        break;
+      case json::ErrorCode::kDepthExceeded:
+        rule = rule::kJsonDepthLimit;
+        break;
+      default:
+        break;
+    }
+    Report(rule, Severity::kError, {line, base + error.offset, ""},
+           std::string(error.code == json::ErrorCode::kDepthExceeded ? "" : "not JSON: ") +
+               error.message +
+               (error.code == json::ErrorCode::kDepthExceeded ? " (max_json_depth)" : ""));
+  }
+
+  void FlushBlankLines() {
+    for (std::uint64_t blank : pending_blank_lines_) {
+      Error(rule::kOneObjectPerLine, blank, "", "blank line; each line MUST hold one JSON object");
+    }
+    pending_blank_lines_.clear();
+  }
+
+  // The first non-blank line decides whether the file starts with a session entry.
+  void NoteFirstEntry(bool is_session) {
+    if (seen_first_) return;
+    seen_first_ = true;
+    if (!is_session) {
+      Error(rule::kSessionFirst, line_, "",
+            "the first line is not a session entry; a Spool file MUST start with one");
+    }
+  }
+
+  void CheckEntry(const Value& entry) {
+    const Value* type_value = entry.Find("type");
+    std::string_view type;
+    if (!type_value) {
+      Error(rule::kTypePresent, line_, "", "the entry has no \"type\"");
+    } else if (!type_value->is_string()) {
+      Error(rule::kTypePresent, line_, "/type", "\"type\" is not a string");
+    } else {
+      type = type_value->text();
+    }
+    bool is_session = type == "session";
+    if (!seen_first_) {
+      NoteFirstEntry(is_session);
+      if (is_session) ReadVersion(entry);
+    } else if (is_session) {
+      Error(rule::kOneSession, line_, "/type",
+            "a second session entry; the session entry is the first line only");
+    }
+
+    EntryRecord record{};
+    record.line = static_cast<std::uint32_t>(std::min<std::uint64_t>(line_, 0xFFFFFFFF));
+    record.kind = KindOf(type);
+    record.ts = CheckTs(entry, is_session);
+    record.has_redacted = entry.Find("_redacted") != nullptr;
+    record.subagent_depth = 0;
+    std::optional<Uuid> id = CheckId(entry);
+
+    const EntryType* entry_type = type_value && type_value->is_string() ? FindEntryType(type)
+                                                                          : nullptr;
+    if (type_value && type_value->is_string() && !entry_type) CheckUnknownType(type);
+    CheckFields(entry, entry_type);
+    if (entry_type) CheckTypeSpecific(entry, *entry_type, record);
+
+    if (id) {
+      record.id = *id;
+      if (!index_.Insert(record)) {
+        Error(rule::kIdUnique, line_, "/id",
+              "duplicate id " + std::string(entry.Find("id")->text()) +
+                  "; ids MUST be unique within a file");
+      }
+    }
+  }
+
+  void ReadVersion(const Value& session) {
+    const Value* version = session.Find("version");
+    if (!version || !version->is_string()) return;  // the session table reports it
+    std::string_view v = version->text();
+    std::size_t dot = v.find('.');
+    auto digits = [](std::string_view s) {
+      return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    if (dot == std::string_view::npos || !digits(v.substr(0, dot)) || !digits(v.substr(dot + 1))) {
+      Error(rule::kVersionFormat, line_, "/version",
+            "version \"" + std::string(v) + "\" is not MAJOR.MINOR");
+      return;
+    }
+    std::string_view major = v.substr(0, dot);
+    std::string_view minor = v.substr(dot + 1);
+    major.remove_prefix(std::min(major.find_first_not_of('0'), major.size()));
+    minor.remove_prefix(std::min(minor.find_first_not_of('0'), minor.size()));
+    if (major.empty()) {
+      Error(rule::kVersionFormat, line_, "/version",
+            "version " + std::string(v) + " has major version 0; Spool starts at 1.0");
+      return;
+    }
+    if (major != "1") {
+      Error(rule::kVersionMajor, line_, "/version",
+            "version " + std::string(v) + " is not a Spool 1.x version; this validator rejects it");
+      return;
+    }
+    later_minor_ = !minor.empty();
+  }
+
+  // Returns the entry's ts, or -1 when it is unusable.
+  std::int64_t CheckTs(const Value& entry, bool is_session) {
+    const Value* ts = entry.Find("ts");
+    if (!ts) {
+      Error(rule::kTsPresent, line_, "", "the entry has no \"ts\"");
+      return -1;
+    }
+    if (!ts->is_number()) {
+      Error(rule::kTsPresent, line_, "/ts", "\"ts\" is not a number");
+      return -1;
+    }
+    json::NumberInfo info = json::Classify(ts->text());
+    if (!info.integral) {
+      Error(rule::kTsPresent, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is not an integer");
+      return -1;
+    }
+    if (info.negative && !info.zero) {
+      Error(rule::kTsNonNegative, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is negative");
+      return -1;
+    }
+    std::optional<std::int64_t> value = json::IntegralValueToInt64(ts->text());
+    if (!value) {
+      Error(rule::kTsRange, line_, "/ts",
+            "\"ts\" " + std::string(ts->text()) + " is over 2^63-1");
+      return -1;
+    }
+    if (info.has_fraction || info.has_exponent) {
+      Warn(rule::kIntegerSpelling, line_, "/ts",
+           "integer written as " + std::string(ts->text()) + "; write it without a fraction or exponent");
+    }
+    if (is_session && *value != 0) {
+      Error(rule::kSessionTsZero, line_, "/ts", "the session entry's ts MUST be 0");
+    }
+    if (*value < previous_ts_) {
+      Warn(rule::kTsOrder, line_, "/ts",
+           "ts " + std::to_string(*value) + " is lower than the previous entry's " +
+               std::to_string(previous_ts_));
+    }
+    previous_ts_ = *value;
+    return *value;
+  }
+
+  std::optional<Uuid> CheckId(const Value& entry) {
+    const Value* id = entry.Find("id");
+    if (!id) {
+      Error(rule::kIdPresent, line_, "", "the entry has no \"id\"");
+      return std::nullopt;
+    }
+    return CheckUuid(*id, "/id", rule::kIdFormat);
+  }
+
+  std::optional<Uuid> CheckUuid(const Value& value, const std::string& pointer, const RuleRef& rule) {
+    std::optional<Uuid> uuid;
+    if (value.is_string()) uuid = ParseLowercaseUuid(value.text());
+    if (!uuid) {
+      Error(rule, line_, pointer,
+            (value.is_string() ? "\"" + std::string(value.text()) + "\"" : std::string("a ") +
+                                     std::string(json::KindName(value.kind()))) +
+                " is not a lowercase hyphenated UUID");
+    }
+    return uuid;
+  }
+
+  void CheckUnknownType(std::string_view type) {
+    if (type.starts_with("x_")) return;
+    std::string message = "unknown entry type \"" + std::string(type) + "\" without the x_ prefix";
+    if (later_minor_) {
+      Warn(rule::kTypePrefix, line_, "/type", message + " (may belong to a later 1.x version)");
+    } else {
+      Error(rule::kTypePrefix, line_, "/type", message);
+    }
+  }
+
+  // Required fields, field types, and unknown fields.
+  void CheckFields(const Value& entry, const EntryType* type) {
+    if (type) {
+      for (const Field& f : type->fields) {
+        if (f.required && !entry.Find(f.name)) {
+          Error(type->required_rule, line_, "",
+                std::string(type->name) + " entry has no \"" + std::string(f.name) + "\"");
+        }
+      }
+    }
+    for (const json::Member& m : entry.members()) {
+      if (m.name == "id" || m.name == "ts" || m.name == "type" || m.name == "_redacted") continue;
+      const Field* field = nullptr;
+      if (type) {
+        for (const Field& f : type->fields) {
+          if (f.name == m.name) field = &f;
+        }
+      }
+      if (field) {
+        CheckField(*field, m.value, field->required ? type->required_rule : type->optional_rule);
+        continue;
+      }
+      if (!type || m.name.starts_with("x_")) continue;  // unknown types: only common fields
+      std::string message = "unknown field \"" + std::string(m.name) + "\" without the x_ prefix";
+      std::string pointer = "/";
+      json::AppendPointerToken(m.name, &pointer);
+      if (later_minor_) {
+        Warn(rule::kFieldPrefix, line_, pointer, message + " (may belong to a later 1.x version)");
+      } else {
+        Error(rule::kFieldPrefix, line_, pointer, message);
+      }
+    }
+  }
+
+  void TypeError(const RuleRef& rule, const std::string& pointer, std::string_view expected,
+                 const Value& value) {
+    Error(rule, line_, pointer,
+          pointer + " is a " + std::string(json::KindName(value.kind())) + ", expected " +
+              std::string(expected));
+  }
+
+  void CheckInteger(const RuleRef& rule, const std::string& pointer, const Value& value) {
+    if (!value.is_number()) return TypeError(rule, pointer, "a non-negative integer", value);
+    json::NumberInfo info = json::Classify(value.text());
+    if (!info.integral) return TypeError(rule, pointer, "an integer, not a fraction", value);
+    if (info.negative && !info.zero) {
+      Error(rule, line_, pointer, pointer + " is negative; it counts time, entries or bytes");
+      return;
+    }
+    if (info.has_fraction || info.has_exponent) {
+      Warn(rule::kIntegerSpelling, line_, pointer,
+           "integer written as " + std::string(value.text()) + "; write it without a fraction or exponent");
+    }
+  }
+
+  void CheckField(const Field& field, const Value& value, const RuleRef& rule) {
+    std::string pointer = "/" + std::string(field.name);
+    switch (field.type) {
+      case FieldType::kString:
+        if (!value.is_string()) TypeError(rule, pointer, "a string", value);
+        break;
+      case FieldType::kBoolean:
+        if (!value.is_bool()) TypeError(rule, pointer, "a boolean", value);
+        break;
+      case FieldType::kInteger:
+        CheckInteger(rule, pointer, value);
+        break;
+      case FieldType::kObject:
+        if (!value.is_object()) TypeError(rule, pointer, "an object", value);
+        break;
+      case FieldType::kUuidRef:
+        break;  // a reference: checked with its target, in CheckReferences
+      case FieldType::kIso8601:
+        if (!value.is_string()) {
+          TypeError(rule, pointer, "an ISO 8601 date-time string", value);
+        } else if (!IsRfc3339DateTime(value.text())) {
+          Error(rule, line_, pointer,
+                "\"" + std::string(value.text()) + "\" is not an RFC 3339 date-time");
+        }
+        break;
+      case FieldType::kStringArray:
+        if (!value.is_array()) {
+          TypeError(rule, pointer, "an array of strings", value);
+          break;
+        }
+        for (std::size_t i = 0; i < value.items().size(); ++i) {
+          if (!value.items()[i].is_string()) {
+            TypeError(rule, pointer + "/" + std::to_string(i), "a string", value.items()[i]);
+          }
+        }
+        break;
+      case FieldType::kOutput:
+        if (value.is_object()) {
+          const Value* t = value.Find("type");
+          if (t && t->is_string() && t->text() == "binary") CheckBinary(value, pointer);
+        } else if (!value.is_string()) {
+          TypeError(rule::kOutputErrorTypes, pointer, "a string or an object", value);
+        }
+        break;
+      case FieldType::kAttachments:
+        if (!value.is_array()) {
+          TypeError(rule, pointer, "an array of binary objects", value);
+          break;
+        }
+        for (std::size_t i = 0; i < value.items().size(); ++i) {
+          const Value& item = value.items()[i];
+          std::string item_pointer = pointer + "/" + std::to_string(i);
+          const Value* t = item.Find("type");
+          if (!item.is_object() || !t || !t->is_string() || t->text() != "binary") {
+            Error(rule::kAttachmentIsBinary, line_, item_pointer,
+                  "an attachment MUST be a binary object (\"type\":\"binary\")");
+          } else {
+            CheckBinary(item, item_pointer);
+          }
+        }
+        break;
+      case FieldType::kTrimmed:
+        CheckTrimmed(value, pointer);
+        break;
+      case FieldType::kAny:
+        break;
+    }
+  }
+
+  void CheckBinary(const Value& binary, const std::string& pointer) {
+    struct Part {
+      std::string_view name;
+      FieldType type;
+      bool required;
+    };
+    static constexpr Part kParts[] = {
+        {"media_type", FieldType::kString, true}, {"encoding", FieldType::kString, true},
+        {"data", FieldType::kString, true},       {"size_bytes", FieldType::kInteger, false},
+        {"filename", FieldType::kString, false},  {"truncated", FieldType::kBoolean, false},
+    };
+    for (const Part& part : kParts) {
+      const Value* v = binary.Find(part.name);
+      std::string p = pointer + "/" + std::string(part.name);
+      const RuleRef& rule = part.required ? rule::kBinaryRequired : rule::kBinaryOptional;
+      if (!v) {
+        if (part.required) {
+          Error(rule, line_, pointer, "binary object has no \"" + std::string(part.name) + "\"");
+        }
+        continue;
+      }
+      if (part.type == FieldType::kInteger) {
+        CheckInteger(rule, p, *v);
+      } else if (part.type == FieldType::kBoolean && !v->is_bool()) {
+        TypeError(rule, p, "a boolean", *v);
+      } else if (part.type == FieldType::kString && !v->is_string()) {
+        TypeError(rule, p, "a string", *v);
+      }
+    }
+    const Value* encoding = binary.Find("encoding");
+    if (encoding && encoding->is_string() && encoding->text() != "base64") {
+      Error(rule::kBinaryEncoding, line_, pointer + "/encoding",
+            "encoding \"" + std::string(encoding->text()) + "\"; it MUST be \"base64\"");
+    }
+    const Value* data = binary.Find("data");
+    if (data && data->is_string()) {
+      std::optional<std::size_t> size = base64::DecodedSize(data->text());
+      if (!size) {
+        Error(rule::kBinaryData, line_, pointer + "/data", "data is not canonical RFC 4648 base64");
+      } else if (*size > limits_.max_base64_bytes) {
+        Error(rule::kBase64SizeLimit, line_, pointer + "/data",
+              "data decodes to " + std::to_string(*size) + " bytes, over max_base64_bytes=" +
+                  std::to_string(limits_.max_base64_bytes));
+      }
+    }
+  }
+
+  void CheckTrimmed(const Value& trimmed, const std::string& pointer) {
+    if (!trimmed.is_object()) {
+      return TypeError(FindEntryType("session")->optional_rule, pointer, "an object", trimmed);
+    }
+    const Value* duration = trimmed.Find("original_duration_ms");
+    if (!duration) {
+      Error(rule::kTrimmed, line_, pointer, "trimmed has no \"original_duration_ms\"");
+    } else {
+      CheckInteger(rule::kTrimmed, pointer + "/original_duration_ms", *duration);
+    }
+    const Value* range = trimmed.Find("kept_range");
+    if (!range) {
+      Error(rule::kTrimmed, line_, pointer, "trimmed has no \"kept_range\"");
+    } else if (!range->is_array() || range->items().size() != 2) {
+      Error(rule::kTrimmed, line_, pointer + "/kept_range",
+            "kept_range MUST be a two-element array [start_ms, end_ms]");
+    } else {
+      const Value& start = range->items()[0];
+      const Value& end = range->items()[1];
+      CheckInteger(rule::kTrimmed, pointer + "/kept_range/0", start);
+      CheckInteger(rule::kTrimmed, pointer + "/kept_range/1", end);
+      std::optional<std::int64_t> from, to;
+      if (start.is_number()) from = json::IntegralValueToInt64(start.text());
+      if (end.is_number()) to = json::IntegralValueToInt64(end.text());
+      if (from && to && *from > *to) {
+        Error(rule::kTrimmed, line_, pointer + "/kept_range",
+              "kept_range starts after it ends (errata SP-E8)");
+      }
+    }
+  }
+
+  void CheckEnum(const Value& entry, std::string_view name, const RuleRef& rule,
+                 bool (*allowed)(std::string_view)) {
+    const Value* v = entry.Find(name);
+    if (v && v->is_string() && !allowed(v->text())) {
+      Warn(rule, line_, "/" + std::string(name),
+           "\"" + std::string(v->text()) + "\" is not one of the values the spec lists");
+    }
+  }
+
+  void CheckTypeSpecific(const Value& entry, const EntryType& type, EntryRecord& record) {
+    std::string_view name = type.name;
+    if (name == "session") {
+      CheckEnum(entry, "ended", rule::kEndedValue, [](std::string_view v) { return OneOf(v, kEndedValues); });
+      const Value* agent = entry.Find("agent");
+      if (agent && agent->is_string() && !IsLowercaseHyphenated(agent->text())) {
+        Warn(rule::kAgentIdentifier, line_, "/agent",
+             "agent \"" + std::string(agent->text()) + "\" is not a lowercase identifier with hyphens");
+      }
+    } else if (name == "tool_result") {
+      bool output = entry.Find("output") != nullptr;
+      bool error = entry.Find("error") != nullptr;
+      if (output == error) {
+        Error(rule::kOutputXorError, line_, "",
+              output ? "tool_result has both \"output\" and \"error\""
+                     : "tool_result has neither \"output\" nor \"error\"");
+      }
+      if (const Value* e = entry.Find("error"); e && !e->is_string()) {
+        TypeError(rule::kOutputErrorTypes, "/error", "a string", *e);
+      }
+    } else if (name == "subagent_end") {
+      CheckEnum(entry, "status", rule::kStatusValue,
+                [](std::string_view v) { return OneOf(v, kStatusValues); });
+    } else if (name == "annotation") {
+      CheckEnum(entry, "style", rule::kStyleValue,
+                [](std::string_view v) { return OneOf(v, kStyleValues); });
+    } else if (name == "redaction_marker") {
+      CheckEnum(entry, "reason", rule::kReasonValue,
+                [](std::string_view v) { return OneOf(v, kReasonValues); });
+    }
+    CheckReferences(entry, type, record);
+    if (name == "subagent_start") CheckNesting(entry, record);
+  }
+
+  static RefKind RefKindOf(std::string_view field, std::string_view type) {
+    if (field == "call_id") return RefKind::kCallId;
+    if (field == "subagent_id") return RefKind::kSubagentId;
+    if (field == "parent_subagent_id") return RefKind::kParentSubagentId;
+    if (field == "start_id") return RefKind::kStartId;
+    return type == "annotation" ? RefKind::kAnnotationTarget : RefKind::kMarkerTarget;
+  }
+
+  // Checks each reference's format (a type error of its table when malformed) and judges it
+  // against its target when the target was already seen; otherwise keeps it for the end.
+  void CheckReferences(const Value& entry, const EntryType& type, const EntryRecord& record) {
+    const Value* inline_flag = entry.Find("inline");
+    bool inline_redaction = type.name == "redaction_marker" && inline_flag &&
+                            inline_flag->is_bool() && inline_flag->as_bool();
+    for (const Field& f : type.fields) {
+      if (f.type != FieldType::kUuidRef) continue;
+      const Value* value = entry.Find(f.name);
+      if (!value) continue;  // a missing required reference is reported with the table
+      std::optional<Uuid> target = CheckUuid(*value, "/" + std::string(f.name),
+                                             f.required ? type.required_rule : type.optional_rule);
+      if (!target) continue;
+      PendingRef ref{*target, record.ts, record.line, RefKindOf(f.name, type.name),
+                     inline_redaction};
+      if (const EntryRecord* found = index_.Find(*target)) {
+        Resolve(ref, found);
+      } else {
+        pending_.push_back(ref);
+      }
+    }
+  }
+
+  // §6.8.3: a nested start names its parent; depth along parent chains is bounded.
+  void CheckNesting(const Value& entry, EntryRecord& record) {
+    const Value* within = entry.Find("subagent_id");
+    const Value* parent = entry.Find("parent_subagent_id");
+    if (within && !parent) {
+      Error(rule::kNestedHasParent, line_, "",
+            "a subagent_start inside a subagent (it has subagent_id) MUST have "
+            "parent_subagent_id");
+    }
+    if (within && parent && within->is_string() && parent->is_string() &&
+        within->text() != parent->text()) {
+      Error(rule::kNestedHasParent, line_, "/parent_subagent_id",
+            "parent_subagent_id and subagent_id name different subagents; both name the "
+            "enclosing one (errata SP-E18)");
+    }
+    std::optional<Uuid> parent_id;
+    if (parent && parent->is_string()) parent_id = ParseLowercaseUuid(parent->text());
+    const Value* own = entry.Find("id");
+    if (parent_id && own && own->is_string() && ParseLowercaseUuid(own->text()) == parent_id) {
+      Error(rule::kSubagentDepthLimit, line_, "/parent_subagent_id",
+            "the subagent is its own parent: unbounded nesting depth");
+      return;
+    }
+    const EntryRecord* p = parent_id ? index_.Find(*parent_id) : nullptr;
+    bool known_parent = p && !p->duplicated && p->kind == Kind::kSubagentStart;
+    unsigned depth = known_parent ? p->subagent_depth + 1u : 1u;
+    record.subagent_depth = static_cast<std::uint8_t>(std::min(depth, 255u));
+    // Once per chain: at the first start that goes over the limit.
+    if (depth > limits_.max_subagent_depth &&
+        (!known_parent || p->subagent_depth <= limits_.max_subagent_depth)) {
+      Error(rule::kSubagentDepthLimit, line_, "/parent_subagent_id",
+            "subagent nesting depth " + std::to_string(depth) + " is over max_subagent_depth=" +
+                std::to_string(limits_.max_subagent_depth));
+    }
+  }
+
+  // Judges a reference against its target (nullptr: the file has no such entry).
+  void Resolve(const PendingRef& ref, const EntryRecord* target) {
+    struct Expectation {
+      std::string_view field;
+      RuleRef exists;
+      RuleRef type;
+      Kind kind;  // kOther: any kind will do
+    };
+    static constexpr Expectation kExpectations[] = {
+        {"call_id", rule::kCallIdExists, rule::kCallIdType, Kind::kToolCall},
+        {"subagent_id", rule::kSubagentIdExists, rule::kSubagentIdType, Kind::kSubagentStart},
+        {"parent_subagent_id", rule::kParentExists, rule::kParentType, Kind::kSubagentStart},
+        {"start_id", rule::kStartIdExists, rule::kStartIdType, Kind::kSubagentStart},
+        {"target_id", rule::kAnnotationTarget, rule::kAnnotationTarget, Kind::kOther},
+        {"target_id", rule::kMarkerTarget, rule::kMarkerTarget, Kind::kOther},
+    };
+    const Expectation& e = kExpectations[static_cast<int>(ref.kind)];
+    std::string pointer = "/" + std::string(e.field);
+    if (target && target->duplicated) return;  // ambiguous: the duplicate id is the finding
+    if (!target) {
+      Warn(e.exists, ref.line, pointer,
+           std::string(e.field) + " refers to an id that no entry of this file has" +
+               (ref.kind == RefKind::kMarkerTarget ? " (orphaned marker: ignored, kept)" : ""));
+      return;
+    }
+    if (e.kind != Kind::kOther && target->kind != e.kind) {
+      Error(e.type, ref.line, pointer,
+            std::string(e.field) + " refers to the entry on line " + std::to_string(target->line) +
+                ", which is not a " +
+                (e.kind == Kind::kToolCall ? "tool_call" : "subagent_start"));
+    }
+    bool marks = ref.kind == RefKind::kAnnotationTarget || ref.kind == RefKind::kMarkerTarget;
+    if (marks && ref.ts >= 0 && target->ts >= 0 && ref.ts != target->ts) {
+      Warn(ref.kind == RefKind::kAnnotationTarget ? rule::kAnnotationTs : rule::kMarkerTs, ref.line,
+           "/ts",
+           "ts " + std::to_string(ref.ts) + " differs from its target's ts " +
+               std::to_string(target->ts) + " (line " + std::to_string(target->line) + ")");
+    }
+    if (ref.inline_redaction && !target->has_redacted) {
+      Warn(rule::kInlineRedacted, ref.line, "/inline",
+           "inline is true but the target entry (line " + std::to_string(target->line) +
+               ") has no \"_redacted\" metadata");
+    }
+  }
+
+  void Finish() {
+    if (non_blank_lines_ == 0 && !stopped_) {
+      Error(rule::kNotEmpty, 0, "",
+            blank_lines_ ? "the file holds only whitespace; it MUST contain a session entry"
+                         : "the file is empty; it MUST contain a session entry");
+    }
+    for (const PendingRef& ref : pending_) Resolve(ref, index_.Find(ref.target));
+    if (crlf_lines_ > 0) {
+      Warn(rule::kLfEndings, first_crlf_line_, "",
+           std::to_string(crlf_lines_) + " line(s) end with CRLF, the first here; writers SHOULD use LF");
+    }
+    out_->Sort();
+  }
+
+  const Limits& limits_;
+  Diagnostics* out_;
+  json::ParseOptions parse_options_;
+  json::Document document_;
+  IdIndex index_;
+  std::vector<PendingRef> pending_;
+  std::vector<std::uint64_t> pending_blank_lines_;
+  std::uint64_t line_ = 0;
+  std::uint64_t entries_ = 0;
+  std::uint64_t non_blank_lines_ = 0;
+  std::uint64_t blank_lines_ = 0;
+  std::uint64_t crlf_lines_ = 0;
+  std::uint64_t first_crlf_line_ = 0;
+  std::int64_t previous_ts_ = 0;
+  bool seen_first_ = false;
+  bool later_minor_ = false;  // the session's version is 1.x with x > 0
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+void Validate(jsonl::ByteSource* source, const Limits& limits, Diagnostics* diagnostics) {
+  Checker(limits, diagnostics).Run(source);
+}
+
+std::vector<RuleRef> AllRules() {
+  std::vector<RuleRef> rules = {
+      rule::kUtf8WithoutBom, rule::kLfEndings, rule::kOneObjectPerLine, rule::kSessionFirst, rule::kOneSession,
+      rule::kTsOrder, rule::kNotEmpty, rule::kIdPresent, rule::kIdFormat, rule::kIdUnique,
+      rule::kTsPresent, rule::kTsNonNegative, rule::kTsRange, rule::kTypePresent,
+      rule::kSessionTsZero, rule::kAgentIdentifier, rule::kTrimmed, rule::kEndedValue,
+      rule::kCallIdExists, rule::kCallIdType, rule::kOutputXorError, rule::kOutputErrorTypes,
+      rule::kSubagentIdExists, rule::kSubagentIdType, rule::kParentExists, rule::kParentType,
+      rule::kStartIdExists, rule::kStartIdType, rule::kStatusValue, rule::kNestedHasParent,
+      rule::kAnnotationTs, rule::kAnnotationTarget, rule::kStyleValue, rule::kMarkerTs,
+      rule::kReasonValue, rule::kInlineRedacted, rule::kMarkerTarget, rule::kTypePrefix,
+      rule::kFieldPrefix, rule::kVersionFormat, rule::kVersionMajor, rule::kIntegerSpelling,
+      rule::kUtf8, rule::kEscapes, rule::kBinaryRequired, rule::kBinaryEncoding, rule::kBinaryData,
+      rule::kBinaryOptional, rule::kAttachmentIsBinary, rule::kJsonDepthLimit,
+      rule::kFileSizeLimit, rule::kLineLengthLimit, rule::kEntryCountLimit,
+      rule::kSubagentDepthLimit, rule::kBase64SizeLimit, rule::kUniqueNames};
+  for (const EntryType& t : kEntryTypes) {
+    rules.push_back(t.required_rule);
+    rules.push_back(t.optional_rule);
+  }
+  return rules;
+}
+
+}  // namespace arcs::conformance::spool

@@ -1,0 +1,84 @@
+// Unit tests of the validator's mechanics. What the validator must say about each kind of file is
+// data: vectors/spool/manifest.json, run by conformance/vectors_test.
+#include "conformance/spool/checker.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace arcs::conformance::spool {
+namespace {
+
+constexpr std::string_view kSession =
+    R"({"id":"00000000-0000-0000-0000-000000000000","ts":0,"type":"session","version":"1.0","agent":"test","recorded_at":"2025-01-01T00:00:00Z"})";
+
+Diagnostics Check(std::string_view bytes, arcs::spool::Limits limits = {}) {
+  jsonl::MemorySource source(bytes);
+  Diagnostics diagnostics;
+  Validate(&source, limits, &diagnostics);
+  return diagnostics;
+}
+
+TEST(SpoolChecker, FindingsAreSortedAndLocated) {
+  std::string file = std::string(kSession) + "\n" +
+                     R"({"id":"00000000-0000-0000-0000-000000000001","ts":5,"type":"prompt"})" +
+                     "\n\n" + R"({"id":"X","ts":1,"type":"response","content":"c"})" + "\n";
+  Diagnostics d = Check(file);
+  ASSERT_EQ(d.findings().size(), 4u);
+  EXPECT_EQ(d.findings()[0].location.line, 2u);
+  EXPECT_EQ(d.findings()[0].rule_id, "SP-6.2-1");
+  EXPECT_EQ(d.findings()[1].location.line, 3u);
+  EXPECT_EQ(d.findings()[1].rule_id, "SP-3.6-1");
+  EXPECT_EQ(d.findings()[2].location.pointer, "/ts");
+  EXPECT_EQ(d.findings()[2].rule_id, "SP-4.2-1");
+  EXPECT_EQ(d.findings()[2].severity, Severity::kWarning);
+  EXPECT_EQ(d.findings()[3].location.pointer, "/id");
+  EXPECT_EQ(d.error_count(), 3u);
+}
+
+TEST(SpoolChecker, JsonErrorColumnsCountTheBom) {
+  Diagnostics d = Check("\xEF\xBB\xBF{\"id\":x}\n");
+  ASSERT_GE(d.findings().size(), 2u);
+  EXPECT_EQ(d.findings()[0].rule_id, "SP-3.4-1");
+  EXPECT_EQ(d.findings()[0].location.column, 1u);
+  bool found = false;
+  for (const Finding& f : d.findings()) {
+    if (f.rule_id == "SP-3.6-1") {
+      EXPECT_EQ(f.location.column, 10u);  // 3 BOM bytes + 1-based offset 6 of 'x'
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(SpoolChecker, ManyBadLinesStayBounded) {
+  std::string file = std::string(kSession) + "\n";
+  for (int i = 0; i < 20000; ++i) file += "not json\n";
+  Diagnostics d = Check(file);
+  EXPECT_EQ(d.error_count(), 20000u);
+  EXPECT_EQ(d.findings().size(), Diagnostics::kDefaultMaxFindings);
+  EXPECT_EQ(d.dropped_count(), 20000u - Diagnostics::kDefaultMaxFindings);
+}
+
+TEST(SpoolChecker, EntryLimitStopsChecking) {
+  std::string file = std::string(kSession) + "\n";
+  for (int i = 1; i <= 5; ++i) {
+    file += R"({"id":"00000000-0000-0000-0000-00000000000)" + std::to_string(i) +
+            R"(","ts":1,"type":"prompt","content":"x"})" + "\n";
+  }
+  arcs::spool::Limits limits;
+  limits.max_entries = 3;
+  Diagnostics d = Check(file, limits);
+  ASSERT_EQ(d.findings().size(), 1u);
+  EXPECT_EQ(d.findings()[0].rule_id, "SP-10.1-3");
+  EXPECT_EQ(d.findings()[0].location.line, 4u);
+}
+
+TEST(SpoolChecker, EveryRuleHasAnIdAndLevel) {
+  for (const RuleRef& r : AllRules()) {
+    EXPECT_TRUE(r.id.starts_with("SP-")) << r.id;
+  }
+}
+
+}  // namespace
+}  // namespace arcs::conformance::spool

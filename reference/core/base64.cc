@@ -1,0 +1,107 @@
+#include "reference/core/base64.h"
+
+#include <array>
+#include <cstdint>
+
+namespace arcs::base64 {
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char kPad = '=';
+constexpr std::int8_t kInvalid = -1;
+
+constexpr std::array<std::int8_t, 256> MakeDecodeTable() {
+  std::array<std::int8_t, 256> table{};
+  for (auto& entry : table) entry = kInvalid;
+  for (int i = 0; i < 64; ++i)
+    table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<std::int8_t>(i);
+  return table;
+}
+
+constexpr std::array<std::int8_t, 256> kDecode = MakeDecodeTable();
+
+int Sextet(char c) { return kDecode[static_cast<unsigned char>(c)]; }
+
+}  // namespace
+
+std::optional<std::size_t> DecodedSize(std::string_view text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  if (text.empty()) return 0;
+  const std::size_t last = text.size() - 4;  // start of the final quantum, the only one with '='
+  for (std::size_t i = 0; i < last; ++i) {
+    if (Sextet(text[i]) == kInvalid) return std::nullopt;
+  }
+  const int a = Sextet(text[last]);
+  const int b = Sextet(text[last + 1]);
+  const char c = text[last + 2];
+  const char d = text[last + 3];
+  if (a == kInvalid || b == kInvalid) return std::nullopt;
+  std::size_t padding = 0;
+  if (c == kPad) {
+    // "xy==": one byte; the low four bits of the second character carry nothing and must be zero
+    // for the encoding to be canonical.
+    if (d != kPad || (b & 0x0F) != 0) return std::nullopt;
+    padding = 2;
+  } else if (d == kPad) {
+    // "xyz=": two bytes; the low two bits of the third character must be zero.
+    const int s = Sextet(c);
+    if (s == kInvalid || (s & 0x03) != 0) return std::nullopt;
+    padding = 1;
+  } else if (Sextet(c) == kInvalid || Sextet(d) == kInvalid) {
+    return std::nullopt;
+  }
+  return text.size() / 4 * 3 - padding;
+}
+
+std::optional<std::string> Decode(std::string_view text) {
+  const std::optional<std::size_t> size = DecodedSize(text);
+  if (!size) return std::nullopt;
+  std::string out;
+  out.reserve(*size);
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    // Validation above guarantees the alphabet; '=' maps to 0 and its bytes are dropped below.
+    const auto value = [&](std::size_t j) -> std::uint32_t {
+      return text[j] == kPad ? 0 : static_cast<std::uint32_t>(Sextet(text[j]));
+    };
+    const std::uint32_t quantum =
+        (value(i) << 18) | (value(i + 1) << 12) | (value(i + 2) << 6) | value(i + 3);
+    out.push_back(static_cast<char>(quantum >> 16));
+    out.push_back(static_cast<char>((quantum >> 8) & 0xFF));
+    out.push_back(static_cast<char>(quantum & 0xFF));
+  }
+  out.resize(*size);
+  return out;
+}
+
+std::string Encode(std::string_view bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  const auto byte = [&](std::size_t j) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[j]));
+  };
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const std::uint32_t quantum = (byte(i) << 16) | (byte(i + 1) << 8) | byte(i + 2);
+    out.push_back(kAlphabet[quantum >> 18]);
+    out.push_back(kAlphabet[(quantum >> 12) & 0x3F]);
+    out.push_back(kAlphabet[(quantum >> 6) & 0x3F]);
+    out.push_back(kAlphabet[quantum & 0x3F]);
+  }
+  const std::size_t rest = bytes.size() - i;
+  if (rest == 1) {
+    const std::uint32_t quantum = byte(i) << 16;
+    out.push_back(kAlphabet[quantum >> 18]);
+    out.push_back(kAlphabet[(quantum >> 12) & 0x3F]);
+    out.push_back(kPad);
+    out.push_back(kPad);
+  } else if (rest == 2) {
+    const std::uint32_t quantum = (byte(i) << 16) | (byte(i + 1) << 8);
+    out.push_back(kAlphabet[quantum >> 18]);
+    out.push_back(kAlphabet[(quantum >> 12) & 0x3F]);
+    out.push_back(kAlphabet[(quantum >> 6) & 0x3F]);
+    out.push_back(kPad);
+  }
+  return out;
+}
+
+}  // namespace arcs::base64

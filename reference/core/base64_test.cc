@@ -1,0 +1,159 @@
+#include "reference/core/base64.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace arcs::base64 {
+namespace {
+
+// RFC 4648 §10.
+const std::vector<std::pair<std::string, std::string>> kRfcVectors = {
+    {"", ""},
+    {"f", "Zg=="},
+    {"fo", "Zm8="},
+    {"foo", "Zm9v"},
+    {"foob", "Zm9vYg=="},
+    {"fooba", "Zm9vYmE="},
+    {"foobar", "Zm9vYmFy"},
+};
+
+TEST(Base64Test, EncodesRfcVectors) {
+  for (const auto& [plain, encoded] : kRfcVectors) {
+    EXPECT_EQ(Encode(plain), encoded) << plain;
+  }
+}
+
+TEST(Base64Test, DecodesRfcVectors) {
+  for (const auto& [plain, encoded] : kRfcVectors) {
+    EXPECT_EQ(DecodedSize(encoded), plain.size()) << encoded;
+    EXPECT_EQ(Decode(encoded), plain) << encoded;
+  }
+}
+
+TEST(Base64Test, EmptyIsValid) {
+  EXPECT_EQ(DecodedSize(""), 0u);
+  const std::optional<std::string> decoded = Decode("");
+  ASSERT_TRUE(decoded.has_value());
+  EXPECT_TRUE(decoded->empty());
+}
+
+TEST(Base64Test, UsesTheStandardAlphabet) {
+  // 0xFB 0xFF 0xBF encodes to "+/+/": the two characters where the URL-safe alphabet differs.
+  EXPECT_EQ(Encode("\xFB\xFF\xBF"), "+/+/");
+  EXPECT_EQ(Decode("+/+/"), "\xFB\xFF\xBF");
+  EXPECT_EQ(Encode(std::string_view("\0\0\0", 3)), "AAAA");
+  EXPECT_EQ(Encode("\xFF\xFF\xFF"), "////");
+}
+
+void ExpectInvalid(std::string_view text) {
+  EXPECT_EQ(DecodedSize(text), std::nullopt) << '"' << text << '"';
+  EXPECT_EQ(Decode(text), std::nullopt) << '"' << text << '"';
+}
+
+TEST(Base64Test, RejectsCharactersOutsideTheAlphabet) {
+  ExpectInvalid("Zm9v!mFy");
+  ExpectInvalid("Zm9v-mFy");  // URL-safe alphabet
+  ExpectInvalid("Zm9v_mFy");
+  ExpectInvalid("Zm-=");
+  ExpectInvalid("Z_==");
+  ExpectInvalid(std::string_view("Zm9\0", 4));
+  ExpectInvalid("Zm9\xC3");
+  ExpectInvalid("Zm9\x80");
+  ExpectInvalid("Zm9\xFF");
+  ExpectInvalid("Zm.v");
+}
+
+TEST(Base64Test, RejectsWhitespace) {
+  ExpectInvalid("Zm9v Zm9v");
+  ExpectInvalid("Zm9v\nZm9v");
+  ExpectInvalid("Zm9vZm9v\n");
+  ExpectInvalid("Zm9vZm9v\r\n");
+  ExpectInvalid(" Zm9vZm9v");
+  ExpectInvalid("Zm 9");
+  ExpectInvalid("Zm9\t");
+}
+
+TEST(Base64Test, RejectsBadLengthAndMissingPadding) {
+  ExpectInvalid("Z");
+  ExpectInvalid("Zg");
+  ExpectInvalid("Zg=");
+  ExpectInvalid("Zm8");
+  ExpectInvalid("Zm9vYg");
+  ExpectInvalid("Zm9vYmE");
+  ExpectInvalid("Zm9vY");
+}
+
+TEST(Base64Test, RejectsMisplacedOrExcessPadding) {
+  ExpectInvalid("=");
+  ExpectInvalid("==");
+  ExpectInvalid("====");
+  ExpectInvalid("Z===");
+  ExpectInvalid("Zg==Zg==");  // '=' in the middle
+  ExpectInvalid("Zm8=Zm9v");
+  ExpectInvalid("Zm=v");
+  ExpectInvalid("Z=9v");
+  ExpectInvalid("=m9v");
+  ExpectInvalid("Zg=A");
+  ExpectInvalid("Zg===");
+  ExpectInvalid("Zg======");
+  ExpectInvalid("Zm9v====");
+}
+
+TEST(Base64Test, RejectsNonZeroPadBits) {
+  // "f" is "Zg=="; the low four bits of 'g' (32 = 0b100000) are zero, those of 'h' are not.
+  EXPECT_EQ(Decode("Zg=="), "f");
+  for (const char* text : {"Zh==", "Zi==", "Zj==", "Zk==", "Zv==", "Zx==", "Z/=="}) {
+    ExpectInvalid(text);
+  }
+  // "fo" is "Zm8="; the low two bits of '8' (60 = 0b111100) are zero.
+  EXPECT_EQ(Decode("Zm8="), "fo");
+  for (const char* text : {"Zm9=", "Zm+=", "Zm/=", "Zm9vZm9="}) {
+    ExpectInvalid(text);
+  }
+  // Exhaustively: of the 64 possible last characters, exactly 4 are canonical before "=" and
+  // exactly 16 before nothing-but-"=".
+  constexpr std::string_view kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  int two_pad = 0;
+  int one_pad = 0;
+  for (const char c : kAlphabet) {
+    if (DecodedSize(std::string("Z") + c + "==")) ++two_pad;
+    if (DecodedSize(std::string("Zm") + c + "=")) ++one_pad;
+  }
+  EXPECT_EQ(two_pad, 4);
+  EXPECT_EQ(one_pad, 16);
+}
+
+TEST(Base64Test, RoundTripsEveryByteValue) {
+  std::string all;
+  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+  // Every prefix length gives every remainder modulo 3 and every byte in every position.
+  for (std::size_t length = 0; length <= all.size(); ++length) {
+    const std::string plain = all.substr(all.size() - length);
+    const std::string encoded = Encode(plain);
+    ASSERT_EQ(encoded.size() % 4, 0u);
+    ASSERT_EQ(DecodedSize(encoded), plain.size());
+    ASSERT_EQ(Decode(encoded), plain);
+  }
+  for (int i = 0; i < 256; ++i) {
+    for (int j = 0; j < 256; j += 5) {
+      const std::string plain = {static_cast<char>(i), static_cast<char>(j)};
+      ASSERT_EQ(Decode(Encode(plain)), plain);
+      ASSERT_EQ(Decode(Encode(plain.substr(0, 1))), plain.substr(0, 1));
+    }
+  }
+}
+
+TEST(Base64Test, DecodedSizeMatchesLength) {
+  EXPECT_EQ(DecodedSize("AAAA"), 3u);
+  EXPECT_EQ(DecodedSize("AAAAAA=="), 4u);
+  EXPECT_EQ(DecodedSize("AAAAAAA="), 5u);
+  EXPECT_EQ(DecodedSize(std::string(4000, 'A')), 3000u);
+}
+
+}  // namespace
+}  // namespace arcs::base64

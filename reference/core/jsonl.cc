@@ -1,0 +1,177 @@
+#include "reference/core/jsonl.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <system_error>
+
+namespace arcs::jsonl {
+namespace {
+
+// One fixed read buffer per reader: large enough that most lines never straddle a refill, small
+// enough that memory does not depend on the input.
+constexpr std::size_t kBufferSize = 1 << 20;
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+}  // namespace
+
+Result<std::size_t> FdSource::Read(char* buf, std::size_t size) {
+  for (;;) {
+    const ssize_t n = ::read(fd_, buf, size);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    // A signal arriving mid-read is not a failure of the file.
+    if (errno == EINTR) continue;
+    const int error = errno;
+    return Status(StatusCode::kIoError, "read from file descriptor " + std::to_string(fd_) +
+                                            " failed: " + std::system_category().message(error));
+  }
+}
+
+Result<std::size_t> MemorySource::Read(char* buf, std::size_t size) {
+  const std::size_t n = std::min(size, bytes_.size());
+  if (n > 0) std::memcpy(buf, bytes_.data(), n);
+  bytes_.remove_prefix(n);
+  return n;
+}
+
+LineReader::LineReader(ByteSource* source, LineOptions options)
+    : source_(source), options_(options), buffer_(kBufferSize) {}
+
+// Reads once from the source into the free end of the buffer. Returns true when bytes arrived;
+// false at end of input or on failure, which is then in error_.
+bool LineReader::Fill() {
+  if (eof_ || !error_.ok()) return false;
+  if (begin_ == end_) {
+    begin_ = end_ = 0;
+  } else if (end_ == buffer_.size()) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  const std::size_t room = buffer_.size() - end_;
+  // Never read past the limit, except for one byte once it is reached: that byte is how "exactly
+  // at the limit" is told apart from "over it", and the cut does not depend on how the source
+  // happens to chunk its data.
+  const std::uint64_t left = options_.max_total_bytes - total_;  // total_ <= max until an error
+  const std::size_t want =
+      left == 0 ? 1 : static_cast<std::size_t>(std::min<std::uint64_t>(room, left));
+  Result<std::size_t> got = source_->Read(buffer_.data() + end_, want);
+  if (!got.ok()) {
+    const Status& status = got.status();
+    error_ = status.code() == StatusCode::kIoError
+                 ? status
+                 : Status(StatusCode::kIoError, "source failed: " + status.ToString());
+    return false;
+  }
+  const std::size_t n = *got;
+  if (n > want) {
+    // A misbehaving source would have written past what it was given; do not trust the bytes.
+    error_ = Status(StatusCode::kIoError, "source returned " + std::to_string(n) +
+                                              " bytes for a read of " + std::to_string(want));
+    return false;
+  }
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ += n;
+  total_ += n;
+  if (total_ > options_.max_total_bytes) {
+    error_ = Status(StatusCode::kLimitExceeded, "input is larger than max_total_bytes (" +
+                                                    std::to_string(options_.max_total_bytes) +
+                                                    " bytes)");
+    return false;
+  }
+  return true;
+}
+
+Result<bool> LineReader::Next(Line* line) {
+  if (!error_.ok()) return error_;
+  // The previous line's text may live here; the caller was told it lasts until this call.
+  long_line_.clear();
+
+  bool bom = false;
+  if (line_number_ == 0 && consumed_ == 0) {
+    // The BOM may arrive split across reads; gather three bytes (or all there is) before judging.
+    while (end_ - begin_ < kBom.size() && Fill()) {
+    }
+    if (!error_.ok()) return error_;
+    if (std::string_view(buffer_.data() + begin_, end_ - begin_).starts_with(kBom)) {
+      begin_ += kBom.size();
+      consumed_ += kBom.size();
+      bom = true;
+    }
+  }
+
+  const std::uint64_t max_line = options_.max_line_bytes;
+  // A line is kept up to one byte beyond the limit: that byte may be the '\r' of a "\r\n", which
+  // is not part of the text.
+  const std::uint64_t keep =
+      max_line == std::numeric_limits<std::uint64_t>::max() ? max_line : max_line + 1;
+  const std::uint64_t offset = consumed_;
+  std::uint64_t length = 0;  // bytes of the line so far, a trailing '\r' included
+  bool last_cr = false;      // the last byte seen was '\r' (it may sit in an earlier chunk)
+  bool dropping = false;     // past `keep`: the rest of the line is counted, never stored
+
+  for (;;) {
+    const char* data = buffer_.data() + begin_;
+    const std::size_t avail = end_ - begin_;
+    const char* newline =
+        avail == 0 ? nullptr : static_cast<const char*>(std::memchr(data, '\n', avail));
+    const std::size_t take = newline == nullptr ? avail : static_cast<std::size_t>(newline - data);
+    if (take > 0) last_cr = data[take - 1] == '\r';
+    length += take;
+    if (!dropping && length > keep) {
+      dropping = true;
+      long_line_.clear();
+    }
+
+    if (newline == nullptr) {
+      // The line goes on past the buffer: keep what we have (within the limit) and read more.
+      if (!dropping && take > 0) long_line_.append(data, take);
+      begin_ = end_;
+      if (Fill()) continue;
+      if (!error_.ok()) return error_;
+      if (length == 0 && !bom) return false;  // a final "\n" does not open an empty last line
+      // Without "\n" a trailing '\r' is just a byte of the text.
+      line->ending = Ending::kNone;
+      line->length = length;
+      line->too_long = length > max_line;
+      line->text = line->too_long ? std::string_view() : std::string_view(long_line_);
+      consumed_ += length;
+      break;
+    }
+
+    const std::uint64_t text_length = last_cr ? length - 1 : length;
+    line->ending = last_cr ? Ending::kCrLf : Ending::kLf;
+    line->length = text_length;
+    line->too_long = text_length > max_line;
+    if (line->too_long) {
+      line->text = std::string_view();
+    } else if (long_line_.empty()) {
+      line->text = std::string_view(data, static_cast<std::size_t>(text_length));
+    } else {
+      long_line_.append(data, take);
+      line->text = std::string_view(long_line_.data(), static_cast<std::size_t>(text_length));
+    }
+    begin_ += take + 1;
+    consumed_ += length + 1;
+    break;
+  }
+
+  line->number = ++line_number_;
+  line->offset = offset;
+  line->bom = bom;
+  return true;
+}
+
+bool IsBlank(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+}  // namespace arcs::jsonl

@@ -1,0 +1,103 @@
+#include "reference/core/sha256.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+namespace arcs {
+namespace {
+
+// FIPS 180-2 / NIST CSRC example vectors.
+constexpr std::string_view kEmptyHex =
+    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+constexpr std::string_view kAbcHex =
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+constexpr std::string_view k448BitMessage =
+    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+constexpr std::string_view k448BitHex =
+    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1";
+constexpr std::string_view kMillionAHex =
+    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
+
+TEST(Sha256Test, NistVectors) {
+  EXPECT_EQ(ToHex(Sha256::Of("")), kEmptyHex);
+  EXPECT_EQ(ToHex(Sha256::Of("abc")), kAbcHex);
+  EXPECT_EQ(ToHex(Sha256::Of(k448BitMessage)), k448BitHex);
+}
+
+TEST(Sha256Test, MillionAInUnevenChunks) {
+  const std::string block(1000, 'a');
+  Sha256 hasher;
+  std::size_t fed = 0;
+  // Chunk sizes 0, 1, ..., 999 repeating: crosses every position of the 64-byte SHA-256 block.
+  for (std::size_t step = 0; fed < 1000000; step = (step + 1) % 1000) {
+    const std::size_t n = std::min(step, 1000000 - fed);
+    hasher.Update(std::string_view(block).substr(0, n));
+    fed += n;
+  }
+  EXPECT_EQ(ToHex(hasher.Finish()), kMillionAHex);
+}
+
+TEST(Sha256Test, ChunkingDoesNotMatter) {
+  std::string message;
+  for (int i = 0; i < 300; ++i) message += static_cast<char>(i * 37);
+  const Sha256Digest whole = Sha256::Of(message);
+  for (std::size_t split = 0; split <= message.size(); ++split) {
+    Sha256 hasher;
+    hasher.Update(std::string_view(message).substr(0, split));
+    hasher.Update(std::string_view(message).substr(split));
+    ASSERT_EQ(hasher.Finish(), whole) << "split at " << split;
+  }
+}
+
+TEST(Sha256Test, FinishStartsOver) {
+  Sha256 hasher;
+  hasher.Update("ab");
+  hasher.Update("c");
+  EXPECT_EQ(ToHex(hasher.Finish()), kAbcHex);
+  // Nothing fed since the last Finish(): the digest of the empty message.
+  EXPECT_EQ(ToHex(hasher.Finish()), kEmptyHex);
+  hasher.Update(k448BitMessage);
+  EXPECT_EQ(ToHex(hasher.Finish()), k448BitHex);
+  for (int i = 0; i < 1000; ++i) {
+    hasher.Update("abc");
+    ASSERT_EQ(ToHex(hasher.Finish()), kAbcHex);
+  }
+}
+
+TEST(Sha256Test, OfMatchesHasherAndIsRepeatable) {
+  Sha256 hasher;
+  hasher.Update("abc");
+  EXPECT_EQ(Sha256::Of("abc"), hasher.Finish());
+  EXPECT_EQ(Sha256::Of("abc"), Sha256::Of("abc"));
+  EXPECT_NE(Sha256::Of("abc"), Sha256::Of("abd"));
+  // Embedded NUL bytes are data.
+  EXPECT_NE(Sha256::Of(std::string_view("a\0b", 3)), Sha256::Of("ab"));
+}
+
+TEST(Sha256Test, IndependentHashersDoNotInterfere) {
+  Sha256 a;
+  Sha256 b;
+  a.Update("a");
+  b.Update(k448BitMessage);
+  a.Update("bc");
+  EXPECT_EQ(ToHex(b.Finish()), k448BitHex);
+  EXPECT_EQ(ToHex(a.Finish()), kAbcHex);
+}
+
+TEST(Sha256Test, ToHexIsLowercaseAndFullLength) {
+  Sha256Digest digest{};
+  EXPECT_EQ(ToHex(digest), std::string(64, '0'));
+  for (std::size_t i = 0; i < digest.size(); ++i) digest[i] = static_cast<std::uint8_t>(i * 8 + 7);
+  digest[0] = 0xAB;
+  digest[31] = 0xFF;
+  const std::string hex = ToHex(digest);
+  ASSERT_EQ(hex.size(), 64u);
+  EXPECT_EQ(hex.substr(0, 4), "ab0f");
+  EXPECT_EQ(hex.substr(62), "ff");
+  EXPECT_EQ(hex.find_first_not_of("0123456789abcdef"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arcs

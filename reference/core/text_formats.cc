@@ -1,0 +1,87 @@
+#include "reference/core/text_formats.h"
+
+namespace arcs {
+namespace {
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// Reads `width` decimal digits at text[*pos]; nullopt when any is not a digit.
+std::optional<int> Digits(std::string_view text, std::size_t* pos, int width) {
+  if (*pos + width > text.size()) return std::nullopt;
+  int value = 0;
+  for (int i = 0; i < width; ++i) {
+    char c = text[*pos + i];
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  *pos += width;
+  return value;
+}
+
+bool Expect(std::string_view text, std::size_t* pos, char a, char b = '\0') {
+  if (*pos >= text.size() || (text[*pos] != a && (b == '\0' || text[*pos] != b))) return false;
+  ++*pos;
+  return true;
+}
+
+int DaysInMonth(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+}  // namespace
+
+std::optional<Uuid> ParseLowercaseUuid(std::string_view text) {
+  if (text.size() != 36) return std::nullopt;
+  Uuid out{};
+  std::size_t byte = 0;
+  for (std::size_t i = 0; i < 36;) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (text[i] != '-') return std::nullopt;
+      ++i;
+      continue;
+    }
+    int hi = HexDigit(text[i]);
+    int lo = HexDigit(text[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out[byte++] = static_cast<std::uint8_t>(hi << 4 | lo);
+    i += 2;
+  }
+  return out;
+}
+
+bool IsRfc3339DateTime(std::string_view text) {
+  std::size_t pos = 0;
+  auto year = Digits(text, &pos, 4);
+  if (!year || !Expect(text, &pos, '-')) return false;
+  auto month = Digits(text, &pos, 2);
+  if (!month || *month < 1 || *month > 12 || !Expect(text, &pos, '-')) return false;
+  auto day = Digits(text, &pos, 2);
+  if (!day || *day < 1 || *day > DaysInMonth(*year, *month)) return false;
+  if (!Expect(text, &pos, 'T', 't')) return false;
+  auto hour = Digits(text, &pos, 2);
+  if (!hour || *hour > 23 || !Expect(text, &pos, ':')) return false;
+  auto minute = Digits(text, &pos, 2);
+  if (!minute || *minute > 59 || !Expect(text, &pos, ':')) return false;
+  auto second = Digits(text, &pos, 2);
+  if (!second || *second > 60) return false;
+  if (pos < text.size() && text[pos] == '.') {
+    ++pos;
+    std::size_t start = pos;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
+    if (pos == start) return false;
+  }
+  if (Expect(text, &pos, 'Z', 'z')) return pos == text.size();
+  if (!Expect(text, &pos, '+', '-')) return false;
+  auto offset_hour = Digits(text, &pos, 2);
+  if (!offset_hour || *offset_hour > 23 || !Expect(text, &pos, ':')) return false;
+  auto offset_minute = Digits(text, &pos, 2);
+  return offset_minute && *offset_minute <= 59 && pos == text.size();
+}
+
+}  // namespace arcs

@@ -1,0 +1,24 @@
+// Small text formats several specs share: lowercase hyphenated UUIDs and RFC 3339 date-times.
+#ifndef ARCS_REFERENCE_CORE_TEXT_FORMATS_H_
+#define ARCS_REFERENCE_CORE_TEXT_FORMATS_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace arcs {
+
+using Uuid = std::array<std::uint8_t, 16>;
+
+// "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" with lowercase hex digits only; any version/variant.
+std::optional<Uuid> ParseLowercaseUuid(std::string_view text);
+
+// RFC 3339 §5.6 date-time: YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM). 'T' and 'Z' may be
+// lowercase (§5.6 NOTE). The date must exist (leap years included); second 60 is allowed (leap
+// second) as RFC 3339 does; hours 00-23, minutes 00-59, offsets up to 23:59.
+bool IsRfc3339DateTime(std::string_view text);
+
+}  // namespace arcs
+
+#endif  // ARCS_REFERENCE_CORE_TEXT_FORMATS_H_

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The command line contract of `arcs validate`: output format, exit codes, --json, --help.
+set -u
+arcs=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then echo "FAIL $1: expected [$2], got [$3]"; failures=$((failures + 1)); fi
+}
+session='{"id":"00000000-0000-0000-0000-000000000000","ts":0,"type":"session","version":"1.0","agent":"test","recorded_at":"2025-01-01T00:00:00Z"}'
+
+printf '%s\n' "$session" > "$tmp/ok.spool"
+"$arcs" validate "$tmp/ok.spool" > "$tmp/out"; check "valid exit" 0 $?
+check "valid prints nothing" "" "$(cat "$tmp/out")"
+
+printf '%s\r\n' "$session" > "$tmp/crlf.spool"
+"$arcs" validate "$tmp/crlf.spool" > "$tmp/out"; check "warning exit" 0 $?
+check "warning line" "$tmp/crlf.spool:1: SP-3.5-1 SHOULD" "$(cut -d' ' -f1-3 "$tmp/out")"
+
+printf '%s\n{"id":"x"}\n' "$session" > "$tmp/bad.spool"
+"$arcs" validate "$tmp/bad.spool" "$tmp/ok.spool" > "$tmp/out"; check "invalid exit" 1 $?
+grep -q "^$tmp/bad.spool:2: SP-5.1-2 MUST " "$tmp/out"; check "invalid line format" 0 $?
+
+"$arcs" validate --json "$tmp/bad.spool" > "$tmp/out.json"; check "json exit" 1 $?
+/usr/bin/python3 - "$tmp/out.json" <<'PY'; check "json shape" 0 $?
+import json, sys
+doc = json.load(open(sys.argv[1]))
+f = doc["files"][0]
+assert f["valid"] is False and f["errors"] >= 1 and f["format"] == "spool", f
+assert all({"rule", "level", "severity", "line", "column", "pointer", "message"} <= set(x) for x in f["findings"])
+PY
+
+printf '%s\n' "$session" > "$tmp/sniffed.jsonl"
+"$arcs" validate "$tmp/sniffed.jsonl" > /dev/null 2> "$tmp/err"; check "content sniffing" 0 $?
+grep -q "SP-3.1-1" "$tmp/err"; check "extension note" 0 $?
+printf 'hello\n' > "$tmp/unknown.txt"
+"$arcs" validate "$tmp/unknown.txt" > /dev/null 2>&1; check "unknown format" 2 $?
+"$arcs" validate --format spool "$tmp/unknown.txt" > /dev/null; check "forced format" 1 $?
+"$arcs" validate "$tmp/missing.spool" > /dev/null 2>&1; check "missing file" 2 $?
+"$arcs" validate > /dev/null 2>&1; check "no file" 2 $?
+"$arcs" validate --limit nope=1 "$tmp/ok.spool" > /dev/null 2>&1; check "bad limit" 2 $?
+"$arcs" validate --limit max_line_bytes=10 "$tmp/ok.spool" > "$tmp/out"; check "limit applies" 1 $?
+grep -q "SP-10.1-2" "$tmp/out"; check "limit rule" 0 $?
+"$arcs" validate --format spool - < "$tmp/ok.spool" > /dev/null; check "stdin" 0 $?
+"$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
+"$arcs" --help | grep -q "validate"; check "help" 0 $?
+"$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?
+
+echo "cli: $((17 - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
