@@ -4,6 +4,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
@@ -135,7 +136,8 @@ constexpr Field kToolCallFields[] = {
 };
 constexpr Field kToolResultFields[] = {
     {"call_id", FieldType::kUuidRef, true},          {"output", FieldType::kOutput, false},
-    {"error", FieldType::kString, false},            {"truncated", FieldType::kBoolean, false},
+    {"error", FieldType::kAny, false},  // conditional: checked with output (§6.5)
+    {"truncated", FieldType::kBoolean, false},
     {"original_bytes", FieldType::kInteger, false},  {"_encoding_errors", FieldType::kAny, false},
     {"subagent_id", FieldType::kUuidRef, false},
 };
@@ -236,14 +238,13 @@ bool IsLowercaseHyphenated(std::string_view s) {
   return true;
 }
 
-// What the cross-entry rules remember of each entry with a well-formed id: 32 bytes.
+// What the cross-entry rules remember of each entry with a well-formed id: 31 bytes.
 #pragma pack(push, 1)
 struct EntryRecord {
   Uuid id;
   std::int64_t ts;  // -1 when the entry's ts was unusable
   std::uint32_t line;
   Kind kind;
-  std::uint8_t subagent_depth;  // for subagent_start: 1 + its parent's depth, when known
   bool has_redacted;            // carries inline "_redacted" metadata (§6.10.2)
   bool duplicated;              // another entry has the same id: references to it are ambiguous
 };
@@ -297,13 +298,7 @@ class IdIndex {
  private:
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
 
-  static std::size_t Hash(const Uuid& id) {
-    std::uint64_t a, b;
-    std::memcpy(&a, id.data(), 8);
-    std::memcpy(&b, id.data() + 8, 8);
-    std::uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-    return static_cast<std::size_t>(h ^ (h >> 31));
-  }
+  static std::size_t Hash(const Uuid& id) { return UuidHash()(id); }
 
   void Grow() {
     std::size_t size = slots_.empty() ? 1024 : slots_.size() * 2;
@@ -507,7 +502,6 @@ class Checker {
     record.kind = KindOf(type);
     record.ts = CheckTs(entry, is_session);
     record.has_redacted = entry.Find("_redacted") != nullptr;
-    record.subagent_depth = 0;
     std::optional<Uuid> id = CheckId(entry);
 
     const EntryType* entry_type = type_value && type_value->is_string() ? FindEntryType(type)
@@ -572,6 +566,9 @@ class Checker {
       Error(rule::kTsPresent, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is not an integer");
       return -1;
     }
+    if (is_session && !info.zero) {
+      Error(rule::kSessionTsZero, line_, "/ts", "the session entry's ts MUST be 0");
+    }
     if (info.negative && !info.zero) {
       Error(rule::kTsNonNegative, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is negative");
       return -1;
@@ -585,9 +582,6 @@ class Checker {
     if (info.has_fraction || info.has_exponent) {
       Warn(rule::kIntegerSpelling, line_, "/ts",
            "integer written as " + std::string(ts->text()) + "; write it without a fraction or exponent");
-    }
-    if (is_session && *value != 0) {
-      Error(rule::kSessionTsZero, line_, "/ts", "the session entry's ts MUST be 0");
     }
     if (*value < previous_ts_) {
       Warn(rule::kTsOrder, line_, "/ts",
@@ -923,21 +917,23 @@ class Checker {
     std::optional<Uuid> parent_id;
     if (parent && parent->is_string()) parent_id = ParseLowercaseUuid(parent->text());
     const Value* own = entry.Find("id");
-    if (parent_id && own && own->is_string() && ParseLowercaseUuid(own->text()) == parent_id) {
-      Error(rule::kSubagentDepthLimit, line_, "/parent_subagent_id",
-            "the subagent is its own parent: unbounded nesting depth");
-      return;
-    }
-    const EntryRecord* p = parent_id ? index_.Find(*parent_id) : nullptr;
-    bool known_parent = p && !p->duplicated && p->kind == Kind::kSubagentStart;
-    unsigned depth = known_parent ? p->subagent_depth + 1u : 1u;
-    record.subagent_depth = static_cast<std::uint8_t>(std::min(depth, 255u));
-    // Once per chain: at the first start that goes over the limit.
-    if (depth > limits_.max_subagent_depth &&
-        (!known_parent || p->subagent_depth <= limits_.max_subagent_depth)) {
-      Error(rule::kSubagentDepthLimit, line_, "/parent_subagent_id",
-            "subagent nesting depth " + std::to_string(depth) + " is over max_subagent_depth=" +
-                std::to_string(limits_.max_subagent_depth));
+    std::optional<Uuid> own_id;
+    if (own && own->is_string()) own_id = ParseLowercaseUuid(own->text());
+    if (parent_id && own_id) parents_.push_back({*own_id, *parent_id, record.line});
+  }
+
+  void CheckSubagentDepths() {
+    auto is_start = [&](const Uuid& id) {
+      const EntryRecord* r = index_.Find(id);
+      return r && !r->duplicated && r->kind == Kind::kSubagentStart;
+    };
+    for (const arcs::spool::DepthViolation& v :
+         arcs::spool::FindDepthViolations(parents_, is_start, limits_.max_subagent_depth)) {
+      Error(rule::kSubagentDepthLimit, parents_[v.link].line, "/parent_subagent_id",
+            v.depth == 0 ? "parent_subagent_id chains form a cycle: unbounded nesting depth"
+                         : "subagent nesting depth " + std::to_string(v.depth) +
+                               " is over max_subagent_depth=" +
+                               std::to_string(limits_.max_subagent_depth));
     }
   }
 
@@ -992,7 +988,9 @@ class Checker {
             blank_lines_ ? "the file holds only whitespace; it MUST contain a session entry"
                          : "the file is empty; it MUST contain a session entry");
     }
+    if (non_blank_lines_ > 0) FlushBlankLines();
     for (const PendingRef& ref : pending_) Resolve(ref, index_.Find(ref.target));
+    CheckSubagentDepths();
     if (crlf_lines_ > 0) {
       Warn(rule::kLfEndings, first_crlf_line_, "",
            std::to_string(crlf_lines_) + " line(s) end with CRLF, the first here; writers SHOULD use LF");
@@ -1006,6 +1004,7 @@ class Checker {
   json::Document document_;
   IdIndex index_;
   std::vector<PendingRef> pending_;
+  std::vector<arcs::spool::SubagentLink> parents_;  // one per subagent_start that names a parent
   std::vector<std::uint64_t> pending_blank_lines_;
   std::uint64_t line_ = 0;
   std::uint64_t entries_ = 0;

@@ -1,5 +1,7 @@
 #include "reference/core/text_formats.h"
 
+#include <cstring>
+
 namespace arcs {
 namespace {
 
@@ -35,6 +37,14 @@ int DaysInMonth(int year, int month) {
 }
 
 }  // namespace
+
+std::size_t UuidHash::operator()(const Uuid& id) const {
+  std::uint64_t a, b;
+  std::memcpy(&a, id.data(), 8);
+  std::memcpy(&b, id.data() + 8, 8);
+  std::uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+  return static_cast<std::size_t>(h ^ (h >> 31));
+}
 
 std::optional<Uuid> ParseLowercaseUuid(std::string_view text) {
   if (text.size() != 36) return std::nullopt;

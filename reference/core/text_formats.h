@@ -3,6 +3,7 @@
 #define ARCS_REFERENCE_CORE_TEXT_FORMATS_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -10,6 +11,10 @@
 namespace arcs {
 
 using Uuid = std::array<std::uint8_t, 16>;
+
+struct UuidHash {
+  std::size_t operator()(const Uuid& id) const;
+};
 
 // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" with lowercase hex digits only; any version/variant.
 std::optional<Uuid> ParseLowercaseUuid(std::string_view text);

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "reference/core/base64.h"
+
 namespace arcs::spool {
 namespace {
 
@@ -18,6 +20,68 @@ constexpr LimitField kLimitFields[] = {
     {"max_subagent_depth", &Limits::max_subagent_depth},
     {"max_base64_bytes", &Limits::max_base64_bytes},
 };
+
+Status OverLimit(std::uint64_t line, std::string message) {
+  return Status(StatusCode::kLimitExceeded, "line " + std::to_string(line) + ": " + message);
+}
+
+// The binary objects whose "data" §10.1 bounds: tool_result.output and prompt.attachments items.
+Status CheckBase64Sizes(const Entry& entry, const Limits& limits) {
+  auto check = [&](const json::Value& binary) -> Status {
+    const json::Value* type = binary.Find("type");
+    const json::Value* data = binary.Find("data");
+    if (!type || type->text() != "binary" || !data || !data->is_string()) return Status::Ok();
+    std::optional<std::size_t> size = base64::DecodedSize(data->text());
+    if (size && *size > limits.max_base64_bytes) {
+      return OverLimit(entry.line, "base64 data decodes to " + std::to_string(*size) +
+                                       " bytes, over max_base64_bytes=" +
+                                       std::to_string(limits.max_base64_bytes));
+    }
+    return Status::Ok();
+  };
+  if (const json::Value* output = entry.value().Find("output")) {
+    if (Status s = check(*output); !s.ok()) return s;
+  }
+  if (const json::Value* attachments = entry.value().Find("attachments")) {
+    for (const json::Value& item : attachments->items()) {
+      if (Status s = check(item); !s.ok()) return s;
+    }
+  }
+  return Status::Ok();
+}
+
+std::optional<Uuid> UuidMember(const json::Value& entry, std::string_view name) {
+  const json::Value* v = entry.Find(name);
+  return v && v->is_string() ? ParseLowercaseUuid(v->text()) : std::nullopt;
+}
+
+Status CheckSubagentDepth(const File& file, const Limits& limits) {
+  std::unordered_map<Uuid, int, UuidHash> starts;  // id -> entries with it (-1: not all starts)
+  std::vector<SubagentLink> links;
+  for (const Entry& entry : file.entries) {
+    std::optional<Uuid> id = UuidMember(entry.value(), "id");
+    if (!id) continue;
+    bool is_start = entry.type() == "subagent_start";
+    int& count = starts[*id];
+    count = (count < 0 || (count > 0 && !is_start) || !is_start) ? -1 : count + 1;
+    std::optional<Uuid> parent = UuidMember(entry.value(), "parent_subagent_id");
+    if (is_start && parent) {
+      links.push_back({*id, *parent, static_cast<std::uint32_t>(entry.line)});
+    }
+  }
+  auto is_start = [&](const Uuid& id) {
+    auto it = starts.find(id);
+    return it != starts.end() && it->second == 1;
+  };
+  std::vector<DepthViolation> violations = FindDepthViolations(links, is_start, limits.max_subagent_depth);
+  if (violations.empty()) return Status::Ok();
+  const DepthViolation& v = violations.front();
+  return OverLimit(links[v.link].line,
+                   v.depth == 0 ? "parent_subagent_id chains form a cycle"
+                                : "subagent nesting depth " + std::to_string(v.depth) +
+                                      " is over max_subagent_depth=" +
+                                      std::to_string(limits.max_subagent_depth));
+}
 
 Status Reject(std::uint64_t line, std::string message) {
   return Status(StatusCode::kParseError, "line " + std::to_string(line) + ": " + message);
@@ -105,11 +169,13 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnos
                     "line " + std::to_string(line.number) + ": more entries than max_entries=" +
                         std::to_string(limits.max_entries));
     }
+    if (Status s = CheckBase64Sizes(entry, limits); !s.ok()) return s;
     file.entries.push_back(std::move(entry));
   }
   if (file.entries.empty()) {
     return Status(StatusCode::kParseError, "the file has no entries (§4.3, §11.4.1)");
   }
+  if (Status s = CheckSubagentDepth(file, limits); !s.ok()) return s;
   return file;
 }
 

@@ -13,12 +13,15 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 #include "reference/core/diagnostics.h"
 #include "reference/core/json.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/status.h"
+#include "reference/core/text_formats.h"
 
 namespace arcs::spool {
 
@@ -50,6 +53,20 @@ struct ReadOptions {
   InvalidLinePolicy invalid_line = InvalidLinePolicy::kReject;
 };
 
+// The reference's choices where spool.md leaves one, by the policy names the vectors use:
+//  - invalid_line (§11.4.3): "reject", see InvalidLinePolicy.
+//  - invalid_entry (§10.1 item 3: "Invalid entries should be skipped or rejected"): "keep". A JSON
+//    object line that breaks a field rule is kept as it is, so a round trip loses nothing; its
+//    faults are the validator's business.
+//  - major_version (§7.5 "Readers MAY reject files with major version > 1"): "accept". The reader
+//    keeps what it cannot interpret; the validator rejects such a file (SP-7.5-3).
+struct DeclaredPolicy {
+  std::string_view policy;
+  std::string_view choice;
+};
+inline constexpr DeclaredPolicy kDeclaredPolicies[] = {
+    {"invalid_line", "reject"}, {"invalid_entry", "keep"}, {"major_version", "accept"}};
+
 struct Entry {
   std::uint64_t line = 0;
   json::Document document;
@@ -61,6 +78,24 @@ struct File {
   std::vector<Entry> entries;
 };
 
+// §6.8.3 nesting: a subagent_start that names a parent_subagent_id.
+struct SubagentLink {
+  Uuid child;
+  Uuid parent;
+  std::uint32_t line;
+};
+struct DepthViolation {
+  std::size_t link;     // index into the links
+  std::uint64_t depth;  // the depth that went over the limit; 0 for a cycle
+};
+// Depth along parent chains (a start without a parent has depth 1), judged once every start is
+// known, since a parent may come later in the file. A chain over `limit` is reported once, at its
+// first start over the limit; a cycle is unbounded depth, reported once, at its first line.
+// is_start(id) tells whether exactly one entry has that id and it is a subagent_start.
+template <typename IsStart>
+std::vector<DepthViolation> FindDepthViolations(const std::vector<SubagentLink>& links,
+                                                IsStart is_start, std::uint64_t limit);
+
 // Reads a whole file into memory (the writer needs it all). Returns the reason for rejecting the
 // file as kParseError or kLimitExceeded, with the line number in the message; notes what it
 // tolerated (skipped lines, BOM, duplicates are not its business) in *notes when given.
@@ -70,6 +105,35 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options,
 // Writes what §3 asks of writers: UTF-8 without a BOM, one compact JSON object per line, "\n"
 // after every line. Members keep their order and values their exact text.
 void Write(const File& file, std::string* out);
+
+template <typename IsStart>
+std::vector<DepthViolation> FindDepthViolations(const std::vector<SubagentLink>& links,
+                                                IsStart is_start, std::uint64_t limit) {
+  std::vector<DepthViolation> out;
+  std::unordered_map<Uuid, std::size_t, UuidHash> by_child;
+  for (std::size_t i = 0; i < links.size(); ++i) by_child.emplace(links[i].child, i);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    std::uint64_t depth = 1;
+    std::uint32_t first_line = links[i].line;
+    bool cycle = false;
+    for (std::size_t at = i; depth <= limit + 1;) {
+      if (!is_start(links[at].parent)) break;
+      ++depth;
+      auto next = by_child.find(links[at].parent);
+      if (next == by_child.end()) break;
+      if (next->second == i) {
+        cycle = true;
+        break;
+      }
+      at = next->second;
+      first_line = std::min(first_line, links[at].line);
+    }
+    if (cycle ? first_line == links[i].line : depth == limit + 1) {
+      out.push_back({i, cycle ? 0 : depth});
+    }
+  }
+  return out;
+}
 
 }  // namespace arcs::spool
 

@@ -1,0 +1,476 @@
+// arcs_generate_spool: writes a realistic, valid Spool 1.0 recording of a chosen size, for the
+// speed and memory benchmarks (reference/spool/benchmark, tools/bench.sh).
+//
+//   arcs_generate_spool --out PATH (--bytes N[K|M|G] | --entries N) [--content-scale K] [--seed S]
+//
+// The file is a session entry followed by conversation turns: a prompt (sometimes with a binary
+// attachment), then rounds of thinking, one to three tool_calls and their tool_results (text,
+// error, or now and then a base64 binary output), and a response; a few annotations target the
+// entry just before them. Ids are lowercase UUIDv7 strings, unique by construction; ts never
+// decreases; every call_id names an earlier tool_call. Strings are 100 B to 4 KiB (times
+// --content-scale) of prose and code with escapes (\n \t \" \\ \u001b), raw non-ASCII UTF-8, and
+// in some entries \uXXXX escapes for everything non-ASCII (as Python's json.dumps writes).
+//
+// Deterministic: the same arguments give the same bytes. The shape of the file (entry types,
+// ids, ts, lengths) and the content bytes come from two separate random streams, so
+// --content-scale 4 with the same --entries and --seed gives the same entries, only with four
+// times the content. `arcs validate` reports no finding on the output (tested by ctest).
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+// xoshiro256** seeded by splitmix64: fixed algorithms, so the output does not depend on the
+// standard library (std::uniform_*_distribution is not specified bit for bit).
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) {
+    for (std::uint64_t& s : state_) s = SplitMix(&seed);
+  }
+  std::uint64_t Next() {
+    const std::uint64_t result = Rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = Rotl(state_[3], 45);
+    return result;
+  }
+  // Uniform in [0, n), n > 0 (the modulo bias is far below anything that matters here).
+  std::uint64_t Below(std::uint64_t n) { return Next() % n; }
+  std::uint64_t Between(std::uint64_t lo, std::uint64_t hi) { return lo + Below(hi - lo + 1); }
+  bool Chance(unsigned percent) { return Below(1000) < percent * 10u; }
+  bool ChancePermille(unsigned permille) { return Below(1000) < permille; }
+  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // Log-uniform in [lo, hi]: many short strings, a long tail of long ones.
+  std::uint64_t LogUniform(double lo, double hi) {
+    return static_cast<std::uint64_t>(std::exp(std::log(lo) + Unit() * (std::log(hi) - std::log(lo))));
+  }
+
+  static std::uint64_t SplitMix(std::uint64_t* x) {
+    std::uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  static std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::array<std::uint64_t, 4> state_{};
+};
+
+// A bijection of 64-bit integers (the splitmix64 finalizer): distinct inputs, distinct outputs.
+std::uint64_t Mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Words for prose and code. Non-ASCII ones cover 2-, 3- and 4-byte UTF-8 sequences.
+constexpr std::string_view kWords[] = {
+    "the", "a", "to", "of", "and", "in", "is", "it", "that", "for", "this", "we", "function",
+    "return", "value", "error", "file", "line", "token", "user", "request", "response", "check",
+    "auth", "session", "config", "test", "build", "cache", "index", "buffer", "stream", "parse",
+    "const", "auto", "std::string", "if", "else", "while", "null", "true", "false", "0x7f",
+    "42", "1024", "src/auth.py", "README.md", "self.token", "verify_token(token)", "->", "==",
+    "{", "}", "(", ")", "[", "]", ";", ":", ",", ".", "=", "+=", "&&", "||", "#", "//", "/*",
+    "*/", "<div>", "</div>", "http://example.com/api?q=1&r=2", "SELECT * FROM users WHERE id = ?",
+    "café", "naïve", "Müller", "façade", "über", "résumé", "Ω", "→", "—", "“quoted”", "…",
+    "日本語", "中文", "한국어", "Привет", "ελληνικά", "עברית", "العربية", "🚀", "✅", "🙂",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+};
+constexpr std::size_t kWordCount = sizeof(kWords) / sizeof(kWords[0]);
+
+// Appends about `length` bytes of raw UTF-8 text (before JSON escaping) to *out. Newlines, tabs,
+// quotes, backslashes and an occasional ESC byte make the escaper work.
+void AppendText(Rng& rng, std::size_t length, std::string* out) {
+  const std::size_t stop = out->size() + length;
+  std::size_t line = 0;
+  while (out->size() < stop) {
+    const std::uint64_t r = rng.Next();
+    const unsigned pick = static_cast<unsigned>(r & 1023);
+    if (pick < 20) {
+      out->push_back('\n');
+      line = 0;
+      if (pick < 6) out->append("    ");
+      continue;
+    }
+    if (pick < 26) {
+      out->push_back('\t');
+    } else if (pick < 34) {
+      out->append(pick & 1 ? "\"" : "\\");
+    } else if (pick == 34) {
+      out->append("\x1b[0m");
+    } else if (pick < 120) {
+      // Non-ASCII words are about 5% of the text's words.
+      out->append(kWords[kWordCount - 1 - (r >> 10) % 20]);
+    } else {
+      out->append(kWords[(r >> 10) % (kWordCount - 20)]);
+    }
+    ++line;
+    out->push_back(line > 12 && ((r >> 40) & 3) == 0 ? '\n' : ' ');
+    if (out->back() == '\n') line = 0;
+  }
+}
+
+// Appends text as a JSON string literal. With ascii, every non-ASCII character becomes a \uXXXX
+// escape (a surrogate pair above U+FFFF), as Python's json.dumps writes by default.
+void AppendJsonString(std::string_view text, bool ascii, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    switch (c) {
+      case '"': out->append("\\\""); continue;
+      case '\\': out->append("\\\\"); continue;
+      case '\n': out->append("\\n"); continue;
+      case '\t': out->append("\\t"); continue;
+      case '\r': out->append("\\r"); continue;
+      case '\b': out->append("\\b"); continue;
+      case '\f': out->append("\\f"); continue;
+      default: break;
+    }
+    auto escape = [&](std::uint32_t unit) {
+      out->append("\\u");
+      for (int shift = 12; shift >= 0; shift -= 4) out->push_back(kHex[(unit >> shift) & 15]);
+    };
+    if (c < 0x20) {
+      escape(c);
+    } else if (c < 0x80 || !ascii) {
+      out->push_back(static_cast<char>(c));
+    } else {
+      // The text is valid UTF-8 (it comes from kWords), so the sequence is complete.
+      const int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
+      std::uint32_t cp = c & (0x3F >> extra);
+      for (int k = 0; k < extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[++i]) & 0x3F);
+      if (cp >= 0x10000) {
+        cp -= 0x10000;
+        escape(0xD800 + (cp >> 10));
+        escape(0xDC00 + (cp & 0x3FF));
+      } else {
+        escape(cp);
+      }
+    }
+  }
+  out->push_back('"');
+}
+
+void AppendBase64(Rng& rng, std::size_t size, std::string* out) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::uint64_t bits = 0;
+  int have = 0;
+  auto byte = [&]() -> std::uint32_t {
+    if (have == 0) {
+      bits = rng.Next();
+      have = 8;
+    }
+    --have;
+    const std::uint32_t b = static_cast<std::uint32_t>(bits & 0xFF);
+    bits >>= 8;
+    return b;
+  };
+  std::size_t i = 0;
+  for (; i + 3 <= size; i += 3) {
+    const std::uint32_t v = (byte() << 16) | (byte() << 8) | byte();
+    for (int shift = 18; shift >= 0; shift -= 6) out->push_back(kAlphabet[(v >> shift) & 63]);
+  }
+  if (size - i == 1) {
+    const std::uint32_t v = byte() << 16;
+    out->push_back(kAlphabet[(v >> 18) & 63]);
+    out->push_back(kAlphabet[(v >> 12) & 63]);
+    out->append("==");
+  } else if (size - i == 2) {
+    const std::uint32_t v = (byte() << 16) | (byte() << 8);
+    out->push_back(kAlphabet[(v >> 18) & 63]);
+    out->push_back(kAlphabet[(v >> 12) & 63]);
+    out->push_back(kAlphabet[(v >> 6) & 63]);
+    out->push_back('=');
+  }
+}
+
+struct Options {
+  std::string out;
+  std::uint64_t bytes = 0;    // stop at the first entry that brings the file to this size
+  std::uint64_t entries = 0;  // or write exactly this many entries (the session included)
+  double content_scale = 1.0;
+  std::uint64_t seed = 1;
+};
+
+class Generator {
+ public:
+  explicit Generator(const Options& options)
+      : options_(options), shape_(options.seed), content_(options.seed ^ 0xC0FFEEull) {}
+
+  int Run() {
+    FILE* file = options_.out == "-" ? stdout : std::fopen(options_.out.c_str(), "wb");
+    if (!file) {
+      std::cerr << "arcs_generate_spool: " << options_.out << ": " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    file_ = file;
+    Session();
+    while (!Done()) Turn();
+    Flush(true);
+    const bool failed = std::ferror(file) != 0;
+    if ((file != stdout && std::fclose(file) != 0) || failed) {
+      std::cerr << "arcs_generate_spool: " << options_.out << ": write failed\n";
+      return 2;
+    }
+    std::cerr << "arcs_generate_spool: " << options_.out << ": " << entries_ << " entries, "
+              << written_ << " bytes\n";
+    return 0;
+  }
+
+ private:
+  static constexpr std::int64_t kRecordedAtMs = 1738319400000;  // 2025-01-31T10:30:00Z
+
+  bool Done() const {
+    return options_.entries ? entries_ >= options_.entries : written_ >= options_.bytes;
+  }
+
+  std::size_t ContentLength(double lo, double hi) {
+    return static_cast<std::size_t>(static_cast<double>(shape_.LogUniform(lo, hi)) *
+                                    options_.content_scale);
+  }
+
+  // A UUIDv7: 48 bits of Unix milliseconds, version 7, then 74 bits of which 64 are a bijection
+  // of the entry number (so ids never repeat) and the rest random.
+  std::string NewId() {
+    const std::uint64_t ms = static_cast<std::uint64_t>(kRecordedAtMs + ts_);
+    const std::uint64_t unique = Mix(entries_ ^ (options_.seed << 40));
+    const std::uint64_t hi = (ms << 16) | 0x7000 | (shape_.Next() & 0x3FF) << 2 | (unique >> 62);
+    const std::uint64_t lo = (0x2ull << 62) | (unique & 0x3FFFFFFFFFFFFFFFull);
+    char buffer[37];
+    std::snprintf(buffer, sizeof buffer, "%08x-%04x-%04x-%04x-%012llx",
+                  static_cast<unsigned>(hi >> 32), static_cast<unsigned>((hi >> 16) & 0xFFFF),
+                  static_cast<unsigned>(hi & 0xFFFF), static_cast<unsigned>(lo >> 48),
+                  static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFull));
+    return std::string(buffer, 36);
+  }
+
+  // Starts an entry: {"id":...,"ts":...,"type":... ; the caller adds its fields and calls End().
+  std::string Begin(std::string_view type, std::uint64_t max_step_ms) {
+    if (entries_ > 0) ts_ += static_cast<std::int64_t>(shape_.Below(max_step_ms + 1));
+    std::string id = NewId();
+    line_.clear();
+    line_ += "{\"id\":\"" + id + "\",\"ts\":" + std::to_string(ts_) + ",\"type\":\"";
+    line_ += type;
+    line_ += '"';
+    return id;
+  }
+
+  void End() {
+    line_ += "}\n";
+    out_ += line_;
+    written_ += line_.size();
+    ++entries_;
+    Flush(false);
+  }
+
+  void Flush(bool all) {
+    if (out_.size() < (4u << 20) && !all) return;
+    std::fwrite(out_.data(), 1, out_.size(), file_);
+    out_.clear();
+  }
+
+  // ,"name":"<text>" with text of about `length` bytes.
+  void TextField(std::string_view name, std::size_t length, bool ascii) {
+    text_.clear();
+    AppendText(content_, length, &text_);
+    line_ += ",\"";
+    line_ += name;
+    line_ += "\":";
+    AppendJsonString(text_, ascii, &line_);
+  }
+
+  void Binary(std::string_view media_type, std::string_view filename) {
+    const std::size_t size = ContentLength(256, 12 * 1024);
+    line_ += "{\"type\":\"binary\",\"media_type\":\"";
+    line_ += media_type;
+    line_ += "\",\"encoding\":\"base64\",\"data\":\"";
+    AppendBase64(content_, size, &line_);
+    line_ += "\",\"size_bytes\":" + std::to_string(size);
+    if (!filename.empty()) {
+      line_ += ",\"filename\":\"";
+      line_ += filename;
+      line_ += '"';
+    }
+    line_ += '}';
+  }
+
+  bool Ascii() { return shape_.Chance(10); }
+
+  void Session() {
+    Begin("session", 0);
+    line_ +=
+        ",\"version\":\"1.0\",\"agent\":\"claude-code\",\"agent_version\":\"1.2.0\","
+        "\"recorded_at\":\"2025-01-31T10:30:00Z\",\"title\":\"Benchmark recording (seed " +
+        std::to_string(options_.seed) +
+        ")\",\"author\":\"arcs\",\"tags\":[\"benchmark\",\"generated\"],"
+        "\"tools_used\":[\"read_file\",\"bash\",\"grep\",\"write_file\",\"web_fetch\"]";
+    End();
+  }
+
+  // An annotation of the entry just written, at its ts (§6.9: SHOULD match the target's ts).
+  void MaybeAnnotate(const std::string& target) {
+    if (Done() || !shape_.Chance(3)) return;
+    static constexpr std::string_view kStyles[] = {"highlight", "comment", "pin", "warning",
+                                                   "success"};
+    Begin("annotation", 0);
+    line_ += ",\"target_id\":\"" + target + "\"";
+    TextField("content", ContentLength(40, 600), false);
+    line_ += ",\"author\":\"reviewer\",\"style\":\"";
+    line_ += kStyles[shape_.Below(5)];
+    line_ += "\",\"created_at\":\"2025-02-01T09:15:00Z\"";
+    End();
+  }
+
+  void Turn() {
+    std::string id = Begin("prompt", 60000);
+    TextField("content", ContentLength(100, 2048), Ascii());
+    if (shape_.Chance(4)) {
+      line_ += ",\"attachments\":[";
+      Binary("image/png", "screenshot.png");
+      line_ += ']';
+    }
+    End();
+    MaybeAnnotate(id);
+
+    const std::uint64_t rounds = shape_.Between(1, 5);
+    for (std::uint64_t r = 0; r < rounds && !Done(); ++r) {
+      id = Begin("thinking", 3000);
+      TextField("content", ContentLength(100, 4096), Ascii());
+      if (shape_.Chance(30)) line_ += ",\"collapsed\":true";
+      End();
+      MaybeAnnotate(id);
+
+      // One to three calls, then their results in order: results name earlier entries.
+      static constexpr std::string_view kTools[] = {"read_file", "bash", "grep", "write_file",
+                                                    "web_fetch"};
+      std::vector<std::string> calls;
+      const std::uint64_t parallel = shape_.Chance(75) ? 1 : shape_.Between(2, 3);
+      for (std::uint64_t c = 0; c < parallel && !Done(); ++c) {
+        const std::string_view tool = kTools[shape_.Below(5)];
+        calls.push_back(Begin("tool_call", 1500));
+        line_ += ",\"tool\":\"";
+        line_ += tool;
+        line_ += "\",\"input\":{";
+        if (tool == "bash") {
+          line_ += "\"command\":\"cd /work && make -j2 test 2>&1 | tail -n 40\",\"timeout_ms\":120000";
+        } else if (tool == "grep") {
+          line_ += "\"pattern\":\"verify_token\\\\(\",\"path\":\"src/\",\"context\":3";
+        } else if (tool == "write_file") {
+          line_ += "\"path\":\"src/auth.py\"";
+          TextField("content", ContentLength(100, 4096), false);
+        } else if (tool == "web_fetch") {
+          line_ += "\"url\":\"https://example.com/docs/api?page=2&lang=en\"";
+        } else {
+          line_ += "\"path\":\"src/auth.py\",\"offset\":0,\"limit\":2000";
+        }
+        line_ += '}';
+        End();
+      }
+      for (std::size_t c = 0; c < calls.size() && !Done(); ++c) {
+        id = Begin("tool_result", 20000);
+        line_ += ",\"call_id\":\"" + calls[c] + "\"";
+        const std::uint64_t kind = shape_.Below(100);
+        if (kind < 8) {
+          TextField("error", ContentLength(100, 400), false);
+        } else if (kind < 11) {
+          line_ += ",\"output\":";
+          Binary("image/png", shape_.Chance(50) ? "plot.png" : "");
+        } else {
+          TextField("output", ContentLength(100, 4096), Ascii());
+          if (shape_.Chance(5)) {
+            line_ += ",\"truncated\":true,\"original_bytes\":" +
+                     std::to_string(shape_.Between(5000, 500000));
+          }
+        }
+        End();
+        MaybeAnnotate(id);
+      }
+    }
+    if (Done()) return;
+    id = Begin("response", 5000);
+    TextField("content", ContentLength(100, 4096), Ascii());
+    End();
+    MaybeAnnotate(id);
+  }
+
+  Options options_;
+  Rng shape_;    // entry types, ids, ts, lengths
+  Rng content_;  // the bytes of the text and base64
+  FILE* file_ = nullptr;
+  std::string out_;   // pending output
+  std::string line_;  // the entry being built
+  std::string text_;  // raw text before escaping
+  std::uint64_t entries_ = 0;
+  std::uint64_t written_ = 0;
+  std::int64_t ts_ = 0;
+};
+
+bool ParseSize(std::string_view text, std::uint64_t* out) {
+  if (text.empty()) return false;
+  std::uint64_t unit = 1;
+  switch (text.back()) {
+    case 'K': case 'k': unit = 1ull << 10; break;
+    case 'M': case 'm': unit = 1ull << 20; break;
+    case 'G': case 'g': unit = 1ull << 30; break;
+    default: break;
+  }
+  if (unit != 1) text.remove_suffix(1);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  *out = std::strtoull(std::string(text).c_str(), nullptr, 10) * unit;
+  return true;
+}
+
+constexpr char kUsage[] =
+    "usage: arcs_generate_spool --out PATH (--bytes N[K|M|G] | --entries N)\n"
+    "                           [--content-scale K] [--seed S]\n"
+    "Writes a valid Spool 1.0 recording; PATH may be - for standard output.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (a == "--out" && has_value) {
+      options.out = argv[++i];
+    } else if (a == "--bytes" && has_value && ParseSize(argv[i + 1], &options.bytes)) {
+      ++i;
+    } else if (a == "--entries" && has_value && ParseSize(argv[i + 1], &options.entries)) {
+      ++i;
+    } else if (a == "--seed" && has_value && ParseSize(argv[i + 1], &options.seed)) {
+      ++i;
+    } else if (a == "--content-scale" && has_value) {
+      options.content_scale = std::strtod(argv[++i], nullptr);
+    } else {
+      std::cerr << "arcs_generate_spool: bad argument " << a << "\n" << kUsage;
+      return 2;
+    }
+  }
+  if (options.out.empty() || (options.bytes == 0) == (options.entries == 0) ||
+      !(options.content_scale > 0)) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  return Generator(options).Run();
+}
