@@ -2,16 +2,12 @@
 
 #include <optional>
 
+#include "conformance/json_file.h"
 #include "reference/core/io.h"
 #include "reference/core/json.h"
 
 namespace arcs::conformance {
 namespace {
-
-std::string StringMember(const json::Value& object, std::string_view name) {
-  const json::Value* v = object.Find(name);
-  return v && v->is_string() ? std::string(v->text()) : std::string();
-}
 
 std::optional<Level> ParseLevel(std::string_view level) {
   if (level == "MUST" || level == "MUST NOT") return Level::kMust;
@@ -30,13 +26,8 @@ const Requirement* Catalogue::Find(std::string_view id) const {
 }
 
 Result<Catalogue> LoadCatalogue(const std::string& path) {
-  Result<std::string> bytes = ReadFile(path);
-  if (!bytes.ok()) return bytes.status();
   json::Document doc;
-  if (!doc.Parse(*bytes)) {
-    return Status(StatusCode::kParseError, path + ": " + doc.error().message + " at byte " +
-                                               std::to_string(doc.error().offset));
-  }
+  if (Status s = LoadJsonFile(path, &doc); !s.ok()) return s;
   const json::Value* list = doc.root().Find("requirements");
   if (!list || !list->is_array()) {
     return Status(StatusCode::kParseError, path + ": no \"requirements\" array");

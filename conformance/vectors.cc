@@ -4,6 +4,7 @@
 #include <set>
 
 #include "conformance/spool/checker.h"
+#include "conformance/json_file.h"
 #include "reference/core/io.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
@@ -11,11 +12,6 @@
 
 namespace arcs::conformance {
 namespace {
-
-std::string StringMember(const json::Value& object, std::string_view name) {
-  const json::Value* v = object.Find(name);
-  return v && v->is_string() ? std::string(v->text()) : std::string();
-}
 
 std::vector<std::string> StringList(const json::Value& object, std::string_view name) {
   std::vector<std::string> out;
@@ -38,13 +34,8 @@ std::string Join(const std::vector<std::string>& items) {
 }  // namespace
 
 Result<Manifest> LoadManifest(const std::string& path) {
-  Result<std::string> bytes = ReadFile(path);
-  if (!bytes.ok()) return bytes.status();
   json::Document doc;
-  if (!doc.Parse(*bytes)) {
-    return Status(StatusCode::kParseError, path + ": " + doc.error().message + " at byte " +
-                                               std::to_string(doc.error().offset));
-  }
+  if (Status s = LoadJsonFile(path, &doc); !s.ok()) return s;
   std::string folder = path.substr(0, path.find_last_of('/') + 1);
   Manifest manifest;
   manifest.format = StringMember(doc.root(), "format");
