@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -52,11 +51,18 @@ class Rng {
   std::uint64_t Below(std::uint64_t n) { return Next() % n; }
   std::uint64_t Between(std::uint64_t lo, std::uint64_t hi) { return lo + Below(hi - lo + 1); }
   bool Chance(unsigned percent) { return Below(1000) < percent * 10u; }
-  bool ChancePermille(unsigned permille) { return Below(1000) < permille; }
-  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  // Log-uniform in [lo, hi]: many short strings, a long tail of long ones.
-  std::uint64_t LogUniform(double lo, double hi) {
-    return static_cast<std::uint64_t>(std::exp(std::log(lo) + Unit() * (std::log(hi) - std::log(lo))));
+  // Log-uniform in [lo, hi), near enough: one of the quarter-octave bands between lo and hi at
+  // random, then a length within it. Many short strings, a long tail of long ones. Integer
+  // arithmetic only, so that every platform draws the same lengths.
+  std::uint64_t LogUniform(std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t edges[64];
+    std::size_t bands = 0;
+    for (std::uint64_t e = lo; e < hi && bands < 63; e = std::max(e + 1, e * 1189 / 1000)) {
+      edges[bands++] = e;  // 1.189 = 2^(1/4)
+    }
+    edges[bands] = hi;
+    const std::size_t band = static_cast<std::size_t>(Below(bands));
+    return edges[band] + Below(edges[band + 1] - edges[band]);
   }
 
   static std::uint64_t SplitMix(std::uint64_t* x) {
@@ -80,15 +86,100 @@ std::uint64_t Mix(std::uint64_t z) {
 
 // Words for prose and code. Non-ASCII ones cover 2-, 3- and 4-byte UTF-8 sequences.
 constexpr std::string_view kWords[] = {
-    "the", "a", "to", "of", "and", "in", "is", "it", "that", "for", "this", "we", "function",
-    "return", "value", "error", "file", "line", "token", "user", "request", "response", "check",
-    "auth", "session", "config", "test", "build", "cache", "index", "buffer", "stream", "parse",
-    "const", "auto", "std::string", "if", "else", "while", "null", "true", "false", "0x7f",
-    "42", "1024", "src/auth.py", "README.md", "self.token", "verify_token(token)", "->", "==",
-    "{", "}", "(", ")", "[", "]", ";", ":", ",", ".", "=", "+=", "&&", "||", "#", "//", "/*",
-    "*/", "<div>", "</div>", "http://example.com/api?q=1&r=2", "SELECT * FROM users WHERE id = ?",
-    "café", "naïve", "Müller", "façade", "über", "résumé", "Ω", "→", "—", "“quoted”", "…",
-    "日本語", "中文", "한국어", "Привет", "ελληνικά", "עברית", "العربية", "🚀", "✅", "🙂",
+    "the",
+    "a",
+    "to",
+    "of",
+    "and",
+    "in",
+    "is",
+    "it",
+    "that",
+    "for",
+    "this",
+    "we",
+    "function",
+    "return",
+    "value",
+    "error",
+    "file",
+    "line",
+    "token",
+    "user",
+    "request",
+    "response",
+    "check",
+    "auth",
+    "session",
+    "config",
+    "test",
+    "build",
+    "cache",
+    "index",
+    "buffer",
+    "stream",
+    "parse",
+    "const",
+    "auto",
+    "std::string",
+    "if",
+    "else",
+    "while",
+    "null",
+    "true",
+    "false",
+    "0x7f",
+    "42",
+    "1024",
+    "src/auth.py",
+    "README.md",
+    "self.token",
+    "verify_token(token)",
+    "->",
+    "==",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    ":",
+    ",",
+    ".",
+    "=",
+    "+=",
+    "&&",
+    "||",
+    "#",
+    "//",
+    "/*",
+    "*/",
+    "<div>",
+    "</div>",
+    "http://example.com/api?q=1&r=2",
+    "SELECT * FROM users WHERE id = ?",
+    "café",
+    "naïve",
+    "Müller",
+    "façade",
+    "über",
+    "résumé",
+    "Ω",
+    "→",
+    "—",
+    "“quoted”",
+    "…",
+    "日本語",
+    "中文",
+    "한국어",
+    "Привет",
+    "ελληνικά",
+    "עברית",
+    "العربية",
+    "🚀",
+    "✅",
+    "🙂",
     "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
 };
 constexpr std::size_t kWordCount = sizeof(kWords) / sizeof(kWords[0]);
@@ -133,14 +224,29 @@ void AppendJsonString(std::string_view text, bool ascii, std::string* out) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     switch (c) {
-      case '"': out->append("\\\""); continue;
-      case '\\': out->append("\\\\"); continue;
-      case '\n': out->append("\\n"); continue;
-      case '\t': out->append("\\t"); continue;
-      case '\r': out->append("\\r"); continue;
-      case '\b': out->append("\\b"); continue;
-      case '\f': out->append("\\f"); continue;
-      default: break;
+      case '"':
+        out->append("\\\"");
+        continue;
+      case '\\':
+        out->append("\\\\");
+        continue;
+      case '\n':
+        out->append("\\n");
+        continue;
+      case '\t':
+        out->append("\\t");
+        continue;
+      case '\r':
+        out->append("\\r");
+        continue;
+      case '\b':
+        out->append("\\b");
+        continue;
+      case '\f':
+        out->append("\\f");
+        continue;
+      default:
+        break;
     }
     auto escape = [&](std::uint32_t unit) {
       out->append("\\u");
@@ -154,7 +260,8 @@ void AppendJsonString(std::string_view text, bool ascii, std::string* out) {
       // The text is valid UTF-8 (it comes from kWords), so the sequence is complete.
       const int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
       std::uint32_t cp = c & (0x3F >> extra);
-      for (int k = 0; k < extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[++i]) & 0x3F);
+      for (int k = 0; k < extra; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(text[++i]) & 0x3F);
       if (cp >= 0x10000) {
         cp -= 0x10000;
         escape(0xD800 + (cp >> 10));
@@ -241,7 +348,7 @@ class Generator {
     return options_.entries ? entries_ >= options_.entries : written_ >= options_.bytes;
   }
 
-  std::size_t ContentLength(double lo, double hi) {
+  std::size_t ContentLength(std::uint64_t lo, std::uint64_t hi) {
     return static_cast<std::size_t>(static_cast<double>(shape_.LogUniform(lo, hi)) *
                                     options_.content_scale);
   }
@@ -369,7 +476,8 @@ class Generator {
         line_ += tool;
         line_ += "\",\"input\":{";
         if (tool == "bash") {
-          line_ += "\"command\":\"cd /work && make -j2 test 2>&1 | tail -n 40\",\"timeout_ms\":120000";
+          line_ +=
+              "\"command\":\"cd /work && make -j2 test 2>&1 | tail -n 40\",\"timeout_ms\":120000";
         } else if (tool == "grep") {
           line_ += "\"pattern\":\"verify_token\\\\(\",\"path\":\"src/\",\"context\":3";
         } else if (tool == "write_file") {
@@ -426,10 +534,20 @@ bool ParseSize(std::string_view text, std::uint64_t* out) {
   if (text.empty()) return false;
   std::uint64_t unit = 1;
   switch (text.back()) {
-    case 'K': case 'k': unit = 1ull << 10; break;
-    case 'M': case 'm': unit = 1ull << 20; break;
-    case 'G': case 'g': unit = 1ull << 30; break;
-    default: break;
+    case 'K':
+    case 'k':
+      unit = 1ull << 10;
+      break;
+    case 'M':
+    case 'm':
+      unit = 1ull << 20;
+      break;
+    case 'G':
+    case 'g':
+      unit = 1ull << 30;
+      break;
+    default:
+      break;
   }
   if (unit != 1) text.remove_suffix(1);
   if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return false;

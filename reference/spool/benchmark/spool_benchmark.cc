@@ -8,19 +8,22 @@
 //                                (rapidjson::BaseReaderHandler<>), one Parse per '\n'-separated
 //                                line, reading each line through a rapidjson::MemoryStream.
 //   RapidJsonSax/NulTerminated   the same, over a copy of the buffer in which every '\n' is a NUL,
-//                                read through rapidjson::StringStream (no end-of-line check at all):
-//                                the fastest way to feed RapidJSON these lines, so the ratio
+//                                read through rapidjson::StringStream (no end-of-line check at
+//                                all): the fastest way to feed RapidJSON these lines, so the ratio
 //                                against it is the conservative one.
 //   ArcsValidate                 conformance::spool::Validate over a jsonl::MemorySource of the
 //                                buffer with the default limits: line splitting, strict parsing,
 //                                every per-entry and cross-entry rule.
 // Every benchmark reports bytes_per_second. At the end the ratio ArcsValidate / baseline is
-// printed (medians over repetitions), once for each baseline; the requirement is ratio >= 0.5.
+// printed (medians over repetitions), once for each baseline; the requirement is
+// ArcsValidate / LengthBounded >= 0.5 (tools/bench.sh fails when it is not met).
 // Before timing, the file must validate without a single finding and every line must parse with
 // the baseline: a benchmark over an invalid file measures the wrong code path.
+#include <benchmark/benchmark.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 #include <rapidjson/stream.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -33,8 +36,6 @@
 #include <string_view>
 #include <vector>
 
-#include <benchmark/benchmark.h>
-
 #include "conformance/spool/checker.h"
 #include "reference/core/diagnostics.h"
 #include "reference/core/jsonl.h"
@@ -42,8 +43,8 @@
 
 namespace {
 
-std::string g_bytes;       // the file, as read
-std::string g_nul_bytes;   // the same bytes with every '\n' replaced by '\0'
+std::string g_bytes;      // the file, as read
+std::string g_nul_bytes;  // the same bytes with every '\n' replaced by '\0'
 std::uint64_t g_lines = 0;
 
 // Calls f(line) for each '\n'-terminated line of bytes (and a final unterminated one).
@@ -52,7 +53,8 @@ void ForEachLine(std::string_view bytes, F&& f) {
   const char* p = bytes.data();
   const char* end = p + bytes.size();
   while (p < end) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* nl =
+        static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
     const char* stop = nl ? nl : end;
     f(p, static_cast<std::size_t>(stop - p));
     p = stop + 1;
@@ -107,13 +109,20 @@ void BM_ArcsValidate(benchmark::State& state) {
 // Each benchmark goes over the whole file once per iteration. Rates are per CPU second (Google
 // Benchmark's default): everything runs on one thread, so on an idle machine this is wall time,
 // and on a shared one it does not count the time other processes held the CPU.
-BENCHMARK(BM_RapidJsonSaxLengthBounded)->Name("RapidJsonSax/LengthBounded")->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RapidJsonSaxNulTerminated)->Name("RapidJsonSax/NulTerminated")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RapidJsonSaxLengthBounded)
+    ->Name("RapidJsonSax/LengthBounded")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RapidJsonSaxNulTerminated)
+    ->Name("RapidJsonSax/NulTerminated")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ArcsValidate)->Name("ArcsValidate")->Unit(benchmark::kMillisecond);
 
 // The console report, then the ratios of medians.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
+  // Colors only on a terminal (a custom display reporter does not follow --benchmark_color).
+  RatioReporter() : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_Defaults : OO_Tabular) {}
+
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
@@ -137,8 +146,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
     for (const char* base : {"RapidJsonSax/LengthBounded", "RapidJsonSax/NulTerminated"}) {
       const double b = median(base);
       if (b <= 0 || arcs <= 0) continue;
-      std::printf("ratio ArcsValidate / %-27s = %.3f  (%.1f MB/s / %.1f MB/s; MB = 10^6 B)  %s\n", base,
-                  arcs / b, arcs / 1e6, b / 1e6, arcs / b >= 0.5 ? "meets >= 0.5" : "BELOW 0.5");
+      const bool primary = std::string_view(base) == "RapidJsonSax/LengthBounded";
+      std::printf("ratio ArcsValidate / %-27s = %.3f  (%.1f MB/s / %.1f MB/s; MB = 10^6 B)  %s%s\n",
+                  base, arcs / b, arcs / 1e6, b / 1e6,
+                  arcs / b >= 0.5 ? "meets >= 0.5" : "BELOW 0.5",
+                  primary ? " (the requirement)" : " (stricter, for information)");
     }
   }
 
