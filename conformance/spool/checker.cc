@@ -834,7 +834,7 @@ class Checker {
     }
   }
 
-  void CheckTypeSpecific(const Value& entry, const EntryType& type, EntryRecord& record) {
+  void CheckTypeSpecific(const Value& entry, const EntryType& type, const EntryRecord& record) {
     std::string_view name = type.name;
     if (name == "session") {
       CheckEnum(entry, "ended", rule::kEndedValue, [](std::string_view v) { return OneOf(v, kEndedValues); });
@@ -900,7 +900,7 @@ class Checker {
   }
 
   // §6.8.3: a nested start names its parent; depth along parent chains is bounded.
-  void CheckNesting(const Value& entry, EntryRecord& record) {
+  void CheckNesting(const Value& entry, const EntryRecord& record) {
     const Value* within = entry.Find("subagent_id");
     const Value* parent = entry.Find("parent_subagent_id");
     if (within && !parent) {

@@ -141,20 +141,19 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     v.kind_ = b ? Kind::kTrue : Kind::kFalse;
     return Push(v);
   }
-  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+  bool PushText(Kind kind, const char* s, rapidjson::SizeType n) {
     Value v;
-    v.kind_ = Kind::kNumber;
+    v.kind_ = kind;
     v.chars_ = arena->Copy(s, n);
     v.size_ = n;
     return Push(v);
   }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    return PushText(Kind::kNumber, s, n);
+  }
   bool String(const char* s, rapidjson::SizeType n, bool) {
     if (HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
-    Value v;
-    v.kind_ = Kind::kString;
-    v.chars_ = arena->Copy(s, n);
-    v.size_ = n;
-    return Push(v);
+    return PushText(Kind::kString, s, n);
   }
   bool Key(const char* s, rapidjson::SizeType n, bool) {
     if (HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
