@@ -1,0 +1,110 @@
+// The ARCS runner protocol (runner/PROTOCOL.md): the messages the runner and an implementation
+// under test exchange, one JSON object per line, and their strict encoding and decoding.
+// Both sides use this file: the runner (`arcs run`) and the reference's own server (`arcs serve`).
+// Decoding never trusts the other side: every malformed message is a Status naming what is wrong.
+#ifndef ARCS_RUNNER_PROTOCOL_PROTOCOL_H_
+#define ARCS_RUNNER_PROTOCOL_PROTOCOL_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "reference/core/status.h"
+
+namespace arcs::protocol {
+
+// The protocol version this build speaks. A change that an existing adapter could misread
+// increments it; new operations, formats and optional members do not (they are data).
+inline constexpr int kVersion = 1;
+
+// runner -> implementation, first line: {"type":"hello","protocol":1,"formats":["spool"]}
+struct RunnerHello {
+  int protocol = kVersion;
+  std::vector<std::string> formats;  // the formats this run will send cases for
+};
+
+struct ImplementationInfo {
+  std::string name;      // required, non-empty
+  std::string version;   // required (may be "unknown")
+  std::string language;  // required (e.g. "Python", "C++")
+  std::string homepage;  // optional URL
+};
+
+struct FormatSupport {
+  std::vector<std::string> operations;          // e.g. {"validate", "roundtrip"}
+  std::map<std::string, std::string> policies;  // e.g. {"invalid_line": "skip"}
+};
+
+// implementation -> runner, the answer to the hello:
+// {"type":"hello","protocol":1,"implementation":{...},"formats":{"spool":{...}}}
+struct ImplementationHello {
+  int protocol = kVersion;
+  ImplementationInfo implementation;
+  std::map<std::string, FormatSupport> formats;
+};
+
+// runner -> implementation: one case.
+// {"type":"case","id":"...","format":"spool","operation":"validate","input":"<base64>",
+//  "args":{"limits":{"max_line_bytes":4096}}}
+struct CaseRequest {
+  std::string id;  // opaque to the implementation; echoed in the answer
+  std::string format;
+  std::string operation;
+  std::string input;                                          // raw bytes (base64 on the wire)
+  std::vector<std::pair<std::string, std::uint64_t>> limits;  // args.limits, in manifest order
+};
+
+enum class AnswerStatus : std::uint8_t { kOk, kSkipped, kErrored };
+std::string_view AnswerStatusName(AnswerStatus status);  // "ok", "skipped", "errored"
+
+enum class Verdict : std::uint8_t { kValid, kInvalid };
+std::string_view VerdictName(Verdict verdict);  // "valid", "invalid"
+
+// A finding as an implementation reports it. Only `rule` is required.
+struct ReportedFinding {
+  std::string rule;
+  std::string severity;    // "error" | "warning" | "note" | "" (not given)
+  std::uint64_t line = 0;  // 0: not given
+  std::string pointer;     // "" : not given
+  std::string message;
+};
+
+// implementation -> runner: the answer to one case.
+//  ok:      {"type":"result","id":"...","status":"ok","verdict":"valid"|"invalid",
+//            "findings":[...], "output":"<base64>"}
+//  skipped: {"type":"result","id":"...","status":"skipped","reason":"..."}
+//  errored: {"type":"result","id":"...","status":"errored","message":"..."}
+struct Answer {
+  std::string id;
+  AnswerStatus status = AnswerStatus::kOk;
+  Verdict verdict = Verdict::kValid;      // meaningful when status is kOk
+  std::vector<ReportedFinding> findings;  // optional
+  bool findings_given = false;            // whether "findings" was present
+  std::optional<std::string> output;      // raw bytes (base64 on the wire); optional
+  std::string reason;                     // skipped: why; errored: the message
+};
+
+// runner -> implementation, last line: {"type":"shutdown"}. The implementation exits (status 0)
+// without answering.
+
+std::string EncodeRunnerHello(const RunnerHello& hello);
+std::string EncodeImplementationHello(const ImplementationHello& hello);
+std::string EncodeCase(const CaseRequest& request);
+std::string EncodeAnswer(const Answer& answer);
+std::string EncodeShutdown();
+// Every Encode* returns one line of compact JSON without the trailing "\n".
+
+// The type of a message line ("hello", "case", "result", "shutdown"), or a parse error.
+Result<std::string> MessageType(std::string_view line);
+Result<RunnerHello> DecodeRunnerHello(std::string_view line);
+Result<ImplementationHello> DecodeImplementationHello(std::string_view line);
+Result<CaseRequest> DecodeCase(std::string_view line);
+Result<Answer> DecodeAnswer(std::string_view line);
+
+}  // namespace arcs::protocol
+
+#endif  // ARCS_RUNNER_PROTOCOL_PROTOCOL_H_

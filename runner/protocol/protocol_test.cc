@@ -1,0 +1,170 @@
+#include "runner/protocol/protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace arcs::protocol {
+namespace {
+
+TEST(Protocol, RunnerHelloRoundTrips) {
+  std::string line = EncodeRunnerHello({kVersion, {"spool"}});
+  EXPECT_EQ(line, R"({"type":"hello","protocol":1,"formats":["spool"]})");
+  Result<RunnerHello> hello = DecodeRunnerHello(line);
+  ASSERT_TRUE(hello.ok()) << hello.status().ToString();
+  EXPECT_EQ(hello->formats, std::vector<std::string>{"spool"});
+}
+
+TEST(Protocol, ImplementationHelloRoundTrips) {
+  ImplementationHello hello;
+  hello.implementation = {"toy", "0.1", "Python", "https://example.org"};
+  hello.formats["spool"] = {{"validate", "roundtrip"}, {{"invalid_line", "skip"}}};
+  Result<ImplementationHello> back = DecodeImplementationHello(EncodeImplementationHello(hello));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->implementation.name, "toy");
+  EXPECT_EQ(back->implementation.homepage, "https://example.org");
+  EXPECT_EQ(back->formats["spool"].operations, hello.formats["spool"].operations);
+  EXPECT_EQ(back->formats["spool"].policies.at("invalid_line"), "skip");
+}
+
+TEST(Protocol, HelloWithoutPoliciesOrHomepageIsAccepted) {
+  Result<ImplementationHello> hello = DecodeImplementationHello(
+      R"({"type":"hello","protocol":1,"implementation":{"name":"n","version":"v","language":"C"},)"
+      R"("formats":{"spool":{"operations":["validate"]}},"x_extra":true})");
+  ASSERT_TRUE(hello.ok()) << hello.status().ToString();
+  EXPECT_TRUE(hello->formats["spool"].policies.empty());
+}
+
+TEST(Protocol, HelloProblemsNameTheirPointer) {
+  struct Bad {
+    const char* line;
+    const char* expected;
+  } cases[] = {
+      {R"({"type":"hello","protocol":2,"implementation":{"name":"n","version":"v","language":"C"},"formats":{}})",
+       "/protocol: version 2 is not supported"},
+      {R"({"type":"hello","protocol":1,"implementation":{"version":"v","language":"C"},"formats":{}})",
+       "/implementation/name: missing"},
+      {R"({"type":"hello","protocol":1,"implementation":{"name":"","version":"v","language":"C"},"formats":{}})",
+       "/implementation/name: is empty"},
+      {R"({"type":"hello","protocol":1,"implementation":{"name":"n","version":"v","language":"C"},"formats":{"spool":{"operations":[1]}}})",
+       "/formats/spool/operations: must hold only strings"},
+      {R"({"type":"hello","protocol":1,"implementation":{"name":"n","version":"v","language":"C"},"formats":{"a/b":[]}})",
+       "/formats/a~1b: must be an object"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"valid"})",
+       "/type: expected \"hello\""},
+      {R"({"type":"hello","type":"hello"})", "member name repeated at /type"},
+      {R"([1])", "not a JSON object"},
+      {R"(hello)", "not JSON"},
+  };
+  for (const Bad& c : cases) {
+    Result<ImplementationHello> hello = DecodeImplementationHello(c.line);
+    ASSERT_FALSE(hello.ok()) << c.line;
+    EXPECT_NE(hello.status().message().find(c.expected), std::string::npos)
+        << c.line << " -> " << hello.status().message();
+  }
+}
+
+TEST(Protocol, CaseCarriesAnyBytesAndLimits) {
+  CaseRequest request{"spool-x/validate",
+                      "spool",
+                      "validate",
+                      std::string("\xEF\xBB\xBF{\"a\":1}\r\n\0\xFF", 14),
+                      {{"max_line_bytes", 4096}, {"max_entries", 0}}};
+  std::string line = EncodeCase(request);
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  Result<CaseRequest> back = DecodeCase(line);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->id, request.id);
+  EXPECT_EQ(back->input, request.input);
+  EXPECT_EQ(back->limits, request.limits);
+}
+
+TEST(Protocol, CaseWithoutLimitsHasNoArgs) {
+  std::string line = EncodeCase({"i", "spool", "validate", "x", {}});
+  EXPECT_EQ(line,
+            R"({"type":"case","id":"i","format":"spool","operation":"validate","input":"eA=="})");
+}
+
+TEST(Protocol, CaseProblems) {
+  EXPECT_NE(DecodeCase(R"({"type":"case","id":"i","format":"spool","operation":"v","input":"eA"})")
+                .status()
+                .message()
+                .find("/input: is not canonical base64"),
+            std::string::npos);
+  EXPECT_NE(DecodeCase(R"({"type":"case","id":"i","format":"spool","operation":"v","input":"",)"
+                       R"("args":{"limits":{"max_entries":-1}}})")
+                .status()
+                .message()
+                .find("/args/limits/max_entries: must be a non-negative integer"),
+            std::string::npos);
+}
+
+TEST(Protocol, AnswersRoundTrip) {
+  Answer ok;
+  ok.id = "c1";
+  ok.verdict = Verdict::kInvalid;
+  ok.findings = {{"SP-3.4-1", "error", 1, "/id", "bad"}, {"SP-3.5-1", "", 0, "", ""}};
+  ok.output = std::string("a\0b", 3);
+  Result<Answer> back = DecodeAnswer(EncodeAnswer(ok));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->verdict, Verdict::kInvalid);
+  ASSERT_EQ(back->findings.size(), 2u);
+  EXPECT_EQ(back->findings[0].line, 1u);
+  EXPECT_EQ(back->findings[0].pointer, "/id");
+  EXPECT_EQ(back->findings[1].rule, "SP-3.5-1");
+  EXPECT_EQ(*back->output, ok.output);
+
+  Answer skipped;
+  skipped.id = "c2";
+  skipped.status = AnswerStatus::kSkipped;
+  skipped.reason = "no limits";
+  back = DecodeAnswer(EncodeAnswer(skipped));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->status, AnswerStatus::kSkipped);
+  EXPECT_EQ(back->reason, "no limits");
+
+  Answer errored;
+  errored.id = "c3";
+  errored.status = AnswerStatus::kErrored;
+  errored.reason = "boom";
+  back = DecodeAnswer(EncodeAnswer(errored));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->status, AnswerStatus::kErrored);
+  EXPECT_EQ(back->reason, "boom");
+  EXPECT_FALSE(back->findings_given);
+}
+
+TEST(Protocol, AnswerProblems) {
+  struct Bad {
+    const char* line;
+    const char* expected;
+  } cases[] = {
+      {R"({"type":"result","status":"ok","verdict":"valid"})", "/id: missing"},
+      {R"({"type":"result","id":"x","status":"done"})", "/status: must be"},
+      {R"({"type":"result","id":"x","status":"ok"})", "/verdict: missing"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"maybe"})", "/verdict: must be"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"valid","findings":[{}]})",
+       "/findings/0/rule: missing"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"valid","findings":{}})",
+       "/findings: must be array"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"valid","output":"***"})",
+       "/output: is not canonical base64"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"valid","id":"y"})",
+       "member name repeated at /id"},
+      {"{\"type\":\"result\",\"id\":\"x\0\"}", "not JSON"},
+  };
+  for (const Bad& c : cases) {
+    Result<Answer> answer = DecodeAnswer(c.line);
+    ASSERT_FALSE(answer.ok()) << c.line;
+    EXPECT_NE(answer.status().message().find(c.expected), std::string::npos)
+        << c.line << " -> " << answer.status().message();
+  }
+}
+
+TEST(Protocol, MessageTypeAndShutdown) {
+  Result<std::string> type = MessageType(EncodeShutdown());
+  ASSERT_TRUE(type.ok());
+  EXPECT_EQ(*type, "shutdown");
+  EXPECT_FALSE(MessageType(R"({"type":3})").ok());
+}
+
+}  // namespace
+}  // namespace arcs::protocol

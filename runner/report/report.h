@@ -1,0 +1,126 @@
+// The ARCS report: what `arcs run` found, per implementation, format, operation and case.
+// The JSON form (schemas/report/report.schema.json) is the source of truth; Markdown, HTML,
+// JUnit XML and SVG badges are rendered from it (render.h), and `arcs diff` compares two of them
+// (diff.h). Everything an implementation said (names, messages, stderr) is untrusted text.
+#ifndef ARCS_RUNNER_REPORT_REPORT_H_
+#define ARCS_RUNNER_REPORT_REPORT_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/core/status.h"
+
+namespace arcs::report {
+
+inline constexpr int kReportVersion = 1;
+
+// How one case ended for one implementation.
+//  passed        the answer met the vector's expectation
+//  failed        the implementation answered, wrongly
+//  errored       no usable answer: crash, timeout, protocol error, the implementation said
+//                "errored", or the case was not run because the implementation was abandoned
+//  skipped       the implementation does not support the operation, or answered "skipped"
+//  known_failure failed or errored, and listed in the known-failures file
+enum class Outcome : std::uint8_t { kPassed, kFailed, kErrored, kSkipped, kKnownFailure };
+std::string_view OutcomeName(Outcome outcome);  // "passed", "failed", "errored", ...
+bool ParseOutcome(std::string_view name, Outcome* outcome);
+
+// Why a case errored (empty unless outcome is errored, or a known failure that errored).
+//  "crash"          the process exited or was killed by a signal while the case was pending
+//  "timeout"        no answer within the per-case timeout
+//  "protocol"       the answer line was not a valid protocol message, named another case id,
+//                   or was longer than the line limit (flooding)
+//  "implementation" the implementation answered status "errored"
+//  "abandoned"      not run: too many consecutive crashes or timeouts before it
+//  "handshake"      not run: the implementation never completed the handshake
+//  "interrupted"    not run: the run was stopped (Ctrl-C)
+struct CaseResult {
+  std::string id;         // the vector case id, e.g. "spool-11.1-minimal"
+  std::string format;     // "spool"
+  std::string operation;  // "validate", "roundtrip", ...
+  std::vector<std::string> requirements;  // catalogue ids the vector cites
+  std::string level;      // "MUST" | "SHOULD" | "MAY": the strongest level among requirements
+  Outcome outcome = Outcome::kPassed;
+  std::string error_kind;  // see above; "" otherwise
+  std::string expected;    // failed/errored/known_failure: what the vector expects, in words
+  std::string actual;      // failed/errored/known_failure: what happened, in words
+  std::string message;     // optional detail (the implementation's message, the reason skipped)
+  bool rerun = false;      // the case was re-run once in a fresh process after a crash/timeout
+  // For validate: whether the rule ids the implementation reported agree with the vector's sets.
+  // "" when it reported none; "agree" or "differ" otherwise. Informative, never decides outcome.
+  std::string rules;
+};
+
+struct Counts {
+  std::uint64_t passed = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t errored = 0;
+  std::uint64_t skipped = 0;
+  std::uint64_t known_failures = 0;
+  std::uint64_t total = 0;  // the sum of the five
+  void Add(Outcome outcome);
+};
+
+struct OperationSummary {
+  std::string operation;
+  bool supported = false;  // declared in the implementation's hello
+  Counts counts;
+  std::map<std::string, Counts> by_level;  // "MUST", "SHOULD", "MAY" (only levels present)
+};
+
+// Certification of one format: "full" when every MUST case of every operation the format
+// defines passed; "partial" when at least one MUST case passed but not all; "none" otherwise.
+struct FormatSummary {
+  std::string format;
+  std::string certification;           // "full" | "partial" | "none"
+  std::vector<std::string> missing;    // one line per gap, e.g. "roundtrip: not supported"
+  std::map<std::string, std::string> policies;  // as declared in the hello
+  Counts counts;
+  std::vector<OperationSummary> operations;  // in the order the format defines them
+};
+
+struct ImplementationReport {
+  std::string name;
+  std::string version;
+  std::string language;
+  std::string homepage;
+  std::string command;  // the --impl command, or "(reference)"
+  Counts summary;
+  std::vector<FormatSummary> formats;
+  std::vector<CaseResult> cases;  // sorted by (format, id, operation)
+  bool abandoned = false;         // stopped after too many consecutive crashes/timeouts
+  std::uint64_t restarts = 0;     // processes started beyond the first
+  std::string stderr_tail;        // the last bytes the implementation wrote on stderr (bounded)
+};
+
+// Volatile facts about the run; `arcs diff` and the committed-report check ignore them.
+struct RunInfo {
+  std::string arcs_version;
+  std::string started_at;  // RFC 3339 UTC
+  double seconds = 0;
+  int jobs = 1;
+  double timeout_seconds = 0;
+  std::vector<std::string> filters;  // the --format/--filter/--operation/--level given
+  std::string known_failures;        // path of the known-failures file, if any
+};
+
+struct Report {
+  int report_version = kReportVersion;
+  bool complete = true;  // false when the run was interrupted
+  RunInfo run;
+  std::vector<ImplementationReport> implementations;
+};
+
+// Writes the report as pretty JSON (two-space indent, keys in the order of the structs above,
+// a final newline), deterministic for equal reports.
+std::string ToJson(const Report& report);
+// Reads a report written by ToJson (strictly; unknown members are an error only at the top level
+// of the schema's closed objects, see schemas/report/report.schema.json).
+Result<Report> FromJson(std::string_view text);
+
+}  // namespace arcs::report
+
+#endif  // ARCS_RUNNER_REPORT_REPORT_H_
