@@ -19,37 +19,52 @@
 namespace arcs::supervisor {
 
 struct Options {
-  std::string command;                    // run as /bin/sh -c COMMAND
-  std::vector<std::string> formats;       // sent in the runner's hello
-  double case_timeout_seconds = 10;       // per case, from request written to answer read
-  double handshake_timeout_seconds = 10;  // from start to the implementation's hello
-  double shutdown_grace_seconds = 2;      // after "shutdown", before the group is killed
-  std::size_t max_line_bytes = 256u << 20;     // a longer stdout line is a protocol error
-  std::size_t stderr_tail_bytes = 64u << 10;   // the last bytes of stderr kept for the report
-  int jobs = 1;                                // workers, each with its own process
-  int max_consecutive_failures = 3;            // crashes/timeouts in a row before abandoning
+  std::string command;                        // run as /bin/sh -c COMMAND
+  std::vector<std::string> formats;           // sent in the runner's hello
+  double case_timeout_seconds = 10;           // per attempt at a case, from the first byte of the
+                                              // request written to the answer read
+  double handshake_timeout_seconds = 10;      // from start to the implementation's hello
+  double shutdown_grace_seconds = 2;          // after "shutdown", before the group is killed
+  std::size_t max_line_bytes = 256u << 20;    // a longer stdout line is a protocol error
+  std::size_t stderr_tail_bytes = 64u << 10;  // the last bytes of stderr kept for the report
+  int jobs = 1;                               // workers, each with its own process
+  // Abandonment: the count of consecutive *cases* whose final attempt (after the re-run) failed
+  // with kCrash, kTimeout or kProtocolError, across all workers, in the order their outcomes are
+  // decided. An answered case (whatever its status) resets it to 0. When it reaches this number
+  // the implementation is abandoned: every case not yet begun is kAbandoned, a case whose first
+  // attempt has just failed is not re-run, and cases already running finish. So an
+  // implementation that fails everything costs at most about 2 x max_consecutive_failures
+  // attempts (plus one more per extra worker), whatever the number of cases; and one input that
+  // breaks it, met twice in a row (validate, then roundtrip), does not abandon it. Values below
+  // 1 count as 1.
+  int max_consecutive_failures = 3;
 };
 
 // What became of one request.
 enum class Fate : std::uint8_t {
-  kAnswered,       // a well-formed answer with the right id (status ok, skipped or errored)
-  kCrash,          // the process exited or died while the case was pending
-  kTimeout,        // no answer in time
-  kProtocolError,  // a line that is not a valid answer, an answer with another id, a flood
-  kAbandoned,      // not run: the implementation was abandoned
+  kAnswered,         // a well-formed answer with the right id (status ok, skipped or errored)
+  kCrash,            // the process exited, died, or closed stdin or stdout while the case was
+                     // pending (or while its fresh process was shaking hands)
+  kTimeout,          // no answer in time (or no hello in time from its fresh process)
+  kProtocolError,    // a line that is not a valid answer, an answer with another id, a flood,
+                     // an answer before the request was taken (or a bad hello from its fresh
+                     // process)
+  kAbandoned,        // not run: the implementation was abandoned
   kHandshakeFailed,  // not run: no process of this implementation completed the handshake
-  kInterrupted,    // not run: the run was stopped
+  kInterrupted,      // not run: the run was stopped
 };
 std::string_view FateName(Fate fate);  // "answered", "crash", "timeout", "protocol", ...
 
 struct Outcome {
   std::size_t index = 0;  // the request's index in the vector given to Run
   Fate fate = Fate::kAnswered;
-  protocol::Answer answer;  // when kAnswered
-  std::string detail;       // otherwise: what happened, e.g. "killed by signal 11 (SIGSEGV)",
-                            // "no answer within 10 s", "line 1: expected a JSON object: ..."
-  bool rerun = false;       // this is the result of the once-only re-run in a fresh process
-                            // (the first attempt's fate is in first_attempt)
+  protocol::Answer answer;    // when kAnswered
+  std::string detail;         // otherwise: what happened, e.g. "killed by signal 11 (SIGSEGV)
+                              // before its answer", "no answer within 10 s", "not a valid answer:
+                              // not a JSON object; the line: \"[1]\"" (untrusted text: it quotes
+                              // what the implementation said)
+  bool rerun = false;         // this is the result of the once-only re-run in a fresh process
+                              // (the first attempt's fate is in first_attempt)
   std::string first_attempt;  // "crash: ..." etc. when rerun
 };
 
@@ -60,26 +75,46 @@ struct RunSummary {
   bool abandoned = false;
   bool interrupted = false;
   std::uint64_t processes_started = 0;
-  std::string stderr_tail;  // the last stderr_tail_bytes written by any of its processes
+  // The last stderr_tail_bytes written by its processes, each process's part (kept when it ends)
+  // after a line "--- process N ---" ("--- process N: the last K of T bytes ---" when cut).
+  std::string stderr_tail;
 };
 
 // Runs every request (their ids must be unique) over `options.jobs` workers and calls
 // on_outcome exactly once per request, from worker threads but never concurrently (the calls are
 // serialized), in completion order. Returns when every request has an outcome. Requests whose
 // format or operation the hello does not declare are still sent: filtering is the caller's job.
+// With no requests, Run only shakes hands (and shuts the process down): a way to learn the hello
+// before choosing what to send.
+//
+// The first process is started and shakes hands before any worker starts; if that handshake
+// fails, nothing is run (every request is kHandshakeFailed, handshake_error says why) and no
+// second process is tried. Later processes (restarts, extra workers) shake hands when they are
+// first needed; a failure there is a failed attempt at the case that needed the process, with a
+// detail starting "in the handshake of a fresh process: ".
+//
+// Per case: the request goes to the worker's process; a crash, timeout or protocol error kills
+// that process (its whole group) and the case is re-run once in a fresh one (rerun = true, the
+// first attempt in first_attempt, the fate the re-run's). The next case then starts yet another
+// process. Re-runs are skipped once the run is stopped or abandoned.
 //
 // Guarantees: never blocks longer than the timeouts allow; leaves no child process (the group of
 // every process it started is killed and every child it forked is reaped) and no open pipe
-// behind; memory is bounded by max_line_bytes per worker plus the stderr tails.
+// behind; memory is bounded by max_line_bytes per worker plus the stderr tails. A descendant that
+// leaves its process group (setsid) escapes the kill; Run never waits for it or its pipes.
+// Ignores SIGPIPE process-wide (if it had its default action): a write to a dead child must fail
+// with EPIPE rather than kill the runner.
 //
 // *stop (may be null) is polled at least every 100 ms: when it becomes true, pending requests are
-// abandoned as kInterrupted, running processes are killed, and Run returns promptly.
+// abandoned as kInterrupted (the one in flight too), running processes are killed without the
+// shutdown grace, and Run returns promptly.
 RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
                const std::function<void(const Outcome&)>& on_outcome,
                const std::atomic<bool>* stop);
 
-// Installs SIGINT/SIGTERM handlers that set *flag (once; a second Ctrl-C restores the default
-// action so the user can still kill a stuck program) and ignores SIGPIPE.
+// Installs SIGINT/SIGTERM handlers that set *flag and ignores SIGPIPE. The first signal also
+// restores the default actions of both, so a second Ctrl-C kills a stuck program the usual way.
+// The handler only stores to lock-free atomics and calls sigaction (async-signal-safe).
 void InstallInterruptHandler(std::atomic<bool>* flag);
 
 }  // namespace arcs::supervisor

@@ -1,0 +1,446 @@
+#include "runner/supervisor/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+extern char** environ;
+
+namespace arcs::supervisor {
+namespace {
+
+// No wait is longer than this, so the stop flag and a child's death are seen promptly.
+constexpr auto kSlice = std::chrono::milliseconds(100);
+// One read; also the most a single read adds to the stdout buffer.
+constexpr std::size_t kChunk = 64 << 10;
+// Reads of stderr per wake-up: enough to keep up with a flood, few enough that a flood cannot
+// keep us from looking at the clock.
+constexpr int kStderrReadsPerWake = 8;
+
+void CloseFd(int* fd) {
+  if (*fd >= 0) {
+    close(*fd);  // Linux releases the fd even when close reports EINTR: never retry.
+    *fd = -1;
+  }
+}
+
+void SetNonBlocking(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+int PollTimeoutMs(Clock::time_point now, Clock::time_point until) {
+  if (until <= now) return 0;
+  auto ms = std::chrono::ceil<std::chrono::milliseconds>(until - now).count();
+  return static_cast<int>(std::min<decltype(ms)>(ms, kSlice.count()));
+}
+
+bool StopRequested(const std::atomic<bool>* stop) {
+  return stop && stop->load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void KeepTail(std::string* text, std::size_t max_bytes) {
+  if (text->size() <= max_bytes) return;
+  std::size_t cut = text->size() - max_bytes;
+  // Do not start in the middle of a UTF-8 sequence (at most three continuation bytes).
+  for (int i = 0;
+       i < 3 && cut < text->size() && (static_cast<unsigned char>((*text)[cut]) & 0xC0) == 0x80;
+       ++i) {
+    ++cut;
+  }
+  text->erase(0, cut);
+}
+
+std::string SignalName(int signal) {
+  const char* abbrev = sigabbrev_np(signal);
+  if (!abbrev) return "signal " + std::to_string(signal);
+  return std::string("SIG") + abbrev;
+}
+
+std::string DescribeWaitStatus(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    std::string out = "killed by signal " + std::to_string(sig) + " (" + SignalName(sig) + ")";
+    if (WCOREDUMP(status)) out += ", core dumped";
+    return out;
+  }
+  if (WIFEXITED(status)) {
+    int code = WEXITSTATUS(status);
+    std::string out = "exited with status " + std::to_string(code);
+    // /bin/sh -c reports a command killed by signal N as status 128+N.
+    if (code > 128 && sigabbrev_np(code - 128)) {
+      out += " (128+" + std::to_string(code - 128) + ": a shell's report of " +
+             SignalName(code - 128) + ")";
+    }
+    return out;
+  }
+  return "ended with wait status " + std::to_string(status);
+}
+
+std::string Excerpt(std::string_view bytes, std::size_t max_bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  std::size_t n = std::min(bytes.size(), max_bytes);
+  for (std::size_t i = 0; i < n; ++i) {
+    unsigned char c = static_cast<unsigned char>(bytes[i]);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c >= 0x20 && c < 0x7F) {
+          out += static_cast<char>(c);
+        } else {
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        }
+    }
+  }
+  out += '"';
+  if (bytes.size() > n) out += "... (" + std::to_string(bytes.size()) + " bytes)";
+  return out;
+}
+
+std::string Seconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g s", seconds);
+  return buffer;
+}
+
+Result<std::unique_ptr<Subprocess>> Subprocess::Start(const std::string& command,
+                                                      std::size_t max_line_bytes,
+                                                      std::size_t stderr_tail_bytes) {
+  // O_CLOEXEC from birth: another worker spawning at the same moment must not inherit these.
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  auto close_all = [&] {
+    for (int* fd : {&in[0], &in[1], &out[0], &out[1], &err[0], &err[1]}) CloseFd(fd);
+  };
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+    int e = errno;
+    close_all();
+    return Status(StatusCode::kIoError, std::string("pipe2: ") + std::strerror(e));
+  }
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // dup2 clears O_CLOEXEC on the copies, so exactly 0, 1 and 2 survive the exec.
+  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  // Anything else the runner has open without O_CLOEXEC (libraries, the test framework) stays
+  // out of the child too.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // A new session: the child leads its own process group (pgid == pid), which killpg ends as a
+  // whole, and has no controlling terminal, so the user's Ctrl-C reaches only the runner, which
+  // then stops its children itself.
+  short flags = POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+  posix_spawnattr_setflags(&attr, flags);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  // Ignored signals stay ignored across exec: the runner ignores SIGPIPE, the child must not.
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGXFSZ}) {
+    sigaddset(&defaults, sig);
+  }
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  sigset_t mask;
+  sigemptyset(&mask);
+  posix_spawnattr_setsigmask(&attr, &mask);
+
+  std::string sh = "/bin/sh", dash_c = "-c", cmd = command;
+  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    close_all();
+    return Status(StatusCode::kIoError, std::string("posix_spawn /bin/sh: ") + std::strerror(rc));
+  }
+  CloseFd(&in[0]);
+  CloseFd(&out[1]);
+  CloseFd(&err[1]);
+  SetNonBlocking(in[1]);
+  SetNonBlocking(out[0]);
+  SetNonBlocking(err[0]);
+  return std::unique_ptr<Subprocess>(
+      new Subprocess(pid, in[1], out[0], err[0], max_line_bytes, stderr_tail_bytes));
+}
+
+Subprocess::Subprocess(pid_t pid, int in, int out, int err, std::size_t max_line_bytes,
+                       std::size_t stderr_tail_bytes)
+    : pid_(pid),
+      stdin_fd_(in),
+      stdout_fd_(out),
+      stderr_fd_(err),
+      max_line_bytes_(max_line_bytes),
+      stderr_tail_bytes_(stderr_tail_bytes) {}
+
+Subprocess::~Subprocess() { Kill(); }
+
+void Subprocess::CloseStdin() { CloseFd(&stdin_fd_); }
+
+void Subprocess::ReadStdout(bool discard) {
+  if (stdout_fd_ < 0) return;
+  char chunk[kChunk];
+  std::size_t want = kChunk;
+  if (!discard) {
+    // The caller has checked that the buffer holds no complete line and is within the limit, so
+    // there is room for at least one byte; never read past limit + 1.
+    std::size_t room = max_line_bytes_ + 1 - std::min(stdout_buffer_.size(), max_line_bytes_);
+    want = std::min(want, room);
+  }
+  ssize_t n = read(stdout_fd_, chunk, want);
+  if (n > 0) {
+    if (!discard) stdout_buffer_.append(chunk, static_cast<std::size_t>(n));
+  } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+    CloseFd(&stdout_fd_);
+  }
+}
+
+void Subprocess::ReadStderr() {
+  char chunk[kChunk];
+  for (int i = 0; i < kStderrReadsPerWake && stderr_fd_ >= 0; ++i) {
+    ssize_t n = read(stderr_fd_, chunk, sizeof chunk);
+    if (n > 0) {
+      stderr_total_ += static_cast<std::uint64_t>(n);
+      stderr_tail_.append(chunk, static_cast<std::size_t>(n));
+      // Trim in batches: amortized linear however the bytes arrive.
+      if (stderr_tail_.size() > 2 * stderr_tail_bytes_ + kChunk) {
+        KeepTail(&stderr_tail_, stderr_tail_bytes_);
+      }
+      continue;
+    }
+    if (n == 0 || (errno != EAGAIN && errno != EINTR)) CloseFd(&stderr_fd_);
+    break;
+  }
+}
+
+bool Subprocess::TakeLine(std::string* line) {
+  const char* data = stdout_buffer_.data();
+  const void* newline = scanned_ < stdout_buffer_.size()
+                            ? std::memchr(data + scanned_, '\n', stdout_buffer_.size() - scanned_)
+                            : nullptr;
+  if (!newline) {
+    scanned_ = stdout_buffer_.size();
+    return false;
+  }
+  std::size_t end = static_cast<std::size_t>(static_cast<const char*>(newline) - data);
+  line->assign(data, end);
+  stdout_buffer_.erase(0, end + 1);
+  scanned_ = 0;
+  return true;
+}
+
+bool Subprocess::Exited() {
+  if (!exit_description_.empty()) return true;
+  if (pid_ <= 0) return true;
+  siginfo_t info;
+  std::memset(&info, 0, sizeof info);
+  // WNOWAIT: look, do not reap. While the child is an unreaped zombie its pid, and so the
+  // process group id, cannot be reused, which makes the killpg in Kill() safe.
+  if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+      info.si_pid != pid_) {
+    return false;
+  }
+  int status = 0;
+  if (info.si_code == CLD_EXITED) {
+    status = (info.si_status & 0xff) << 8;
+  } else {
+    status = info.si_status & 0x7f;
+    if (info.si_code == CLD_DUMPED) status |= 0x80;
+  }
+  exit_description_ = DescribeWaitStatus(status);
+  return true;
+}
+
+Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
+                          const std::atomic<bool>* stop) {
+  Exchange ex;
+  ex.message_size = message.size();
+  Clock::time_point next_exit_check = Clock::now() + kSlice;
+  for (;;) {
+    while (ex.written < message.size() && stdin_fd_ >= 0) {
+      ssize_t n = write(stdin_fd_, message.data() + ex.written, message.size() - ex.written);
+      if (n > 0) {
+        ex.written += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0 && errno == EAGAIN) {
+        break;
+      } else {
+        CloseStdin();  // EPIPE: nobody reads our end any more (SIGPIPE is ignored)
+      }
+    }
+    if (TakeLine(&ex.line)) {
+      ex.end = SendEnd::kLine;
+      return ex;
+    }
+    if (stdout_buffer_.size() > max_line_bytes_) {
+      ex.end = SendEnd::kTooLong;
+      return ex;
+    }
+    if (stdout_fd_ < 0) {
+      ex.end = SendEnd::kStdoutEnded;
+      return ex;
+    }
+    if (ex.written < message.size() && stdin_fd_ < 0) {
+      ex.end = SendEnd::kStdinClosed;
+      return ex;
+    }
+    if (StopRequested(stop)) {
+      ex.end = SendEnd::kStopped;
+      return ex;
+    }
+    Clock::time_point now = Clock::now();
+    if (now >= deadline) {
+      ex.end = SendEnd::kTimeout;
+      return ex;
+    }
+    // A descendant may hold stdout open after the child died, so end of file alone cannot tell
+    // us; look at the child itself every slice.
+    if (now >= next_exit_check) {
+      next_exit_check = now + kSlice;
+      if (Exited()) {
+        // Whatever it wrote before dying is in the pipe already.
+        for (int i = 0; i < 64 && stdout_fd_ >= 0; ++i) {
+          std::size_t before = stdout_buffer_.size();
+          ReadStdout(false);
+          if (TakeLine(&ex.line)) {
+            ex.end = SendEnd::kLine;
+            return ex;
+          }
+          if (stdout_buffer_.size() > max_line_bytes_ || stdout_buffer_.size() == before) break;
+        }
+        ex.end = SendEnd::kExited;
+        return ex;
+      }
+    }
+    pollfd fds[3];
+    nfds_t count = 0;
+    int in_at = -1, out_at = -1, err_at = -1;
+    if (stdin_fd_ >= 0 && ex.written < message.size()) {
+      in_at = static_cast<int>(count);
+      fds[count++] = {stdin_fd_, POLLOUT, 0};
+    }
+    if (stdout_fd_ >= 0) {
+      out_at = static_cast<int>(count);
+      fds[count++] = {stdout_fd_, POLLIN, 0};
+    }
+    if (stderr_fd_ >= 0) {
+      err_at = static_cast<int>(count);
+      fds[count++] = {stderr_fd_, POLLIN, 0};
+    }
+    int rc = poll(fds, count, PollTimeoutMs(now, std::min(deadline, next_exit_check)));
+    if (rc <= 0) continue;  // timeout, or EINTR: the checks above decide
+    if (err_at >= 0 && fds[err_at].revents) ReadStderr();
+    if (out_at >= 0 && fds[out_at].revents) ReadStdout(false);
+    // POLLERR/POLLHUP on stdin: the next write reports EPIPE at the top of the loop.
+    (void)in_at;
+  }
+}
+
+std::string Subprocess::WaitForExit(Clock::duration grace, const std::atomic<bool>* stop) {
+  Clock::time_point end = Clock::now() + grace;
+  for (;;) {
+    if (Exited()) return exit_description_;
+    Clock::time_point now = Clock::now();
+    if (now >= end || StopRequested(stop)) return "";
+    // Keep draining, so a child blocked writing can go on to exit; stdout no longer matters.
+    pollfd fds[2];
+    nfds_t count = 0;
+    if (stdout_fd_ >= 0) fds[count++] = {stdout_fd_, POLLIN, 0};
+    if (stderr_fd_ >= 0) fds[count++] = {stderr_fd_, POLLIN, 0};
+    int timeout = std::min(PollTimeoutMs(now, end), 5);
+    if (poll(count ? fds : nullptr, count, timeout) <= 0) continue;
+    for (nfds_t i = 0; i < count; ++i) {
+      if (!fds[i].revents) continue;
+      if (fds[i].fd == stdout_fd_) {
+        ReadStdout(true);
+      } else {
+        ReadStderr();
+      }
+    }
+  }
+}
+
+void Subprocess::Shutdown(std::string_view message, Clock::duration grace,
+                          const std::atomic<bool>* stop) {
+  if (pid_ <= 0) return;
+  if (stdin_fd_ >= 0) {
+    // One attempt: the line is tiny, and if the pipe is full the child is not listening anyway;
+    // end of file, which follows, asks for the same thing.
+    ssize_t n;
+    do {
+      n = write(stdin_fd_, message.data(), message.size());
+    } while (n < 0 && errno == EINTR);
+    CloseStdin();
+  }
+  WaitForExit(grace, stop);
+  Kill();
+}
+
+void Subprocess::Kill() {
+  if (pid_ > 0) {
+    // The whole group: the shell, the implementation, and whatever they started and kept in it.
+    killpg(pid_, SIGKILL);
+    int status = 0;
+    pid_t rc;
+    do {
+      rc = waitpid(pid_, &status, 0);
+    } while (rc < 0 && errno == EINTR);
+    if (rc == pid_ && exit_description_.empty()) exit_description_ = DescribeWaitStatus(status);
+    pid_ = -1;
+  }
+  CloseStdin();
+  // What the group wrote on stderr before it died is still in the pipe: keep it for the report.
+  // Bounded, because a descendant outside the group may still be writing.
+  if (stderr_fd_ >= 0) ReadStderr();
+  CloseFd(&stdout_fd_);
+  CloseFd(&stderr_fd_);
+  KeepTail(&stderr_tail_, stderr_tail_bytes_);
+}
+
+std::string Subprocess::stderr_tail() const {
+  std::string tail = stderr_tail_;
+  KeepTail(&tail, stderr_tail_bytes_);
+  return tail;
+}
+
+std::string Subprocess::LastStderrLine() const {
+  std::string_view tail = stderr_tail_;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) {
+    tail.remove_suffix(1);
+  }
+  std::size_t newline = tail.rfind('\n');
+  if (newline != std::string_view::npos) tail.remove_prefix(newline + 1);
+  return std::string(tail);
+}
+
+}  // namespace arcs::supervisor

@@ -1,0 +1,137 @@
+// One process of an implementation under test, seen from the runner: started through
+// /bin/sh -c in a session (so a process group) of its own, with its stdin, stdout and stderr on
+// pipes, spoken to one line at a time under a monotonic deadline, and ended by killing its whole
+// process group and reaping it. The supervisor (supervisor.h) decides what the events mean; this
+// file only makes sure that no event can block the runner: every read and write is non-blocking
+// and polled in slices of at most 100 ms (so a stop flag is seen promptly), stdout lines are
+// bounded, stderr is drained all the time into a bounded tail (a child blocked on a full stderr
+// pipe would look hung), and the end of the process never waits for the pipes to close (a
+// grandchild may hold them open for ever).
+//
+// What cannot be tracked: a descendant that leaves the process group (setsid, setpgid) survives
+// the group kill. We never wait for it: its pipes are closed on our side, so it sees end of file
+// and EPIPE, and it is reparented to init (or the nearest subreaper) like any daemon.
+#ifndef ARCS_RUNNER_SUPERVISOR_SUBPROCESS_H_
+#define ARCS_RUNNER_SUPERVISOR_SUBPROCESS_H_
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "reference/core/status.h"
+
+namespace arcs::supervisor {
+
+using Clock = std::chrono::steady_clock;
+
+// How a Subprocess::Send ended.
+enum class SendEnd : std::uint8_t {
+  kLine,         // a complete stdout line arrived (Exchange::line)
+  kStdoutEnded,  // stdout reached end of file: the process closed it or ended
+  kStdinClosed,  // the process closed its stdin (EPIPE) before taking the whole message
+  kExited,       // the process itself ended (its stdout may still be held by a descendant)
+  kTimeout,      // the deadline passed
+  kTooLong,      // the stdout line grew past the limit without a newline
+  kStopped,      // the stop flag was set
+};
+
+struct Exchange {
+  SendEnd end = SendEnd::kTimeout;
+  std::string line;              // kLine: the line, without its "\n"
+  std::size_t written = 0;       // bytes of the message written so far
+  std::size_t message_size = 0;  // bytes of the message
+};
+
+class Subprocess {
+ public:
+  // Starts `/bin/sh -c command` in a new session with pipes on fds 0, 1 and 2; nothing else is
+  // inherited (every other fd is closed in the child) and SIGPIPE, SIGINT, SIGTERM have their
+  // default actions there. `max_line_bytes` bounds one stdout line; `stderr_tail_bytes` bounds
+  // the stderr kept.
+  static Result<std::unique_ptr<Subprocess>> Start(const std::string& command,
+                                                   std::size_t max_line_bytes,
+                                                   std::size_t stderr_tail_bytes);
+  ~Subprocess();  // Kill()
+  Subprocess(const Subprocess&) = delete;
+  Subprocess& operator=(const Subprocess&) = delete;
+
+  pid_t pid() const { return pid_; }
+
+  // Writes `message` (a complete line, "\n" included) to stdin, then waits for one complete
+  // stdout line; both before `deadline`. Reads stdout while writing, so a child that talks before
+  // it listens cannot deadlock us: a line that arrives before the message is fully written ends
+  // the exchange like any line (the caller sees written < message_size). stop may be null.
+  Exchange Send(std::string_view message, Clock::time_point deadline,
+                const std::atomic<bool>* stop);
+
+  // How the process ended, waiting up to `grace` for it to end: "exited with status 0",
+  // "killed by signal 11 (SIGSEGV)"; "" when it is still running. Does not reap it (the process
+  // group id stays reserved until Kill, so killing the group can never hit a stranger).
+  std::string WaitForExit(Clock::duration grace, const std::atomic<bool>* stop);
+
+  // The polite end: writes `message` (the protocol's shutdown line), closes stdin, waits up to
+  // `grace` for the process to exit, then Kill()s whatever is left of the group.
+  void Shutdown(std::string_view message, Clock::duration grace, const std::atomic<bool>* stop);
+
+  // Kills the whole process group (SIGKILL), reaps the child and closes every pipe. Never waits
+  // for the pipes to reach end of file. Idempotent.
+  void Kill();
+
+  // The bytes of the stdout line received so far without a newline (for diagnostics).
+  std::string_view partial_line() const { return stdout_buffer_; }
+  // The last non-empty line written on stderr so far, without its "\n" (possibly unfinished).
+  std::string LastStderrLine() const;
+  // The last stderr_tail_bytes bytes written on stderr so far, and the total number written.
+  std::string stderr_tail() const;
+  std::uint64_t stderr_total() const { return stderr_total_; }
+
+ private:
+  Subprocess(pid_t pid, int in, int out, int err, std::size_t max_line_bytes,
+             std::size_t stderr_tail_bytes);
+
+  // Non-blocking reads of whatever is available. Return false at end of file (fd closed).
+  void ReadStdout(bool discard);
+  void ReadStderr();
+  // A complete line in stdout_buffer_, moved to *line.
+  bool TakeLine(std::string* line);
+  // Whether the child has ended, without reaping it; fills exit_description_.
+  bool Exited();
+  void CloseStdin();
+
+  pid_t pid_;
+  int stdin_fd_;
+  int stdout_fd_;
+  int stderr_fd_;
+  std::size_t max_line_bytes_;
+  std::size_t stderr_tail_bytes_;
+  std::string stdout_buffer_;
+  std::size_t scanned_ = 0;  // stdout_buffer_[0, scanned_) holds no "\n"
+  std::string stderr_tail_;
+  std::uint64_t stderr_total_ = 0;
+  std::string exit_description_;  // set once the child has ended
+};
+
+// "exited with status 0", "killed by signal 11 (SIGSEGV)", "exited with status 139 (128+11: a
+// shell's report of SIGSEGV)" for a waitpid() status.
+std::string DescribeWaitStatus(int status);
+// "SIGSEGV" for 11; "signal 77" for a number without a name.
+std::string SignalName(int signal);
+// The first `max_bytes` bytes of untrusted bytes as a double-quoted ASCII string: printable
+// ASCII as is, " and \ escaped, \n \r \t, every other byte as \xNN, and "..." plus the total size
+// when cut. Diagnostics quote what an implementation sent with this.
+std::string Excerpt(std::string_view bytes, std::size_t max_bytes = 200);
+// Drops the front of *text so that at most max_bytes remain, starting at a UTF-8 boundary when
+// the text is UTF-8 (a cut never leaves stray continuation bytes at the front).
+void KeepTail(std::string* text, std::size_t max_bytes);
+// "10 s", "0.5 s".
+std::string Seconds(double seconds);
+
+}  // namespace arcs::supervisor
+
+#endif  // ARCS_RUNNER_SUPERVISOR_SUBPROCESS_H_

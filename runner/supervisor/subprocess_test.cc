@@ -1,0 +1,143 @@
+#include "runner/supervisor/subprocess.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <chrono>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace arcs::supervisor {
+namespace {
+
+using std::chrono::seconds;
+
+std::unique_ptr<Subprocess> StartOrDie(const std::string& command) {
+  Result<std::unique_ptr<Subprocess>> started = Subprocess::Start(command, 1 << 20, 1024);
+  EXPECT_TRUE(started.ok()) << started.status().ToString();
+  return started.ok() ? std::move(started).value() : nullptr;
+}
+
+void ExpectNoChildren() {
+  errno = 0;
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1) << "a child is left";
+  EXPECT_EQ(errno, ECHILD);
+}
+
+TEST(Excerpt, QuotesAndEscapesEveryByte) {
+  EXPECT_EQ(Excerpt("a\"b\\c\n\r\t\x01\xff"), R"("a\"b\\c\n\r\t\x01\xff")");
+  EXPECT_EQ(Excerpt("abcdef", 3), "\"abc\"... (6 bytes)");
+  EXPECT_EQ(Excerpt(""), "\"\"");
+}
+
+TEST(DescribeWaitStatus, NamesSignalsAndShellStatuses) {
+  EXPECT_EQ(DescribeWaitStatus(0), "exited with status 0");
+  EXPECT_EQ(DescribeWaitStatus(3 << 8), "exited with status 3");
+  EXPECT_EQ(DescribeWaitStatus(SIGSEGV), "killed by signal 11 (SIGSEGV)");
+  EXPECT_EQ(DescribeWaitStatus(SIGKILL | 0x80), "killed by signal 9 (SIGKILL), core dumped");
+  EXPECT_EQ(DescribeWaitStatus(139 << 8),
+            "exited with status 139 (128+11: a shell's report of SIGSEGV)");
+  EXPECT_EQ(DescribeWaitStatus(255 << 8), "exited with status 255");
+}
+
+TEST(KeepTail, CutsAtACharacterBoundary) {
+  std::string text = "abc\xc3\xa9z";  // "abcéz"
+  KeepTail(&text, 2);                 // would start inside "é"
+  EXPECT_EQ(text, "z");
+  text = "hello";
+  KeepTail(&text, 10);
+  EXPECT_EQ(text, "hello");
+  KeepTail(&text, 0);
+  EXPECT_EQ(text, "");
+}
+
+TEST(Seconds, IsShort) {
+  EXPECT_EQ(Seconds(10), "10 s");
+  EXPECT_EQ(Seconds(0.5), "0.5 s");
+}
+
+TEST(Subprocess, ExchangesLinesAndShutsDown) {
+  std::unique_ptr<Subprocess> p = StartOrDie("cat");
+  ASSERT_TRUE(p);
+  for (int i = 0; i < 3; ++i) {
+    Exchange ex = p->Send("line " + std::to_string(i) + "\n", Clock::now() + seconds(20), nullptr);
+    ASSERT_EQ(ex.end, SendEnd::kLine);
+    EXPECT_EQ(ex.line, "line " + std::to_string(i));
+    EXPECT_EQ(ex.written, ex.message_size);
+  }
+  p->Shutdown("bye\n", seconds(20), nullptr);  // cat exits at end of file
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, TimesOutOnSilence) {
+  std::unique_ptr<Subprocess> p = StartOrDie("exec sleep 60");
+  ASSERT_TRUE(p);
+  Exchange ex = p->Send("x\n", Clock::now() + std::chrono::milliseconds(200), nullptr);
+  EXPECT_EQ(ex.end, SendEnd::kTimeout);
+  EXPECT_EQ(p->WaitForExit(std::chrono::milliseconds(10), nullptr), "");
+  p->Kill();
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, AWriteToAChildThatNeverReadsTimesOut) {
+  std::unique_ptr<Subprocess> p = StartOrDie("exec sleep 60");
+  ASSERT_TRUE(p);
+  std::string big(8 << 20, 'x');  // far more than a pipe holds
+  Exchange ex = p->Send(big, Clock::now() + std::chrono::milliseconds(300), nullptr);
+  EXPECT_EQ(ex.end, SendEnd::kTimeout);
+  EXPECT_LT(ex.written, big.size());
+  p.reset();  // the destructor kills and reaps
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, ReportsHowTheChildEnded) {
+  std::unique_ptr<Subprocess> p = StartOrDie("read line; echo oops >&2; kill -SEGV $$");
+  ASSERT_TRUE(p);
+  Exchange ex = p->Send("go\n", Clock::now() + seconds(20), nullptr);
+  EXPECT_TRUE(ex.end == SendEnd::kStdoutEnded || ex.end == SendEnd::kExited);
+  EXPECT_EQ(p->WaitForExit(seconds(20), nullptr), "killed by signal 11 (SIGSEGV)");
+  p->Kill();
+  EXPECT_EQ(p->LastStderrLine(), "oops");
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, SeesTheChildDieWhileADescendantHoldsItsPipes) {
+  // The background sleep keeps stdout open: end of file never comes, the child's death does.
+  std::unique_ptr<Subprocess> p = StartOrDie("sleep 60 & read line; exit 7");
+  ASSERT_TRUE(p);
+  Exchange ex = p->Send("go\n", Clock::now() + seconds(20), nullptr);
+  EXPECT_EQ(ex.end, SendEnd::kExited);
+  EXPECT_EQ(p->WaitForExit(seconds(1), nullptr), "exited with status 7");
+  p->Kill();  // the sleep dies with the group
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, BoundsTheLineAndTheStderrTail) {
+  Result<std::unique_ptr<Subprocess>> started = Subprocess::Start(
+      "yes e | head -c 3000000 >&2; echo tail >&2; head -c 100000 /dev/zero", 4096, 100);
+  ASSERT_TRUE(started.ok());
+  std::unique_ptr<Subprocess> p = std::move(started).value();
+  Exchange ex = p->Send("", Clock::now() + seconds(20), nullptr);
+  EXPECT_EQ(ex.end, SendEnd::kTooLong);
+  EXPECT_EQ(p->partial_line().size(), 4097u);
+  p->Kill();
+  EXPECT_EQ(p->stderr_tail().size(), 100u);
+  EXPECT_EQ(p->LastStderrLine(), "tail");
+  EXPECT_EQ(p->stderr_total(), 3000005u);
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, StopsPromptlyWhenAsked) {
+  std::unique_ptr<Subprocess> p = StartOrDie("exec sleep 60");
+  ASSERT_TRUE(p);
+  std::atomic<bool> stop{true};
+  Exchange ex = p->Send("x\n", Clock::now() + seconds(60), &stop);
+  EXPECT_EQ(ex.end, SendEnd::kStopped);
+  p->Kill();
+  ExpectNoChildren();
+}
+
+}  // namespace
+}  // namespace arcs::supervisor

@@ -1,0 +1,441 @@
+#include "runner/supervisor/supervisor.h"
+
+#include <signal.h>
+
+#include <cerrno>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "runner/supervisor/subprocess.h"
+
+namespace arcs::supervisor {
+namespace {
+
+// After stdout ends, how long the child gets to finish dying so the detail can say how it died.
+// Exiting follows closing stdout within microseconds; this only bounds a child that closes stdout
+// and lives on.
+constexpr auto kExitGrace = std::chrono::seconds(1);
+// How much of an offending line a detail quotes.
+constexpr std::size_t kExcerptBytes = 200;
+
+Clock::duration ToDuration(double seconds) {
+  if (!(seconds > 0)) return Clock::duration::zero();
+  // Beyond a day is "for ever" here; clamping keeps the time_point arithmetic from overflowing.
+  return std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(std::min(seconds, 86400.0)));
+}
+
+void IgnoreSigpipe() {
+  // A write to a child that died must come back as EPIPE, not kill the runner. Process-wide by
+  // nature; only replaces the default action, never a handler someone installed on purpose.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction current;
+    if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      sigaction(SIGPIPE, &ignore, nullptr);
+    }
+  });
+}
+
+// One try at getting an answer (or a hello) out of a process.
+struct Attempt {
+  Fate fate = Fate::kAnswered;
+  protocol::Answer answer;
+  std::string detail;
+};
+
+std::string Describe(const Attempt& attempt) {
+  return std::string(FateName(attempt.fate)) + ": " + attempt.detail;
+}
+
+// State shared by the workers of one Run.
+class Shared {
+ public:
+  Shared(const Options& options, const std::vector<protocol::CaseRequest>& requests,
+         const std::function<void(const Outcome&)>& on_outcome, const std::atomic<bool>* stop)
+      : options(options), requests(requests), stop(stop), on_outcome_(on_outcome) {}
+
+  const Options& options;
+  const std::vector<protocol::CaseRequest>& requests;
+  const std::atomic<bool>* stop;
+
+  bool Stopped() const { return stop && stop->load(std::memory_order_relaxed); }
+
+  bool NextIndex(std::size_t* index) {
+    std::size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+    if (i >= requests.size()) return false;
+    *index = i;
+    return true;
+  }
+
+  void Emit(const Outcome& outcome) {
+    std::lock_guard lock(outcome_mu_);
+    if (outcome.fate == Fate::kInterrupted) interrupted_ = true;
+    on_outcome_(outcome);
+  }
+
+  // The abandonment counter (see supervisor.h): consecutive cases whose final attempt failed.
+  void CaseAnswered() {
+    std::lock_guard lock(mu_);
+    consecutive_failures_ = 0;
+  }
+  void CaseFailed(const std::string& id, const std::string& what) {
+    std::lock_guard lock(mu_);
+    ++consecutive_failures_;
+    if (!abandoned_ && consecutive_failures_ >= std::max(1, options.max_consecutive_failures)) {
+      abandoned_ = true;
+      abandon_detail_ = "not run: the implementation was abandoned after " +
+                        std::to_string(consecutive_failures_) +
+                        " consecutive failed cases (the last, " + Excerpt(id, kExcerptBytes) +
+                        ": " + what + ")";
+    }
+  }
+  bool Abandoned(std::string* detail) {
+    std::lock_guard lock(mu_);
+    if (abandoned_ && detail) *detail = abandon_detail_;
+    return abandoned_;
+  }
+
+  // Starts a process; *number is its 1-based rank among the processes of this run.
+  Result<std::unique_ptr<Subprocess>> Start(std::uint64_t* number) {
+    Result<std::unique_ptr<Subprocess>> process =
+        Subprocess::Start(options.command, options.max_line_bytes, options.stderr_tail_bytes);
+    if (process.ok()) *number = processes_started_.fetch_add(1) + 1;
+    return process;
+  }
+
+  // Kills the process (politely first if `shutdown`) and keeps the end of its stderr.
+  void Retire(std::unique_ptr<Subprocess> process, std::uint64_t number, bool shutdown) {
+    if (!process) return;
+    if (shutdown) {
+      process->Shutdown(protocol::EncodeShutdown() + "\n",
+                        ToDuration(options.shutdown_grace_seconds), stop);
+    }
+    process->Kill();
+    if (process->stderr_total() == 0) return;
+    std::string tail = process->stderr_tail();
+    std::string header = "--- process " + std::to_string(number);
+    if (tail.size() < process->stderr_total()) {
+      header += ": the last " + std::to_string(tail.size()) + " of " +
+                std::to_string(process->stderr_total()) + " bytes";
+    }
+    header += " ---\n";
+    if (!tail.empty() && tail.back() != '\n') tail += '\n';
+    std::lock_guard lock(mu_);
+    stderr_tail_ += header;
+    stderr_tail_ += tail;
+    KeepTail(&stderr_tail_, options.stderr_tail_bytes);
+  }
+
+  void Finish(RunSummary* summary) {
+    std::lock_guard lock(mu_);
+    summary->abandoned = abandoned_;
+    summary->interrupted = interrupted_;
+    summary->processes_started = processes_started_.load();
+    summary->stderr_tail = std::move(stderr_tail_);
+  }
+
+ private:
+  const std::function<void(const Outcome&)>& on_outcome_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::uint64_t> processes_started_{0};
+  std::mutex outcome_mu_;     // serializes on_outcome
+  bool interrupted_ = false;  // guarded by outcome_mu_
+  std::mutex mu_;             // guards what follows
+  int consecutive_failures_ = 0;
+  bool abandoned_ = false;
+  std::string abandon_detail_;
+  std::string stderr_tail_;
+};
+
+// "; stderr ends with: "..."" when the process said something there: usually the reason it died.
+std::string StderrHint(const Subprocess& process) {
+  std::string last = process.LastStderrLine();
+  if (last.empty()) return "";
+  return "; stderr ends with: " + Excerpt(last, kExcerptBytes);
+}
+
+std::string PartialHint(const Subprocess& process) {
+  std::string_view partial = process.partial_line();
+  if (partial.empty()) return "";
+  return "; " + std::to_string(partial.size()) +
+         " bytes of an unfinished line: " + Excerpt(partial, kExcerptBytes);
+}
+
+// The fate of an exchange that did not produce a line. `waiting_for` is "answer" or "hello".
+Attempt Failure(Subprocess& process, const Exchange& ex, double timeout_seconds,
+                std::string_view waiting_for, const Shared& shared) {
+  Attempt a;
+  switch (ex.end) {
+    case SendEnd::kLine:
+      break;  // not a failure of this kind; the callers decode lines
+    case SendEnd::kStdoutEnded:
+    case SendEnd::kStdinClosed:
+    case SendEnd::kExited: {
+      a.fate = Fate::kCrash;
+      std::string how = process.WaitForExit(kExitGrace, shared.stop);
+      if (how.empty()) {
+        how = ex.end == SendEnd::kStdinClosed ? "closed its stdin" : "closed its stdout";
+      }
+      a.detail = how + " before its " + std::string(waiting_for) + PartialHint(process) +
+                 StderrHint(process);
+      break;
+    }
+    case SendEnd::kTimeout:
+      a.fate = Fate::kTimeout;
+      a.detail = "no " + std::string(waiting_for) + " within " + Seconds(timeout_seconds);
+      if (ex.written < ex.message_size) {
+        a.detail += " (it took only " + std::to_string(ex.written) + " of the " +
+                    std::to_string(ex.message_size) + " bytes sent)";
+      }
+      a.detail += PartialHint(process);
+      break;
+    case SendEnd::kTooLong:
+      a.fate = Fate::kProtocolError;
+      a.detail = "a stdout line longer than " + std::to_string(shared.options.max_line_bytes) +
+                 " bytes (flooding): " + Excerpt(process.partial_line(), kExcerptBytes);
+      break;
+    case SendEnd::kStopped:
+      a.fate = Fate::kInterrupted;
+      a.detail = "stopped while waiting for its " + std::string(waiting_for);
+      break;
+  }
+  return a;
+}
+
+// Starts a process and shakes hands. On success *process holds it, *number its rank, and *hello
+// (if given) what it said; otherwise the process is retired and the attempt says why.
+Attempt StartAndHandshake(Shared& shared, std::unique_ptr<Subprocess>* process,
+                          std::uint64_t* number, protocol::ImplementationHello* hello) {
+  const Options& options = shared.options;
+  Result<std::unique_ptr<Subprocess>> started = shared.Start(number);
+  if (!started.ok()) {
+    return Attempt{Fate::kCrash, {}, "could not start: " + started.status().message()};
+  }
+  std::unique_ptr<Subprocess> p = std::move(started).value();
+  protocol::RunnerHello ours;
+  ours.formats = options.formats;
+  Exchange ex = p->Send(protocol::EncodeRunnerHello(ours) + "\n",
+                        Clock::now() + ToDuration(options.handshake_timeout_seconds), shared.stop);
+  Attempt a;
+  if (ex.end != SendEnd::kLine) {
+    a = Failure(*p, ex, options.handshake_timeout_seconds, "hello", shared);
+  } else if (Result<protocol::ImplementationHello> theirs =
+                 protocol::DecodeImplementationHello(ex.line);
+             !theirs.ok()) {
+    a.fate = Fate::kProtocolError;
+    a.detail = "not a valid hello: " + theirs.status().message() +
+               "; the line: " + Excerpt(ex.line, kExcerptBytes);
+  } else {
+    if (hello) *hello = std::move(theirs).value();
+    *process = std::move(p);
+    return a;
+  }
+  shared.Retire(std::move(p), *number, /*shutdown=*/false);
+  return a;
+}
+
+// Decodes the line answering `request`.
+Attempt Classify(const protocol::CaseRequest& request, const Exchange& ex) {
+  Attempt a;
+  Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line);
+  if (!answer.ok()) {
+    a.fate = Fate::kProtocolError;
+    a.detail = "not a valid answer: " + answer.status().message() +
+               "; the line: " + Excerpt(ex.line, kExcerptBytes);
+  } else if (answer->id != request.id) {
+    a.fate = Fate::kProtocolError;
+    a.detail = "an answer for case " + Excerpt(answer->id, kExcerptBytes) + " instead of " +
+               Excerpt(request.id, kExcerptBytes);
+  } else if (ex.written < ex.message_size) {
+    // It cannot have read the request it claims to answer.
+    a.fate = Fate::kProtocolError;
+    a.detail = "an answer before the request was taken (" + std::to_string(ex.written) + " of " +
+               std::to_string(ex.message_size) + " bytes)";
+  } else {
+    a.answer = std::move(answer).value();
+  }
+  return a;
+}
+
+class Worker {
+ public:
+  Worker(Shared& shared, std::unique_ptr<Subprocess> process, std::uint64_t number)
+      : shared_(shared), process_(std::move(process)), number_(number) {}
+
+  void Loop() {
+    std::size_t index;
+    while (shared_.NextIndex(&index)) {
+      shared_.Emit(RunCase(index));
+    }
+    shared_.Retire(std::move(process_), number_, /*shutdown=*/!shared_.Stopped());
+  }
+
+ private:
+  Outcome RunCase(std::size_t index) {
+    const protocol::CaseRequest& request = shared_.requests[index];
+    Outcome out;
+    out.index = index;
+    if (shared_.Stopped()) {
+      out.fate = Fate::kInterrupted;
+      out.detail = "not run: the run was stopped";
+      return out;
+    }
+    if (shared_.Abandoned(&out.detail)) {
+      out.fate = Fate::kAbandoned;
+      return out;
+    }
+    Attempt attempt = TryOnce(request);
+    if (attempt.fate != Fate::kAnswered && attempt.fate != Fate::kInterrupted &&
+        !shared_.Stopped() && !shared_.Abandoned(nullptr)) {
+      // Once, in a fresh process: a case that fails again breaks the implementation by itself;
+      // one that passes had met a process poisoned by earlier cases.
+      out.rerun = true;
+      out.first_attempt = Describe(attempt);
+      attempt = TryOnce(request);
+    }
+    out.fate = attempt.fate;
+    out.detail = std::move(attempt.detail);
+    if (out.fate == Fate::kAnswered) {
+      out.answer = std::move(attempt.answer);
+      shared_.CaseAnswered();
+    } else if (out.fate != Fate::kInterrupted) {
+      shared_.CaseFailed(request.id, std::string(FateName(out.fate)) + ": " + out.detail);
+    }
+    return out;
+  }
+
+  // One attempt at `request`, in the current process or a fresh one. A failed attempt leaves no
+  // process behind: the next one starts afresh.
+  Attempt TryOnce(const protocol::CaseRequest& request) {
+    if (!process_) {
+      Attempt handshake = StartAndHandshake(shared_, &process_, &number_, nullptr);
+      if (!process_) {
+        handshake.detail = "in the handshake of a fresh process: " + handshake.detail;
+        return handshake;
+      }
+    }
+    const Options& options = shared_.options;
+    Exchange ex =
+        process_->Send(protocol::EncodeCase(request) + "\n",
+                       Clock::now() + ToDuration(options.case_timeout_seconds), shared_.stop);
+    Attempt a = ex.end == SendEnd::kLine
+                    ? Classify(request, ex)
+                    : Failure(*process_, ex, options.case_timeout_seconds, "answer", shared_);
+    if (a.fate != Fate::kAnswered) {
+      shared_.Retire(std::move(process_), number_, /*shutdown=*/false);
+    }
+    return a;
+  }
+
+  Shared& shared_;
+  std::unique_ptr<Subprocess> process_;
+  std::uint64_t number_;
+};
+
+}  // namespace
+
+std::string_view FateName(Fate fate) {
+  switch (fate) {
+    case Fate::kAnswered:
+      return "answered";
+    case Fate::kCrash:
+      return "crash";
+    case Fate::kTimeout:
+      return "timeout";
+    case Fate::kProtocolError:
+      return "protocol";
+    case Fate::kAbandoned:
+      return "abandoned";
+    case Fate::kHandshakeFailed:
+      return "handshake";
+    case Fate::kInterrupted:
+      return "interrupted";
+  }
+  return "unknown";
+}
+
+RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
+               const std::function<void(const Outcome&)>& on_outcome,
+               const std::atomic<bool>* stop) {
+  IgnoreSigpipe();
+  Shared shared(options, requests, on_outcome, stop);
+  RunSummary summary;
+
+  // The first handshake decides for the whole run, and happens once, before any worker starts:
+  // an implementation that cannot shake hands costs one process and one timeout, not one per
+  // worker.
+  std::unique_ptr<Subprocess> first;
+  std::uint64_t first_number = 0;
+  Attempt handshake = StartAndHandshake(shared, &first, &first_number, &summary.hello);
+  if (!first) {
+    summary.handshake_error = Describe(handshake);
+    Outcome out;
+    out.fate = handshake.fate == Fate::kInterrupted ? Fate::kInterrupted : Fate::kHandshakeFailed;
+    out.detail = out.fate == Fate::kInterrupted
+                     ? "not run: the run was stopped"
+                     : "not run: no handshake (" + summary.handshake_error + ")";
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      out.index = i;
+      shared.Emit(out);
+    }
+    shared.Finish(&summary);
+    if (handshake.fate == Fate::kInterrupted) summary.interrupted = true;
+    return summary;
+  }
+  summary.handshake_ok = true;
+
+  std::size_t jobs = static_cast<std::size_t>(std::max(1, options.jobs));
+  jobs = std::max<std::size_t>(1, std::min(jobs, requests.size()));
+  std::vector<std::thread> threads;
+  for (std::size_t j = 1; j < jobs; ++j) {
+    threads.emplace_back([&shared] { Worker(shared, nullptr, 0).Loop(); });
+  }
+  Worker(shared, std::move(first), first_number).Loop();  // the calling thread is worker 0
+  for (std::thread& thread : threads) thread.join();
+  shared.Finish(&summary);
+  return summary;
+}
+
+namespace {
+
+std::atomic<std::atomic<bool>*> interrupt_flag{nullptr};
+static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free);
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+// Async-signal-safe: lock-free atomics and sigaction only.
+void OnInterrupt(int) {
+  int saved_errno = errno;
+  if (std::atomic<bool>* flag = interrupt_flag.load()) flag->store(true);
+  // The next Ctrl-C (or SIGTERM) takes the default action: a stuck runner can still be killed.
+  struct sigaction fallback {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(SIGINT, &fallback, nullptr);
+  sigaction(SIGTERM, &fallback, nullptr);
+  errno = saved_errno;
+}
+
+}  // namespace
+
+void InstallInterruptHandler(std::atomic<bool>* flag) {
+  interrupt_flag.store(flag);
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGPIPE, &ignore, nullptr);
+}
+
+}  // namespace arcs::supervisor

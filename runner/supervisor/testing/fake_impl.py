@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""A deliberately misbehaving implementation of the ARCS runner protocol (runner/PROTOCOL.md),
+for the supervisor's tests (runner/supervisor/supervisor_test.cc). Standard library only.
+
+  fake_impl.py MODE [--case IDS] [--after N] [--pids FILE] [--delay S] [--bytes N]
+               [--protocol N] [--status N]
+
+MODE says what the fake does to the selected cases; the others get a well-formed answer
+({"status": "ok", "verdict": "valid"}). Cases are selected by --case ID[,ID...] (those only) or
+--after N (every case after the first N this process received: a process poisoned by earlier
+cases); without either, every case.
+
+  good          answer everything
+  crash         kill itself with SIGSEGV
+  exit          exit with --status (default 0) without answering
+  exit-early    exit 0 right after the hello, whatever comes next
+  hang          sleep for ever
+  slow          sleep --delay seconds, then answer
+  garbage       print a line that is not JSON
+  lie           answer with another case id
+  flood         print bytes without a newline, for ever
+  stderr-flood  write --bytes bytes on stderr, then answer
+  close-stdout  close stdout and sleep for ever
+  fork-hold     start a child that keeps the pipes open and sleeps, then crash
+  fork-escape   the same, but the child leaves the process group first (setsid)
+  no-hello      read the hello, never answer it
+  bad-hello     answer the hello with protocol --protocol (default 2)
+
+--pids FILE appends "self PID" (and "child PID" for the child of fork-*) to FILE, one per line, so
+a test can check that none is left running.
+"""
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+
+
+def write(data):
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def answer(case_id):
+    line = json.dumps({"type": "result", "id": case_id, "status": "ok", "verdict": "valid"})
+    write(line.encode() + b"\n")
+
+
+def record(path, kind, pid):
+    if path:
+        with open(path, "a") as f:
+            f.write("%s %d\n" % (kind, pid))
+
+
+def sleep_forever():
+    while True:
+        time.sleep(3600)
+
+
+def fork_holder(args, escape):
+    pid = os.fork()
+    if pid == 0:
+        if escape:
+            os.setsid()
+        # stdin, stdout and stderr are inherited: the pipes stay open as long as this sleeps.
+        sleep_forever()
+    record(args.pids, "child", pid)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode")
+    parser.add_argument("--case")
+    parser.add_argument("--after", type=int)
+    parser.add_argument("--pids")
+    parser.add_argument("--delay", type=float, default=0.1)
+    parser.add_argument("--bytes", type=int, default=4 << 20)
+    parser.add_argument("--protocol", type=int, default=2)
+    parser.add_argument("--status", type=int, default=0)
+    args = parser.parse_args()
+    record(args.pids, "self", os.getpid())
+
+    hello = sys.stdin.buffer.readline()
+    if not hello or args.mode == "no-hello":
+        sleep_forever()
+    version = args.protocol if args.mode == "bad-hello" else 1
+    write(json.dumps({
+        "type": "hello", "protocol": version,
+        "implementation": {"name": "fake", "version": "1", "language": "Python"},
+        "formats": {"spool": {"operations": ["validate"]}},
+    }).encode() + b"\n")
+    if args.mode == "exit-early":
+        sys.exit(0)
+
+    seen = 0
+    for raw in sys.stdin.buffer:
+        message = json.loads(raw)
+        if message.get("type") == "shutdown":
+            return
+        case_id = message["id"]
+        seen += 1
+        if args.case is not None:
+            selected = case_id in args.case.split(",")
+        elif args.after is not None:
+            selected = seen > args.after
+        else:
+            selected = True
+        mode = args.mode if selected else "good"
+
+        if mode == "crash":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        elif mode == "exit":
+            sys.stdout.flush()
+            os._exit(args.status)
+        elif mode == "hang":
+            sleep_forever()
+        elif mode == "slow":
+            time.sleep(args.delay)
+        elif mode == "garbage":
+            write(b"this is not JSON\n")
+            continue
+        elif mode == "lie":
+            answer(case_id + "-other")
+            continue
+        elif mode == "flood":
+            chunk = b"x" * 65536
+            while True:
+                write(chunk)
+        elif mode == "stderr-flood":
+            chunk = b"e" * 1023 + b"\n"
+            for _ in range(args.bytes // len(chunk)):
+                sys.stderr.buffer.write(chunk)
+            sys.stderr.buffer.write(b"stderr flood done\n")
+            sys.stderr.buffer.flush()
+        elif mode == "close-stdout":
+            os.close(1)
+            sleep_forever()
+        elif mode in ("fork-hold", "fork-escape"):
+            fork_holder(args, mode == "fork-escape")
+            os.kill(os.getpid(), signal.SIGSEGV)
+        answer(case_id)
+
+
+if __name__ == "__main__":
+    main()
