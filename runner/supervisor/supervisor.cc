@@ -64,6 +64,7 @@ class Shared {
   const Options& options;
   const std::vector<protocol::CaseRequest>& requests;
   const std::atomic<bool>* stop;
+  std::vector<bool> send;  // per request: whether options.should_send accepted it
 
   bool Stopped() const { return stop && stop->load(std::memory_order_relaxed); }
 
@@ -282,6 +283,12 @@ class Worker {
     const protocol::CaseRequest& request = shared_.requests[index];
     Outcome out;
     out.index = index;
+    if (!shared_.send[index]) {
+      out.fate = Fate::kNotDeclared;
+      out.detail = "not sent: the implementation does not declare " + request.format + " " +
+                   request.operation;
+      return out;
+    }
     if (shared_.Stopped()) {
       out.fate = Fate::kInterrupted;
       out.detail = "not run: the run was stopped";
@@ -357,6 +364,8 @@ std::string_view FateName(Fate fate) {
       return "handshake";
     case Fate::kInterrupted:
       return "interrupted";
+    case Fate::kNotDeclared:
+      return "not declared";
   }
   return "unknown";
 }
@@ -390,6 +399,12 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
     return summary;
   }
   summary.handshake_ok = true;
+  shared.send.assign(requests.size(), true);
+  if (options.should_send) {
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      shared.send[i] = options.should_send(summary.hello, requests[i]);
+    }
+  }
 
   std::size_t jobs = static_cast<std::size_t>(std::max(1, options.jobs));
   jobs = std::max<std::size_t>(1, std::min(jobs, requests.size()));

@@ -38,6 +38,12 @@ struct Options {
   // breaks it, met twice in a row (validate, then roundtrip), does not abandon it. Values below
   // 1 count as 1.
   int max_consecutive_failures = 3;
+  // Which requests to send, asked once per request, from the calling thread, right after the
+  // first handshake and before any case is sent. A request it refuses is not sent and gets
+  // Fate::kNotDeclared (whatever else happens in the run), without counting as a success or a
+  // failure. Null: everything is sent.
+  std::function<bool(const protocol::ImplementationHello&, const protocol::CaseRequest&)>
+      should_send;
 };
 
 // What became of one request.
@@ -52,8 +58,11 @@ enum class Fate : std::uint8_t {
   kAbandoned,        // not run: the implementation was abandoned
   kHandshakeFailed,  // not run: no process of this implementation completed the handshake
   kInterrupted,      // not run: the run was stopped
+  kNotDeclared,      // not sent: Options::should_send refused it (the hello does not declare it)
 };
-std::string_view FateName(Fate fate);  // "answered", "crash", "timeout", "protocol", ...
+// "answered", "crash", "timeout", "protocol", "abandoned", "handshake", "interrupted",
+// "not declared".
+std::string_view FateName(Fate fate);
 
 struct Outcome {
   std::size_t index = 0;  // the request's index in the vector given to Run
@@ -82,10 +91,9 @@ struct RunSummary {
 
 // Runs every request (their ids must be unique) over `options.jobs` workers and calls
 // on_outcome exactly once per request, from worker threads but never concurrently (the calls are
-// serialized), in completion order. Returns when every request has an outcome. Requests whose
-// format or operation the hello does not declare are still sent: filtering is the caller's job.
-// With no requests, Run only shakes hands (and shuts the process down): a way to learn the hello
-// before choosing what to send.
+// serialized), in completion order. Returns when every request has an outcome. Every request is
+// sent unless options.should_send refuses it (filtering by the hello is the caller's decision).
+// With no requests, Run only shakes hands (and shuts the process down).
 //
 // The first process is started and shakes hands before any worker starts; if that handshake
 // fails, nothing is run (every request is kHandshakeFailed, handshake_error says why) and no

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -468,6 +469,39 @@ TEST(Supervisor, NoRequestsStillShakesHands) {
   ExpectNoChildren();
 }
 
+TEST(Supervisor, WhatShouldSendRefusesIsNotSent) {
+  PidFile pids;
+  Options options = Defaults(Fake("good"));
+  std::vector<protocol::CaseRequest> requests = Requests(6);
+  requests[1].operation = requests[4].operation = "roundtrip";
+  options.should_send = [](const protocol::ImplementationHello& hello,
+                           const protocol::CaseRequest& r) {
+    const auto format = hello.formats.find(r.format);
+    if (format == hello.formats.end()) return false;
+    const std::vector<std::string>& ops = format->second.operations;
+    return std::find(ops.begin(), ops.end(), r.operation) != ops.end();
+  };
+  Ran ran = RunAll(options, requests);
+  EXPECT_EQ(ran.Count(Fate::kAnswered), 4);
+  EXPECT_EQ(ran.outcomes[1].fate, Fate::kNotDeclared);
+  EXPECT_EQ(ran.outcomes[1].detail,
+            "not sent: the implementation does not declare spool roundtrip");
+  EXPECT_EQ(ran.outcomes[4].fate, Fate::kNotDeclared);
+}
+
+TEST(Supervisor, WhatIsNotSentStaysNotDeclaredWhenTheRunIsAbandoned) {
+  Options options = Defaults(Fake("crash"));
+  options.max_consecutive_failures = 1;
+  options.should_send = [](const protocol::ImplementationHello&, const protocol::CaseRequest& r) {
+    return r.id != "case-3";
+  };
+  Ran ran = RunAll(options, Requests(5));
+  EXPECT_TRUE(ran.summary.abandoned);
+  EXPECT_EQ(ran.outcomes[0].fate, Fate::kCrash);
+  EXPECT_EQ(ran.outcomes[3].fate, Fate::kNotDeclared);
+  EXPECT_EQ(ran.Count(Fate::kAbandoned), 3);
+}
+
 TEST(Supervisor, FateNames) {
   EXPECT_EQ(FateName(Fate::kAnswered), "answered");
   EXPECT_EQ(FateName(Fate::kCrash), "crash");
@@ -476,6 +510,7 @@ TEST(Supervisor, FateNames) {
   EXPECT_EQ(FateName(Fate::kAbandoned), "abandoned");
   EXPECT_EQ(FateName(Fate::kHandshakeFailed), "handshake");
   EXPECT_EQ(FateName(Fate::kInterrupted), "interrupted");
+  EXPECT_EQ(FateName(Fate::kNotDeclared), "not declared");
 }
 
 TEST(InstallInterruptHandler, TheFirstSignalSetsTheFlagAndTheSecondKills) {
