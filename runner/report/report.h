@@ -38,11 +38,11 @@ bool ParseOutcome(std::string_view name, Outcome* outcome);
 //  "handshake"      not run: the implementation never completed the handshake
 //  "interrupted"    not run: the run was stopped (Ctrl-C)
 struct CaseResult {
-  std::string id;         // the vector case id, e.g. "spool-11.1-minimal"
-  std::string format;     // "spool"
-  std::string operation;  // "validate", "roundtrip", ...
+  std::string id;                         // the vector case id, e.g. "spool-11.1-minimal"
+  std::string format;                     // "spool"
+  std::string operation;                  // "validate", "roundtrip", ...
   std::vector<std::string> requirements;  // catalogue ids the vector cites
-  std::string level;      // "MUST" | "SHOULD" | "MAY": the strongest level among requirements
+  std::string level;  // "MUST" | "SHOULD" | "MAY": the strongest level among requirements
   Outcome outcome = Outcome::kPassed;
   std::string error_kind;  // see above; "" otherwise
   std::string expected;    // failed/errored/known_failure: what the vector expects, in words
@@ -52,6 +52,8 @@ struct CaseResult {
   // For validate: whether the rule ids the implementation reported agree with the vector's sets.
   // "" when it reported none; "agree" or "differ" otherwise. Informative, never decides outcome.
   std::string rules;
+
+  bool operator==(const CaseResult&) const = default;
 };
 
 struct Counts {
@@ -62,6 +64,8 @@ struct Counts {
   std::uint64_t known_failures = 0;
   std::uint64_t total = 0;  // the sum of the five
   void Add(Outcome outcome);
+
+  bool operator==(const Counts&) const = default;
 };
 
 struct OperationSummary {
@@ -69,17 +73,21 @@ struct OperationSummary {
   bool supported = false;  // declared in the implementation's hello
   Counts counts;
   std::map<std::string, Counts> by_level;  // "MUST", "SHOULD", "MAY" (only levels present)
+
+  bool operator==(const OperationSummary&) const = default;
 };
 
 // Certification of one format: "full" when every MUST case of every operation the format
 // defines passed; "partial" when at least one MUST case passed but not all; "none" otherwise.
 struct FormatSummary {
   std::string format;
-  std::string certification;           // "full" | "partial" | "none"
-  std::vector<std::string> missing;    // one line per gap, e.g. "roundtrip: not supported"
+  std::string certification;                    // "full" | "partial" | "none"
+  std::vector<std::string> missing;             // one line per gap, e.g. "roundtrip: not supported"
   std::map<std::string, std::string> policies;  // as declared in the hello
   Counts counts;
   std::vector<OperationSummary> operations;  // in the order the format defines them
+
+  bool operator==(const FormatSummary&) const = default;
 };
 
 struct ImplementationReport {
@@ -94,6 +102,8 @@ struct ImplementationReport {
   bool abandoned = false;         // stopped after too many consecutive crashes/timeouts
   std::uint64_t restarts = 0;     // processes started beyond the first
   std::string stderr_tail;        // the last bytes the implementation wrote on stderr (bounded)
+
+  bool operator==(const ImplementationReport&) const = default;
 };
 
 // Volatile facts about the run; `arcs diff` and the committed-report check ignore them.
@@ -105,6 +115,8 @@ struct RunInfo {
   double timeout_seconds = 0;
   std::vector<std::string> filters;  // the --format/--filter/--operation/--level given
   std::string known_failures;        // path of the known-failures file, if any
+
+  bool operator==(const RunInfo&) const = default;
 };
 
 struct Report {
@@ -112,14 +124,33 @@ struct Report {
   bool complete = true;  // false when the run was interrupted
   RunInfo run;
   std::vector<ImplementationReport> implementations;
+
+  bool operator==(const Report&) const = default;
 };
 
-// Writes the report as pretty JSON (two-space indent, keys in the order of the structs above,
-// a final newline), deterministic for equal reports.
+// Writes the report as pretty JSON (two-space indent, keys in the order of the structs above and
+// equal to the member names, arrays of strings on one line, a final newline), deterministic for
+// equal reports. Every member is always written. Strings that are not valid UTF-8 (an
+// implementation's stderr, say) are repaired with U+FFFD (escape.h), so the output is always
+// valid JSON; for reports whose strings are valid UTF-8, FromJson(ToJson(r)) == r.
 std::string ToJson(const Report& report);
-// Reads a report written by ToJson (strictly; unknown members are an error only at the top level
-// of the schema's closed objects, see schemas/report/report.schema.json).
+
+// Reads a report written by ToJson, strictly: every object is closed (an unknown member is an
+// error, as in schemas/report/report.schema.json), every member is required, duplicate names and
+// wrong types are errors; the Status names the offending place as a JSON Pointer. A
+// report_version other than kReportVersion is kUnsupported.
 Result<Report> FromJson(std::string_view text);
+
+// ReadFile + FromJson; the message starts with the path. "-" reads standard input.
+Result<Report> ReadReportFile(const std::string& path);
+
+// Recomputes every Counts of `implementation` from its cases: summary, each FormatSummary's
+// counts (the cases of that format), each OperationSummary's counts and by_level (the cases of
+// that format and operation, by the case's level). Cases whose format or operation has no
+// summary only count in `summary`. Certification, missing and supported are left alone: that is
+// scoring, not counting. The schema check (schemas/report/check_report.py) holds reports to
+// exactly these sums.
+void Recount(ImplementationReport* implementation);
 
 }  // namespace arcs::report
 

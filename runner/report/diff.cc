@@ -1,0 +1,238 @@
+#include "runner/report/diff.h"
+
+#include <map>
+
+#include "runner/report/escape.h"
+
+namespace arcs::report {
+namespace {
+
+constexpr std::size_t kMaxValueBytes = 200;
+
+using CaseMap = std::map<CaseKey, const CaseResult*>;
+
+Result<CaseMap> IndexCases(const Report& report, std::string_view which) {
+  CaseMap cases;
+  for (const ImplementationReport& impl : report.implementations) {
+    for (const CaseResult& c : impl.cases) {
+      CaseKey key{impl.name, c.format, c.id, c.operation};
+      if (!cases.emplace(key, &c).second) {
+        return Status(StatusCode::kInvalidArgument,
+                      std::string(which) + " report: case " + c.id + " (" + c.operation +
+                          ") appears twice for " + impl.name + "/" + c.format);
+      }
+    }
+  }
+  return cases;
+}
+
+std::string Joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// The compared fields of a case, by name, as display strings.
+std::vector<std::pair<std::string_view, std::string>> ComparedFields(const CaseResult& c) {
+  return {{"outcome", std::string(OutcomeName(c.outcome))},
+          {"error_kind", c.error_kind},
+          {"expected", c.expected},
+          {"actual", c.actual},
+          {"level", c.level},
+          {"requirements", Joined(c.requirements)},
+          {"rules", c.rules}};
+}
+
+// The compared facts of a format, by name, as display strings.
+std::vector<std::pair<std::string, std::string>> FormatFacts(const FormatSummary& f) {
+  std::string policies, operations;
+  for (const auto& [name, value] : f.policies) {
+    policies += (policies.empty() ? "" : ", ") + name + "=" + value;
+  }
+  for (const OperationSummary& op : f.operations) {
+    operations +=
+        (operations.empty() ? "" : ", ") + op.operation + (op.supported ? "" : " (unsupported)");
+  }
+  return {{"certification", f.certification},
+          {"missing", Joined(f.missing)},
+          {"policies", policies},
+          {"operations", operations}};
+}
+
+void CompareFormats(const Report& old_report, const Report& new_report, ReportDiff* diff) {
+  using FormatMap = std::map<std::pair<std::string, std::string>, const FormatSummary*>;
+  auto index = [](const Report& report) {
+    FormatMap formats;
+    for (const ImplementationReport& impl : report.implementations) {
+      for (const FormatSummary& f : impl.formats)
+        formats.emplace(std::pair{impl.name, f.format}, &f);
+    }
+    return formats;
+  };
+  const FormatMap old_formats = index(old_report), new_formats = index(new_report);
+  for (const auto& [key, old_format] : old_formats) {
+    auto found = new_formats.find(key);
+    if (found == new_formats.end()) {
+      diff->formats.push_back({key.first, key.second, "removed", old_format->certification, ""});
+      continue;
+    }
+    const auto old_facts = FormatFacts(*old_format), new_facts = FormatFacts(*found->second);
+    for (std::size_t i = 0; i < old_facts.size(); ++i) {
+      if (old_facts[i].second != new_facts[i].second) {
+        diff->formats.push_back(
+            {key.first, key.second, old_facts[i].first, old_facts[i].second, new_facts[i].second});
+      }
+    }
+  }
+  for (const auto& [key, new_format] : new_formats) {
+    if (!old_formats.contains(key)) {
+      diff->formats.push_back({key.first, key.second, "added", "", new_format->certification});
+    }
+  }
+}
+
+void AddNotes(const Report& old_report, const Report& new_report, ReportDiff* diff) {
+  if (!old_report.complete) diff->notes.push_back("the old report is incomplete (interrupted)");
+  if (!new_report.complete) diff->notes.push_back("the new report is incomplete (interrupted)");
+  std::map<std::string, const ImplementationReport*> old_impls;
+  for (const ImplementationReport& impl : old_report.implementations) {
+    old_impls.emplace(impl.name, &impl);
+  }
+  for (const ImplementationReport& impl : new_report.implementations) {
+    auto found = old_impls.find(impl.name);
+    if (found == old_impls.end()) {
+      diff->notes.push_back("implementation added: " + impl.name);
+      continue;
+    }
+    if (found->second->version != impl.version) {
+      diff->notes.push_back("implementation " + impl.name + ": version " + found->second->version +
+                            " -> " + impl.version);
+    }
+    if (impl.abandoned && !found->second->abandoned) {
+      diff->notes.push_back("implementation " + impl.name + " was abandoned in the new run");
+    }
+    old_impls.erase(found);
+  }
+  for (const auto& [name, impl] : old_impls) {
+    diff->notes.push_back("implementation removed: " + name);
+  }
+}
+
+std::string Show(std::string_view text) { return EscapeTerminal(Truncate(text, kMaxValueBytes)); }
+
+std::string KeyText(const CaseKey& key) {
+  return Show(key.implementation) + "  " + Show(key.format) + "  " + Show(key.id) + "  " +
+         Show(key.operation);
+}
+
+std::string Plural(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+}  // namespace
+
+Result<ReportDiff> Compare(const Report& old_report, const Report& new_report) {
+  Result<CaseMap> old_cases = IndexCases(old_report, "old");
+  if (!old_cases.ok()) return old_cases.status();
+  Result<CaseMap> new_cases = IndexCases(new_report, "new");
+  if (!new_cases.ok()) return new_cases.status();
+
+  ReportDiff diff;
+  auto old_it = old_cases->begin();
+  auto new_it = new_cases->begin();
+  // Both maps are ordered by key: one merge pass finds changed, removed and added cases in order.
+  while (old_it != old_cases->end() || new_it != new_cases->end()) {
+    const bool take_old = new_it == new_cases->end() ||
+                          (old_it != old_cases->end() && old_it->first <= new_it->first);
+    const bool take_new = old_it == old_cases->end() ||
+                          (new_it != new_cases->end() && new_it->first <= old_it->first);
+    CaseChange change;
+    change.key = take_old ? old_it->first : new_it->first;
+    if (take_old) change.old_case = *old_it++->second;
+    if (take_new) change.new_case = *new_it++->second;
+    if (change.old_case && change.new_case) {
+      const auto old_fields = ComparedFields(*change.old_case);
+      const auto new_fields = ComparedFields(*change.new_case);
+      for (std::size_t i = 0; i < old_fields.size(); ++i) {
+        if (old_fields[i].second != new_fields[i].second) {
+          change.fields.emplace_back(old_fields[i].first);
+        }
+      }
+      if (change.fields.empty()) continue;
+    }
+    change.regression = change.old_case && change.old_case->outcome == Outcome::kPassed &&
+                        (!change.new_case || change.new_case->outcome != Outcome::kPassed);
+    diff.regressions += change.regression;
+    diff.cases.push_back(std::move(change));
+  }
+  CompareFormats(old_report, new_report, &diff);
+  AddNotes(old_report, new_report, &diff);
+  return diff;
+}
+
+std::string FormatDiff(const ReportDiff& diff) {
+  std::string regressions, changed, added, removed;
+  std::size_t outcome_changes = 0, record_changes = 0, added_count = 0, removed_count = 0;
+  for (const CaseChange& c : diff.cases) {
+    std::string line;
+    if (c.old_case && c.new_case) {
+      const bool outcome_changed = c.old_case->outcome != c.new_case->outcome;
+      outcome_changes += outcome_changed;
+      record_changes += !outcome_changed;
+      line = "  " + KeyText(c.key) + ": " + std::string(OutcomeName(c.old_case->outcome)) +
+             (outcome_changed ? " -> " + std::string(OutcomeName(c.new_case->outcome)) : "") + "\n";
+      const auto old_fields = ComparedFields(*c.old_case);
+      const auto new_fields = ComparedFields(*c.new_case);
+      for (std::size_t i = 0; i < old_fields.size(); ++i) {
+        if (old_fields[i].first == "outcome" || old_fields[i].second == new_fields[i].second) {
+          continue;
+        }
+        line += "      " + std::string(old_fields[i].first) + ": \"" + Show(old_fields[i].second) +
+                "\" -> \"" + Show(new_fields[i].second) + "\"\n";
+      }
+      (c.regression ? regressions : changed) += line;
+    } else if (c.new_case) {
+      ++added_count;
+      added += "  " + KeyText(c.key) + ": " + std::string(OutcomeName(c.new_case->outcome)) + "\n";
+    } else {
+      ++removed_count;
+      line = "  " + KeyText(c.key) + ": " + std::string(OutcomeName(c.old_case->outcome)) +
+             " -> (removed)\n";
+      (c.regression ? regressions : removed) += line;
+    }
+  }
+  std::string formats;
+  for (const FormatChange& f : diff.formats) {
+    formats += "  " + Show(f.implementation) + "/" + Show(f.format) + ": " + f.what;
+    if (f.what != "added" && f.what != "removed") {
+      formats += " \"" + Show(f.old_value) + "\" -> \"" + Show(f.new_value) + "\"";
+    }
+    formats += "\n";
+  }
+  std::string notes;
+  for (const std::string& note : diff.notes) notes += "  " + Show(note) + "\n";
+
+  std::string out;
+  auto section = [&out](std::string_view title, const std::string& body) {
+    if (!body.empty()) out += std::string(title) + ":\n" + body;
+  };
+  section("regressions", regressions);
+  section("changed", changed);
+  section("added", added);
+  section("removed", removed);
+  section("formats", formats);
+  section("notes", notes);
+  if (!diff.HasDifferences()) {
+    out += "arcs diff: no differences\n";
+  } else {
+    out += "arcs diff: " + Plural(diff.regressions, "regression", "regressions") + ", " +
+           Plural(outcome_changes, "outcome change", "outcome changes") + ", " +
+           Plural(record_changes, "other case change", "other case changes") + ", " +
+           Plural(added_count, "case added", "cases added") + ", " +
+           Plural(removed_count, "case removed", "cases removed") + ", " +
+           Plural(diff.formats.size(), "format change", "format changes") + "\n";
+  }
+  return out;
+}
+
+}  // namespace arcs::report

@@ -1,0 +1,72 @@
+// `arcs diff`: what changed between two reports (report.h). A spec maintainer sees which
+// outcomes a change to the reference, a vector or a spec moves; CI fails on regressions, and
+// the committed reference report is held to "no change at all" (--fail-on-change).
+//
+// Cases are matched by (implementation name, format, case id, operation). Only what a run
+// decides is compared: per case the outcome, error_kind, expected, actual, level, requirements
+// and rules; per format the certification, the missing list, the declared policies and which
+// operations are supported. What varies from run to run of the same code is never compared: the
+// run information (run.*), stderr_tail, restarts, a case's message and rerun flag, and counts
+// (they follow from the cases).
+#ifndef ARCS_RUNNER_REPORT_DIFF_H_
+#define ARCS_RUNNER_REPORT_DIFF_H_
+
+#include <compare>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/core/status.h"
+#include "runner/report/report.h"
+
+namespace arcs::report {
+
+struct CaseKey {
+  std::string implementation;
+  std::string format;
+  std::string id;
+  std::string operation;
+  auto operator<=>(const CaseKey&) const = default;
+};
+
+struct CaseChange {
+  CaseKey key;
+  std::optional<CaseResult> old_case;  // absent: the case was added
+  std::optional<CaseResult> new_case;  // absent: the case was removed
+  std::vector<std::string> fields;     // both present: the compared fields that differ
+  // The case passed in the old report and did not pass (or is gone) in the new one.
+  bool regression = false;
+};
+
+struct FormatChange {
+  std::string implementation;
+  std::string format;
+  std::string what;  // "added", "removed", "certification", "missing", "policies", "operations"
+  std::string old_value;  // for display; empty for "added"
+  std::string new_value;  // for display; empty for "removed"
+};
+
+struct ReportDiff {
+  std::vector<CaseChange> cases;  // ordered by key
+  std::vector<FormatChange> formats;
+  // Worth knowing, never a difference: an implementation's version changed, a run was
+  // incomplete, an implementation was added, removed or abandoned.
+  std::vector<std::string> notes;
+  std::size_t regressions = 0;
+
+  bool HasDifferences() const { return !cases.empty() || !formats.empty(); }
+};
+
+// Fails (kInvalidArgument) when a report holds the same case key twice: then matching would be
+// a guess.
+Result<ReportDiff> Compare(const Report& old_report, const Report& new_report);
+
+// The diff for a terminal: regressions first, then other changes, added and removed cases,
+// format changes and notes, and a last line "arcs diff: ..." with the totals. Untrusted text is
+// escaped (escape.h EscapeTerminal) and long values are shortened.
+std::string FormatDiff(const ReportDiff& diff);
+
+}  // namespace arcs::report
+
+#endif  // ARCS_RUNNER_REPORT_DIFF_H_

@@ -1,0 +1,60 @@
+// The renderings of a report (report.h): Markdown, one self-contained HTML page, JUnit XML and
+// SVG badges. The JSON form is the source of truth; each of these is a pure function of it, so
+// `arcs report` can render a committed report again at any time. Every string in a report is
+// untrusted (it may come from the implementation under test) and goes through escape.h.
+#ifndef ARCS_RUNNER_REPORT_RENDER_H_
+#define ARCS_RUNNER_REPORT_RENDER_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/core/status.h"
+#include "runner/report/report.h"
+
+namespace arcs::report {
+
+// GitHub-flavoured Markdown: per implementation a summary table, the certification of each
+// format with what is missing, operation × level counts, and a table of the cases that did not
+// pass (id, operation, level, outcome, expected, actual).
+std::string RenderMarkdown(const Report& report);
+
+// One self-contained HTML page (no external resources): summary tables at the top, then a
+// case × implementation matrix (rows: format, case id, operation, level; a coloured cell per
+// implementation whose tooltip holds expected and actual), then the details of every case that
+// did not pass. A small inline script filters rows by format, operation, level, outcome and text;
+// it reads only data-* attributes, so no report text ever reaches script. A
+// Content-Security-Policy meta tag allows nothing but the page's own inline <style> and <script>
+// (by SHA-256 hash) and data: images.
+std::string RenderHtml(const Report& report);
+
+// The Content-Security-Policy RenderHtml puts in its meta tag, for the given inline style and
+// script contents. Exposed so tests can recompute it from a rendered page.
+std::string ContentSecurityPolicy(std::string_view style, std::string_view script);
+
+// JUnit XML for CI systems: one <testsuites>, a <testsuite name="IMPL/FORMAT"> per
+// implementation and format, a <testcase classname="IMPL.FORMAT.OPERATION" name="CASE-ID"> per
+// case ('.' in the implementation and format names becomes '_', so the dots mean hierarchy).
+// failed -> <failure>, errored -> <error>, skipped -> <skipped>; a known failure is reported as
+// <skipped message="known failure: ..."/>: CI systems show skipped tests without failing the
+// build, which is exactly what a listed known failure is, and it stays visible (a "passed" with
+// a note would hide it).
+std::string RenderJunit(const Report& report);
+
+// One shields.io-style SVG badge per implementation and format: "FORMAT | full" (green),
+// "FORMAT | partial NN%" (yellow; NN is the share of the format's MUST cases that passed,
+// rounded down, so a partial never shows 100%) and "FORMAT | none" (red).
+struct Badge {
+  std::string file_name;  // "<Slug(implementation)>-<Slug(format)>.svg", unique in the list
+  std::string svg;
+};
+std::vector<Badge> RenderBadges(const Report& report);
+
+// Writes every form of the report: DIR/BASENAME.json, .md, .html, .junit.xml, and the badges
+// under DIR/badges/. Creates the directories as needed.
+Status WriteAllRenderings(const Report& report, const std::string& dir,
+                          const std::string& basename);
+
+}  // namespace arcs::report
+
+#endif  // ARCS_RUNNER_REPORT_RENDER_H_

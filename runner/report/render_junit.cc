@@ -1,0 +1,112 @@
+// RenderJunit (render.h).
+#include <algorithm>
+#include <set>
+
+#include "runner/report/escape.h"
+#include "runner/report/render.h"
+#include "runner/report/render_common.h"
+
+namespace arcs::report {
+namespace {
+
+constexpr std::size_t kMaxMessageBytes = 500;
+constexpr std::size_t kMaxBodyBytes = 4000;
+
+std::string E(std::string_view text) { return EscapeXml(text); }
+
+// Dots separate levels of a JUnit classname; inside one name they would invent levels.
+std::string ClassPart(std::string_view name) {
+  std::string part(name);
+  std::replace(part.begin(), part.end(), '.', '_');
+  return part;
+}
+
+struct Tally {
+  std::uint64_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  void Add(Outcome outcome) {
+    ++tests;
+    failures += outcome == Outcome::kFailed;
+    errors += outcome == Outcome::kErrored;
+    skipped += outcome == Outcome::kSkipped || outcome == Outcome::kKnownFailure;
+  }
+  std::string Attributes() const {
+    return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
+           "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) +
+           "\"";
+  }
+};
+
+std::string OneLine(const CaseResult& c) {
+  std::string line;
+  for (char ch : internal::ExpectedActual(c))
+    line += ch == '\n' ? std::string("; ") : std::string(1, ch);
+  return E(Truncate(line, kMaxMessageBytes));
+}
+
+std::string TestCase(const ImplementationReport& impl, const CaseResult& c) {
+  std::string out = "    <testcase classname=\"" + E(ClassPart(impl.name)) + "." +
+                    E(ClassPart(c.format)) + "." + E(ClassPart(c.operation)) + "\" name=\"" +
+                    E(c.id) + "\"";
+  const std::string body = E(Truncate(internal::ExpectedActual(c), kMaxBodyBytes));
+  switch (c.outcome) {
+    case Outcome::kPassed:
+      return out + "/>\n";
+    case Outcome::kFailed:
+      return out + ">\n      <failure message=\"" + OneLine(c) + "\" type=\"failed\">" + body +
+             "</failure>\n    </testcase>\n";
+    case Outcome::kErrored:
+      return out + ">\n      <error message=\"" + OneLine(c) + "\" type=\"" +
+             E(c.error_kind.empty() ? "errored" : c.error_kind) + "\">" + body +
+             "</error>\n    </testcase>\n";
+    case Outcome::kSkipped:
+      return out + ">\n      <skipped message=\"" + E(Truncate(c.message, kMaxMessageBytes)) +
+             "\"/>\n    </testcase>\n";
+    case Outcome::kKnownFailure:
+      return out + ">\n      <skipped message=\"known failure: " + OneLine(c) +
+             "\"/>\n    </testcase>\n";
+  }
+  return out + "/>\n";
+}
+
+}  // namespace
+
+std::string RenderJunit(const Report& report) {
+  Tally all;
+  std::string suites;
+  for (const ImplementationReport& impl : report.implementations) {
+    // The declared formats in their order, then any format only the cases name.
+    std::vector<std::string> formats;
+    for (const FormatSummary& f : impl.formats) formats.push_back(f.format);
+    std::set<std::string> extra;
+    for (const CaseResult& c : impl.cases) {
+      if (std::find(formats.begin(), formats.end(), c.format) == formats.end()) {
+        extra.insert(c.format);
+      }
+    }
+    formats.insert(formats.end(), extra.begin(), extra.end());
+
+    for (const std::string& format : formats) {
+      Tally tally;
+      std::string cases;
+      for (const CaseResult& c : impl.cases) {
+        if (c.format != format) continue;
+        tally.Add(c.outcome);
+        all.Add(c.outcome);
+        cases += TestCase(impl, c);
+      }
+      std::string certification;
+      for (const FormatSummary& f : impl.formats) {
+        if (f.format == format) certification = internal::CertificationText(f);
+      }
+      suites += "  <testsuite name=\"" + E(impl.name) + "/" + E(format) + "\"" +
+                tally.Attributes() + ">\n    <properties>\n" +
+                "      <property name=\"version\" value=\"" + E(impl.version) + "\"/>\n" +
+                "      <property name=\"certification\" value=\"" + E(certification) +
+                "\"/>\n    </properties>\n" + cases + "  </testsuite>\n";
+    }
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ARCS\"" +
+         all.Attributes() + ">\n" + suites + "</testsuites>\n";
+}
+
+}  // namespace arcs::report

@@ -1,0 +1,77 @@
+#include <gtest/gtest.h>
+
+#include "runner/report/escape.h"
+#include "runner/report/render.h"
+#include "runner/report/sample.h"
+
+namespace arcs::report {
+namespace {
+
+std::size_t Occurrences(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos;
+       at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(ReportJunit, OneSuitePerImplementationAndFormat) {
+  const std::string xml = RenderJunit(testing::SampleReport());
+  EXPECT_TRUE(
+      xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
+                      "name=\"ARCS\" tests=\"11\" failures=\"2\" errors=\"2\" "
+                      "skipped=\"2\">\n"));
+  EXPECT_NE(xml.find("<testsuite name=\"arcs-reference/spool\" tests=\"5\" failures=\"0\" "
+                     "errors=\"0\" skipped=\"1\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"&lt;script&gt;alert(1)&lt;/script&gt; py.spool/spool\" "
+                     "tests=\"5\" failures=\"1\" errors=\"2\" skipped=\"1\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("/lightbox\" tests=\"1\" failures=\"1\""), std::string::npos);
+  EXPECT_EQ(Occurrences(xml, "<testsuite "), 3u);
+  EXPECT_EQ(Occurrences(xml, "<testcase "), 11u);
+  EXPECT_TRUE(xml.ends_with("</testsuites>\n"));
+}
+
+TEST(ReportJunit, MapsOutcomesToElements) {
+  const std::string xml = RenderJunit(testing::SampleReport());
+  EXPECT_NE(xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
+                     "name=\"spool-11.4-skip\"/>"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
+                     "name=\"spool-11.1-minimal\">\n      <skipped message=\"known failure: "
+                     "expected: valid; actual: invalid (SP-3.6-1)\"/>"),
+            std::string::npos);
+  // The implementation's own dot does not invent a level.
+  EXPECT_NE(xml.find("classname=\"&lt;script&gt;alert(1)&lt;/script&gt; py_spool.spool."
+                     "validate\" name=\"spool-3.6-crlf\">\n      <error message=\"expected: "
+                     "valid; actual: crash: killed by signal 11 (SIGSEGV)\" type=\"crash\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<failure message=\"expected: invalid (LB-2.1-1); actual: valid\" "
+                     "type=\"failed\">expected: invalid (LB-2.1-1)\nactual: valid</failure>"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"unsupported: &#39; onmouseover=&#39;alert(4)\"/>"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<property name=\"certification\" value=\"partial 25%\"/>"),
+            std::string::npos);
+}
+
+TEST(ReportJunit, EscapesAndStaysWellFormedText) {
+  Report r = testing::SampleReport();
+  r.implementations[1].cases[1].actual += std::string("\0\x0b\xFF\xEF\xBF\xBE", 6);
+  const std::string xml = RenderJunit(r);
+  for (std::string_view hostile : testing::HostileStrings()) {
+    EXPECT_EQ(xml.find(hostile), std::string::npos) << "found: " << hostile;
+  }
+  EXPECT_EQ(ValidUtf8(xml), xml);
+  for (char c : xml) {
+    const auto byte = static_cast<unsigned char>(c);
+    EXPECT_TRUE(byte >= 0x20 || c == '\n' || c == '\t' || c == '\r') << static_cast<int>(byte);
+  }
+  EXPECT_EQ(xml.find("\xEF\xBF\xBE"), std::string::npos);
+  EXPECT_EQ(Occurrences(xml, "<![CDATA["), 0u);
+}
+
+}  // namespace
+}  // namespace arcs::report

@@ -1,0 +1,132 @@
+// RenderMarkdown (render.h).
+#include <cstdio>
+
+#include "runner/report/escape.h"
+#include "runner/report/render.h"
+#include "runner/report/render_common.h"
+
+namespace arcs::report {
+namespace {
+
+using internal::CountColumns;
+
+// Long untrusted answers are cut so that one case cannot swamp the page.
+constexpr std::size_t kMaxCellBytes = 500;
+
+std::string Cell(std::string_view text) {
+  if (text.empty()) return "—";
+  return EscapeMarkdown(Truncate(text, kMaxCellBytes));
+}
+
+std::string Row(const std::vector<std::string>& cells) {
+  std::string row = "|";
+  for (const std::string& cell : cells) row += " " + cell + " |";
+  return row + "\n";
+}
+
+// The header row and the separator; numeric columns (the counts) are right-aligned.
+std::string Header(const std::vector<std::string>& names, std::size_t numeric_from) {
+  std::string out = Row(names) + "|";
+  for (std::size_t i = 0; i < names.size(); ++i) out += i >= numeric_from ? "--:|" : "---|";
+  return out + "\n";
+}
+
+std::vector<std::string> CountHeader(std::vector<std::string> leading) {
+  for (const auto& [name, value] : CountColumns(Counts{})) leading.emplace_back(name);
+  return leading;
+}
+
+std::vector<std::string> CountCells(std::vector<std::string> leading, const Counts& counts) {
+  for (const auto& [name, value] : CountColumns(counts)) leading.push_back(std::to_string(value));
+  return leading;
+}
+
+std::string Seconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f", seconds);
+  return buffer;
+}
+
+void RenderImplementation(const ImplementationReport& impl, std::string* out) {
+  *out += "\n## " + EscapeMarkdown(impl.name) + " " + EscapeMarkdown(impl.version) + "\n\n";
+  *out += "- language: " + Cell(impl.language) + "\n";
+  *out += "- homepage: " + Cell(impl.homepage) + "\n";
+  *out += "- command: " + Cell(impl.command) + "\n";
+  *out += "- restarts: " + std::to_string(impl.restarts) + "\n";
+  if (impl.abandoned) {
+    *out +=
+        "\n**Abandoned** after too many consecutive crashes or timeouts; the cases not run "
+        "are reported as errored (abandoned).\n";
+  }
+
+  *out += "\n### Certification\n\n" + Header({"format", "certification", "missing"}, 3);
+  for (const FormatSummary& f : impl.formats) {
+    std::string missing;
+    for (const std::string& gap : f.missing) {
+      missing += (missing.empty() ? "" : "<br>") + EscapeMarkdown(Truncate(gap, kMaxCellBytes));
+    }
+    *out += Row({Cell(f.format), "**" + Cell(internal::CertificationText(f)) + "**",
+                 missing.empty() ? "—" : missing});
+  }
+
+  *out += "\n### Operations\n\n" +
+          Header(CountHeader({"format", "operation", "supported", "level"}), 4);
+  for (const FormatSummary& f : impl.formats) {
+    for (const OperationSummary& op : f.operations) {
+      const std::string supported = op.supported ? "yes" : "no";
+      for (const std::string& level : internal::OrderedLevels(op.by_level)) {
+        *out += Row(CountCells({Cell(f.format), Cell(op.operation), supported, Cell(level)},
+                               op.by_level.at(level)));
+      }
+      *out += Row(CountCells({Cell(f.format), Cell(op.operation), supported, "all"}, op.counts));
+    }
+  }
+
+  std::string failing;
+  std::size_t count = 0;
+  for (const CaseResult& c : impl.cases) {
+    if (c.outcome == Outcome::kPassed) continue;
+    ++count;
+    failing +=
+        Row({Cell(c.id), Cell(c.format), Cell(c.operation), Cell(c.level),
+             Cell(internal::OutcomeText(c)), Cell(c.expected), Cell(c.actual), Cell(c.message)});
+  }
+  *out += "\n### Cases that did not pass (" + std::to_string(count) + ")\n\n";
+  if (count == 0) {
+    *out += "Every case passed.\n";
+  } else {
+    *out +=
+        Header({"case", "format", "operation", "level", "outcome", "expected", "actual", "detail"},
+               8) +
+        failing;
+  }
+}
+
+}  // namespace
+
+std::string RenderMarkdown(const Report& report) {
+  std::string out = "# ARCS conformance report\n\n";
+  if (!report.complete) {
+    out += "**Incomplete:** the run was interrupted; cases not run are reported as errored.\n\n";
+  }
+  const RunInfo& run = report.run;
+  out += "arcs " + Cell(run.arcs_version) + ", started " + Cell(run.started_at) + ", " +
+         Seconds(run.seconds) + " s, " + std::to_string(run.jobs) + " job(s), timeout " +
+         Seconds(run.timeout_seconds) + " s per case";
+  if (!run.filters.empty()) {
+    std::string filters;
+    for (const std::string& f : run.filters) filters += (filters.empty() ? "" : " ") + f;
+    out += ", filters: " + Cell(filters);
+  }
+  if (!run.known_failures.empty()) out += ", known failures: " + Cell(run.known_failures);
+  out += ".\n\n## Summary\n\n" + Header(CountHeader({"implementation", "version"}), 2);
+  for (const ImplementationReport& impl : report.implementations) {
+    out += Row(CountCells({Cell(impl.name), Cell(impl.version)}, impl.summary));
+  }
+  for (const ImplementationReport& impl : report.implementations) {
+    RenderImplementation(impl, &out);
+  }
+  return out;
+}
+
+}  // namespace arcs::report

@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "runner/report/escape.h"
+#include "runner/report/render.h"
+#include "runner/report/sample.h"
+
+namespace arcs::report {
+namespace {
+
+// Cell separators of a table row: '|' not escaped by a backslash.
+std::size_t Separators(std::string_view line) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\\') {
+      ++i;
+    } else if (line[i] == '|') {
+      ++n;
+    }
+  }
+  return n;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(ReportMarkdown, EveryTableRowHasItsHeadersCellCount) {
+  const std::string md = RenderMarkdown(testing::SampleReport());
+  std::size_t header = 0, rows = 0;
+  for (const std::string& line : Lines(md)) {
+    if (!line.starts_with("|")) {
+      header = 0;
+      continue;
+    }
+    if (header == 0) {
+      header = Separators(line);
+      continue;
+    }
+    EXPECT_EQ(Separators(line), header) << line;
+    ++rows;
+  }
+  EXPECT_GT(rows, 20u);
+}
+
+TEST(ReportMarkdown, OpensNoHtmlNoCodeSpanAndNoLink) {
+  Report r = testing::SampleReport();
+  r.implementations[1].cases[1].actual += " \xFF";
+  const std::string md = RenderMarkdown(r);
+  std::string without_breaks = md;
+  for (std::size_t at; (at = without_breaks.find("<br>")) != std::string::npos;) {
+    without_breaks.erase(at, 4);
+  }
+  EXPECT_EQ(without_breaks.find('<'), std::string::npos);
+  for (std::size_t i = 0; i < md.size(); ++i) {
+    if (md[i] == '\\') {
+      ++i;
+      continue;
+    }
+    EXPECT_NE(md[i], '`') << md.substr(i, 40);
+    EXPECT_NE(md[i], '[') << md.substr(i, 40);
+  }
+  EXPECT_EQ(ValidUtf8(md), md);
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  EXPECT_EQ(md.find('\x07'), std::string::npos);
+}
+
+TEST(ReportMarkdown, SummarizesCertificationOperationsAndFailures) {
+  const std::string md = RenderMarkdown(testing::SampleReport());
+  EXPECT_NE(md.find("| implementation | version | passed | failed | errored | skipped | known "
+                    "failures | total |\n|---|---|--:|--:|--:|--:|--:|--:|\n"
+                    "| arcs-reference | 0.3.0 | 4 | 0 | 0 | 0 | 1 | 5 |\n"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool | **full** | — |"), std::string::npos);
+  EXPECT_NE(md.find("| spool | **partial 25%** | roundtrip: not supported<br>&lt;/script&gt;"),
+            std::string::npos);
+  EXPECT_NE(md.find("| lightbox | **none** | validate: 1 MUST case failed |"), std::string::npos);
+  EXPECT_NE(md.find("| spool | validate | yes | MUST | 1 | 1 | 1 | 0 | 0 | 3 |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool | roundtrip | no | all | 0 | 0 | 0 | 1 | 0 | 1 |"), std::string::npos);
+  EXPECT_NE(md.find("### Cases that did not pass (1)"), std::string::npos);
+  EXPECT_NE(md.find("| spool-11.1-minimal | spool | validate | MAY | known\\_failure | valid | "
+                    "invalid (SP-3.6-1) | — |"),
+            std::string::npos);
+  EXPECT_NE(md.find("### Cases that did not pass (5)"), std::string::npos);
+  EXPECT_NE(md.find("errored (crash)"), std::string::npos);
+  EXPECT_NE(md.find("**Incomplete:**"), std::string::npos);
+  EXPECT_NE(md.find("**Abandoned**"), std::string::npos);
+}
+
+TEST(ReportMarkdown, SaysSoWhenEveryCasePassed) {
+  Report r = testing::SampleReport();
+  r.implementations.resize(1);
+  r.implementations[0].cases.erase(r.implementations[0].cases.begin());
+  EXPECT_NE(RenderMarkdown(r).find("Every case passed."), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arcs::report

@@ -1,0 +1,620 @@
+#include "runner/report/report.h"
+
+#include <charconv>
+#include <cmath>
+#include <initializer_list>
+#include <iostream>
+#include <iterator>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+#include "reference/core/io.h"
+#include "reference/core/json.h"
+#include "reference/core/number.h"
+#include "runner/report/escape.h"
+
+namespace arcs::report {
+namespace {
+
+constexpr std::string_view kOutcomeNames[] = {"passed", "failed", "errored", "skipped",
+                                              "known_failure"};
+
+// A pretty JSON writer for the fixed shape of a report: objects one member per line, arrays of
+// strings on one line (requirement ids, missing lists stay readable in a diff of two reports).
+class Writer {
+ public:
+  std::string Take() && {
+    out_ += '\n';
+    return std::move(out_);
+  }
+
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+
+  // Starts an object member; the value follows.
+  void Key(std::string_view name) {
+    NextLine();
+    json::AppendQuoted(name, &out_);
+    out_ += ": ";
+  }
+  // Starts an array element; the value follows.
+  void Element() { NextLine(); }
+
+  void String(std::string_view value) { json::AppendQuoted(ValidUtf8(value), &out_); }
+  void Bool(bool value) { out_ += value ? "true" : "false"; }
+  void Unsigned(std::uint64_t value) { out_ += std::to_string(value); }
+  void Int(std::int64_t value) { out_ += std::to_string(value); }
+  void Double(double value) {
+    if (!std::isfinite(value)) value = 0;  // JSON has no NaN or infinity
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out_.append(buffer, end);
+  }
+  void StringList(const std::vector<std::string>& values) {
+    out_ += '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) out_ += ", ";
+      String(values[i]);
+    }
+    out_ += ']';
+  }
+
+ private:
+  void Open(char bracket) {
+    out_ += bracket;
+    ++depth_;
+    empty_ = true;
+  }
+  void Close(char bracket) {
+    --depth_;
+    if (!empty_) Newline();
+    out_ += bracket;
+    empty_ = false;
+  }
+  void NextLine() {
+    if (!empty_) out_ += ',';
+    Newline();
+    empty_ = false;
+  }
+  void Newline() {
+    out_ += '\n';
+    out_.append(2 * static_cast<std::size_t>(depth_), ' ');
+  }
+
+  std::string out_;
+  int depth_ = 0;
+  bool empty_ = true;  // nothing written yet in the innermost open container
+};
+
+void WriteCounts(const Counts& c, Writer* w) {
+  w->BeginObject();
+  w->Key("passed");
+  w->Unsigned(c.passed);
+  w->Key("failed");
+  w->Unsigned(c.failed);
+  w->Key("errored");
+  w->Unsigned(c.errored);
+  w->Key("skipped");
+  w->Unsigned(c.skipped);
+  w->Key("known_failures");
+  w->Unsigned(c.known_failures);
+  w->Key("total");
+  w->Unsigned(c.total);
+  w->EndObject();
+}
+
+void WriteStringMap(const std::map<std::string, std::string>& map, Writer* w) {
+  w->BeginObject();
+  for (const auto& [key, value] : map) {
+    w->Key(ValidUtf8(key));
+    w->String(value);
+  }
+  w->EndObject();
+}
+
+void WriteOperation(const OperationSummary& op, Writer* w) {
+  w->BeginObject();
+  w->Key("operation");
+  w->String(op.operation);
+  w->Key("supported");
+  w->Bool(op.supported);
+  w->Key("counts");
+  WriteCounts(op.counts, w);
+  w->Key("by_level");
+  w->BeginObject();
+  for (const auto& [level, counts] : op.by_level) {
+    w->Key(ValidUtf8(level));
+    WriteCounts(counts, w);
+  }
+  w->EndObject();
+  w->EndObject();
+}
+
+void WriteFormat(const FormatSummary& f, Writer* w) {
+  w->BeginObject();
+  w->Key("format");
+  w->String(f.format);
+  w->Key("certification");
+  w->String(f.certification);
+  w->Key("missing");
+  w->StringList(f.missing);
+  w->Key("policies");
+  WriteStringMap(f.policies, w);
+  w->Key("counts");
+  WriteCounts(f.counts, w);
+  w->Key("operations");
+  w->BeginArray();
+  for (const OperationSummary& op : f.operations) {
+    w->Element();
+    WriteOperation(op, w);
+  }
+  w->EndArray();
+  w->EndObject();
+}
+
+void WriteCase(const CaseResult& c, Writer* w) {
+  w->BeginObject();
+  w->Key("id");
+  w->String(c.id);
+  w->Key("format");
+  w->String(c.format);
+  w->Key("operation");
+  w->String(c.operation);
+  w->Key("requirements");
+  w->StringList(c.requirements);
+  w->Key("level");
+  w->String(c.level);
+  w->Key("outcome");
+  w->String(OutcomeName(c.outcome));
+  w->Key("error_kind");
+  w->String(c.error_kind);
+  w->Key("expected");
+  w->String(c.expected);
+  w->Key("actual");
+  w->String(c.actual);
+  w->Key("message");
+  w->String(c.message);
+  w->Key("rerun");
+  w->Bool(c.rerun);
+  w->Key("rules");
+  w->String(c.rules);
+  w->EndObject();
+}
+
+void WriteImplementation(const ImplementationReport& impl, Writer* w) {
+  w->BeginObject();
+  w->Key("name");
+  w->String(impl.name);
+  w->Key("version");
+  w->String(impl.version);
+  w->Key("language");
+  w->String(impl.language);
+  w->Key("homepage");
+  w->String(impl.homepage);
+  w->Key("command");
+  w->String(impl.command);
+  w->Key("summary");
+  WriteCounts(impl.summary, w);
+  w->Key("formats");
+  w->BeginArray();
+  for (const FormatSummary& f : impl.formats) {
+    w->Element();
+    WriteFormat(f, w);
+  }
+  w->EndArray();
+  w->Key("cases");
+  w->BeginArray();
+  for (const CaseResult& c : impl.cases) {
+    w->Element();
+    WriteCase(c, w);
+  }
+  w->EndArray();
+  w->Key("abandoned");
+  w->Bool(impl.abandoned);
+  w->Key("restarts");
+  w->Unsigned(impl.restarts);
+  w->Key("stderr_tail");
+  w->String(impl.stderr_tail);
+  w->EndObject();
+}
+
+void WriteRun(const RunInfo& run, Writer* w) {
+  w->BeginObject();
+  w->Key("arcs_version");
+  w->String(run.arcs_version);
+  w->Key("started_at");
+  w->String(run.started_at);
+  w->Key("seconds");
+  w->Double(run.seconds);
+  w->Key("jobs");
+  w->Int(run.jobs);
+  w->Key("timeout_seconds");
+  w->Double(run.timeout_seconds);
+  w->Key("filters");
+  w->StringList(run.filters);
+  w->Key("known_failures");
+  w->String(run.known_failures);
+  w->EndObject();
+}
+
+// "a string", "an object", ... for error messages.
+std::string Described(json::Kind kind) {
+  const std::string_view name = json::KindName(kind);
+  if (kind == json::Kind::kNull) return "null";
+  return (name.front() == 'a' || name.front() == 'o' ? "an " : "a ") + std::string(name);
+}
+
+// Reads one closed JSON object member by member. The first problem is kept in *status with its
+// JSON Pointer; after that every call is a no-op, so readers are written straight through
+// without checking after each member.
+class ObjectReader {
+ public:
+  ObjectReader(const json::Value* value, std::string pointer, Status* status)
+      : value_(value), pointer_(std::move(pointer)), status_(status) {
+    if (status_->ok() && value_ && !value_->is_object()) {
+      Fail(pointer_, "expected an object, found " + Described(value_->kind()));
+    }
+    if (!value_) Fail(pointer_, "missing");
+  }
+
+  bool ok() const { return status_->ok(); }
+
+  // The member's value checked to be of the given kind (booleans: kTrue stands for both), or
+  // nullptr (with the error recorded).
+  const json::Value* Member(std::string_view name, json::Kind kind) {
+    if (!ok()) return nullptr;
+    known_.push_back(name);
+    const json::Value* member = value_->Find(name);
+    if (!member) {
+      Fail(pointer_, "missing member \"" + std::string(name) + "\"");
+      return nullptr;
+    }
+    const bool kind_ok = kind == json::Kind::kTrue ? member->is_bool() : member->kind() == kind;
+    if (!kind_ok) {
+      Fail(Pointer(name), "expected " + Described(kind) + ", found " + Described(member->kind()));
+      return nullptr;
+    }
+    return member;
+  }
+
+  void String(std::string_view name, std::string* out) {
+    if (const json::Value* v = Member(name, json::Kind::kString)) *out = std::string(v->text());
+  }
+  void Bool(std::string_view name, bool* out) {
+    if (const json::Value* v = Member(name, json::Kind::kTrue)) *out = v->as_bool();
+  }
+  void Unsigned(std::string_view name, std::uint64_t* out) {
+    const json::Value* v = Member(name, json::Kind::kNumber);
+    if (!v) return;
+    std::optional<std::int64_t> n = json::ToInt64(v->text());
+    if (!n || *n < 0) {
+      Fail(Pointer(name), "expected a non-negative integer, found " + std::string(v->text()));
+      return;
+    }
+    *out = static_cast<std::uint64_t>(*n);
+  }
+  void Int(std::string_view name, int* out) {
+    const json::Value* v = Member(name, json::Kind::kNumber);
+    if (!v) return;
+    std::optional<std::int64_t> n = json::ToInt64(v->text());
+    if (!n || *n < std::numeric_limits<int>::min() || *n > std::numeric_limits<int>::max()) {
+      Fail(Pointer(name),
+           "expected an integer in the range of int, found " + std::string(v->text()));
+      return;
+    }
+    *out = static_cast<int>(*n);
+  }
+  void Double(std::string_view name, double* out) {
+    const json::Value* v = Member(name, json::Kind::kNumber);
+    if (!v) return;
+    std::optional<double> d = json::ToDouble(v->text());
+    if (!d) {
+      Fail(Pointer(name), "number out of range: " + std::string(v->text()));
+      return;
+    }
+    *out = *d;
+  }
+  void StringList(std::string_view name, std::vector<std::string>* out) {
+    const json::Value* v = Member(name, json::Kind::kArray);
+    if (!v) return;
+    std::size_t index = 0;
+    for (const json::Value& item : v->items()) {
+      if (!item.is_string()) {
+        Fail(Pointer(name) + "/" + std::to_string(index),
+             "expected a string, found " + Described(item.kind()));
+        return;
+      }
+      out->emplace_back(item.text());
+      ++index;
+    }
+  }
+  void StringMap(std::string_view name, std::map<std::string, std::string>* out) {
+    const json::Value* v = Member(name, json::Kind::kObject);
+    if (!v) return;
+    for (const json::Member& m : v->members()) {
+      if (!m.value.is_string()) {
+        Fail(Pointer(name, m.name), "expected a string, found " + Described(m.value.kind()));
+        return;
+      }
+      (*out)[std::string(m.name)] = std::string(m.value.text());
+    }
+  }
+
+  // Fails on the first member no call above asked for.
+  void Finish() {
+    if (!ok()) return;
+    for (const json::Member& m : value_->members()) {
+      bool known = false;
+      for (std::string_view k : known_) known = known || k == m.name;
+      if (!known) {
+        Fail(Pointer(m.name), "unknown member");
+        return;
+      }
+    }
+  }
+
+  std::string Pointer(std::string_view name) const {
+    std::string p = pointer_ + "/";
+    json::AppendPointerToken(name, &p);
+    return p;
+  }
+  std::string Pointer(std::string_view name, std::string_view sub) const {
+    std::string p = Pointer(name) + "/";
+    json::AppendPointerToken(sub, &p);
+    return p;
+  }
+
+  void Fail(const std::string& pointer, const std::string& message) {
+    if (!ok()) return;
+    *status_ = Status(StatusCode::kParseError,
+                      (pointer.empty() ? std::string("(root)") : pointer) + ": " + message);
+  }
+
+ private:
+  const json::Value* value_;
+  std::string pointer_;
+  Status* status_;
+  std::vector<std::string_view> known_;
+};
+
+// Calls read(element, pointer) for each element of the array member `name`.
+template <typename Fn>
+void ForEachElement(ObjectReader& reader, std::string_view name, Fn read) {
+  const json::Value* array = reader.Member(name, json::Kind::kArray);
+  if (!array) return;
+  std::size_t index = 0;
+  for (const json::Value& item : array->items()) {
+    if (!reader.ok()) return;
+    read(item, reader.Pointer(name) + "/" + std::to_string(index++));
+  }
+}
+
+void ReadCounts(const json::Value* value, const std::string& pointer, Status* status, Counts* c) {
+  ObjectReader r(value, pointer, status);
+  r.Unsigned("passed", &c->passed);
+  r.Unsigned("failed", &c->failed);
+  r.Unsigned("errored", &c->errored);
+  r.Unsigned("skipped", &c->skipped);
+  r.Unsigned("known_failures", &c->known_failures);
+  r.Unsigned("total", &c->total);
+  r.Finish();
+}
+
+void ReadOperation(const json::Value& value, const std::string& pointer, Status* status,
+                   OperationSummary* op) {
+  ObjectReader r(&value, pointer, status);
+  r.String("operation", &op->operation);
+  r.Bool("supported", &op->supported);
+  ReadCounts(r.Member("counts", json::Kind::kObject), r.Pointer("counts"), status, &op->counts);
+  if (const json::Value* levels = r.Member("by_level", json::Kind::kObject)) {
+    for (const json::Member& m : levels->members()) {
+      ReadCounts(&m.value, r.Pointer("by_level", m.name), status,
+                 &op->by_level[std::string(m.name)]);
+    }
+  }
+  r.Finish();
+}
+
+void ReadFormat(const json::Value& value, const std::string& pointer, Status* status,
+                FormatSummary* f) {
+  ObjectReader r(&value, pointer, status);
+  r.String("format", &f->format);
+  r.String("certification", &f->certification);
+  r.StringList("missing", &f->missing);
+  r.StringMap("policies", &f->policies);
+  ReadCounts(r.Member("counts", json::Kind::kObject), r.Pointer("counts"), status, &f->counts);
+  ForEachElement(r, "operations", [&](const json::Value& item, const std::string& p) {
+    ReadOperation(item, p, status, &f->operations.emplace_back());
+  });
+  r.Finish();
+}
+
+void ReadCase(const json::Value& value, const std::string& pointer, Status* status, CaseResult* c) {
+  ObjectReader r(&value, pointer, status);
+  r.String("id", &c->id);
+  r.String("format", &c->format);
+  r.String("operation", &c->operation);
+  r.StringList("requirements", &c->requirements);
+  r.String("level", &c->level);
+  if (const json::Value* outcome = r.Member("outcome", json::Kind::kString)) {
+    if (!ParseOutcome(outcome->text(), &c->outcome)) {
+      r.Fail(r.Pointer("outcome"), "unknown outcome \"" + std::string(outcome->text()) + "\"");
+    }
+  }
+  r.String("error_kind", &c->error_kind);
+  r.String("expected", &c->expected);
+  r.String("actual", &c->actual);
+  r.String("message", &c->message);
+  r.Bool("rerun", &c->rerun);
+  r.String("rules", &c->rules);
+  r.Finish();
+}
+
+void ReadImplementation(const json::Value& value, const std::string& pointer, Status* status,
+                        ImplementationReport* impl) {
+  ObjectReader r(&value, pointer, status);
+  r.String("name", &impl->name);
+  r.String("version", &impl->version);
+  r.String("language", &impl->language);
+  r.String("homepage", &impl->homepage);
+  r.String("command", &impl->command);
+  ReadCounts(r.Member("summary", json::Kind::kObject), r.Pointer("summary"), status,
+             &impl->summary);
+  ForEachElement(r, "formats", [&](const json::Value& item, const std::string& p) {
+    ReadFormat(item, p, status, &impl->formats.emplace_back());
+  });
+  ForEachElement(r, "cases", [&](const json::Value& item, const std::string& p) {
+    ReadCase(item, p, status, &impl->cases.emplace_back());
+  });
+  r.Bool("abandoned", &impl->abandoned);
+  r.Unsigned("restarts", &impl->restarts);
+  r.String("stderr_tail", &impl->stderr_tail);
+  r.Finish();
+}
+
+void ReadRun(const json::Value* value, const std::string& pointer, Status* status, RunInfo* run) {
+  ObjectReader r(value, pointer, status);
+  r.String("arcs_version", &run->arcs_version);
+  r.String("started_at", &run->started_at);
+  r.Double("seconds", &run->seconds);
+  r.Int("jobs", &run->jobs);
+  r.Double("timeout_seconds", &run->timeout_seconds);
+  r.StringList("filters", &run->filters);
+  r.String("known_failures", &run->known_failures);
+  r.Finish();
+}
+
+}  // namespace
+
+std::string_view OutcomeName(Outcome outcome) {
+  return kOutcomeNames[static_cast<std::size_t>(outcome)];
+}
+
+bool ParseOutcome(std::string_view name, Outcome* outcome) {
+  for (std::size_t i = 0; i < std::size(kOutcomeNames); ++i) {
+    if (kOutcomeNames[i] == name) {
+      *outcome = static_cast<Outcome>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Counts::Add(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPassed:
+      ++passed;
+      break;
+    case Outcome::kFailed:
+      ++failed;
+      break;
+    case Outcome::kErrored:
+      ++errored;
+      break;
+    case Outcome::kSkipped:
+      ++skipped;
+      break;
+    case Outcome::kKnownFailure:
+      ++known_failures;
+      break;
+  }
+  ++total;
+}
+
+std::string ToJson(const Report& report) {
+  Writer w;
+  w.BeginObject();
+  w.Key("report_version");
+  w.Int(report.report_version);
+  w.Key("complete");
+  w.Bool(report.complete);
+  w.Key("run");
+  WriteRun(report.run, &w);
+  w.Key("implementations");
+  w.BeginArray();
+  for (const ImplementationReport& impl : report.implementations) {
+    w.Element();
+    WriteImplementation(impl, &w);
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::move(w).Take();
+}
+
+Result<Report> FromJson(std::string_view text) {
+  json::Document doc;
+  // A report nests seven levels deep; the default bound leaves ample room.
+  if (!doc.Parse(text)) {
+    return Status(
+        StatusCode::kParseError,
+        "not JSON at byte " + std::to_string(doc.error().offset) + ": " + doc.error().message);
+  }
+  if (!doc.duplicates().empty()) {
+    return Status(StatusCode::kParseError,
+                  doc.duplicates().front().pointer + ": duplicate member name");
+  }
+  Report report;
+  Status status;
+  ObjectReader r(&doc.root(), "", &status);
+  r.Int("report_version", &report.report_version);
+  if (status.ok() && report.report_version != kReportVersion) {
+    return Status(StatusCode::kUnsupported,
+                  "/report_version: " + std::to_string(report.report_version) +
+                      " is not supported (this build reads version " +
+                      std::to_string(kReportVersion) + ")");
+  }
+  r.Bool("complete", &report.complete);
+  ReadRun(r.Member("run", json::Kind::kObject), r.Pointer("run"), &status, &report.run);
+  ForEachElement(r, "implementations", [&](const json::Value& item, const std::string& p) {
+    ReadImplementation(item, p, &status, &report.implementations.emplace_back());
+  });
+  r.Finish();
+  if (!status.ok()) return status;
+  return report;
+}
+
+Result<Report> ReadReportFile(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    std::ostringstream in;
+    in << std::cin.rdbuf();
+    text = in.str();
+  } else {
+    Result<std::string> bytes = ReadFile(path);
+    if (!bytes.ok()) return bytes.status();
+    text = std::move(bytes).value();
+  }
+  Result<Report> report = FromJson(text);
+  if (!report.ok()) {
+    return Status(report.status().code(), path + ": " + report.status().message());
+  }
+  return report;
+}
+
+void Recount(ImplementationReport* impl) {
+  impl->summary = {};
+  for (FormatSummary& f : impl->formats) {
+    f.counts = {};
+    for (OperationSummary& op : f.operations) {
+      op.counts = {};
+      op.by_level.clear();
+    }
+  }
+  for (const CaseResult& c : impl->cases) {
+    impl->summary.Add(c.outcome);
+    for (FormatSummary& f : impl->formats) {
+      if (f.format != c.format) continue;
+      f.counts.Add(c.outcome);
+      for (OperationSummary& op : f.operations) {
+        if (op.operation != c.operation) continue;
+        op.counts.Add(c.outcome);
+        op.by_level[c.level].Add(c.outcome);
+      }
+    }
+  }
+}
+
+}  // namespace arcs::report

@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+"""Checks the report's JSON Schema (schemas/report/report.schema.json) against real reports.
+
+Run from the repository root (ctest `report_schema` does):
+
+    /usr/bin/python3 schemas/report/check_report.py --sample build/runner/report/arcs_report_sample [REPORT.json...]
+
+It
+  1. checks that the schema is a valid draft 2020-12 schema, and that it rejects a few broken
+     reports (an unknown member, a negative count, an unknown outcome, a failure without
+     expected/actual, a full certification that names something missing);
+  2. validates reports against the schema, and checks what a schema cannot: no repeated member
+     name, every total is the sum of the five counts, summary/format/operation/level counts tally
+     the cases, cases are sorted by (format, id, operation) and unique, a "full" format has no
+     MUST case that did not pass and a "none" format no MUST case that did;
+     the reports are: the sample report printed by `arcs_report_sample` (a rich, hostile report
+     built in runner/report/sample.cc), every reports/*.json in the source tree (the committed
+     reference report; none present is fine), and any REPORT.json given;
+  3. has `arcs_report_sample DIR` write every rendering of the sample and checks them
+     independently of the C++ tests: the JUnit XML and each SVG badge parse as XML, and the HTML
+     page's Content-Security-Policy names the SHA-256 of its one inline <style> and <script>.
+
+Exit status 0 when every check passed, 1 otherwise. The last line is
+"check_report: N passed, M failed".
+"""
+
+import argparse
+import base64
+import copy
+import glob
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+
+import jsonschema
+
+SCHEMA = "schemas/report/report.schema.json"
+OUTCOME_KEYS = {
+    "passed": "passed",
+    "failed": "failed",
+    "errored": "errored",
+    "skipped": "skipped",
+    "known_failure": "known_failures",
+}
+
+
+class Checker:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL: " + what)
+        return ok
+
+
+def load_strict(text):
+    """json.loads that refuses repeated member names and NaN/Infinity."""
+
+    def pairs(items):
+        names = [name for name, _ in items]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError("repeated member name(s): " + ", ".join(repeated))
+        return dict(items)
+
+    def constant(name):
+        raise ValueError("not JSON: " + name)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+
+
+def tally(cases):
+    counts = {key: 0 for key in OUTCOME_KEYS.values()}
+    for case in cases:
+        counts[OUTCOME_KEYS[case["outcome"]]] += 1
+    counts["total"] = len(cases)
+    return counts
+
+
+def consistency_errors(report):
+    """What the schema cannot say about a report, as a list of messages."""
+    errors = []
+
+    def counts_match(counts, cases, where):
+        if counts["total"] != sum(counts[k] for k in OUTCOME_KEYS.values()):
+            errors.append(where + ": total is not the sum of the five counts")
+        if counts != tally(cases):
+            errors.append("%s: counts %s, the cases tally %s" % (where, counts, tally(cases)))
+
+    for i, impl in enumerate(report["implementations"]):
+        where = "/implementations/%d" % i
+        cases = impl["cases"]
+        keys = [(c["format"], c["id"], c["operation"]) for c in cases]
+        if keys != sorted(keys):
+            errors.append(where + "/cases: not sorted by (format, id, operation)")
+        if len(set(keys)) != len(keys):
+            errors.append(where + "/cases: a (format, id, operation) appears twice")
+        counts_match(impl["summary"], cases, where + "/summary")
+        for j, fmt in enumerate(impl["formats"]):
+            fwhere = "%s/formats/%d" % (where, j)
+            fcases = [c for c in cases if c["format"] == fmt["format"]]
+            counts_match(fmt["counts"], fcases, fwhere + "/counts")
+            for k, op in enumerate(fmt["operations"]):
+                owhere = "%s/operations/%d" % (fwhere, k)
+                ocases = [c for c in fcases if c["operation"] == op["operation"]]
+                counts_match(op["counts"], ocases, owhere + "/counts")
+                levels = sorted({c["level"] for c in ocases})
+                if sorted(op["by_level"]) != levels:
+                    errors.append("%s/by_level: levels %s, the cases have %s"
+                                  % (owhere, sorted(op["by_level"]), levels))
+                for level, counts in op["by_level"].items():
+                    counts_match(counts, [c for c in ocases if c["level"] == level],
+                                 "%s/by_level/%s" % (owhere, level))
+            must = [c["outcome"] for c in fcases if c["level"] == "MUST"]
+            if fmt["certification"] == "full" and any(o != "passed" for o in must):
+                errors.append(fwhere + ": full, but a MUST case did not pass")
+            if fmt["certification"] == "none" and "passed" in must:
+                errors.append(fwhere + ": none, but a MUST case passed")
+    return errors
+
+
+def check_report(checker, validator, text, name):
+    try:
+        report = load_strict(text)
+    except ValueError as error:
+        checker.check(False, "%s: not strict JSON: %s" % (name, error))
+        return None
+    problems = ["%s: %s" % ("/" + "/".join(str(p) for p in e.absolute_path), e.message)
+                for e in validator.iter_errors(report)]
+    if not checker.check(not problems, "%s: schema: %s" % (name, "; ".join(problems[:5]))):
+        return None
+    errors = consistency_errors(report)
+    checker.check(not errors, "%s: %s" % (name, "; ".join(errors[:5])))
+    return report
+
+
+def check_rejections(checker, validator, sample):
+    """The schema must refuse these breakages of a valid report."""
+
+    def broken(description, change):
+        report = copy.deepcopy(sample)
+        change(report)
+        checker.check(not validator.is_valid(report), "schema accepts " + description)
+
+    first_case = lambda r: r["implementations"][0]["cases"][0]
+    failing = lambda r: next(c for i in r["implementations"] for c in i["cases"]
+                             if c["outcome"] == "failed")
+    broken("an unknown top-level member", lambda r: r.update(extra=1))
+    broken("an unknown case member", lambda r: first_case(r).update(extra=1))
+    broken("a missing case member", lambda r: first_case(r).pop("rules"))
+    broken("a negative count", lambda r: r["implementations"][0]["summary"].update(passed=-1))
+    broken("a fractional count", lambda r: r["implementations"][0]["summary"].update(passed=1.5))
+    broken("an unknown outcome", lambda r: first_case(r).update(outcome="won"))
+    broken("an unknown level", lambda r: first_case(r).update(level="MUSTN'T"))
+    broken("a failure without expected", lambda r: failing(r).update(expected=""))
+    broken("an errored case without error_kind",
+           lambda r: first_case(r).update(outcome="errored", error_kind="",
+                                          expected="x", actual="y"))
+    broken("a passed case with an error_kind",
+           lambda r: first_case(r).update(outcome="passed", error_kind="crash"))
+    broken("another report_version", lambda r: r.update(report_version=2))
+    broken("a full certification with something missing",
+           lambda r: r["implementations"][0]["formats"][0].update(certification="full",
+                                                                 missing=["x"]))
+    broken("a by_level key that is not a level",
+           lambda r: r["implementations"][0]["formats"][0]["operations"][0]["by_level"]
+           .update(must=r["implementations"][0]["summary"]))
+
+
+def check_renderings(checker, sample_exe):
+    with tempfile.TemporaryDirectory() as out:
+        result = subprocess.run([sample_exe, out], capture_output=True)
+        if not checker.check(result.returncode == 0, "arcs_report_sample DIR failed: %r"
+                             % result.stderr[-500:]):
+            return
+        for path in [os.path.join(out, "sample.junit.xml")] + sorted(
+                glob.glob(os.path.join(out, "badges", "*.svg"))):
+            try:
+                ElementTree.parse(path)
+                checker.check(True, path)
+            except ElementTree.ParseError as error:
+                checker.check(False, "%s: not well-formed XML: %s" % (os.path.basename(path), error))
+        checker.check(len(glob.glob(os.path.join(out, "badges", "*.svg"))) == 3,
+                      "expected 3 badges of the sample")
+        with open(os.path.join(out, "sample.html"), encoding="utf-8") as f:
+            html = f.read()
+        policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+        blocks = {tag: re.findall(r"<%s>(.*?)</%s>" % (tag, tag), html, re.S)
+                  for tag in ("style", "script")}
+        if not checker.check(policy and all(len(b) == 1 for b in blocks.values()),
+                             "sample.html: one CSP meta tag, one <style>, one <script>"):
+            return
+        for tag, (content,) in blocks.items():
+            digest = base64.b64encode(hashlib.sha256(content.encode("utf-8")).digest()).decode()
+            checker.check("%s-src 'sha256-%s'" % (tag, digest) in policy.group(1),
+                          "sample.html: the CSP does not allow the <%s> by its hash" % tag)
+        checker.check(policy.group(1).startswith("default-src 'none';"),
+                      "sample.html: CSP does not start with default-src 'none'")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sample", help="the arcs_report_sample executable")
+    parser.add_argument("reports", nargs="*", help="more reports to check")
+    args = parser.parse_args()
+
+    checker = Checker()
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+
+    if args.sample:
+        result = subprocess.run([args.sample], capture_output=True)
+        if checker.check(result.returncode == 0, "arcs_report_sample failed"):
+            sample = check_report(checker, validator, result.stdout.decode("utf-8"), "sample")
+            if sample is not None:
+                check_rejections(checker, validator, sample)
+        check_renderings(checker, args.sample)
+
+    committed = sorted(glob.glob("reports/*.json"))
+    print("committed reports: " + (", ".join(committed) if committed else "none"))
+    for path in committed + args.reports:
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            checker.check(False, "%s: not UTF-8: %s" % (path, error))
+            continue
+        check_report(checker, validator, text, path)
+
+    print("check_report: %d passed, %d failed" % (checker.passed, checker.failed))
+    return 0 if checker.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
