@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 namespace arcs::report::internal {
 namespace {
@@ -63,6 +64,24 @@ std::string OutcomeText(const CaseResult& c) {
   std::string text(OutcomeName(c.outcome));
   if (!c.error_kind.empty()) text += " (" + c.error_kind + ")";
   return text;
+}
+
+std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string_view)) {
+  auto seconds = [](double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f", value);
+    return std::string(buffer);
+  };
+  std::string text = "arcs " + escape(run.arcs_version);
+  if (!run.started_at.empty()) text += ", started " + escape(run.started_at);
+  text += ", " + seconds(run.seconds) + " s, " + std::to_string(run.jobs) + " job(s), timeout " +
+          seconds(run.timeout_seconds) + " s per case";
+  if (!run.filters.empty()) {
+    text += ", filters:";
+    for (const std::string& filter : run.filters) text += " " + escape(filter);
+  }
+  if (!run.known_failures.empty()) text += ", known failures: " + escape(run.known_failures);
+  return text + ".";
 }
 
 }  // namespace arcs::report::internal

@@ -35,6 +35,18 @@ std::string ExpectedActual(const CaseResult& c);
 // Outcome name with the error kind when there is one: "errored (crash)".
 std::string OutcomeText(const CaseResult& c);
 
+// One sentence about the run: "arcs 0.3.0, started ..., 1.2 s, 2 job(s), timeout 10.0 s per
+// case, filters: ..., known failures: FILE." Each string from the report goes through `escape`
+// (the renderer's own), the rest is fixed text.
+std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string_view));
+
+// The warnings both human-readable renderings show, in plain text.
+inline constexpr std::string_view kIncompleteNote =
+    "the run was interrupted; cases not run are reported as errored (interrupted).";
+inline constexpr std::string_view kAbandonedNote =
+    "after too many consecutive crashes or timeouts; the cases not run are reported as errored "
+    "(abandoned).";
+
 }  // namespace arcs::report::internal
 
 #endif  // ARCS_RUNNER_REPORT_RENDER_COMMON_H_

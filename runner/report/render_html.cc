@@ -1,6 +1,5 @@
 // RenderHtml and ContentSecurityPolicy (render.h).
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
@@ -116,12 +115,6 @@ void CountCells(const Counts& counts, std::string* out) {
   for (const auto& [name, value] : internal::CountColumns(counts)) {
     *out += "<td class=\"n\">" + std::to_string(value) + "</td>";
   }
-}
-
-std::string Seconds(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", seconds);
-  return buffer;
 }
 
 // One row of the matrix: a (format, case id, operation) and each implementation's result.
@@ -340,9 +333,7 @@ void RenderImplementations(const Report& report, std::string* out) {
             E(impl.command) + "</code></li><li>restarts: " + std::to_string(impl.restarts) +
             "</li></ul>\n";
     if (impl.abandoned) {
-      *out +=
-          "<p class=\"warn\">Abandoned after too many consecutive crashes or timeouts; the "
-          "cases not run are reported as errored (abandoned).</p>\n";
+      *out += "<p class=\"warn\">Abandoned " + std::string(internal::kAbandonedNote) + "</p>\n";
     }
     if (!impl.stderr_tail.empty()) {
       *out += "<details><summary>standard error (last " + std::to_string(impl.stderr_tail.size()) +
@@ -368,18 +359,9 @@ std::string RenderHtml(const Report& report) {
       "<title>ARCS conformance report</title>\n<style>" +
       std::string(kStyle) + "</style>\n</head>\n<body>\n<h1>ARCS conformance report</h1>\n";
   if (!report.complete) {
-    out +=
-        "<p class=\"warn\">Incomplete: the run was interrupted; cases not run are reported as "
-        "errored.</p>\n";
+    out += "<p class=\"warn\">Incomplete: " + std::string(internal::kIncompleteNote) + "</p>\n";
   }
-  const RunInfo& run = report.run;
-  out += "<p>arcs " + E(run.arcs_version) + ", started " + E(run.started_at) + ", " +
-         Seconds(run.seconds) + " s, " + std::to_string(run.jobs) + " job(s), timeout " +
-         Seconds(run.timeout_seconds) + " s per case";
-  for (const std::string& f : run.filters) out += ", filter " + E(f);
-  if (!run.known_failures.empty()) out += ", known failures: " + E(run.known_failures);
-  out += ".</p>\n";
-
+  out += "<p>" + internal::RunDescription(report.run, EscapeXml) + "</p>\n\n";
   RenderSummaries(report, &out);
   const std::map<MatrixKey, MatrixRow> matrix = BuildMatrix(report);
   out += "<h2>Cases</h2>\n";

@@ -1,6 +1,4 @@
 // RenderMarkdown (render.h).
-#include <cstdio>
-
 #include "runner/report/escape.h"
 #include "runner/report/render.h"
 #include "runner/report/render_common.h"
@@ -41,12 +39,6 @@ std::vector<std::string> CountCells(std::vector<std::string> leading, const Coun
   return leading;
 }
 
-std::string Seconds(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", seconds);
-  return buffer;
-}
-
 void RenderImplementation(const ImplementationReport& impl, std::string* out) {
   *out += "\n## " + EscapeMarkdown(impl.name) + " " + EscapeMarkdown(impl.version) + "\n\n";
   *out += "- language: " + Cell(impl.language) + "\n";
@@ -54,9 +46,7 @@ void RenderImplementation(const ImplementationReport& impl, std::string* out) {
   *out += "- command: " + Cell(impl.command) + "\n";
   *out += "- restarts: " + std::to_string(impl.restarts) + "\n";
   if (impl.abandoned) {
-    *out +=
-        "\n**Abandoned** after too many consecutive crashes or timeouts; the cases not run "
-        "are reported as errored (abandoned).\n";
+    *out += "\n**Abandoned** " + std::string(internal::kAbandonedNote) + "\n";
   }
 
   *out += "\n### Certification\n\n" + Header({"format", "certification", "missing"}, 3);
@@ -107,19 +97,10 @@ void RenderImplementation(const ImplementationReport& impl, std::string* out) {
 std::string RenderMarkdown(const Report& report) {
   std::string out = "# ARCS conformance report\n\n";
   if (!report.complete) {
-    out += "**Incomplete:** the run was interrupted; cases not run are reported as errored.\n\n";
+    out += "**Incomplete:** " + std::string(internal::kIncompleteNote) + "\n\n";
   }
-  const RunInfo& run = report.run;
-  out += "arcs " + Cell(run.arcs_version) + ", started " + Cell(run.started_at) + ", " +
-         Seconds(run.seconds) + " s, " + std::to_string(run.jobs) + " job(s), timeout " +
-         Seconds(run.timeout_seconds) + " s per case";
-  if (!run.filters.empty()) {
-    std::string filters;
-    for (const std::string& f : run.filters) filters += (filters.empty() ? "" : " ") + f;
-    out += ", filters: " + Cell(filters);
-  }
-  if (!run.known_failures.empty()) out += ", known failures: " + Cell(run.known_failures);
-  out += ".\n\n## Summary\n\n" + Header(CountHeader({"implementation", "version"}), 2);
+  out += internal::RunDescription(report.run, EscapeMarkdown);
+  out += "\n\n## Summary\n\n" + Header(CountHeader({"implementation", "version"}), 2);
   for (const ImplementationReport& impl : report.implementations) {
     out += Row(CountCells({Cell(impl.name), Cell(impl.version)}, impl.summary));
   }
