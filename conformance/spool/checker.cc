@@ -1,11 +1,11 @@
 #include "conformance/spool/checker.h"
 
 #include <cstring>
-#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "conformance/spool/id_index.h"
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
@@ -123,10 +123,8 @@ constexpr Field kPromptFields[] = {
     {"subagent_id", FieldType::kUuidRef, false},
 };
 constexpr Field kThinkingFields[] = {
-    {"content", FieldType::kString, true},
-    {"collapsed", FieldType::kBoolean, false},
-    {"truncated", FieldType::kBoolean, false},
-    {"original_bytes", FieldType::kInteger, false},
+    {"content", FieldType::kString, true},       {"collapsed", FieldType::kBoolean, false},
+    {"truncated", FieldType::kBoolean, false},   {"original_bytes", FieldType::kInteger, false},
     {"subagent_id", FieldType::kUuidRef, false},
 };
 constexpr Field kToolCallFields[] = {
@@ -135,10 +133,12 @@ constexpr Field kToolCallFields[] = {
     {"subagent_id", FieldType::kUuidRef, false},
 };
 constexpr Field kToolResultFields[] = {
-    {"call_id", FieldType::kUuidRef, true},          {"output", FieldType::kOutput, false},
+    {"call_id", FieldType::kUuidRef, true},
+    {"output", FieldType::kOutput, false},
     {"error", FieldType::kAny, false},  // conditional: checked with output (§6.5)
     {"truncated", FieldType::kBoolean, false},
-    {"original_bytes", FieldType::kInteger, false},  {"_encoding_errors", FieldType::kAny, false},
+    {"original_bytes", FieldType::kInteger, false},
+    {"_encoding_errors", FieldType::kAny, false},
     {"subagent_id", FieldType::kUuidRef, false},
 };
 constexpr Field kResponseFields[] = {
@@ -148,10 +148,8 @@ constexpr Field kResponseFields[] = {
     {"subagent_id", FieldType::kUuidRef, false},
 };
 constexpr Field kErrorFields[] = {
-    {"code", FieldType::kString, true},
-    {"message", FieldType::kString, true},
-    {"recoverable", FieldType::kBoolean, false},
-    {"details", FieldType::kObject, false},
+    {"code", FieldType::kString, true},          {"message", FieldType::kString, true},
+    {"recoverable", FieldType::kBoolean, false}, {"details", FieldType::kObject, false},
     {"subagent_id", FieldType::kUuidRef, false},
 };
 constexpr Field kSubagentStartFields[] = {
@@ -167,8 +165,8 @@ constexpr Field kSubagentEndFields[] = {
     {"subagent_id", FieldType::kUuidRef, false},  // errata SP-E19
 };
 constexpr Field kAnnotationFields[] = {
-    {"target_id", FieldType::kUuidRef, true},  {"content", FieldType::kString, true},
-    {"author", FieldType::kString, false},     {"style", FieldType::kString, false},
+    {"target_id", FieldType::kUuidRef, true},   {"content", FieldType::kString, true},
+    {"author", FieldType::kString, false},      {"style", FieldType::kString, false},
     {"created_at", FieldType::kIso8601, false},
 };
 constexpr Field kRedactionMarkerFields[] = {
@@ -186,12 +184,18 @@ constexpr EntryType kEntryTypes[] = {
     {"tool_result", kToolResultFields, {"SP-6.5-1", Level::kMust}, {"SP-6.5-6", Level::kMust}},
     {"response", kResponseFields, {"SP-6.6-1", Level::kMust}, {"SP-6.6-2", Level::kMust}},
     {"error", kErrorFields, {"SP-6.7-1", Level::kMust}, {"SP-6.7-2", Level::kMust}},
-    {"subagent_start", kSubagentStartFields, {"SP-6.8.1-1", Level::kMust},
+    {"subagent_start",
+     kSubagentStartFields,
+     {"SP-6.8.1-1", Level::kMust},
      {"SP-6.8.1-4", Level::kMust}},
-    {"subagent_end", kSubagentEndFields, {"SP-6.8.2-1", Level::kMust},
+    {"subagent_end",
+     kSubagentEndFields,
+     {"SP-6.8.2-1", Level::kMust},
      {"SP-6.8.2-4", Level::kMust}},
     {"annotation", kAnnotationFields, {"SP-6.9-1", Level::kMust}, {"SP-6.9-4", Level::kMust}},
-    {"redaction_marker", kRedactionMarkerFields, {"SP-6.10-1", Level::kMust},
+    {"redaction_marker",
+     kRedactionMarkerFields,
+     {"SP-6.10-1", Level::kMust},
      {"SP-6.10-3", Level::kMust}},
 };
 
@@ -216,8 +220,8 @@ constexpr std::string_view kEndedValues[] = {"completed", "cancelled", "error", 
                                              "unknown"};
 constexpr std::string_view kStatusValues[] = {"completed", "failed", "cancelled"};
 constexpr std::string_view kStyleValues[] = {"highlight", "comment", "pin", "warning", "success"};
-constexpr std::string_view kReasonValues[] = {"api_key", "password", "email", "phone",
-                                              "path",    "ip_address", "pii", "custom"};
+constexpr std::string_view kReasonValues[] = {"api_key", "password",   "email", "phone",
+                                              "path",    "ip_address", "pii",   "custom"};
 
 template <std::size_t N>
 bool OneOf(std::string_view value, const std::string_view (&values)[N]) {
@@ -245,8 +249,8 @@ struct EntryRecord {
   std::int64_t ts;  // -1 when the entry's ts was unusable
   std::uint32_t line;
   Kind kind;
-  bool has_redacted;            // carries inline "_redacted" metadata (§6.10.2)
-  bool duplicated;              // another entry has the same id: references to it are ambiguous
+  bool has_redacted;  // carries inline "_redacted" metadata (§6.10.2)
+  bool duplicated;    // another entry has the same id: references to it are ambiguous
 };
 #pragma pack(pop)
 
@@ -266,54 +270,6 @@ struct PendingRef {
   std::uint32_t line;
   RefKind kind;
   bool inline_redaction;
-};
-
-// Open addressing over indices into the record list: 4 bytes a slot, at most 3/4 full.
-class IdIndex {
- public:
-  const EntryRecord* Find(const Uuid& id) const {
-    if (slots_.empty()) return nullptr;
-    for (std::size_t i = Hash(id) & mask_;; i = (i + 1) & mask_) {
-      std::uint32_t slot = slots_[i];
-      if (slot == kEmpty) return nullptr;
-      if (records_[slot].id == id) return &records_[slot];
-    }
-  }
-
-  // Adds the record; returns false (and adds nothing) when the id is already present.
-  bool Insert(const EntryRecord& record) {
-    if ((records_.size() + 1) * 4 > slots_.size() * 3) Grow();
-    std::size_t i = Hash(record.id) & mask_;
-    for (; slots_[i] != kEmpty; i = (i + 1) & mask_) {
-      if (records_[slots_[i]].id == record.id) {
-        records_[slots_[i]].duplicated = true;
-        return false;
-      }
-    }
-    slots_[i] = static_cast<std::uint32_t>(records_.size());
-    records_.push_back(record);
-    return true;
-  }
-
- private:
-  static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
-
-  static std::size_t Hash(const Uuid& id) { return UuidHash()(id); }
-
-  void Grow() {
-    std::size_t size = slots_.empty() ? 1024 : slots_.size() * 2;
-    slots_.assign(size, kEmpty);
-    mask_ = size - 1;
-    for (std::uint32_t r = 0; r < records_.size(); ++r) {
-      std::size_t i = Hash(records_[r].id) & mask_;
-      while (slots_[i] != kEmpty) i = (i + 1) & mask_;
-      slots_[i] = r;
-    }
-  }
-
-  std::deque<EntryRecord> records_;  // a deque never over-allocates by more than one block
-  std::vector<std::uint32_t> slots_;
-  std::size_t mask_ = 0;
 };
 
 class Checker {
@@ -345,8 +301,8 @@ class Checker {
 
  private:
   void Report(const RuleRef& rule, Severity severity, Location location, std::string message) {
-    out_->Add({std::string(rule.id), rule.level, severity, std::move(location),
-               std::move(message)});
+    out_->Add(
+        {std::string(rule.id), rule.level, severity, std::move(location), std::move(message)});
   }
   void Error(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kError, {line, 0, std::move(pointer)}, std::move(message));
@@ -379,8 +335,8 @@ class Checker {
     FlushBlankLines();
     ++non_blank_lines_;
     std::size_t lead = 0;
-    while (lead < line.text.size() && (line.text[lead] == ' ' || line.text[lead] == '\t' ||
-                                       line.text[lead] == '\r')) {
+    while (lead < line.text.size() &&
+           (line.text[lead] == ' ' || line.text[lead] == '\t' || line.text[lead] == '\r')) {
       ++lead;
     }
     std::size_t trail = line.text.size();
@@ -504,18 +460,32 @@ class Checker {
     record.has_redacted = entry.Find("_redacted") != nullptr;
     std::optional<Uuid> id = CheckId(entry);
 
-    const EntryType* entry_type = type_value && type_value->is_string() ? FindEntryType(type)
-                                                                          : nullptr;
+    const EntryType* entry_type =
+        type_value && type_value->is_string() ? FindEntryType(type) : nullptr;
     if (type_value && type_value->is_string() && !entry_type) CheckUnknownType(type);
     CheckFields(entry, entry_type);
     if (entry_type) CheckTypeSpecific(entry, *entry_type, record);
 
     if (id) {
       record.id = *id;
-      if (!index_.Insert(record)) {
-        Error(rule::kIdUnique, line_, "/id",
-              "duplicate id " + std::string(entry.Find("id")->text()) +
-                  "; ids MUST be unique within a file");
+      switch (index_.Insert(record)) {
+        case IdIndex<EntryRecord>::Inserted::kAdded:
+          break;
+        case IdIndex<EntryRecord>::Inserted::kDuplicate:
+          Error(rule::kIdUnique, line_, "/id",
+                "duplicate id " + std::string(entry.Find("id")->text()) +
+                    "; ids MUST be unique within a file");
+          break;
+        case IdIndex<EntryRecord>::Inserted::kFull:
+          // Only when max_entries is set above the index's capacity (id_index.h).
+          Error(rule::kEntryCountLimit, line_, "",
+                "more than " + std::to_string(index_.capacity()) +
+                    " entries with an id, the most this validator can index for the cross-entry "
+                    "rules (max_entries=" +
+                    std::to_string(limits_.max_entries) +
+                    " allows more); the rest of the file is not checked");
+          stopped_ = true;
+          break;
       }
     }
   }
@@ -563,25 +533,27 @@ class Checker {
     }
     json::NumberInfo info = json::Classify(ts->text());
     if (!info.integral) {
-      Error(rule::kTsPresent, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is not an integer");
+      Error(rule::kTsPresent, line_, "/ts",
+            "\"ts\" " + std::string(ts->text()) + " is not an integer");
       return -1;
     }
     if (is_session && !info.zero) {
       Error(rule::kSessionTsZero, line_, "/ts", "the session entry's ts MUST be 0");
     }
     if (info.negative && !info.zero) {
-      Error(rule::kTsNonNegative, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is negative");
+      Error(rule::kTsNonNegative, line_, "/ts",
+            "\"ts\" " + std::string(ts->text()) + " is negative");
       return -1;
     }
     std::optional<std::int64_t> value = json::IntegralValueToInt64(ts->text());
     if (!value) {
-      Error(rule::kTsRange, line_, "/ts",
-            "\"ts\" " + std::string(ts->text()) + " is over 2^63-1");
+      Error(rule::kTsRange, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is over 2^63-1");
       return -1;
     }
     if (info.has_fraction || info.has_exponent) {
       Warn(rule::kIntegerSpelling, line_, "/ts",
-           "integer written as " + std::string(ts->text()) + "; write it without a fraction or exponent");
+           "integer written as " + std::string(ts->text()) +
+               "; write it without a fraction or exponent");
     }
     if (*value < previous_ts_) {
       Warn(rule::kTsOrder, line_, "/ts",
@@ -601,13 +573,14 @@ class Checker {
     return CheckUuid(*id, "/id", rule::kIdFormat);
   }
 
-  std::optional<Uuid> CheckUuid(const Value& value, const std::string& pointer, const RuleRef& rule) {
+  std::optional<Uuid> CheckUuid(const Value& value, const std::string& pointer,
+                                const RuleRef& rule) {
     std::optional<Uuid> uuid;
     if (value.is_string()) uuid = ParseLowercaseUuid(value.text());
     if (!uuid) {
       Error(rule, line_, pointer,
-            (value.is_string() ? "\"" + std::string(value.text()) + "\"" : std::string("a ") +
-                                     std::string(json::KindName(value.kind()))) +
+            (value.is_string() ? "\"" + std::string(value.text()) + "\""
+                               : std::string("a ") + std::string(json::KindName(value.kind()))) +
                 " is not a lowercase hyphenated UUID");
     }
     return uuid;
@@ -674,7 +647,8 @@ class Checker {
     }
     if (info.has_fraction || info.has_exponent) {
       Warn(rule::kIntegerSpelling, line_, pointer,
-           "integer written as " + std::string(value.text()) + "; write it without a fraction or exponent");
+           "integer written as " + std::string(value.text()) +
+               "; write it without a fraction or exponent");
     }
   }
 
@@ -788,8 +762,8 @@ class Checker {
         Error(rule::kBinaryData, line_, pointer + "/data", "data is not canonical RFC 4648 base64");
       } else if (*size > limits_.max_base64_bytes) {
         Error(rule::kBase64SizeLimit, line_, pointer + "/data",
-              "data decodes to " + std::to_string(*size) + " bytes, over max_base64_bytes=" +
-                  std::to_string(limits_.max_base64_bytes));
+              "data decodes to " + std::to_string(*size) +
+                  " bytes, over max_base64_bytes=" + std::to_string(limits_.max_base64_bytes));
       }
     }
   }
@@ -837,11 +811,13 @@ class Checker {
   void CheckTypeSpecific(const Value& entry, const EntryType& type, const EntryRecord& record) {
     std::string_view name = type.name;
     if (name == "session") {
-      CheckEnum(entry, "ended", rule::kEndedValue, [](std::string_view v) { return OneOf(v, kEndedValues); });
+      CheckEnum(entry, "ended", rule::kEndedValue,
+                [](std::string_view v) { return OneOf(v, kEndedValues); });
       const Value* agent = entry.Find("agent");
       if (agent && agent->is_string() && !IsLowercaseHyphenated(agent->text())) {
         Warn(rule::kAgentIdentifier, line_, "/agent",
-             "agent \"" + std::string(agent->text()) + "\" is not a lowercase identifier with hyphens");
+             "agent \"" + std::string(agent->text()) +
+                 "\" is not a lowercase identifier with hyphens");
       }
     } else if (name == "tool_result") {
       bool output = entry.Find("output") != nullptr;
@@ -930,10 +906,10 @@ class Checker {
     for (const arcs::spool::DepthViolation& v :
          arcs::spool::FindDepthViolations(parents_, is_start, limits_.max_subagent_depth)) {
       Error(rule::kSubagentDepthLimit, parents_[v.link].line, "/parent_subagent_id",
-            v.depth == 0 ? "parent_subagent_id chains form a cycle: unbounded nesting depth"
-                         : "subagent nesting depth " + std::to_string(v.depth) +
-                               " is over max_subagent_depth=" +
-                               std::to_string(limits_.max_subagent_depth));
+            v.depth == 0
+                ? "parent_subagent_id chains form a cycle: unbounded nesting depth"
+                : "subagent nesting depth " + std::to_string(v.depth) +
+                      " is over max_subagent_depth=" + std::to_string(limits_.max_subagent_depth));
     }
   }
 
@@ -965,8 +941,7 @@ class Checker {
     if (e.kind != Kind::kOther && target->kind != e.kind) {
       Error(e.type, ref.line, pointer,
             std::string(e.field) + " refers to the entry on line " + std::to_string(target->line) +
-                ", which is not a " +
-                (e.kind == Kind::kToolCall ? "tool_call" : "subagent_start"));
+                ", which is not a " + (e.kind == Kind::kToolCall ? "tool_call" : "subagent_start"));
     }
     bool marks = ref.kind == RefKind::kAnnotationTarget || ref.kind == RefKind::kMarkerTarget;
     if (marks && ref.ts >= 0 && target->ts >= 0 && ref.ts != target->ts) {
@@ -993,7 +968,8 @@ class Checker {
     CheckSubagentDepths();
     if (crlf_lines_ > 0) {
       Warn(rule::kLfEndings, first_crlf_line_, "",
-           std::to_string(crlf_lines_) + " line(s) end with CRLF, the first here; writers SHOULD use LF");
+           std::to_string(crlf_lines_) +
+               " line(s) end with CRLF, the first here; writers SHOULD use LF");
     }
     out_->Sort();
   }
@@ -1002,7 +978,7 @@ class Checker {
   Diagnostics* out_;
   json::ParseOptions parse_options_;
   json::Document document_;
-  IdIndex index_;
+  IdIndex<EntryRecord> index_;
   std::vector<PendingRef> pending_;
   std::vector<arcs::spool::SubagentLink> parents_;  // one per subagent_start that names a parent
   std::vector<std::uint64_t> pending_blank_lines_;
@@ -1025,21 +1001,62 @@ void Validate(jsonl::ByteSource* source, const Limits& limits, Diagnostics* diag
 }
 
 std::vector<RuleRef> AllRules() {
-  std::vector<RuleRef> rules = {
-      rule::kUtf8WithoutBom, rule::kLfEndings, rule::kOneObjectPerLine, rule::kSessionFirst, rule::kOneSession,
-      rule::kTsOrder, rule::kNotEmpty, rule::kIdPresent, rule::kIdFormat, rule::kIdUnique,
-      rule::kTsPresent, rule::kTsNonNegative, rule::kTsRange, rule::kTypePresent,
-      rule::kSessionTsZero, rule::kAgentIdentifier, rule::kTrimmed, rule::kEndedValue,
-      rule::kCallIdExists, rule::kCallIdType, rule::kOutputXorError, rule::kOutputErrorTypes,
-      rule::kSubagentIdExists, rule::kSubagentIdType, rule::kParentExists, rule::kParentType,
-      rule::kStartIdExists, rule::kStartIdType, rule::kStatusValue, rule::kNestedHasParent,
-      rule::kAnnotationTs, rule::kAnnotationTarget, rule::kStyleValue, rule::kMarkerTs,
-      rule::kReasonValue, rule::kInlineRedacted, rule::kMarkerTarget, rule::kTypePrefix,
-      rule::kFieldPrefix, rule::kVersionFormat, rule::kVersionMajor, rule::kIntegerSpelling,
-      rule::kUtf8, rule::kEscapes, rule::kBinaryRequired, rule::kBinaryEncoding, rule::kBinaryData,
-      rule::kBinaryOptional, rule::kAttachmentIsBinary, rule::kJsonDepthLimit,
-      rule::kFileSizeLimit, rule::kLineLengthLimit, rule::kEntryCountLimit,
-      rule::kSubagentDepthLimit, rule::kBase64SizeLimit, rule::kUniqueNames};
+  std::vector<RuleRef> rules = {rule::kUtf8WithoutBom,
+                                rule::kLfEndings,
+                                rule::kOneObjectPerLine,
+                                rule::kSessionFirst,
+                                rule::kOneSession,
+                                rule::kTsOrder,
+                                rule::kNotEmpty,
+                                rule::kIdPresent,
+                                rule::kIdFormat,
+                                rule::kIdUnique,
+                                rule::kTsPresent,
+                                rule::kTsNonNegative,
+                                rule::kTsRange,
+                                rule::kTypePresent,
+                                rule::kSessionTsZero,
+                                rule::kAgentIdentifier,
+                                rule::kTrimmed,
+                                rule::kEndedValue,
+                                rule::kCallIdExists,
+                                rule::kCallIdType,
+                                rule::kOutputXorError,
+                                rule::kOutputErrorTypes,
+                                rule::kSubagentIdExists,
+                                rule::kSubagentIdType,
+                                rule::kParentExists,
+                                rule::kParentType,
+                                rule::kStartIdExists,
+                                rule::kStartIdType,
+                                rule::kStatusValue,
+                                rule::kNestedHasParent,
+                                rule::kAnnotationTs,
+                                rule::kAnnotationTarget,
+                                rule::kStyleValue,
+                                rule::kMarkerTs,
+                                rule::kReasonValue,
+                                rule::kInlineRedacted,
+                                rule::kMarkerTarget,
+                                rule::kTypePrefix,
+                                rule::kFieldPrefix,
+                                rule::kVersionFormat,
+                                rule::kVersionMajor,
+                                rule::kIntegerSpelling,
+                                rule::kUtf8,
+                                rule::kEscapes,
+                                rule::kBinaryRequired,
+                                rule::kBinaryEncoding,
+                                rule::kBinaryData,
+                                rule::kBinaryOptional,
+                                rule::kAttachmentIsBinary,
+                                rule::kJsonDepthLimit,
+                                rule::kFileSizeLimit,
+                                rule::kLineLengthLimit,
+                                rule::kEntryCountLimit,
+                                rule::kSubagentDepthLimit,
+                                rule::kBase64SizeLimit,
+                                rule::kUniqueNames};
   for (const EntryType& t : kEntryTypes) {
     rules.push_back(t.required_rule);
     rules.push_back(t.optional_rule);

@@ -11,22 +11,31 @@
 namespace arcs::json {
 namespace {
 
-// RapidJSON reads from this stream. Peek() yields '\0' past the end; the text has been checked
-// for NUL bytes before parsing, so a '\0' can only mean "end of input".
+// RapidJSON reads from this stream, in situ (kParseInsituFlag): the text is the document's own
+// copy (Document::Arena::text), NUL-terminated and NUL-padded, so Peek() needs no bounds check. The
+// text has been checked for NUL bytes before parsing, so a '\0' can only mean "end of input".
+// Strings are decoded in place: Put() writes at or behind the read position (a decoded string is
+// never longer than its source), and String()/Key() receive pointers into the copy.
 struct TextStream {
   using Ch = char;
-  const char* begin;
-  const char* cur;
-  const char* end;
-  Ch Peek() const { return cur < end ? *cur : '\0'; }
-  Ch Take() { return cur < end ? *cur++ : '\0'; }
+  char* begin;
+  char* cur;
+  char* end;  // the first NUL; kTextPadding bytes of NUL follow it
+  char* dst = nullptr;
+  Ch Peek() const { return *cur; }
+  Ch Take() { return *cur++; }
   std::size_t Tell() const { return static_cast<std::size_t>(cur - begin); }
-  // Only used by in-situ parsing, which we never ask for.
-  Ch* PutBegin() { return nullptr; }
-  void Put(Ch) {}
+  Ch* PutBegin() { return dst = cur; }
+  void Put(Ch c) { *dst++ = c; }
   void Flush() {}
-  std::size_t PutEnd(Ch*) { return 0; }
+  std::size_t PutEnd(Ch* b) { return static_cast<std::size_t>(dst - b); }
 };
+
+// NUL bytes after the text's terminating NUL. RapidJSON's UTF-8 validation takes a multi-byte
+// sequence's continuation bytes without looking at them first: a lead byte of a 4-byte sequence as
+// the text's last byte makes it Take() the terminator and then two more bytes (and Put() them back
+// in place) before it reports the invalid sequence. The padding keeps all of that inside the copy.
+constexpr std::size_t kTextPadding = 4;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -44,20 +53,39 @@ bool HasEncodedSurrogate(const char* s, std::size_t n) {
 
 }  // namespace
 
-// Bump allocator for one document's values, members and strings. Reset() keeps the largest block.
+// Bump allocator for one document's values and members, and the document's copy of the text (its
+// strings and names point into that). Reset() keeps the largest block.
 struct Document::Arena {
   static constexpr std::size_t kMinBlock = 16 * 1024;
   std::vector<std::unique_ptr<char[]>> blocks;
   std::vector<std::size_t> sizes;
   char* next = nullptr;
   std::size_t left = 0;
+  // The text being parsed, copied and followed by 1 + kTextPadding NUL bytes; parsed in situ, so
+  // decoded strings and member names point into it. Reused across parses and never shrunk: its
+  // size is that of the longest text parsed so far (plus the padding), not of a whole file.
+  std::unique_ptr<char[]> text;
+  std::size_t text_capacity = 0;
+
+  char* CopyText(std::string_view source) {
+    const std::size_t need = source.size() + 1 + kTextPadding;
+    if (need > text_capacity) {
+      text.reset();  // before allocating the larger one: never both at once
+      text_capacity = 0;
+      text = std::make_unique_for_overwrite<char[]>(need);  // every byte used is written below
+      text_capacity = need;
+    }
+    if (!source.empty()) std::memcpy(text.get(), source.data(), source.size());
+    std::memset(text.get() + source.size(), 0, 1 + kTextPadding);
+    return text.get();
+  }
 
   void* Allocate(std::size_t size, std::size_t align) {
     std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(next) % align) % align;
     if (size + pad > left) {
       std::size_t block = std::max(kMinBlock, size + align);
       if (!sizes.empty()) block = std::max(block, sizes.back() * 2);
-      blocks.push_back(std::make_unique<char[]>(block));
+      blocks.push_back(std::make_unique_for_overwrite<char[]>(block));
       sizes.push_back(block);
       next = blocks.back().get();
       left = block;
@@ -72,12 +100,6 @@ struct Document::Arena {
   template <typename T>
   T* AllocateArray(std::size_t n) {
     return static_cast<T*>(Allocate(sizeof(T) * std::max<std::size_t>(n, 1), alignof(T)));
-  }
-
-  const char* Copy(const char* s, std::size_t n) {
-    char* out = AllocateArray<char>(n);
-    if (n) std::memcpy(out, s, n);
-    return out;
   }
 
   void Reset() {
@@ -103,8 +125,8 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   const TextStream* stream = nullptr;
   std::uint32_t max_depth = 0;
   std::vector<Value> values;
-  std::vector<std::string_view> names;     // parallel to values: member name ("" in arrays)
-  std::vector<std::size_t> name_offsets;   // parallel to values: where the name ended
+  std::vector<std::string_view> names;    // parallel to values: member name ("" in arrays)
+  std::vector<std::size_t> name_offsets;  // parallel to values: where the name ended
   std::vector<Frame> frames;
   std::string_view pending_key;
   std::size_t pending_key_offset = 0;
@@ -141,10 +163,11 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     v.kind_ = b ? Kind::kTrue : Kind::kFalse;
     return Push(v);
   }
+  // Numbers, strings and names are not copied: they point into the document's in-situ text.
   bool PushText(Kind kind, const char* s, rapidjson::SizeType n) {
     Value v;
     v.kind_ = kind;
-    v.chars_ = arena->Copy(s, n);
+    v.chars_ = s;
     v.size_ = n;
     return Push(v);
   }
@@ -157,7 +180,7 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   }
   bool Key(const char* s, rapidjson::SizeType n, bool) {
     if (HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
-    pending_key = {arena->Copy(s, n), n};
+    pending_key = {s, n};
     pending_key_offset = stream->Tell();
     return true;
   }
@@ -265,7 +288,7 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
 // misparses some inputs. This explicit specialization replaces it, for our stream and handler
 // only, by a strict RFC 8259 grammar scan that hands the exact text to the handler.
 namespace {
-constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag |
+constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseInsituFlag |
                                  rapidjson::kParseValidateEncodingFlag |
                                  rapidjson::kParseNumbersAsStringsFlag |
                                  rapidjson::kParseStopWhenDoneFlag;
@@ -445,7 +468,8 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
     return fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, 0));
   }
 
-  TextStream stream{text.data(), text.data(), text.data() + text.size()};
+  char* copy = arena_->CopyText(text);
+  TextStream stream{copy, copy, copy + text.size()};
   thread_local ValueBuilder builder;
   builder.Reset();
   builder.arena = arena_.get();
@@ -453,7 +477,8 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
   builder.max_depth = options.max_depth;
   builder.duplicates = &duplicates_;
 
-  Reader reader;
+  // Reused, like the builder: its parse stack is allocated once per thread, not once per line.
+  thread_local Reader reader;
   rapidjson::ParseResult result = reader.Parse<kParseFlags>(stream, builder);
   if (result.IsError()) {
     ErrorCode code = builder.stop_reason;

@@ -79,16 +79,16 @@ bool Equal(const Value& a, const Value& b);
 
 enum class ErrorCode : std::uint8_t {
   kNone,
-  kEmpty,           // no value at all (only whitespace)
-  kSyntax,          // not JSON
-  kInvalidUtf8,     // raw bytes that are not UTF-8 (including overlong forms and surrogates)
-  kLoneSurrogate,   // a \uXXXX escape naming a surrogate with no partner
-  kNulByte,         // a raw U+0000 byte anywhere in the text
+  kEmpty,             // no value at all (only whitespace)
+  kSyntax,            // not JSON
+  kInvalidUtf8,       // raw bytes that are not UTF-8 (including overlong forms and surrogates)
+  kLoneSurrogate,     // a \uXXXX escape naming a surrogate with no partner
+  kNulByte,           // a raw U+0000 byte anywhere in the text
   kControlCharacter,  // a raw U+0001..U+001F inside a string (RFC 8259 requires an escape)
-  kInvalidNumber,   // a number that breaks the RFC 8259 grammar
-  kTrailingContent, // something after the single top-level value
-  kDepthExceeded,   // arrays and objects nested deeper than ParseOptions::max_depth
-  kTooLarge,        // the text is longer than RapidJSON's 32-bit sizes allow
+  kInvalidNumber,     // a number that breaks the RFC 8259 grammar
+  kTrailingContent,   // something after the single top-level value
+  kDepthExceeded,     // arrays and objects nested deeper than ParseOptions::max_depth
+  kTooLarge,          // the text is longer than RapidJSON's 32-bit sizes allow
 };
 std::string_view ErrorCodeName(ErrorCode code);
 
@@ -107,8 +107,10 @@ struct ParseOptions {
   std::uint32_t max_depth = 128;  // arrays and objects; the top-level value is depth 1
 };
 
-// Owns the storage of one parsed value. Reusable: each Parse() discards the previous content but
-// keeps the memory, so parsing line after line allocates almost nothing.
+// Owns the storage of one parsed value, including its own copy of the text (strings and names
+// point into it), so the text given to Parse() need not outlive the call. Reusable: each Parse()
+// discards the previous content, and every Value of it, but keeps the memory, so parsing line
+// after line allocates almost nothing.
 class Document {
  public:
   Document();

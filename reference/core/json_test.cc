@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/reader.h>
 
+#include <algorithm>
 #include <string>
 
 namespace arcs::json {
@@ -246,6 +247,42 @@ TEST(JsonDocument, ReuseDiscardsPreviousContent) {
   ASSERT_TRUE(doc.Parse(R"({"c":"third"})"));
   EXPECT_TRUE(doc.duplicates().empty());
   EXPECT_EQ(doc.root().Find("c")->text(), "third");
+}
+
+// The document parses its own copy of the text in situ: values must not depend on the caller's
+// text, escapes decode in place, and a longer text after a shorter one grows the copy.
+TEST(JsonDocument, ValuesOutliveTheTextAndDecodeInPlace) {
+  Document doc;
+  {
+    std::string text = R"({"k\u0041\n":"v\"\u00e9\ud83d\ude00\\","n":-1.5e3,"a":["x\/y",7]})";
+    ASSERT_TRUE(doc.Parse(text)) << doc.error().message;
+    std::fill(text.begin(), text.end(), '#');
+  }
+  const Value& root = doc.root();
+  ASSERT_EQ(root.members().size(), 3u);
+  EXPECT_EQ(root.members()[0].name, "kA\n");
+  EXPECT_EQ(root.members()[0].value.text(), "v\"\xC3\xA9\xF0\x9F\x98\x80\\");
+  EXPECT_EQ(root.Find("n")->text(), "-1.5e3");
+  EXPECT_EQ(root.Find("a")->items()[0].text(), "x/y");
+  EXPECT_EQ(root.Find("a")->items()[1].text(), "7");
+
+  const std::string longer = R"({"s":")" + std::string(100000, 'z') + R"(","t":"\t"})";
+  ASSERT_TRUE(doc.Parse(longer));
+  EXPECT_EQ(doc.root().Find("s")->text(), std::string(100000, 'z'));
+  EXPECT_EQ(doc.root().Find("t")->text(), "\t");
+  ASSERT_TRUE(doc.Parse(R"(["short"])"));
+  EXPECT_EQ(doc.root().items()[0].text(), "short");
+}
+
+// A truncated multi-byte sequence at the very end of the text: RapidJSON's validation reads the
+// continuation bytes it expects before judging them, past the end of the text (json.cc pads the
+// copy for it). Under ASan (unoptimized: -O1 may drop the stray loads) an over-read shows here.
+TEST(JsonParse, TruncatedUtf8AtTheEnd) {
+  for (std::string tail : {"\xF0", "\xF1", "\xF4\x8F", "\xE2", "\xC3", "\xF0\x9F\x98"}) {
+    EXPECT_EQ(ParseCode("[\"" + tail), ErrorCode::kInvalidUtf8) << "string";
+    EXPECT_EQ(ParseCode("{\"" + tail), ErrorCode::kInvalidUtf8) << "name";
+    EXPECT_NE(ParseCode("[" + tail), ErrorCode::kNone) << "bare";
+  }
 }
 
 }  // namespace

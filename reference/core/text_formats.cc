@@ -1,15 +1,24 @@
 #include "reference/core/text_formats.h"
 
+#include <array>
 #include <cstring>
 
 namespace arcs {
 namespace {
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
+// Lowercase hex digit values; kNotHex (a bit no digit has) for every other byte.
+constexpr std::uint8_t kNotHex = 0x10;
+constexpr std::array<std::uint8_t, 256> kHexValue = [] {
+  std::array<std::uint8_t, 256> table{};
+  table.fill(kNotHex);
+  for (int c = '0'; c <= '9'; ++c) table[c] = static_cast<std::uint8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) table[c] = static_cast<std::uint8_t>(c - 'a' + 10);
+  return table;
+}();
+
+// Where each of a UUID's 16 bytes starts in its 8-4-4-4-12 text.
+constexpr std::uint8_t kUuidByteOffsets[16] = {0,  2,  4,  6,  9,  11, 14, 16,
+                                               19, 21, 24, 26, 28, 30, 32, 34};
 
 // Reads `width` decimal digits at text[*pos]; nullopt when any is not a digit.
 std::optional<int> Digits(std::string_view text, std::size_t* pos, int width) {
@@ -47,21 +56,20 @@ std::size_t UuidHash::operator()(const Uuid& id) const {
 }
 
 std::optional<Uuid> ParseLowercaseUuid(std::string_view text) {
-  if (text.size() != 36) return std::nullopt;
-  Uuid out{};
-  std::size_t byte = 0;
-  for (std::size_t i = 0; i < 36;) {
-    if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (text[i] != '-') return std::nullopt;
-      ++i;
-      continue;
-    }
-    int hi = HexDigit(text[i]);
-    int lo = HexDigit(text[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out[byte++] = static_cast<std::uint8_t>(hi << 4 | lo);
-    i += 2;
+  if (text.size() != 36 || text[8] != '-' || text[13] != '-' || text[18] != '-' ||
+      text[23] != '-') {
+    return std::nullopt;
   }
+  // Every byte is decoded, and the digits are judged once at the end (no branch per character).
+  Uuid out{};
+  std::uint8_t seen = 0;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::uint8_t hi = kHexValue[static_cast<unsigned char>(text[kUuidByteOffsets[i]])];
+    const std::uint8_t lo = kHexValue[static_cast<unsigned char>(text[kUuidByteOffsets[i] + 1])];
+    seen |= hi | lo;
+    out[i] = static_cast<std::uint8_t>(hi << 4 | (lo & 0x0F));
+  }
+  if (seen & kNotHex) return std::nullopt;
   return out;
 }
 

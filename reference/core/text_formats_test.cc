@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace arcs {
 namespace {
 
@@ -16,6 +18,26 @@ TEST(Uuid, LowercaseHyphenatedOnly) {
         "018d5f2c-8a3b-7def-9123-456789abcde", "{018d5f2c-8a3b-7def-9123-456789abcdef}",
         "018d5f2c-8a3b-7def-9123_456789abcdef", "018d5f2c-8a3b-7def-9123-456789abcdeg", ""}) {
     EXPECT_FALSE(ParseLowercaseUuid(bad)) << bad;
+  }
+}
+
+// Every byte value at every position: only lowercase hex digits, and '-' at 8, 13, 18 and 23.
+TEST(Uuid, EveryByteAtEveryPosition) {
+  const std::string base = "0123abcd-ef01-2345-6789-abcdef012345";
+  for (std::size_t pos = 0; pos < base.size(); ++pos) {
+    const bool hyphen = pos == 8 || pos == 13 || pos == 18 || pos == 23;
+    for (int b = 0; b < 256; ++b) {
+      std::string text = base;
+      text[pos] = static_cast<char>(b);
+      const bool digit = (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f');
+      std::optional<Uuid> id = ParseLowercaseUuid(text);
+      ASSERT_EQ(id.has_value(), hyphen ? b == '-' : digit) << "byte " << b << " at " << pos;
+      if (!id || hyphen) continue;
+      const std::size_t hex_index = pos - (pos > 8) - (pos > 13) - (pos > 18) - (pos > 23);
+      const int value = b <= '9' ? b - '0' : b - 'a' + 10;
+      const std::uint8_t byte = (*id)[hex_index / 2];
+      EXPECT_EQ(hex_index % 2 ? (byte & 0x0F) : (byte >> 4), value) << "at " << pos;
+    }
   }
 }
 
