@@ -18,10 +18,17 @@ Status MakeDirectories(const std::string& dir) {
 
 }  // namespace
 
+Status WriteBadges(const Report& report, const std::string& dir) {
+  if (Status s = MakeDirectories(dir); !s.ok()) return s;
+  for (const Badge& badge : RenderBadges(report)) {
+    if (Status s = WriteFile(dir + "/" + badge.file_name, badge.svg); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
 Status WriteAllRenderings(const Report& report, const std::string& dir,
                           const std::string& basename) {
-  const std::string badge_dir = dir + "/badges";
-  if (Status s = MakeDirectories(badge_dir); !s.ok()) return s;
+  if (Status s = MakeDirectories(dir); !s.ok()) return s;
   const std::string stem = dir + "/" + basename;
   const std::pair<std::string, std::string> files[] = {
       {stem + ".json", ToJson(report)},
@@ -32,10 +39,7 @@ Status WriteAllRenderings(const Report& report, const std::string& dir,
   for (const auto& [path, content] : files) {
     if (Status s = WriteFile(path, content); !s.ok()) return s;
   }
-  for (const Badge& badge : RenderBadges(report)) {
-    if (Status s = WriteFile(badge_dir + "/" + badge.file_name, badge.svg); !s.ok()) return s;
-  }
-  return Status::Ok();
+  return WriteBadges(report, dir + "/badges");
 }
 
 }  // namespace arcs::report

@@ -50,6 +50,9 @@ struct Badge {
 };
 std::vector<Badge> RenderBadges(const Report& report);
 
+// Writes RenderBadges(report) into dir, creating it as needed.
+Status WriteBadges(const Report& report, const std::string& dir);
+
 // Writes every form of the report: DIR/BASENAME.json, .md, .html, .junit.xml, and the badges
 // under DIR/badges/. Creates the directories as needed.
 Status WriteAllRenderings(const Report& report, const std::string& dir,

@@ -13,15 +13,7 @@ namespace arcs::report {
 namespace {
 
 using namespace std::string_literals;
-
-std::size_t Occurrences(std::string_view text, std::string_view what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string_view::npos;
-       at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
+using testing::Occurrences;
 
 // The content of the only <tag>...</tag> element in html.
 std::string Inline(const std::string& html, const std::string& tag) {

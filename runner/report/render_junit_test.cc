@@ -7,14 +7,7 @@
 namespace arcs::report {
 namespace {
 
-std::size_t Occurrences(std::string_view text, std::string_view what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string_view::npos;
-       at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
+using testing::Occurrences;
 
 TEST(ReportJunit, OneSuitePerImplementationAndFormat) {
   const std::string xml = RenderJunit(testing::SampleReport());

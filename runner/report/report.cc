@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <initializer_list>
 #include <iostream>
 #include <iterator>
 #include <limits>

@@ -37,6 +37,7 @@ bool ParseOutcome(std::string_view name, Outcome* outcome);
 //  "abandoned"      not run: too many consecutive crashes or timeouts before it
 //  "handshake"      not run: the implementation never completed the handshake
 //  "interrupted"    not run: the run was stopped (Ctrl-C)
+//  "runner"         the runner could not judge the answer (no judge for the operation)
 struct CaseResult {
   std::string id;                         // the vector case id, e.g. "spool-11.1-minimal"
   std::string format;                     // "spool"

@@ -1,8 +1,6 @@
 #include "runner/report/report_command.h"
 
-#include <filesystem>
 #include <iostream>
-#include <system_error>
 
 #include "reference/core/io.h"
 #include "runner/report/diff.h"
@@ -99,17 +97,8 @@ int ReportCommand(const std::vector<std::string>& args) {
     return Failed("report", report.status().message());
   }
   if (!badges.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(badges, error);
-    if (error) {
-      return Failed("report", badges + ": " + error.message());
-    }
-    for (const report::Badge& badge : report::RenderBadges(*report)) {
-      if (Status s = WriteFile(badges + "/" + badge.file_name, badge.svg); !s.ok()) {
-        return Failed("report", s.message());
-      }
-    }
-    return 0;
+    Status s = report::WriteBadges(*report, badges);
+    return s.ok() ? 0 : Failed("report", s.message());
   }
   const std::string rendered = form == "--html"       ? report::RenderHtml(*report)
                                : form == "--markdown" ? report::RenderMarkdown(*report)

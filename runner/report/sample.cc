@@ -149,4 +149,13 @@ const std::vector<std::string_view>& HostileStrings() {
   return kStrings;
 }
 
+std::size_t Occurrences(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos;
+       at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
 }  // namespace arcs::report::testing

@@ -6,6 +6,7 @@
 #ifndef ARCS_RUNNER_REPORT_SAMPLE_H_
 #define ARCS_RUNNER_REPORT_SAMPLE_H_
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,9 @@ Report SampleReport();
 // The hostile strings SampleReport() plants; no rendering may contain one of them verbatim
 // where markup is interpreted.
 const std::vector<std::string_view>& HostileStrings();
+
+// How many times `what` occurs in `text` (overlapping occurrences included).
+std::size_t Occurrences(std::string_view text, std::string_view what);
 
 }  // namespace arcs::report::testing
 
