@@ -105,11 +105,17 @@ void WriteCounts(const Counts& c, Writer* w) {
   w->EndObject();
 }
 
-void WriteStringMap(const std::map<std::string, std::string>& map, Writer* w) {
+// Writes a map as an object, calling write(value) for each member. Two keys that differ only in
+// invalid UTF-8 would be written as the same name, which FromJson rejects as a duplicate: the
+// first one wins, so the report stays readable whatever the keys held.
+template <typename T, typename Fn>
+void WriteMap(const std::map<std::string, T>& map, Writer* w, Fn write) {
+  std::map<std::string, const T*> repaired;
+  for (const auto& [key, value] : map) repaired.emplace(ValidUtf8(key), &value);
   w->BeginObject();
-  for (const auto& [key, value] : map) {
-    w->Key(ValidUtf8(key));
-    w->String(value);
+  for (const auto& [key, value] : repaired) {
+    w->Key(key);
+    write(*value);
   }
   w->EndObject();
 }
@@ -123,12 +129,7 @@ void WriteOperation(const OperationSummary& op, Writer* w) {
   w->Key("counts");
   WriteCounts(op.counts, w);
   w->Key("by_level");
-  w->BeginObject();
-  for (const auto& [level, counts] : op.by_level) {
-    w->Key(ValidUtf8(level));
-    WriteCounts(counts, w);
-  }
-  w->EndObject();
+  WriteMap(op.by_level, w, [w](const Counts& counts) { WriteCounts(counts, w); });
   w->EndObject();
 }
 
@@ -141,7 +142,7 @@ void WriteFormat(const FormatSummary& f, Writer* w) {
   w->Key("missing");
   w->StringList(f.missing);
   w->Key("policies");
-  WriteStringMap(f.policies, w);
+  WriteMap(f.policies, w, [w](const std::string& value) { w->String(value); });
   w->Key("counts");
   WriteCounts(f.counts, w);
   w->Key("operations");

@@ -121,7 +121,8 @@ TEST(ReportModel, ToJsonRepairsInvalidUtf8SoTheOutputStaysJson) {
   ImplementationReport impl;
   impl.name = "bad \xC3";
   impl.stderr_tail = std::string("\xFF\xFE nul:\0 end", 13);
-  impl.formats.emplace_back().policies["\xE0\x80"] = "\xED\xA0\x80";
+  impl.formats.emplace_back().policies["\xC3"] = "\xED\xA0\x80";
+  impl.formats.back().policies["\xFF"] = "repaired to the same name as the key above";
   r.implementations.push_back(impl);
   json::Document doc;
   ASSERT_TRUE(doc.Parse(ToJson(r))) << doc.error().message;
@@ -130,6 +131,9 @@ TEST(ReportModel, ToJsonRepairsInvalidUtf8SoTheOutputStaysJson) {
   EXPECT_EQ(back->implementations[0].name, "bad \xEF\xBF\xBD");
   EXPECT_EQ(back->implementations[0].stderr_tail,
             std::string("\xEF\xBF\xBD\xEF\xBF\xBD nul:\0 end", 17));
+  EXPECT_EQ(back->implementations[0].formats[0].policies,
+            (std::map<std::string, std::string>{
+                {"\xEF\xBF\xBD", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"}}));
 }
 
 TEST(ReportModel, ToJsonWritesNonFiniteNumbersAsZero) {
