@@ -252,8 +252,16 @@ bool Subprocess::TakeLine(std::string* line) {
     return false;
   }
   std::size_t end = static_cast<std::size_t>(static_cast<const char*>(newline) - data);
-  line->assign(data, end);
-  stdout_buffer_.erase(0, end + 1);
+  if (end + 1 == stdout_buffer_.size()) {
+    // The usual case: the line is all there is. Hand over the buffer rather than copy it, which
+    // also gives back the memory of a very long line.
+    stdout_buffer_.pop_back();
+    line->swap(stdout_buffer_);
+    stdout_buffer_.clear();
+  } else {
+    line->assign(data, end);
+    stdout_buffer_.erase(0, end + 1);
+  }
   scanned_ = 0;
   return true;
 }
@@ -369,7 +377,12 @@ Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
 std::string Subprocess::WaitForExit(Clock::duration grace, const std::atomic<bool>* stop) {
   Clock::time_point end = Clock::now() + grace;
   for (;;) {
-    if (Exited()) return exit_description_;
+    if (Exited()) {
+      // Its last words (often the reason it died) are in the pipe by now; stdout's end of file
+      // may have been seen before them.
+      ReadStderr();
+      return exit_description_;
+    }
     Clock::time_point now = Clock::now();
     if (now >= end || StopRequested(stop)) return "";
     // Keep draining, so a child blocked writing can go on to exit; stdout no longer matters.

@@ -71,8 +71,9 @@ class Subprocess {
                 const std::atomic<bool>* stop);
 
   // How the process ended, waiting up to `grace` for it to end: "exited with status 0",
-  // "killed by signal 11 (SIGSEGV)"; "" when it is still running. Does not reap it (the process
-  // group id stays reserved until Kill, so killing the group can never hit a stranger).
+  // "killed by signal 11 (SIGSEGV)"; "" when it is still running. Once it has ended, what it
+  // wrote on stderr is read too. Does not reap it (the process group id stays reserved until
+  // Kill, so killing the group can never hit a stranger).
   std::string WaitForExit(Clock::duration grace, const std::atomic<bool>* stop);
 
   // The polite end: writes `message` (the protocol's shutdown line), closes stdin, waits up to
