@@ -33,10 +33,10 @@ struct Options {
   // decided. An answered case (whatever its status) resets it to 0. When it reaches this number
   // the implementation is abandoned: every case not yet begun is kAbandoned, a case whose first
   // attempt has just failed is not re-run, and cases already running finish. So an
-  // implementation that fails everything costs at most about 2 x max_consecutive_failures
-  // attempts (plus one more per extra worker), whatever the number of cases; and one input that
-  // breaks it, met twice in a row (validate, then roundtrip), does not abandon it. Values below
-  // 1 count as 1.
+  // implementation that fails everything costs at most 2 x max_consecutive_failures attempts
+  // (plus up to two per extra worker, for the cases they had begun), whatever the number of
+  // cases; and one input that breaks it, met twice in a row (validate, then roundtrip), does not
+  // abandon it. Values below 1 count as 1.
   int max_consecutive_failures = 3;
   // Which requests to send, asked once per request, from the calling thread, right after the
   // first handshake and before any case is sent. A request it refuses is not sent and gets
@@ -56,7 +56,7 @@ enum class Fate : std::uint8_t {
                      // an answer before the request was taken (or a bad hello from its fresh
                      // process)
   kAbandoned,        // not run: the implementation was abandoned
-  kHandshakeFailed,  // not run: no process of this implementation completed the handshake
+  kHandshakeFailed,  // not run: the first process's handshake failed (see Run)
   kInterrupted,      // not run: the run was stopped
   kNotDeclared,      // not sent: Options::should_send refused it (the hello does not declare it)
 };
