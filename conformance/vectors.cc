@@ -39,6 +39,7 @@ Result<Manifest> LoadManifest(const std::string& path) {
   std::string folder = path.substr(0, path.find_last_of('/') + 1);
   Manifest manifest;
   manifest.format = StringMember(doc.root(), "format");
+  manifest.catalogue = StringMember(doc.root(), "catalogue");
   const json::Value* cases = doc.root().Find("cases");
   if (!cases || !cases->is_array()) return Status(StatusCode::kParseError, path + ": no cases");
   for (const json::Value& item : cases->items()) {

@@ -29,6 +29,7 @@ struct VectorCase {
 
 struct Manifest {
   std::string format;
+  std::string catalogue;  // repository path of the requirement catalogue the cases cite
   std::vector<VectorCase> cases;
 };
 

@@ -3,7 +3,11 @@
 #include <string>
 #include <vector>
 
+#include "runner/report/report_command.h"
+#include "runner/run_command.h"
+#include "runner/serve_command.h"
 #include "runner/validate_command.h"
+#include "runner/version.h"
 
 namespace {
 
@@ -12,11 +16,16 @@ constexpr char kHelp[] = R"(arcs: the Agent Recording Conformance Suite
 usage: arcs COMMAND [ARGS]
 
 commands:
-  validate FILE...   check that recordings conform to their spec; one line per finding
-  vectors            run the reference implementation over the conformance vectors
+  validate FILE...        check that recordings conform to their spec; one line per finding
+  run [--impl 'CMD']...   score implementations against every vector (the reference by default)
+  report PATH --html|--markdown|--junit|--badges DIR
+                          render a JSON report written by `arcs run --report`
+  diff OLD.json NEW.json  list the cases whose outcome changed; exit 1 on regressions
+  serve                   the reference implementation over the runner protocol
+  vectors                 run the reference in-process over one vector manifest
 
-Run `arcs COMMAND --help` for a command's options.
-Formats: spool (spool.md 1.0).
+Run `arcs COMMAND --help` for a command's options; `arcs --version` for the version.
+Formats: spool (spool.md 1.0). The runner protocol: runner/PROTOCOL.md.
 )";
 
 }  // namespace
@@ -27,9 +36,17 @@ int main(int argc, char** argv) {
     std::cout << kHelp;
     return args.empty() ? 2 : 0;
   }
+  if (args[0] == "--version") {
+    std::cout << "arcs " << arcs::kArcsVersion << "\n";
+    return 0;
+  }
   std::string command = args[0];
   args.erase(args.begin());
   if (command == "validate") return arcs::runner::ValidateCommand(args);
+  if (command == "run") return arcs::runner::RunCommand(args);
+  if (command == "report") return arcs::runner::ReportCommand(args);
+  if (command == "diff") return arcs::runner::DiffCommand(args);
+  if (command == "serve") return arcs::runner::ServeCommand(args);
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
   std::cerr << "arcs: unknown command '" << command << "'\n" << kHelp;
   return 2;

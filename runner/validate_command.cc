@@ -15,7 +15,8 @@
 namespace arcs::runner {
 namespace {
 
-constexpr char kValidateHelp[] = R"(usage: arcs validate [--format spool] [--json] [--limit NAME=VALUE]... FILE...
+constexpr char kValidateHelp[] =
+    R"(usage: arcs validate [--format spool] [--json] [--limit NAME=VALUE]... FILE...
 
 Checks that each FILE is a conforming recording and prints one line per finding:
   FILE:LINE: RULE-ID LEVEL message
@@ -28,7 +29,8 @@ FILE may be - for standard input.
   --limit NAME=VALUE  change a resource limit; names and defaults:
 )";
 
-constexpr char kVectorsHelp[] = R"(usage: arcs vectors [--manifest PATH] [--report PATH.json] [--markdown PATH.md] [--quiet]
+constexpr char kVectorsHelp[] =
+    R"(usage: arcs vectors [--manifest PATH] [--report PATH.json] [--markdown PATH.md] [--quiet]
 
 Runs the reference implementation over a vector manifest (default vectors/spool/manifest.json)
 and checks every expectation: the validator's verdict and rule ids, the reader's outcome and a
@@ -104,7 +106,7 @@ int ValidateCommand(const std::vector<std::string>& args) {
         std::cerr << "arcs validate: " << s.message() << " (see arcs validate --help)\n";
         return 2;
       }
-    } else if (a.starts_with("--") ) {
+    } else if (a.starts_with("--")) {
       std::cerr << "arcs validate: unknown option " << a << " (see arcs validate --help)\n";
       return 2;
     } else {
@@ -215,9 +217,10 @@ int VectorsCommand(const std::vector<std::string>& args) {
     return 2;
   }
   std::size_t passed = 0, failed = 0;
-  std::string report = "{\"implementation\":\"arcs-reference\",\"format\":\"" +
-                       manifest->format + "\",\"cases\":[";
-  std::string markdown = "# Spool vectors: reference implementation\n\n| case | outcome | detail |\n|---|---|---|\n";
+  std::string report =
+      "{\"implementation\":\"arcs-reference\",\"format\":\"" + manifest->format + "\",\"cases\":[";
+  std::string markdown =
+      "# Spool vectors: reference implementation\n\n| case | outcome | detail |\n|---|---|---|\n";
   for (std::size_t i = 0; i < manifest->cases.size(); ++i) {
     const conformance::VectorCase& c = manifest->cases[i];
     conformance::CaseResult result = conformance::RunSpoolCase(c);
@@ -228,8 +231,8 @@ int VectorsCommand(const std::vector<std::string>& args) {
     if (i) report += ",";
     report += "{\"id\":";
     json::AppendQuoted(c.id, &report);
-    report += ",\"outcome\":\"" + std::string(result.passed() ? "passed" : "failed") +
-              "\",\"detail\":";
+    report +=
+        ",\"outcome\":\"" + std::string(result.passed() ? "passed" : "failed") + "\",\"detail\":";
     json::AppendQuoted(detail, &report);
     report += "}";
     markdown += "| `" + c.id + "` | " + (result.passed() ? "passed" : "**failed**") + " | " +
@@ -240,7 +243,8 @@ int VectorsCommand(const std::vector<std::string>& args) {
             ",\"total\":" + std::to_string(passed + failed) + "}}\n";
   markdown = "**" + std::to_string(passed) + " passed, " + std::to_string(failed) +
              " failed** of " + std::to_string(passed + failed) + " cases.\n\n" + markdown;
-  for (const auto& [path, bytes] : {std::pair{json_path, report}, std::pair{markdown_path, markdown}}) {
+  for (const auto& [path, bytes] :
+       {std::pair{json_path, report}, std::pair{markdown_path, markdown}}) {
     if (path.empty()) continue;
     Status s = WriteFile(path, bytes);
     if (!s.ok()) {

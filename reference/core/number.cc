@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -43,9 +44,10 @@ Parts Split(std::string_view text) {
   return p;
 }
 
+constexpr long long kSaturated = 1ll << 50;
+
 // The exponent's value, saturated far beyond any digit count a line can hold.
 long long ExponentValue(const Parts& p) {
-  constexpr long long kSaturated = 1ll << 50;
   long long e = 0;
   for (char c : p.exponent) {
     e = e * 10 + (c - '0');
@@ -110,6 +112,19 @@ std::optional<std::int64_t> IntegralValueToInt64(std::string_view text) {
   exact += d.digits;
   exact.append(static_cast<std::size_t>(d.scale), '0');
   return ToInt64(exact);
+}
+
+bool SameValue(std::string_view a, std::string_view b) {
+  if (a == b) return true;
+  Parts pa = Split(a);
+  Parts pb = Split(b);
+  if (std::abs(ExponentValue(pa)) >= kSaturated || std::abs(ExponentValue(pb)) >= kSaturated) {
+    return false;
+  }
+  Decimal da = Normalize(pa);
+  Decimal db = Normalize(pb);
+  if (da.digits.empty() || db.digits.empty()) return da.digits.empty() && db.digits.empty();
+  return pa.negative == pb.negative && da.digits == db.digits && da.scale == db.scale;
 }
 
 std::optional<double> ToDouble(std::string_view text) {

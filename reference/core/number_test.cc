@@ -60,5 +60,23 @@ TEST(NumberToDouble, FiniteOnly) {
   EXPECT_EQ(ToDouble("2.2250738585072011e-308"), 2.2250738585072011e-308);
 }
 
+TEST(Number, SameValueComparesExactDecimalValues) {
+  EXPECT_TRUE(SameValue("1", "1.0"));
+  EXPECT_TRUE(SameValue("1", "1e0"));
+  EXPECT_TRUE(SameValue("1", "10e-1"));
+  EXPECT_TRUE(SameValue("100", "1E+2"));
+  EXPECT_TRUE(SameValue("0", "-0"));
+  EXPECT_TRUE(SameValue("0", "0.000e99"));
+  EXPECT_TRUE(SameValue("-12.50", "-1.25e1"));
+  EXPECT_TRUE(SameValue("123456789012345678901234567890", "1.2345678901234567890123456789e29"));
+  EXPECT_FALSE(SameValue("1", "1.0000000000000000001"));
+  EXPECT_FALSE(SameValue("1", "-1"));
+  EXPECT_FALSE(SameValue("9007199254740993", "9007199254740992"));  // beyond a double's 2^53
+  EXPECT_FALSE(SameValue("1e400", "1e401"));
+  EXPECT_TRUE(SameValue("1e400", "10e399"));
+  EXPECT_TRUE(SameValue("1e9999999999999999999", "1e9999999999999999999"));    // by spelling
+  EXPECT_FALSE(SameValue("1e9999999999999999999", "10e9999999999999999998"));  // documented
+}
+
 }  // namespace
 }  // namespace arcs::json

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# `arcs run`, end to end: the reference through the protocol, determinism across -j, known
+# failures, an injected regression caught by `arcs diff`, hostile implementations classified in
+# the report, usage errors, and the example adapters with their known-failures lists.
+# usage: run_cli_test.sh ARCS SOURCE_DIR
+set -uo pipefail
+arcs=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fake="/usr/bin/python3 $src/runner/supervisor/testing/fake_impl.py"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_status WANT DESCRIPTION COMMAND...: runs COMMAND (output in $tmp/out), checks its status.
+expect_status() {
+  local want=$1 what=$2
+  shift 2
+  "$@" >"$tmp/out" 2>&1
+  local got=$?
+  if [ "$got" -ne "$want" ]; then
+    fail "$what: exit $got, want $want"
+    sed 's/^/    /' "$tmp/out" | head -n 30 >&2
+  fi
+}
+
+# case_field REPORT CASE_ID OPERATION FIELD: a field of one case of the first implementation.
+case_field() {
+  /usr/bin/python3 - "$@" <<'PYTHON'
+import json, sys
+report, case, op, field = sys.argv[1:]
+for c in json.load(open(report))["implementations"][0]["cases"]:
+    if c["id"] == case and c["operation"] == op:
+        print(c[field])
+        break
+else:
+    print("(no such case)")
+PYTHON
+}
+
+# summary_field REPORT FIELD: a summary count of the first implementation.
+summary_field() {
+  /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["implementations"][0]["summary"][sys.argv[2]])' "$@"
+}
+
+one=spool-11.1-minimal
+three="spool-11.[123]-*"
+
+# 1. The reference, through `arcs serve`, passes every case; -j 2 gives the same report.
+expect_status 0 "reference run" "$arcs" run --quiet --report "$tmp/ref.json"
+[ "$(summary_field "$tmp/ref.json" failed)" = 0 ] || fail "the reference failed cases"
+[ "$(summary_field "$tmp/ref.json" errored)" = 0 ] || fail "the reference errored cases"
+expect_status 0 "reference run -j 2" "$arcs" run --quiet -j 2 --report "$tmp/ref2.json"
+expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.json" "$tmp/ref2.json"
+
+# 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
+lie="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs $one/validate"
+expect_status 1 "lying implementation" "$arcs" run --quiet --impl "$lie" --report "$tmp/lie.json"
+[ "$(case_field "$tmp/lie.json" $one validate outcome)" = failed ] || fail "the lie was not caught"
+expect_status 1 "diff catches the regression" "$arcs" diff "$tmp/ref.json" "$tmp/lie.json"
+grep -q "$one" "$tmp/out" || fail "diff does not name $one"
+expect_status 0 "diff of equal reports" "$arcs" diff "$tmp/ref.json" "$tmp/ref2.json"
+
+# 3. Known failures: a listed failure passes the run; a listed case that passes fails it.
+printf '# the lie\n%s/validate\n' "$one" >"$tmp/known.txt"
+expect_status 0 "listed known failure" "$arcs" run --quiet --impl "$lie" \
+  --known-failures "$tmp/known.txt" --report "$tmp/known.json"
+[ "$(case_field "$tmp/known.json" $one validate outcome)" = known_failure ] ||
+  fail "a listed failure is not reported as known_failure"
+expect_status 1 "a listed case that passes" "$arcs" run --quiet --filter "$one" \
+  --known-failures "$tmp/known.txt" --report "$tmp/stale.json"
+case_field "$tmp/stale.json" $one validate message | grep -q "remove it" ||
+  fail "a stale known failure is not explained"
+printf 'not an entry\n' >"$tmp/bad-known.txt"
+expect_status 2 "malformed known-failures file" "$arcs" run --quiet --known-failures "$tmp/bad-known.txt"
+
+# 4. Hostile implementations are classified, and the run goes on.
+expect_status 1 "crashing implementation" "$arcs" run --quiet --filter "$three" \
+  --impl "$fake crash --case $one/validate" --report "$tmp/crash.json"
+[ "$(case_field "$tmp/crash.json" $one validate error_kind)" = crash ] || fail "crash not classified"
+[ "$(case_field "$tmp/crash.json" spool-11.2-unknown-entry-type validate outcome)" = passed ] ||
+  fail "the run did not go on after a crash"
+expect_status 1 "hanging implementation" "$arcs" run --quiet --filter "$one" --timeout 0.5 \
+  --impl "$fake hang --case $one/validate" --report "$tmp/hang.json"
+[ "$(case_field "$tmp/hang.json" $one validate error_kind)" = timeout ] || fail "hang not classified"
+expect_status 1 "garbage" "$arcs" run --quiet --filter "$one" \
+  --impl "$fake garbage --case $one/validate" --report "$tmp/garbage.json"
+[ "$(case_field "$tmp/garbage.json" $one validate error_kind)" = protocol ] ||
+  fail "garbage not classified"
+expect_status 1 "no handshake" "$arcs" run --quiet --filter "$one" --timeout 0.5 \
+  --impl "$fake no-hello" --report "$tmp/nohello.json"
+[ "$(case_field "$tmp/nohello.json" $one validate error_kind)" = handshake ] ||
+  fail "a missing handshake is not classified"
+expect_status 1 "always crashing" "$arcs" run --quiet --filter "spool-11.*" \
+  --max-consecutive-failures 2 --impl "$fake crash" --report "$tmp/abandon.json"
+/usr/bin/python3 - "$tmp/abandon.json" <<'PYTHON' || fail "an always-crashing implementation is not abandoned"
+import json, sys
+impl = json.load(open(sys.argv[1]))["implementations"][0]
+kinds = [c["error_kind"] for c in impl["cases"] if c["operation"] == "validate"]
+assert impl["abandoned"], "not abandoned"
+assert kinds.count("abandoned") >= len(kinds) - 3, kinds
+PYTHON
+
+# 5. Usage errors.
+expect_status 2 "unknown option" "$arcs" run --no-such-option
+expect_status 2 "unknown format" "$arcs" run --format nope
+expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-case-*"
+expect_status 0 "help" "$arcs" run --help
+
+# 6. The example adapters, with their known-failures lists.
+expect_status 0 "python adapter" "$arcs" run --quiet -j 2 \
+  --impl "/usr/bin/python3 $src/runner/adapters/python/arcs_adapter.py" \
+  --known-failures "$src/runner/adapters/python/known-failures.txt" --report "$tmp/python.json"
+if command -v node >/dev/null; then
+  expect_status 0 "node adapter" "$arcs" run --quiet -j 2 \
+    --impl "node $src/runner/adapters/node/arcs_adapter.js" \
+    --known-failures "$src/runner/adapters/node/known-failures.txt" --report "$tmp/node.json"
+else
+  fail "node is not installed (tools/setup.sh installs nodejs)"
+fi
+
+# 7. Every rendering of a real report.
+for form in --html --markdown --junit; do
+  expect_status 0 "report $form" "$arcs" report "$tmp/ref.json" "$form" --out "$tmp/r$form"
+  [ -s "$tmp/r$form" ] || fail "report $form wrote nothing"
+done
+expect_status 0 "report --badges" "$arcs" report "$tmp/ref.json" --badges "$tmp/badges"
+ls "$tmp/badges"/*.svg >/dev/null 2>&1 || fail "no badge written"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all run checks passed"
