@@ -28,12 +28,8 @@ e2e_runs=${ARCS_BENCH_E2E_RUNS:-3}
 data=$build/data
 seed=1
 
-# GCC 12 at -O3 (Release) raises two known false positives in library code under -Werror
-# (-Wrestrict on `"literal" + std::string&&`, GCC bug 105651, and -Wmaybe-uninitialized on a
-# braced Finding in reference/spool/spool.cc). They stay visible as warnings in the build log.
 echo "== build ($build, Release)"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DARCS_BENCHMARKS=ON \
-  "-DCMAKE_CXX_FLAGS=-Wno-error=restrict -Wno-error=maybe-uninitialized" >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DARCS_BENCHMARKS=ON >/dev/null
 if ! cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
   --target arcs arcs_generate_spool arcs_spool_benchmark >"$build/build.log" 2>&1; then
   grep -E "error|Error" "$build/build.log" | head -n 20 >&2
