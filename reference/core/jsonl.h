@@ -7,9 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "reference/core/status.h"
 
@@ -23,13 +24,13 @@ struct LineOptions {
 };
 
 struct Line {
-  std::string_view text;        // without the ending (and without the BOM on line 1)
-  std::uint64_t number = 0;     // 1-based
-  std::uint64_t offset = 0;     // byte offset of text's first byte in the input
+  std::string_view text;     // without the ending (and without the BOM on line 1)
+  std::uint64_t number = 0;  // 1-based
+  std::uint64_t offset = 0;  // byte offset of text's first byte in the input
   Ending ending = Ending::kLf;
-  bool bom = false;             // line 1 started with EF BB BF, which was removed from text
-  bool too_long = false;        // longer than max_line_bytes: text is empty, length in `length`
-  std::uint64_t length = 0;     // the line's length in bytes (also when too_long)
+  bool bom = false;          // line 1 started with EF BB BF, which was removed from text
+  bool too_long = false;     // longer than max_line_bytes: text is empty, length in `length`
+  std::uint64_t length = 0;  // the line's length in bytes (also when too_long)
 };
 
 // A source of bytes. Returns the number of bytes read into buf (0 at end), or an I/O error.
@@ -37,6 +38,9 @@ class ByteSource {
  public:
   virtual ~ByteSource() = default;
   virtual Result<std::size_t> Read(char* buf, std::size_t size) = 0;
+  // How many bytes are left to read, when the source knows. Only a hint for sizing buffers: a
+  // reader must work the same whatever it says.
+  virtual std::optional<std::uint64_t> SizeHint() const { return std::nullopt; }
 };
 
 // Reads a file descriptor (a file, a pipe, stdin).
@@ -54,6 +58,7 @@ class MemorySource : public ByteSource {
  public:
   explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
   Result<std::size_t> Read(char* buf, std::size_t size) override;
+  std::optional<std::uint64_t> SizeHint() const override { return bytes_.size(); }
 
  private:
   std::string_view bytes_;
@@ -75,7 +80,9 @@ class LineReader {
   bool Fill();
   ByteSource* source_;
   LineOptions options_;
-  std::vector<char> buffer_;
+  // The read buffer, never zero-filled: 1 MiB, or less when the source says it holds less.
+  std::size_t buffer_size_;
+  std::unique_ptr<char[]> buffer_;
   std::size_t begin_ = 0;  // start of unconsumed bytes in buffer_
   std::size_t end_ = 0;    // end of valid bytes in buffer_
   std::string long_line_;  // a line that spans buffer refills

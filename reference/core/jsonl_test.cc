@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <string>
@@ -662,6 +663,58 @@ TEST(LineReaderTest, HugeTooLongLineIsNotBuffered) {
   EXPECT_EQ(got.lines, (std::vector<Got>{{"", 1, 0, Ending::kCrLf, false, true, kTotal},
                                          {"{}", 2, kTotal + 2, Ending::kLf, false, false, 2}}));
   EXPECT_LT(source.peak_heap(), before + (4u << 20));
+}
+
+// A source that says it holds `hint` bytes, whatever it really holds: the reader sizes its buffer
+// by the hint and must split the same anyway.
+class HintedSource : public ChunkSource {
+ public:
+  HintedSource(std::string_view bytes, std::vector<std::size_t> pattern, std::uint64_t hint)
+      : ChunkSource(bytes, std::move(pattern)), hint_(hint) {}
+  std::optional<std::uint64_t> SizeHint() const override { return hint_; }
+
+ private:
+  std::uint64_t hint_;
+};
+
+TEST(LineReaderTest, SizeHintNeverChangesTheLines) {
+  // Lines around the smallest buffer's edges (4 KiB), a BOM, both endings, no final newline.
+  std::string input = std::string(kBom) + "{}\r\n";
+  for (std::size_t n : {4090, 4095, 4096, 4097, 9000, 3, 0, 12288}) {
+    input += Repeat('x', n) + (n % 2 ? "\r\n" : "\n");
+  }
+  input += "end";
+  LineOptions options;
+  const std::vector<Got> expected = Split(input, options.max_line_bytes);
+  for (std::uint64_t hint :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{5000},
+        std::uint64_t{input.size()}, std::uint64_t{1} << 40}) {
+    for (const std::vector<std::size_t>& pattern :
+         std::vector<std::vector<std::size_t>>{{1 << 20}, {4099}, {1, 4095, 7}}) {
+      HintedSource source(input, pattern, hint);
+      const Outcome got = ReadAll(&source, options);
+      EXPECT_TRUE(got.status.ok()) << got.status.ToString();
+      EXPECT_EQ(got.lines, expected) << "hint " << hint << ", chunks from " << pattern[0];
+    }
+  }
+}
+
+// A small input in memory gets a small buffer; a large one never more than the usual 1 MiB.
+TEST(LineReaderTest, MemorySourceSizesTheBuffer) {
+  const std::string small = "{\"a\":1}\n{}\n";
+  const std::string large = Repeat('x', 8 * kReadBuffer) + "\n";
+  const std::size_t before = HeapInUse();
+  {
+    MemorySource source(small);
+    LineReader reader(&source);
+    EXPECT_LT(HeapInUse(), before + 64 * 1024);  // not the usual 1 MiB
+    EXPECT_EQ(ReadAll(&source).lines, Split(small, LineOptions().max_line_bytes));
+  }
+  {
+    MemorySource source(large);
+    LineReader reader(&source);
+    EXPECT_LT(HeapInUse(), before + 2 * kReadBuffer);
+  }
 }
 
 TEST(MemorySourceTest, CopiesInPiecesThenEnds) {
