@@ -275,7 +275,9 @@ Judgement Judge(const SuiteCase& c, const protocol::Answer& answer,
   }
   j.outcome = Outcome::kErrored;
   j.error_kind = "runner";
-  j.message = "no judge for " + c.format + " " + c.operation;
+  j.expected = DescribeExpectation(c);
+  j.actual = "not judged";
+  j.message = "the runner has no judge for " + c.format + " " + c.operation;
   return j;
 }
 

@@ -9,12 +9,11 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
-#include <mutex>
 #include <optional>
 
 #include "reference/core/io.h"
-#include "runner/judge.h"
 #include "runner/report/report.h"
+#include "runner/run.h"
 #include "runner/suite.h"
 #include "runner/supervisor/supervisor.h"
 #include "runner/version.h"
@@ -119,13 +118,11 @@ std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
 }
 
 // The command that runs this very binary as the reference server.
-std::string ReferenceCommand() {
+// This binary, which serves as the reference (`arcs serve`).
+std::string SelfPath() {
   char path[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-  std::string self = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : "arcs";
-  std::string quoted = "'";
-  for (char c : self) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "' serve";
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : "arcs";
 }
 
 std::string Now() {
@@ -135,245 +132,6 @@ std::string Now() {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buffer;
-}
-
-bool Declares(const protocol::ImplementationHello& hello, const std::string& format,
-              const std::string& operation) {
-  auto f = hello.formats.find(format);
-  return f != hello.formats.end() &&
-         std::find(f->second.operations.begin(), f->second.operations.end(), operation) !=
-             f->second.operations.end();
-}
-
-// A progress line on a terminal, redrawn at most ten times a second; nothing elsewhere.
-class Progress {
- public:
-  Progress(bool enabled, std::size_t total, std::string label)
-      : enabled_(enabled), total_(total), label_(std::move(label)) {}
-  ~Progress() {
-    if (enabled_ && drawn_) std::cerr << "\r\033[K" << std::flush;
-  }
-  void Advance() {
-    ++done_;
-    if (!enabled_) return;
-    auto now = std::chrono::steady_clock::now();
-    if (drawn_ && now - last_ < std::chrono::milliseconds(100) && done_ != total_) return;
-    last_ = now;
-    drawn_ = true;
-    constexpr int kWidth = 30;
-    int filled = total_ ? static_cast<int>(kWidth * done_ / total_) : kWidth;
-    std::cerr << "\r\033[K" << label_ << " [" << std::string(filled, '#')
-              << std::string(kWidth - filled, '.') << "] " << done_ << "/" << total_ << std::flush;
-  }
-
- private:
-  bool enabled_;
-  std::size_t total_;
-  std::size_t done_ = 0;
-  std::string label_;
-  bool drawn_ = false;
-  std::chrono::steady_clock::time_point last_;
-};
-
-report::CaseResult Unanswered(const SuiteCase& c, const supervisor::Outcome& o) {
-  report::CaseResult r;
-  switch (o.fate) {
-    case supervisor::Fate::kNotDeclared:
-      r.outcome = report::Outcome::kSkipped;
-      r.message =
-          "not supported: the implementation does not declare " + c.format + " " + c.operation;
-      return r;
-    case supervisor::Fate::kCrash:
-      r.error_kind = "crash";
-      break;
-    case supervisor::Fate::kTimeout:
-      r.error_kind = "timeout";
-      break;
-    case supervisor::Fate::kProtocolError:
-      r.error_kind = "protocol";
-      break;
-    case supervisor::Fate::kAbandoned:
-      r.error_kind = "abandoned";
-      break;
-    case supervisor::Fate::kHandshakeFailed:
-      r.error_kind = "handshake";
-      break;
-    case supervisor::Fate::kInterrupted:
-      r.error_kind = "interrupted";
-      break;
-    case supervisor::Fate::kAnswered:
-      break;
-  }
-  r.outcome = report::Outcome::kErrored;
-  r.expected = DescribeExpectation(c);
-  r.actual = std::string(supervisor::FateName(o.fate)) + ": " + o.detail;
-  return r;
-}
-
-report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
-                         const protocol::ImplementationHello& hello) {
-  report::CaseResult r;
-  if (o.fate == supervisor::Fate::kAnswered) {
-    auto declared = hello.formats.find(c.format);
-    Judgement j =
-        Judge(c, o.answer,
-              declared != hello.formats.end() ? declared->second : protocol::FormatSupport{});
-    r.outcome = j.outcome;
-    r.error_kind = j.error_kind;
-    r.expected = j.outcome == report::Outcome::kPassed ? "" : j.expected;
-    r.actual = j.outcome == report::Outcome::kPassed ? "" : j.actual;
-    r.message = j.message;
-    r.rules = j.rules;
-    if (r.outcome == report::Outcome::kErrored && r.expected.empty()) {
-      r.expected = DescribeExpectation(c);
-    }
-  } else {
-    r = Unanswered(c, o);
-  }
-  r.id = c.vector->id;
-  r.format = c.format;
-  r.operation = c.operation;
-  r.requirements = c.vector->requirements;
-  r.level = c.level;
-  r.rerun = o.rerun;
-  if (o.rerun) {
-    std::string note = "re-run in a fresh process after " + o.first_attempt;
-    r.message = r.message.empty() ? note : note + "; " + r.message;
-  }
-  return r;
-}
-
-bool IsFailure(report::Outcome o) {
-  return o == report::Outcome::kFailed || o == report::Outcome::kErrored;
-}
-
-// Per-format summaries and the certification level (see report::FormatSummary).
-void Summarize(const protocol::ImplementationHello& hello, const SuiteFilter& filter,
-               report::ImplementationReport* impl) {
-  for (const FormatDef& def : Formats()) {
-    std::vector<const report::CaseResult*> cases;
-    for (const report::CaseResult& c : impl->cases) {
-      if (c.format == def.format) cases.push_back(&c);
-    }
-    if (cases.empty()) continue;
-    report::FormatSummary f;
-    f.format = def.format;
-    if (auto declared = hello.formats.find(f.format); declared != hello.formats.end()) {
-      f.policies = declared->second.policies;
-    }
-    std::uint64_t must = 0, must_passed = 0;
-    for (std::string_view op : def.operations) {
-      report::OperationSummary s;
-      s.operation = op;
-      s.supported = Declares(hello, f.format, s.operation);
-      std::uint64_t op_must = 0, op_must_passed = 0;
-      for (const report::CaseResult* c : cases) {
-        if (c->operation != op) continue;
-        s.counts.Add(c->outcome);
-        s.by_level[c->level].Add(c->outcome);
-        f.counts.Add(c->outcome);
-        if (c->level == "MUST") {
-          ++op_must;
-          op_must_passed += c->outcome == report::Outcome::kPassed;
-        }
-      }
-      if (s.counts.total == 0) continue;
-      must += op_must;
-      must_passed += op_must_passed;
-      if (!s.supported) {
-        f.missing.push_back(s.operation + ": not supported");
-      } else if (op_must_passed < op_must) {
-        f.missing.push_back(s.operation + ": " + std::to_string(op_must - op_must_passed) + " of " +
-                            std::to_string(op_must) + " MUST cases did not pass");
-      }
-      f.operations.push_back(std::move(s));
-    }
-    f.certification = must > 0 && must_passed == must ? "full"
-                      : must_passed > 0               ? "partial"
-                                                      : "none";
-    if (!filter.Empty()) {
-      f.missing.push_back("the run was filtered: the level covers only the selected cases");
-      if (f.certification == "full") f.certification = "partial";
-    }
-    impl->formats.push_back(std::move(f));
-  }
-}
-
-struct ImplementationRun {
-  report::ImplementationReport report;
-  bool must_failed = false;       // a MUST case failed or errored, not listed
-  std::uint64_t stale_known = 0;  // listed known failures that passed
-};
-
-ImplementationRun RunImplementation(const std::string& command, bool is_reference,
-                                    const Suite& suite, const RunArgs& args,
-                                    const KnownFailures& known, const std::atomic<bool>* stop) {
-  std::vector<protocol::CaseRequest> requests;
-  requests.reserve(suite.cases.size());
-  std::vector<std::string> formats;
-  for (const SuiteCase& c : suite.cases) {
-    requests.push_back({c.request_id, c.format, c.operation, c.input, c.vector->limits});
-    if (std::find(formats.begin(), formats.end(), c.format) == formats.end()) {
-      formats.push_back(c.format);
-    }
-  }
-  supervisor::Options options;
-  options.command = command;
-  options.formats = formats;
-  options.case_timeout_seconds = args.timeout;
-  options.handshake_timeout_seconds = std::max(10.0, args.timeout);
-  options.jobs = args.jobs;
-  options.max_consecutive_failures = args.max_consecutive_failures;
-  options.should_send = [&](const protocol::ImplementationHello& hello,
-                            const protocol::CaseRequest& request) {
-    return Declares(hello, request.format, request.operation);
-  };
-
-  std::vector<supervisor::Outcome> outcomes(requests.size());
-  Progress progress(!args.quiet && ::isatty(2) && !std::getenv("CI"), requests.size(),
-                    is_reference ? "reference" : command.substr(0, 40));
-  supervisor::RunSummary summary = supervisor::Run(
-      options, requests,
-      [&](const supervisor::Outcome& o) {
-        outcomes[o.index] = o;
-        progress.Advance();
-      },
-      stop);
-
-  ImplementationRun run;
-  report::ImplementationReport& impl = run.report;
-  const protocol::ImplementationInfo& info = summary.hello.implementation;
-  impl.name = summary.handshake_ok ? info.name : command;
-  impl.version = summary.handshake_ok ? info.version : "unknown";
-  impl.language = summary.handshake_ok ? info.language : "unknown";
-  impl.homepage = info.homepage;
-  impl.command = is_reference ? "arcs serve" : command;
-  impl.abandoned = summary.abandoned;
-  // Each worker starts one process; any more were restarts after a crash, timeout or protocol
-  // error.
-  const std::uint64_t workers = static_cast<std::uint64_t>(args.jobs);
-  impl.restarts = summary.processes_started > workers ? summary.processes_started - workers : 0;
-  impl.stderr_tail = summary.stderr_tail;
-  if (!summary.handshake_ok) {
-    impl.stderr_tail = "handshake failed: " + summary.handshake_error + "\n" + impl.stderr_tail;
-  }
-  for (std::size_t i = 0; i < suite.cases.size(); ++i) {
-    const SuiteCase& c = suite.cases[i];
-    report::CaseResult r = Score(c, outcomes[i], summary.hello);
-    if (known.Lists(impl.name, c.request_id)) {
-      if (IsFailure(r.outcome)) {
-        r.outcome = report::Outcome::kKnownFailure;
-      } else if (r.outcome == report::Outcome::kPassed) {
-        ++run.stale_known;
-        r.message = "listed in " + known.path + " as a known failure, but passed: remove it";
-      }
-    }
-    if (r.level == "MUST" && IsFailure(r.outcome)) run.must_failed = true;
-    impl.summary.Add(r.outcome);
-    impl.cases.push_back(std::move(r));
-  }
-  Summarize(summary.hello, args.filter, &impl);
-  return run;
 }
 
 void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale) {
@@ -411,52 +169,6 @@ void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale)
 }
 
 }  // namespace
-
-bool KnownFailures::Lists(const std::string& implementation, const std::string& request_id) const {
-  for (const std::string& key : {std::string(), implementation}) {
-    auto it = entries.find(key);
-    if (it != entries.end() && it->second.contains(request_id)) return true;
-  }
-  return false;
-}
-
-Result<KnownFailures> ParseKnownFailures(const std::string& path, std::string_view text) {
-  KnownFailures known;
-  known.path = path;
-  std::size_t line_number = 0;
-  for (std::size_t start = 0; start <= text.size();) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (std::size_t hash = line.find('#'); hash != std::string_view::npos)
-      line = line.substr(0, hash);
-    auto trim = [](std::string_view s) {
-      while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-      while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-        s.remove_suffix(1);
-      }
-      return s;
-    };
-    line = trim(line);
-    if (line.empty()) continue;
-    std::string implementation;
-    if (std::size_t colon = line.find(':'); colon != std::string_view::npos) {
-      implementation = std::string(trim(line.substr(0, colon)));
-      line = trim(line.substr(colon + 1));
-    }
-    std::size_t slash = line.rfind('/');
-    if (slash == std::string_view::npos || slash == 0 || slash + 1 == line.size() ||
-        line.find_first_of(" \t") != std::string_view::npos) {
-      return Status(StatusCode::kParseError, path + ":" + std::to_string(line_number) +
-                                                 ": expected CASE_ID/OPERATION, optionally "
-                                                 "prefixed by IMPLEMENTATION_NAME:");
-    }
-    known.entries[implementation].insert(std::string(line));
-  }
-  return known;
-}
 
 int RunCommand(const std::vector<std::string>& args) {
   if (std::find_if(args.begin(), args.end(),
@@ -507,11 +219,17 @@ int RunCommand(const std::vector<std::string>& args) {
 
   bool reference = run_args.impls.empty();
   std::vector<std::string> commands =
-      reference ? std::vector<std::string>{ReferenceCommand()} : run_args.impls;
+      reference ? std::vector<std::string>{ReferenceCommand(SelfPath())} : run_args.impls;
+  RunOptions options;
+  options.jobs = run_args.jobs;
+  options.timeout_seconds = run_args.timeout;
+  options.max_consecutive_failures = run_args.max_consecutive_failures;
+  options.filtered = !run_args.filter.Empty();
+  options.progress = !run_args.quiet && ::isatty(2) && !std::getenv("CI");
   bool failed = false;
   for (const std::string& command : commands) {
     if (stop.load()) break;
-    ImplementationRun run = RunImplementation(command, reference, *suite, run_args, known, &stop);
+    ImplementationRun run = RunImplementation(command, reference, *suite, options, known, &stop);
     failed = failed || run.must_failed || run.stale_known > 0;
     if (!run_args.quiet) PrintSummary(run.report, run.stale_known);
     report.implementations.push_back(std::move(run.report));

@@ -17,6 +17,9 @@ std::optional<std::size_t> DecodedSize(std::string_view text);
 std::optional<std::string> Decode(std::string_view text);
 
 std::string Encode(std::string_view bytes);
+// Appends the encoding of bytes to *out (which a JSON writer can quote as is: the alphabet and
+// '=' need no escaping).
+void EncodeAppend(std::string_view bytes, std::string* out);
 
 }  // namespace arcs::base64
 

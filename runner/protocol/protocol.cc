@@ -196,7 +196,10 @@ std::string EncodeCase(const CaseRequest& request) {
   AppendMember("id", request.id, &out);
   AppendMember("format", request.format, &out);
   AppendMember("operation", request.operation, &out);
-  AppendMember("input", base64::Encode(request.input), &out);
+  // The input is most of the message: encoded in place, without a copy or an escaping pass.
+  out += ",\"input\":\"";
+  base64::EncodeAppend(request.input, &out);
+  out += '"';
   if (!request.limits.empty()) {
     std::string limits = "{";
     for (const auto& [name, value] : request.limits) {
@@ -229,7 +232,11 @@ std::string EncodeAnswer(const Answer& answer) {
         }
         AppendRawMember("findings", findings + "]", &out);
       }
-      if (answer.output) AppendMember("output", base64::Encode(*answer.output), &out);
+      if (answer.output) {
+        out += ",\"output\":\"";
+        base64::EncodeAppend(*answer.output, &out);
+        out += '"';
+      }
       break;
     }
     case AnswerStatus::kSkipped:

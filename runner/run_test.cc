@@ -1,4 +1,4 @@
-#include "runner/run_command.h"
+#include "runner/run.h"
 
 #include <gtest/gtest.h>
 
