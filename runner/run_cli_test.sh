@@ -105,13 +105,42 @@ assert impl["abandoned"], "not abandoned"
 assert kinds.count("abandoned") >= len(kinds) - 3, kinds
 PYTHON
 
-# 5. Usage errors.
+# 5. Ctrl-C: the run stops promptly, writes what finished, marks the report incomplete, exits 1,
+#    and leaves no implementation process behind.
+/usr/bin/python3 - "$arcs" "$fake" "$tmp" <<'PYTHON' || fail "an interrupted run is not handled cleanly"
+import json, os, signal, subprocess, sys, time
+arcs, fake, tmp = sys.argv[1:]
+pids = os.path.join(tmp, "int.pids")
+run = subprocess.Popen([arcs, "run", "--quiet", "--filter", "spool-11.*",
+                        "--impl", "%s slow --delay 0.3 --pids %s" % (fake, pids),
+                        "--report", os.path.join(tmp, "int.json")])
+time.sleep(2)
+start = time.monotonic()
+run.send_signal(signal.SIGINT)
+status = run.wait(timeout=30)
+assert status == 1, "exit %d" % status
+assert time.monotonic() - start < 10, "slow to stop"
+report = json.load(open(os.path.join(tmp, "int.json")))
+assert report["complete"] is False, "not marked incomplete"
+kinds = [c["error_kind"] for c in report["implementations"][0]["cases"]]
+outcomes = [c["outcome"] for c in report["implementations"][0]["cases"]]
+assert "interrupted" in kinds and "passed" in outcomes, (kinds, outcomes)
+for line in open(pids):
+    pid = int(line.split()[-1])
+    try:
+        os.kill(pid, 0)
+        assert open("/proc/%d/stat" % pid).read().split()[2] == "Z", "pid %d still runs" % pid
+    except ProcessLookupError:
+        pass
+PYTHON
+
+# 6. Usage errors.
 expect_status 2 "unknown option" "$arcs" run --no-such-option
 expect_status 2 "unknown format" "$arcs" run --format nope
 expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-case-*"
 expect_status 0 "help" "$arcs" run --help
 
-# 6. The example adapters, with their known-failures lists.
+# 7. The example adapters, with their known-failures lists.
 expect_status 0 "python adapter" "$arcs" run --quiet -j 2 \
   --impl "/usr/bin/python3 $src/runner/adapters/python/arcs_adapter.py" \
   --known-failures "$src/runner/adapters/python/known-failures.txt" --report "$tmp/python.json"
@@ -123,7 +152,7 @@ else
   fail "node is not installed (tools/setup.sh installs nodejs)"
 fi
 
-# 7. Every rendering of a real report.
+# 8. Every rendering of a real report.
 for form in --html --markdown --junit; do
   expect_status 0 "report $form" "$arcs" report "$tmp/ref.json" "$form" --out "$tmp/r$form"
   [ -s "$tmp/r$form" ] || fail "report $form wrote nothing"
