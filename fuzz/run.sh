@@ -5,7 +5,7 @@
 # Environment (all optional):
 #   FUZZ_SECONDS  seconds per target (default 600)
 #   FUZZ_JOBS     targets run at the same time (default 2)
-#   FUZZ_TARGETS  space-separated subset of the targets (default: all four)
+#   FUZZ_TARGETS  space-separated subset of the targets (default: all five)
 #   FUZZ_TIMEOUT  seconds one input may take before libFuzzer calls it a hang (default 10)
 #   FUZZ_BUILD    build tree (default build-fuzz)
 #
@@ -20,7 +20,7 @@ build=${FUZZ_BUILD:-build-fuzz}
 seconds=${FUZZ_SECONDS:-600}
 jobs=${FUZZ_JOBS:-2}
 timeout=${FUZZ_TIMEOUT:-10}
-read -r -a targets <<<"${FUZZ_TARGETS:-json_fuzzer spool_reader_fuzzer spool_checker_fuzzer spool_roundtrip_fuzzer}"
+read -r -a targets <<<"${FUZZ_TARGETS:-json_fuzzer spool_reader_fuzzer spool_checker_fuzzer spool_roundtrip_fuzzer protocol_fuzzer}"
 dict_for() { case "$1" in json_fuzzer) echo fuzz/json.dict ;; *) echo fuzz/spool.dict ;; esac; }
 
 # Sanitizers and coverage for the whole tree, so the libraries are instrumented like the targets.
