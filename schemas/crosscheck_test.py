@@ -99,10 +99,10 @@ def _parent_differs(entry, finding):
 
 
 PARTLY_EXPRESSIBLE = {
-    "SP-6.1.2-1": ("trimmed.kept_range start <= end (errata SP-E8): JSON Schema cannot compare "
+    "SP-6.1.2-1": ("trimmed.kept_range start <= end (errata SP-E17): JSON Schema cannot compare "
                    "two values; presence and types are in the schema", _kept_range_order),
     "SP-6.8.3-2": ("a nested subagent_start's subagent_id and parent_subagent_id name the same "
-                   "subagent (errata SP-E18): cannot compare two values; 'has parent_subagent_id' "
+                   "subagent (errata SP-E24): cannot compare two values; 'has parent_subagent_id' "
                    "is in the schema", _parent_differs),
 }
 

@@ -162,7 +162,7 @@ constexpr Field kSubagentEndFields[] = {
     {"start_id", FieldType::kUuidRef, true},
     {"summary", FieldType::kString, false},
     {"status", FieldType::kString, false},
-    {"subagent_id", FieldType::kUuidRef, false},  // errata SP-E19
+    {"subagent_id", FieldType::kUuidRef, false},  // errata SP-E23
 };
 constexpr Field kAnnotationFields[] = {
     {"target_id", FieldType::kUuidRef, true},   {"content", FieldType::kString, true},
@@ -802,7 +802,7 @@ class Checker {
       if (end.is_number()) to = json::IntegralValueToInt64(end.text());
       if (from && to && *from > *to) {
         Error(rule::kTrimmed, line_, pointer + "/kept_range",
-              "kept_range starts after it ends (errata SP-E8)");
+              "kept_range starts after it ends (errata SP-E17)");
       }
     }
   }
@@ -896,7 +896,7 @@ class Checker {
         within->text() != parent->text()) {
       Error(rule::kNestedHasParent, line_, "/parent_subagent_id",
             "parent_subagent_id and subagent_id name different subagents; both name the "
-            "enclosing one (errata SP-E18)");
+            "enclosing one (errata SP-E24)");
     }
     std::optional<Uuid> parent_id;
     if (parent && parent->is_string()) parent_id = ParseLowercaseUuid(parent->text());

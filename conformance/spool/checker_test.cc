@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace arcs::conformance::spool {
 namespace {
@@ -73,6 +75,36 @@ TEST(SpoolChecker, EntryLimitStopsChecking) {
   ASSERT_EQ(d.findings().size(), 1u);
   EXPECT_EQ(d.findings()[0].rule_id, "SP-10.1-3");
   EXPECT_EQ(d.findings()[0].location.line, 4u);
+}
+
+// errata SP-E11, known limitation: a reference is judged when its target is first known. If the
+// target's id is duplicated later, the finding against the first entry stays; if the duplicate
+// comes first, the reference draws no finding.
+TEST(SpoolChecker, ReferenceToAnIdDuplicatedLaterKeepsItsFinding) {
+  const std::string prompt =
+      R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"x"})";
+  const std::string call =
+      R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"tool_call","tool":"t","input":{}})";
+  const std::string result =
+      R"({"id":"00000000-0000-0000-0000-000000000002","ts":1,"type":"tool_result","call_id":"00000000-0000-0000-0000-000000000001","output":"o"})";
+  auto rules = [](const Diagnostics& d) {
+    std::vector<std::pair<std::uint64_t, std::string>> out;
+    for (const Finding& f : d.findings()) out.emplace_back(f.location.line, f.rule_id);
+    return out;
+  };
+  using Rules = std::vector<std::pair<std::uint64_t, std::string>>;
+  // The result refers to the prompt (not a tool_call) before the duplicate appears.
+  EXPECT_EQ(
+      rules(Check(std::string(kSession) + "\n" + prompt + "\n" + result + "\n" + call + "\n")),
+      (Rules{{3, "SP-6.5-3"}, {4, "SP-5.1-5"}}));
+  // The duplicate comes first: the reference is ambiguous and draws no finding.
+  EXPECT_EQ(
+      rules(Check(std::string(kSession) + "\n" + prompt + "\n" + call + "\n" + result + "\n")),
+      (Rules{{3, "SP-5.1-5"}}));
+  // A forward reference is resolved at the end, when the duplicate is known.
+  EXPECT_EQ(
+      rules(Check(std::string(kSession) + "\n" + result + "\n" + prompt + "\n" + call + "\n")),
+      (Rules{{4, "SP-5.1-5"}}));
 }
 
 TEST(SpoolChecker, EveryRuleHasAnIdAndLevel) {
