@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <thread>
 #include <vector>
 
 #include "runner/judge.h"
@@ -231,9 +232,28 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   if (!summary.handshake_ok) {
     impl.stderr_tail = "handshake failed: " + summary.handshake_error + "\n" + impl.stderr_tail;
   }
+  // Judging a round trip reads both files again: spread it over the workers' threads, as the
+  // cases were.
+  std::vector<report::CaseResult> scored(suite.cases.size());
+  {
+    const std::size_t threads =
+        std::min<std::size_t>(static_cast<std::size_t>(std::max(1, args.jobs)), scored.size());
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (std::size_t i = t; i < scored.size(); i += threads) {
+          scored[i] = Score(suite.cases[i], outcomes[i], summary.hello);
+        }
+      });
+    }
+    for (std::size_t i = 0; i < scored.size(); i += std::max<std::size_t>(threads, 1)) {
+      scored[i] = Score(suite.cases[i], outcomes[i], summary.hello);
+    }
+    for (std::thread& thread : pool) thread.join();
+  }
   for (std::size_t i = 0; i < suite.cases.size(); ++i) {
     const SuiteCase& c = suite.cases[i];
-    report::CaseResult r = Score(c, outcomes[i], summary.hello);
+    report::CaseResult r = std::move(scored[i]);
     if (known.Lists(impl.name, c.request_id)) {
       if (IsFailure(r.outcome)) {
         r.outcome = report::Outcome::kKnownFailure;

@@ -1,4 +1,5 @@
 // RenderBadges (render.h).
+#include <cstdio>
 #include <set>
 
 #include "runner/report/escape.h"
@@ -29,10 +30,11 @@ double TextWidth(std::string_view text) {
   return width;
 }
 
+// One decimal, rounded half up (SVG lengths; the widths are never negative).
 std::string Number(double value) {
-  std::string text = std::to_string(static_cast<long long>(value * 10 + 0.5));
-  if (text.size() == 1) text.insert(0, "0");
-  text.insert(text.size() - 1, ".");
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f",
+                static_cast<double>(static_cast<long long>(value * 10 + 0.5)) / 10);
   return text;
 }
 
