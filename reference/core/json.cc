@@ -53,8 +53,8 @@ bool HasEncodedSurrogate(const char* s, std::size_t n) {
 
 }  // namespace
 
-// Bump allocator for one document's values and members, and the document's copy of the text (its
-// strings and names point into that). Reset() keeps the largest block.
+// One document's storage: a bump allocator for its values and members (Reset() keeps the largest
+// block), and its copy of the text, which its strings, names and numbers point into.
 struct Document::Arena {
   static constexpr std::size_t kMinBlock = 16 * 1024;
   std::vector<std::unique_ptr<char[]>> blocks;
