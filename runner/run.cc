@@ -199,6 +199,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   options.handshake_timeout_seconds = std::max(10.0, args.timeout_seconds);
   options.jobs = args.jobs;
   options.max_consecutive_failures = args.max_consecutive_failures;
+  options.pin_workers = args.pin_workers;
   options.should_send = [&](const protocol::ImplementationHello& hello,
                             const protocol::CaseRequest& request) {
     return Declares(hello, request.format, request.operation);

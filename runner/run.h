@@ -30,8 +30,9 @@ struct RunOptions {
   int jobs = 1;
   double timeout_seconds = 10;
   int max_consecutive_failures = 3;
-  bool filtered = false;  // the suite is a selection: no format can be certified "full"
-  bool progress = false;  // draw a progress bar on stderr
+  bool filtered = false;    // the suite is a selection: no format can be certified "full"
+  bool progress = false;    // draw a progress bar on stderr
+  bool pin_workers = true;  // see supervisor::Options::pin_workers
 };
 
 struct ImplementationRun {

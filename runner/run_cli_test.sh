@@ -114,7 +114,11 @@ pids = os.path.join(tmp, "int.pids")
 run = subprocess.Popen([arcs, "run", "--quiet", "--filter", "spool-11.*",
                         "--impl", "%s slow --delay 0.3 --pids %s" % (fake, pids),
                         "--report", os.path.join(tmp, "int.json")])
-time.sleep(2)
+# Interrupt once the implementation has had time for a few cases, however slow its start.
+deadline = time.monotonic() + 60
+while not (os.path.exists(pids) and open(pids).read()) and time.monotonic() < deadline:
+    time.sleep(0.05)
+time.sleep(1.5)
 start = time.monotonic()
 run.send_signal(signal.SIGINT)
 status = run.wait(timeout=30)
@@ -125,13 +129,20 @@ assert report["complete"] is False, "not marked incomplete"
 kinds = [c["error_kind"] for c in report["implementations"][0]["cases"]]
 outcomes = [c["outcome"] for c in report["implementations"][0]["cases"]]
 assert "interrupted" in kinds and "passed" in outcomes, (kinds, outcomes)
-for line in open(pids):
-    pid = int(line.split()[-1])
+# The runner SIGKILLs the group and reaps its own child; a grandchild's death is asynchronous
+# (and this sandbox's init may leave it a zombie), so give it a moment.
+def running(pid):
     try:
         os.kill(pid, 0)
-        assert open("/proc/%d/stat" % pid).read().split()[2] == "Z", "pid %d still runs" % pid
-    except ProcessLookupError:
-        pass
+        return open("/proc/%d/stat" % pid).read().split()[2] != "Z"
+    except (ProcessLookupError, FileNotFoundError):
+        return False
+for line in open(pids):
+    pid = int(line.split()[-1])
+    deadline = time.monotonic() + 5
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(pid), "pid %d still runs" % pid
 PYTHON
 
 # 6. Usage errors.

@@ -40,6 +40,9 @@ them one after the other and reports them side by side.
                               abandon an implementation after N crashes, timeouts or protocol
                               errors in a row (default 3)
   --report PATH               write the JSON report (render it with `arcs report`)
+  --no-pin                    do not hold each worker and its implementation to one CPU (the
+                              default makes the request/answer turns much cheaper; turn it off
+                              for an implementation that runs threads of its own)
   --suite DIR                 the ARCS source tree holding vectors/ and conformance/
                               (default: $ARCS_SOURCE_DIR, else the tree arcs was built from)
   --quiet                     no progress bar and no per-implementation summary
@@ -60,6 +63,7 @@ struct RunArgs {
   std::string report_path;
   std::string suite_root;
   bool quiet = false;
+  bool pin_workers = true;
 };
 
 std::optional<double> ParsePositive(const std::string& text) {
@@ -92,6 +96,8 @@ std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
     } else if (a == "--known-failures" && value(&out->known_failures)) {
     } else if (a == "--report" && value(&out->report_path)) {
     } else if (a == "--suite" && value(&out->suite_root)) {
+    } else if (a == "--no-pin") {
+      out->pin_workers = false;
     } else if (a == "--quiet") {
       out->quiet = true;
     } else if ((a == "-j" || a == "--jobs") && value(&v)) {
@@ -225,6 +231,7 @@ int RunCommand(const std::vector<std::string>& args) {
   options.timeout_seconds = run_args.timeout;
   options.max_consecutive_failures = run_args.max_consecutive_failures;
   options.filtered = !run_args.filter.Empty();
+  options.pin_workers = run_args.pin_workers;
   options.progress = !run_args.quiet && ::isatty(2) && !std::getenv("CI");
   bool failed = false;
   for (const std::string& command : commands) {

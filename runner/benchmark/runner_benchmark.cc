@@ -4,8 +4,9 @@
 //                      the request, decode it, answer it (the reference), encode and decode the
 //                      answer, judge it. The ceiling for any run over pipes.
 //   ReferenceOnly      the reference's own share: answering the decoded requests.
-//   ArcsRun/jobs:N     the real thing: runner::RunImplementation against `arcs serve` through the
-//                      supervisor, N workers, each with its own process (wall time).
+//   ArcsRun/jobs:N/pin:P  the real thing: runner::RunImplementation against `arcs serve` through
+//                      the supervisor, N workers, each with its own process (wall time), each
+//                      worker and its process held to one CPU (pin:1, the default) or not (pin:0).
 // The suite is every vector of every format, once per operation, repeated --repeat times (each
 // copy with its own request ids) so that process start-up is amortized as in a large suite.
 // --max-input-bytes=N leaves out the cases whose input is larger: three vectors (a 1 MiB line,
@@ -71,6 +72,7 @@ void BM_ReferenceOnly(benchmark::State& state) {
 void BM_ArcsRun(benchmark::State& state) {
   arcs::runner::RunOptions options;
   options.jobs = static_cast<int>(state.range(0));
+  options.pin_workers = state.range(1) != 0;
   const std::string command = arcs::runner::ReferenceCommand(g_arcs);
   for (auto _ : state) {
     arcs::runner::ImplementationRun run = arcs::runner::RunImplementation(
@@ -87,9 +89,8 @@ BENCHMARK(BM_InProcess)->Name("InProcess")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReferenceOnly)->Name("ReferenceOnly")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ArcsRun)
     ->Name("ArcsRun")
-    ->ArgName("jobs")
-    ->Arg(1)
-    ->Arg(2)
+    ->ArgNames({"jobs", "pin"})
+    ->ArgsProduct({{1, 2}, {1, 0}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

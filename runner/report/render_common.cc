@@ -54,15 +54,27 @@ std::string CertificationText(const FormatSummary& format) {
 
 std::string ExpectedActual(const CaseResult& c) {
   std::string text;
-  if (!c.expected.empty()) text += "expected: " + c.expected;
-  if (!c.actual.empty()) text += (text.empty() ? "" : "\n") + ("actual: " + c.actual);
-  if (!c.message.empty()) text += (text.empty() ? "" : "\n") + ("message: " + c.message);
+  // Appended piece by piece: GCC 12 at -O3 misreads `literal + std::string` (-Wrestrict, GCC bug
+  // 105651).
+  auto line = [&text](std::string_view label, const std::string& value) {
+    if (value.empty()) return;
+    if (!text.empty()) text += '\n';
+    text += label;
+    text += value;
+  };
+  line("expected: ", c.expected);
+  line("actual: ", c.actual);
+  line("message: ", c.message);
   return text;
 }
 
 std::string OutcomeText(const CaseResult& c) {
   std::string text(OutcomeName(c.outcome));
-  if (!c.error_kind.empty()) text += " (" + c.error_kind + ")";
+  if (!c.error_kind.empty()) {
+    text += " (";
+    text += c.error_kind;
+    text += ')';
+  }
   return text;
 }
 
@@ -72,16 +84,33 @@ std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string
     std::snprintf(buffer, sizeof buffer, "%.1f", value);
     return std::string(buffer);
   };
-  std::string text = "arcs " + escape(run.arcs_version);
-  if (!run.started_at.empty()) text += ", started " + escape(run.started_at);
-  text += ", " + seconds(run.seconds) + " s, " + std::to_string(run.jobs) + " job(s), timeout " +
-          seconds(run.timeout_seconds) + " s per case";
+  // Appended piece by piece, for GCC 12's -Wrestrict (see ExpectedActual).
+  std::string text = "arcs ";
+  text += escape(run.arcs_version);
+  if (!run.started_at.empty()) {
+    text += ", started ";
+    text += escape(run.started_at);
+  }
+  text += ", ";
+  text += seconds(run.seconds);
+  text += " s, ";
+  text += std::to_string(run.jobs);
+  text += " job(s), timeout ";
+  text += seconds(run.timeout_seconds);
+  text += " s per case";
   if (!run.filters.empty()) {
     text += ", filters:";
-    for (const std::string& filter : run.filters) text += " " + escape(filter);
+    for (const std::string& filter : run.filters) {
+      text += ' ';
+      text += escape(filter);
+    }
   }
-  if (!run.known_failures.empty()) text += ", known failures: " + escape(run.known_failures);
-  return text + ".";
+  if (!run.known_failures.empty()) {
+    text += ", known failures: ";
+    text += escape(run.known_failures);
+  }
+  text += '.';
+  return text;
 }
 
 }  // namespace arcs::report::internal

@@ -1,5 +1,6 @@
 #include "runner/supervisor/supervisor.h"
 
+#include <sched.h>
 #include <signal.h>
 
 #include <cerrno>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "runner/supervisor/subprocess.h"
 
@@ -265,6 +267,40 @@ Attempt Classify(const protocol::CaseRequest& request, const Exchange& ex) {
   return a;
 }
 
+// The CPUs this process may run on, before any worker is pinned (a thread inherits the CPU set of
+// the thread that creates it, so it must be read first).
+std::vector<int> AllowedCpus() {
+  cpu_set_t set;
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+// Holds the calling thread to one of `cpus` (round robin by worker) for its lifetime, and restores
+// the thread's previous CPU set afterwards. Processes the thread starts inherit the CPU.
+class CpuPin {
+ public:
+  CpuPin(const std::vector<int>& cpus, std::size_t worker) {
+    if (cpus.size() < 2 || sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpus[worker % cpus.size()], &one);
+    pinned_ = sched_setaffinity(0, sizeof one, &one) == 0;
+  }
+  ~CpuPin() {
+    if (pinned_) sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  CpuPin(const CpuPin&) = delete;
+  CpuPin& operator=(const CpuPin&) = delete;
+
+ private:
+  cpu_set_t saved_;
+  bool pinned_ = false;
+};
+
 class Worker {
  public:
   Worker(Shared& shared, std::unique_ptr<Subprocess> process, std::uint64_t number)
@@ -380,6 +416,8 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
   // The first handshake decides for the whole run, and happens once, before any worker starts:
   // an implementation that cannot shake hands costs one process and one timeout, not one per
   // worker.
+  const std::vector<int> cpus = options.pin_workers ? AllowedCpus() : std::vector<int>();
+  CpuPin pin(cpus, 0);  // the calling thread is worker 0
   std::unique_ptr<Subprocess> first;
   std::uint64_t first_number = 0;
   Attempt handshake = StartAndHandshake(shared, &first, &first_number, &summary.hello);
@@ -410,9 +448,12 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
   jobs = std::max<std::size_t>(1, std::min(jobs, requests.size()));
   std::vector<std::thread> threads;
   for (std::size_t j = 1; j < jobs; ++j) {
-    threads.emplace_back([&shared] { Worker(shared, nullptr, 0).Loop(); });
+    threads.emplace_back([&shared, &cpus, j] {
+      CpuPin pin(cpus, j);
+      Worker(shared, nullptr, 0).Loop();
+    });
   }
-  Worker(shared, std::move(first), first_number).Loop();  // the calling thread is worker 0
+  Worker(shared, std::move(first), first_number).Loop();
   for (std::thread& thread : threads) thread.join();
   shared.Finish(&summary);
   return summary;
