@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <set>
 
-#include "conformance/spool/checker.h"
 #include "conformance/json_file.h"
+#include "conformance/spool/checker.h"
 #include "reference/core/io.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
+#include "reference/core/strings.h"
 #include "reference/spool/spool.h"
 
 namespace arcs::conformance {
@@ -25,11 +26,7 @@ std::vector<std::string> StringList(const json::Value& object, std::string_view 
   return out;
 }
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
-  return out + "]";
-}
+std::string Bracketed(const std::vector<std::string>& items) { return "[" + Join(items) + "]"; }
 
 }  // namespace
 
@@ -110,12 +107,12 @@ CaseResult RunSpoolCase(const VectorCase& c) {
                               (c.expect_valid ? "invalid" : "valid"));
   }
   if (got_errors != c.expected_errors) {
-    result.problems.push_back("validate: errors " + Join(got_errors) + ", expected " +
-                              Join(c.expected_errors));
+    result.problems.push_back("validate: errors " + Bracketed(got_errors) + ", expected " +
+                              Bracketed(c.expected_errors));
   }
   if (got_warnings != c.expected_warnings) {
-    result.problems.push_back("validate: warnings " + Join(got_warnings) + ", expected " +
-                              Join(c.expected_warnings));
+    result.problems.push_back("validate: warnings " + Bracketed(got_warnings) + ", expected " +
+                              Bracketed(c.expected_warnings));
   }
 
   // The reader's behaviour, under the policies the reference declares.
@@ -151,7 +148,8 @@ CaseResult RunSpoolCase(const VectorCase& c) {
   }
   std::string second;
   arcs::spool::Write(*reread, &second);
-  if (first != second) result.problems.push_back("roundtrip: a second write differs from the first");
+  if (first != second)
+    result.problems.push_back("roundtrip: a second write differs from the first");
   if (reread->entries.size() != file->entries.size()) {
     result.problems.push_back("roundtrip: entry count changed");
   } else {

@@ -5,21 +5,13 @@
 
 #include "conformance/spool/checker.h"
 #include "reference/core/number.h"
+#include "reference/core/strings.h"
 #include "reference/spool/spool.h"
 
 namespace arcs::runner {
 namespace {
 
 using report::Outcome;
-
-std::string Join(const std::vector<std::string>& items, std::string_view separator = ", ") {
-  std::string out;
-  for (const std::string& item : items) {
-    if (!out.empty()) out += separator;
-    out += item;
-  }
-  return out;
-}
 
 Judgement Fail(std::string expected, std::string actual, std::string message = "") {
   Judgement j;

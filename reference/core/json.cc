@@ -201,13 +201,10 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     std::size_t n = values.size() - frame.start;
     Value* items = arena->AllocateArray<Value>(n);
     std::copy(values.begin() + frame.start, values.end(), items);
-    Truncate(frame.start);
     Value v;
     v.kind_ = Kind::kArray;
     v.items_ = items;
-    v.size_ = static_cast<std::uint32_t>(n);
-    pending_key = frame.key;
-    return Push(v);
+    return Close(frame, v, n);
   }
 
   bool EndObject(rapidjson::SizeType) {
@@ -219,13 +216,18 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     }
     FindDuplicates(members, n, frame.start);
     frames.pop_back();
-    Truncate(frame.start);
     Value v;
     v.kind_ = Kind::kObject;
     v.members_ = members;
-    v.size_ = static_cast<std::uint32_t>(n);
+    return Close(frame, v, n);
+  }
+
+  // Replaces the closed container's children by the container itself, under its own name.
+  bool Close(const Frame& frame, Value container, std::size_t n) {
+    Truncate(frame.start);
+    container.size_ = static_cast<std::uint32_t>(n);
     pending_key = frame.key;
-    return Push(v);
+    return Push(container);
   }
 
   void Truncate(std::size_t size) {

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "reference/core/strings.h"
 #include "runner/report/escape.h"
 
 namespace arcs::report {
@@ -26,12 +27,6 @@ Result<CaseMap> IndexCases(const Report& report, std::string_view which) {
   return cases;
 }
 
-std::string Joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 // The compared fields of a case, by name, as display strings.
 std::vector<std::pair<std::string_view, std::string>> ComparedFields(const CaseResult& c) {
   return {{"outcome", std::string(OutcomeName(c.outcome))},
@@ -39,7 +34,7 @@ std::vector<std::pair<std::string_view, std::string>> ComparedFields(const CaseR
           {"expected", c.expected},
           {"actual", c.actual},
           {"level", c.level},
-          {"requirements", Joined(c.requirements)},
+          {"requirements", Join(c.requirements)},
           {"rules", c.rules}};
 }
 
@@ -54,7 +49,7 @@ std::vector<std::pair<std::string, std::string>> FormatFacts(const FormatSummary
         (operations.empty() ? "" : ", ") + op.operation + (op.supported ? "" : " (unsupported)");
   }
   return {{"certification", f.certification},
-          {"missing", Joined(f.missing)},
+          {"missing", Join(f.missing)},
           {"policies", policies},
           {"operations", operations}};
 }
