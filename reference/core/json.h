@@ -77,6 +77,12 @@ struct Member {
 // same number text. (Spool defines no canonical form, so this is what "preserved" means.)
 bool Equal(const Value& a, const Value& b);
 
+// Whether two values are the same data, as a reader that round-trips a file must keep it: same
+// kinds, strings equal after unescaping, numbers equal by exact decimal value (1.0 equals 1, but
+// not 1.0000000000000001), arrays element by element, objects with the same members regardless
+// of order, every repeated name kept. Iterative, like Equal: any depth the parser allowed.
+bool SameData(const Value& a, const Value& b);
+
 enum class ErrorCode : std::uint8_t {
   kNone,
   kEmpty,             // no value at all (only whitespace)

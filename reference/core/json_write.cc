@@ -1,9 +1,11 @@
 // Writing and comparing json::Value trees. Both walk with an explicit stack: a document parsed
 // with a generous depth limit must not overflow the call stack here either.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "reference/core/json.h"
+#include "reference/core/number.h"
 
 namespace arcs::json {
 namespace {
@@ -158,6 +160,57 @@ bool Equal(const Value& a, const Value& b) {
         for (std::size_t i = 0; i < xs.size(); ++i) {
           if (xs[i].name != ys[i].name) return false;
           work.emplace_back(&xs[i].value, &ys[i].value);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Members in name order, keeping the source order of repeated names.
+std::vector<const Member*> ByName(const Value& object) {
+  std::vector<const Member*> out;
+  for (const Member& m : object.members()) out.push_back(&m);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Member* a, const Member* b) { return a->name < b->name; });
+  return out;
+}
+
+}  // namespace
+
+bool SameData(const Value& a, const Value& b) {
+  std::vector<std::pair<const Value*, const Value*>> work;
+  work.emplace_back(&a, &b);
+  while (!work.empty()) {
+    auto [x, y] = work.back();
+    work.pop_back();
+    if (x->kind() != y->kind()) return false;
+    switch (x->kind()) {
+      case Kind::kNumber:
+        if (!SameValue(x->text(), y->text())) return false;
+        break;
+      case Kind::kString:
+        if (x->text() != y->text()) return false;
+        break;
+      case Kind::kArray: {
+        auto xs = x->items();
+        auto ys = y->items();
+        if (xs.size() != ys.size()) return false;
+        for (std::size_t i = 0; i < xs.size(); ++i) work.emplace_back(&xs[i], &ys[i]);
+        break;
+      }
+      case Kind::kObject: {
+        if (x->members().size() != y->members().size()) return false;
+        std::vector<const Member*> xs = ByName(*x);
+        std::vector<const Member*> ys = ByName(*y);
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+          if (xs[i]->name != ys[i]->name) return false;
+          work.emplace_back(&xs[i]->value, &ys[i]->value);
         }
         break;
       }

@@ -10,6 +10,7 @@
 
 #include "reference/core/io.h"
 #include "reference/core/json.h"
+#include "reference/core/json_fields.h"
 #include "reference/core/number.h"
 #include "runner/report/escape.h"
 
@@ -240,206 +241,52 @@ void WriteRun(const RunInfo& run, Writer* w) {
   w->EndObject();
 }
 
-// "a string", "an object", ... for error messages.
-std::string Described(json::Kind kind) {
-  const std::string_view name = json::KindName(kind);
-  if (kind == json::Kind::kNull) return "null";
-  return (name.front() == 'a' || name.front() == 'o' ? "an " : "a ") + std::string(name);
-}
-
-// Reads one closed JSON object member by member. The first problem is kept in *status with its
-// JSON Pointer; after that every call is a no-op, so readers are written straight through
-// without checking after each member.
-class ObjectReader {
- public:
-  ObjectReader(const json::Value* value, std::string pointer, Status* status)
-      : value_(value), pointer_(std::move(pointer)), status_(status) {
-    if (status_->ok() && value_ && !value_->is_object()) {
-      Fail(pointer_, "expected an object, found " + Described(value_->kind()));
-    }
-    if (!value_) Fail(pointer_, "missing");
-  }
-
-  bool ok() const { return status_->ok(); }
-
-  // The member's value checked to be of the given kind (booleans: kTrue stands for both), or
-  // nullptr (with the error recorded).
-  const json::Value* Member(std::string_view name, json::Kind kind) {
-    if (!ok()) return nullptr;
-    known_.push_back(name);
-    const json::Value* member = value_->Find(name);
-    if (!member) {
-      Fail(pointer_, "missing member \"" + std::string(name) + "\"");
-      return nullptr;
-    }
-    const bool kind_ok = kind == json::Kind::kTrue ? member->is_bool() : member->kind() == kind;
-    if (!kind_ok) {
-      Fail(Pointer(name), "expected " + Described(kind) + ", found " + Described(member->kind()));
-      return nullptr;
-    }
-    return member;
-  }
-
-  void String(std::string_view name, std::string* out) {
-    if (const json::Value* v = Member(name, json::Kind::kString)) *out = std::string(v->text());
-  }
-  void Bool(std::string_view name, bool* out) {
-    if (const json::Value* v = Member(name, json::Kind::kTrue)) *out = v->as_bool();
-  }
-  void Unsigned(std::string_view name, std::uint64_t* out) {
-    const json::Value* v = Member(name, json::Kind::kNumber);
-    if (!v) return;
-    std::optional<std::int64_t> n = json::ToInt64(v->text());
-    if (!n || *n < 0) {
-      Fail(Pointer(name), "expected a non-negative integer, found " + std::string(v->text()));
-      return;
-    }
-    *out = static_cast<std::uint64_t>(*n);
-  }
-  void Int(std::string_view name, int* out) {
-    const json::Value* v = Member(name, json::Kind::kNumber);
-    if (!v) return;
-    std::optional<std::int64_t> n = json::ToInt64(v->text());
-    if (!n || *n < std::numeric_limits<int>::min() || *n > std::numeric_limits<int>::max()) {
-      Fail(Pointer(name),
-           "expected an integer in the range of int, found " + std::string(v->text()));
-      return;
-    }
-    *out = static_cast<int>(*n);
-  }
-  void Double(std::string_view name, double* out) {
-    const json::Value* v = Member(name, json::Kind::kNumber);
-    if (!v) return;
-    std::optional<double> d = json::ToDouble(v->text());
-    if (!d) {
-      Fail(Pointer(name), "number out of range: " + std::string(v->text()));
-      return;
-    }
-    *out = *d;
-  }
-  void StringList(std::string_view name, std::vector<std::string>* out) {
-    const json::Value* v = Member(name, json::Kind::kArray);
-    if (!v) return;
-    std::size_t index = 0;
-    for (const json::Value& item : v->items()) {
-      if (!item.is_string()) {
-        Fail(Pointer(name) + "/" + std::to_string(index),
-             "expected a string, found " + Described(item.kind()));
-        return;
-      }
-      out->emplace_back(item.text());
-      ++index;
-    }
-  }
-  void StringMap(std::string_view name, std::map<std::string, std::string>* out) {
-    const json::Value* v = Member(name, json::Kind::kObject);
-    if (!v) return;
-    for (const json::Member& m : v->members()) {
-      if (!m.value.is_string()) {
-        Fail(Pointer(name, m.name), "expected a string, found " + Described(m.value.kind()));
-        return;
-      }
-      (*out)[std::string(m.name)] = std::string(m.value.text());
-    }
-  }
-
-  // Fails on the first member no call above asked for.
-  void Finish() {
-    if (!ok()) return;
-    for (const json::Member& m : value_->members()) {
-      bool known = false;
-      for (std::string_view k : known_) known = known || k == m.name;
-      if (!known) {
-        Fail(Pointer(m.name), "unknown member");
-        return;
-      }
-    }
-  }
-
-  std::string Pointer(std::string_view name) const {
-    std::string p = pointer_ + "/";
-    json::AppendPointerToken(name, &p);
-    return p;
-  }
-  std::string Pointer(std::string_view name, std::string_view sub) const {
-    std::string p = Pointer(name) + "/";
-    json::AppendPointerToken(sub, &p);
-    return p;
-  }
-
-  void Fail(const std::string& pointer, const std::string& message) {
-    if (!ok()) return;
-    *status_ = Status(StatusCode::kParseError,
-                      (pointer.empty() ? std::string("(root)") : pointer) + ": " + message);
-  }
-
- private:
-  const json::Value* value_;
-  std::string pointer_;
-  Status* status_;
-  std::vector<std::string_view> known_;
-};
-
-// Calls read(element, pointer) for each element of the array member `name`.
-template <typename Fn>
-void ForEachElement(ObjectReader& reader, std::string_view name, Fn read) {
-  const json::Value* array = reader.Member(name, json::Kind::kArray);
-  if (!array) return;
-  std::size_t index = 0;
-  for (const json::Value& item : array->items()) {
-    if (!reader.ok()) return;
-    read(item, reader.Pointer(name) + "/" + std::to_string(index++));
-  }
-}
-
 void ReadCounts(const json::Value* value, const std::string& pointer, Status* status, Counts* c) {
-  ObjectReader r(value, pointer, status);
-  r.Unsigned("passed", &c->passed);
-  r.Unsigned("failed", &c->failed);
-  r.Unsigned("errored", &c->errored);
-  r.Unsigned("skipped", &c->skipped);
-  r.Unsigned("known_failures", &c->known_failures);
-  r.Unsigned("total", &c->total);
+  json::FieldReader r(value, pointer, status);
+  r.Count("passed", &c->passed);
+  r.Count("failed", &c->failed);
+  r.Count("errored", &c->errored);
+  r.Count("skipped", &c->skipped);
+  r.Count("known_failures", &c->known_failures);
+  r.Count("total", &c->total);
   r.Finish();
 }
 
 void ReadOperation(const json::Value& value, const std::string& pointer, Status* status,
                    OperationSummary* op) {
-  ObjectReader r(&value, pointer, status);
+  json::FieldReader r(&value, pointer, status);
   r.String("operation", &op->operation);
   r.Bool("supported", &op->supported);
-  ReadCounts(r.Member("counts", json::Kind::kObject), r.Pointer("counts"), status, &op->counts);
-  if (const json::Value* levels = r.Member("by_level", json::Kind::kObject)) {
-    for (const json::Member& m : levels->members()) {
-      ReadCounts(&m.value, r.Pointer("by_level", m.name), status,
-                 &op->by_level[std::string(m.name)]);
-    }
-  }
+  ReadCounts(r.Required("counts", json::Kind::kObject), r.Pointer("counts"), status, &op->counts);
+  r.ForEachMember("by_level", true,
+                  [&](std::string_view level, const json::Value& item, const std::string& p) {
+                    ReadCounts(&item, p, status, &op->by_level[std::string(level)]);
+                  });
   r.Finish();
 }
 
 void ReadFormat(const json::Value& value, const std::string& pointer, Status* status,
                 FormatSummary* f) {
-  ObjectReader r(&value, pointer, status);
+  json::FieldReader r(&value, pointer, status);
   r.String("format", &f->format);
   r.String("certification", &f->certification);
   r.StringList("missing", &f->missing);
   r.StringMap("policies", &f->policies);
-  ReadCounts(r.Member("counts", json::Kind::kObject), r.Pointer("counts"), status, &f->counts);
-  ForEachElement(r, "operations", [&](const json::Value& item, const std::string& p) {
+  ReadCounts(r.Required("counts", json::Kind::kObject), r.Pointer("counts"), status, &f->counts);
+  r.ForEach("operations", true, [&](const json::Value& item, const std::string& p) {
     ReadOperation(item, p, status, &f->operations.emplace_back());
   });
   r.Finish();
 }
 
 void ReadCase(const json::Value& value, const std::string& pointer, Status* status, CaseResult* c) {
-  ObjectReader r(&value, pointer, status);
+  json::FieldReader r(&value, pointer, status);
   r.String("id", &c->id);
   r.String("format", &c->format);
   r.String("operation", &c->operation);
   r.StringList("requirements", &c->requirements);
   r.String("level", &c->level);
-  if (const json::Value* outcome = r.Member("outcome", json::Kind::kString)) {
+  if (const json::Value* outcome = r.Required("outcome", json::Kind::kString)) {
     if (!ParseOutcome(outcome->text(), &c->outcome)) {
       r.Fail(r.Pointer("outcome"), "unknown outcome \"" + std::string(outcome->text()) + "\"");
     }
@@ -455,28 +302,28 @@ void ReadCase(const json::Value& value, const std::string& pointer, Status* stat
 
 void ReadImplementation(const json::Value& value, const std::string& pointer, Status* status,
                         ImplementationReport* impl) {
-  ObjectReader r(&value, pointer, status);
+  json::FieldReader r(&value, pointer, status);
   r.String("name", &impl->name);
   r.String("version", &impl->version);
   r.String("language", &impl->language);
   r.String("homepage", &impl->homepage);
   r.String("command", &impl->command);
-  ReadCounts(r.Member("summary", json::Kind::kObject), r.Pointer("summary"), status,
+  ReadCounts(r.Required("summary", json::Kind::kObject), r.Pointer("summary"), status,
              &impl->summary);
-  ForEachElement(r, "formats", [&](const json::Value& item, const std::string& p) {
+  r.ForEach("formats", true, [&](const json::Value& item, const std::string& p) {
     ReadFormat(item, p, status, &impl->formats.emplace_back());
   });
-  ForEachElement(r, "cases", [&](const json::Value& item, const std::string& p) {
+  r.ForEach("cases", true, [&](const json::Value& item, const std::string& p) {
     ReadCase(item, p, status, &impl->cases.emplace_back());
   });
   r.Bool("abandoned", &impl->abandoned);
-  r.Unsigned("restarts", &impl->restarts);
+  r.Count("restarts", &impl->restarts);
   r.String("stderr_tail", &impl->stderr_tail);
   r.Finish();
 }
 
 void ReadRun(const json::Value* value, const std::string& pointer, Status* status, RunInfo* run) {
-  ObjectReader r(value, pointer, status);
+  json::FieldReader r(value, pointer, status);
   r.String("arcs_version", &run->arcs_version);
   r.String("started_at", &run->started_at);
   r.Double("seconds", &run->seconds);
@@ -547,18 +394,10 @@ std::string ToJson(const Report& report) {
 Result<Report> FromJson(std::string_view text) {
   json::Document doc;
   // A report nests seven levels deep; the default bound leaves ample room.
-  if (!doc.Parse(text)) {
-    return Status(
-        StatusCode::kParseError,
-        "not JSON at byte " + std::to_string(doc.error().offset) + ": " + doc.error().message);
-  }
-  if (!doc.duplicates().empty()) {
-    return Status(StatusCode::kParseError,
-                  doc.duplicates().front().pointer + ": duplicate member name");
-  }
+  if (Status s = json::ParseData(text, &doc); !s.ok()) return s;
   Report report;
   Status status;
-  ObjectReader r(&doc.root(), "", &status);
+  json::FieldReader r(&doc.root(), "", &status);
   r.Int("report_version", &report.report_version);
   if (status.ok() && report.report_version != kReportVersion) {
     return Status(StatusCode::kUnsupported,
@@ -567,8 +406,8 @@ Result<Report> FromJson(std::string_view text) {
                       std::to_string(kReportVersion) + ")");
   }
   r.Bool("complete", &report.complete);
-  ReadRun(r.Member("run", json::Kind::kObject), r.Pointer("run"), &status, &report.run);
-  ForEachElement(r, "implementations", [&](const json::Value& item, const std::string& p) {
+  ReadRun(r.Required("run", json::Kind::kObject), r.Pointer("run"), &status, &report.run);
+  r.ForEach("implementations", true, [&](const json::Value& item, const std::string& p) {
     ReadImplementation(item, p, &status, &report.implementations.emplace_back());
   });
   r.Finish();
