@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 """An implementation that is the reference except for one lie: runs `ARCS serve`, forwards the
-protocol both ways, and flips the verdict of the answers to the request ids given.
+protocol both ways (runner/PROTOCOL.md, whatever version `ARCS serve` speaks: requests pass
+through unchanged), and flips the verdict of the answers to the request ids given. A verdict
+flipped to invalid loses its outputs (a rejected round trip writes nothing); one flipped to valid
+has none (the reference wrote nothing), so a flipped roundtrip also fails for its missing
+output "file".
 
 usage: lying_proxy.py ARCS REQUEST_ID...
 
@@ -23,6 +27,8 @@ def main():
         answer = json.loads(server.stdout.readline())
         if answer.get("id") in lies and answer.get("status") == "ok":
             answer["verdict"] = "invalid" if answer["verdict"] == "valid" else "valid"
+            if answer["verdict"] == "invalid":
+                answer.pop("outputs", None)
         sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         sys.stdout.flush()
     server.stdin.close()

@@ -10,16 +10,22 @@ It
   1. checks that the five schemas are valid draft 2020-12 schemas;
   2. extracts every example message of runner/PROTOCOL.md (the JSON in its ```json blocks, and
      the `>` / `<` lines of its transcript) and validates each against the schema of its kind;
-     examples whose base64 member is a placeholder ("...", "<base64>") are listed as skipped;
+     examples whose base64 value (in inputs or outputs) is a placeholder ("...", "<base64>") are
+     listed as skipped; the transcript of §5 must be a real exchange: every input and output in
+     it is the bytes of vectors/spool/cases/11.1-minimal.spool (the §11.1 file, read and written
+     back as is);
   3. validates further hand-written messages that must be accepted, and negative ones that must
-     be rejected (missing id, bad status, ok without a verdict, bad base64, repeated member name,
-     ...);
+     be rejected (missing id, bad status, ok without a verdict, protocol 1, version 1's "input"
+     and "output", inputs not an object, a non-base64 input, repeated member name, ...);
   4. drives each example adapter (runner/adapters/python with python3, runner/adapters/node with
      node) with a small stdlib driver: the runner's hello, cases built from vectors/spool/cases,
      shutdown; then the same without shutdown (end of input); then many large answers at once
      (answers must not be lost when stdout is a full pipe). Every line the adapter prints must
      be one strict JSON object (UTF-8, no repeated member name, no NaN) valid against the schema
-     of its kind, one answer per request, in order, ids echoed; the adapter must exit 0.
+     of its kind, one answer per request, in order, ids echoed; the adapter must exit 0. Beyond
+     the schemas: the expected statuses and verdicts of a few cases, outputs {"file": ...} on
+     every valid roundtrip and no outputs elsewhere, an input the operation does not read
+     ignored, and an args member the adapter cannot honour answered "skipped".
 
 A missing `node` is a failure, not a skip (tools/setup.sh installs Debian's nodejs).
 
@@ -171,6 +177,19 @@ def protocol_examples():
     return found
 
 
+def check_transcript_bytes(where, member, name, value):
+    """§5 is a complete exchange: its base64 is real, and its input is the §11.1 vector."""
+    try:
+        data = base64.b64decode(value, validate=True)
+    except (ValueError, TypeError) as error:
+        T.check(False, "%s: %s.%s is not base64: %s" % (where, member, name, error))
+        return
+    with open(os.path.join(CASES, "11.1-minimal.spool"), "rb") as f:
+        minimal = f.read()
+    T.check(data == minimal, "%s: %s.%s is not the bytes of %s/11.1-minimal.spool"
+            % (where, member, name, CASES))
+
+
 def check_protocol_examples():
     """Every example must pass its schema. A base64 member holding a placeholder ("...",
     "<base64>") is replaced by valid base64 (listed as skipped), and the rest is checked."""
@@ -185,12 +204,17 @@ def check_protocol_examples():
         kind = kind_of(message, direction)
         if not T.check(kind is not None, "%s: no schema for %r" % (where, text)):
             continue
-        for name in ("input", "output"):
-            value = message.get(name)
-            if isinstance(value, str) and PLACEHOLDER.search(value):
-                T.skip("%s: %s example: %s %r is a placeholder, not base64 (the rest is checked)"
-                       % (where, kind, name, value[-20:]))
-                message[name] = "AA=="
+        for member in ("inputs", "outputs"):
+            named = message.get(member)
+            if not isinstance(named, dict):
+                continue
+            for name, value in named.items():
+                if isinstance(value, str) and PLACEHOLDER.search(value):
+                    T.skip("%s: %s example: %s.%s %r is a placeholder, not base64 (the rest is "
+                           "checked)" % (where, kind, member, name, value[-20:]))
+                    named[name] = "AA=="
+                elif direction is not None:  # the transcript: real bytes
+                    check_transcript_bytes(where, member, name, value)
         errors = errors_of(kind, message)
         T.check(not errors, "%s: %s example rejected: %s" % (where, kind, "; ".join(errors)))
         seen.add(kind)
@@ -200,7 +224,7 @@ def check_protocol_examples():
 
 
 # ---- 3. hand-written positive and negative messages -------------------------------------------
-HELLO = {"type": "hello", "protocol": 1, "implementation": {"name": "x", "version": "1",
+HELLO = {"type": "hello", "protocol": 2, "implementation": {"name": "x", "version": "1",
          "language": "C"}, "formats": {"spool": {"operations": ["validate"]}}}
 
 
@@ -214,27 +238,39 @@ def with_(base, **changes):
     return message
 
 
+CASE = {"type": "case", "id": "a", "format": "spool", "operation": "validate",
+        "inputs": {"file": "AA=="}}
+OK = {"type": "result", "id": "a", "status": "ok", "verdict": "valid"}
+
 ACCEPT = [
-    ("runner-hello", {"type": "hello", "protocol": 1, "formats": []}),
-    ("runner-hello", {"type": "hello", "protocol": 1, "formats": ["spool"], "x_later": True}),
+    ("runner-hello", {"type": "hello", "protocol": 2, "formats": []}),
+    ("runner-hello", {"type": "hello", "protocol": 2, "formats": ["spool"], "x_later": True}),
+    ("implementation-hello", HELLO),
     ("implementation-hello", with_(HELLO, formats={})),
     ("implementation-hello", with_(HELLO, formats={"spool": {"operations": [], "policies": {
         "invalid_line": "skip", "invalid_entry": "keep", "major_version": "reject"}}})),
     ("implementation-hello", with_(HELLO, formats={"lightbox": {"operations": ["hash"],
                                                                 "policies": {"any": "thing"}}})),
-    ("case", {"type": "case", "id": "", "format": "spool", "operation": "validate", "input": ""}),
-    ("case", {"type": "case", "id": "a/b", "format": "spool", "operation": "roundtrip",
-              "input": "AA==", "args": {"limits": {"max_line_bytes": 0,
-                                                   "max_file_bytes": 18446744073709551615}}}),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "x", "input": "AAA=",
-              "args": {}}),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "invalid", "findings": [
+    ("case", {"type": "case", "id": "", "format": "spool", "operation": "validate",
+              "inputs": {"file": ""}}),
+    ("case", with_(CASE, inputs={})),
+    ("case", with_(CASE, operation="roundtrip", inputs={"file": "AA=="},
+                   args={"limits": {"max_line_bytes": 0, "max_file_bytes": 9223372036854775807}})),
+    ("case", with_(CASE, operation="x", inputs={"file": "AAA="}, args={})),
+    ("case", with_(CASE, format="lightbox", operation="replay",
+                   inputs={"events.jsonl": "AAAA", "meta.json": "e30="},
+                   args={"mode": "strict", "options": {"n": [1, 2]}})),
+    ("case", with_(CASE, x_later={"input": 1})),
+    ("result", with_(OK, verdict="invalid", findings=[
         {"rule": "SP-3.4-1"},
         {"rule": "SP-3.5-1", "severity": "warning", "line": 3, "pointer": "/a~1b/0",
          "message": "m"},
-        {"rule": "r", "severity": "note", "pointer": ""}]}),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "valid", "output": ""}),
+        {"rule": "r", "severity": "note", "pointer": ""}])),
+    ("result", with_(OK, outputs={"file": ""})),
+    ("result", with_(OK, outputs={"file": "eA==", "meta.json": "e30="})),
+    ("result", with_(OK, outputs={})),
     ("result", {"type": "result", "id": "a", "status": "skipped"}),
+    ("result", {"type": "result", "id": "a", "status": "skipped", "reason": "limits"}),
     ("result", {"type": "result", "id": "a", "status": "errored", "message": "boom",
                 "x_extra": 1}),
     ("shutdown", {"type": "shutdown"}),
@@ -242,11 +278,15 @@ ACCEPT = [
 
 REJECT = [
     ("runner-hello", {"type": "hello", "formats": ["spool"]}, "protocol missing"),
-    ("runner-hello", {"type": "hello", "protocol": 2, "formats": ["spool"]}, "protocol 2"),
+    ("runner-hello", {"type": "hello", "protocol": 1, "formats": ["spool"]}, "protocol 1"),
+    ("runner-hello", {"type": "hello", "protocol": 3, "formats": ["spool"]}, "protocol 3"),
     ("runner-hello", {"type": "hello", "protocol": True, "formats": ["spool"]}, "protocol true"),
-    ("runner-hello", {"type": "hello", "protocol": 1, "formats": "spool"}, "formats a string"),
-    ("runner-hello", {"type": "hello", "protocol": 1}, "formats missing"),
-    ("implementation-hello", with_(HELLO, protocol="1"), "protocol a string"),
+    ("runner-hello", {"type": "hello", "protocol": 2, "formats": "spool"}, "formats a string"),
+    ("runner-hello", {"type": "hello", "protocol": 2}, "formats missing"),
+    ("implementation-hello", with_(HELLO, protocol=1), "protocol 1 (version 1 is dropped)"),
+    ("implementation-hello", with_(HELLO, protocol="2"), "protocol a string"),
+    ("implementation-hello", with_(HELLO, protocol=2.5), "protocol a fraction"),
+    ("implementation-hello", with_(HELLO, protocol=None), "protocol missing"),
     ("implementation-hello", with_(HELLO, implementation=None), "implementation missing"),
     ("implementation-hello", with_(HELLO, implementation={"name": "", "version": "1",
                                                           "language": "C"}), "empty name"),
@@ -268,54 +308,54 @@ REJECT = [
      "unknown invalid_entry choice"),
     ("implementation-hello", with_(HELLO, formats={"x": {
         "operations": ["validate"], "policies": {"p": 1}}}), "policy choice not a string"),
-    ("case", {"type": "case", "format": "spool", "operation": "validate", "input": ""},
-     "id missing"),
-    ("case", {"type": "case", "id": 7, "format": "spool", "operation": "validate", "input": ""},
-     "id a number"),
-    ("case", {"type": "case", "id": "a", "operation": "validate", "input": ""}, "format missing"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "input": ""}, "operation missing"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "validate"},
-     "input missing"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "AA"},
-     "base64 without padding"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "AAA=\n"},
-     "base64 with a trailing newline"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "AA AA="},
-     "base64 with a space"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "-_8="},
-     "base64url alphabet"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "A==="},
-     "too much padding"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "",
-              "args": {"limits": {"max_line_bytes": -1}}}, "negative limit"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "",
-              "args": {"limits": {"max_line_bytes": 1.5}}}, "fractional limit"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "",
-              "args": {"limits": {"max_line_bytes": "10"}}}, "limit a string"),
-    ("case", {"type": "case", "id": "a", "format": "spool", "operation": "v", "input": "",
-              "args": {"limits": [1]}}, "limits an array"),
+    ("case", with_(CASE, id=None), "id missing"),
+    ("case", with_(CASE, id=7), "id a number"),
+    ("case", with_(CASE, format=None), "format missing"),
+    ("case", with_(CASE, operation=None), "operation missing"),
+    ("case", with_(CASE, inputs=None), "inputs missing"),
+    ("case", with_(CASE, inputs=None, input="AA=="), "version 1's input instead of inputs"),
+    ("case", with_(CASE, inputs="AA=="), "inputs a string (not an object)"),
+    ("case", with_(CASE, inputs=["AA=="]), "inputs an array"),
+    ("case", with_(CASE, inputs={"file": 0}), "an input a number"),
+    ("case", with_(CASE, inputs={"file": None}), "an input null"),
+    ("case", with_(CASE, inputs={"file": {"base64": "AA=="}}), "an input an object"),
+    ("case", with_(CASE, inputs={"file": "not base64!"}), "an input not base64"),
+    ("case", with_(CASE, inputs={"file": "AA"}), "base64 without padding"),
+    ("case", with_(CASE, inputs={"file": "AAA=\n"}), "base64 with a trailing newline"),
+    ("case", with_(CASE, inputs={"file": "AA AA="}), "base64 with a space"),
+    ("case", with_(CASE, inputs={"file": "-_8="}), "base64url alphabet"),
+    ("case", with_(CASE, inputs={"file": "A==="}), "too much padding"),
+    ("case", with_(CASE, inputs={"file": "AB=="}), "non-zero pad bits (==)"),
+    ("case", with_(CASE, inputs={"file": "AAB="}), "non-zero pad bits (=)"),
+    ("case", with_(CASE, inputs={"file": "AA==", "meta.json": "x"}), "a second input not base64"),
+    ("case", with_(CASE, args=[]), "args an array"),
+    ("case", with_(CASE, args="limits"), "args a string"),
+    ("case", with_(CASE, args={"limits": {"max_line_bytes": -1}}), "negative limit"),
+    ("case", with_(CASE, args={"limits": {"max_line_bytes": 1.5}}), "fractional limit"),
+    ("case", with_(CASE, args={"limits": {"max_line_bytes": "10"}}), "limit a string"),
+    ("case", with_(CASE, args={"limits": {"max_file_bytes": 9223372036854775808}}),
+     "limit above 2^63-1"),
+    ("case", with_(CASE, args={"limits": [1]}), "limits an array"),
     ("result", {"type": "result", "status": "ok", "verdict": "valid"}, "id missing"),
     ("result", {"type": "result", "id": "a", "verdict": "valid"}, "status missing"),
-    ("result", {"type": "result", "id": "a", "status": "passed", "verdict": "valid"},
-     "bad status"),
-    ("result", {"type": "result", "id": "a", "status": "ok"}, "ok without a verdict"),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "accept"},
-     "bad verdict"),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "valid",
-                "findings": [{"severity": "error"}]}, "finding without rule"),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "valid",
-                "findings": [{"rule": "r", "severity": "fatal"}]}, "bad severity"),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "valid",
-                "findings": [{"rule": "r", "line": 0}]}, "line 0"),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "valid",
-                "findings": [{"rule": "r", "pointer": "a/b"}]}, "pointer without leading /"),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "valid",
-                "findings": {"rule": "r"}}, "findings an object"),
-    ("result", {"type": "result", "id": "a", "status": "ok", "verdict": "valid",
-                "output": "not base64!"}, "output not base64"),
+    ("result", with_(OK, status="passed"), "bad status"),
+    ("result", with_(OK, verdict=None), "ok without a verdict"),
+    ("result", with_(OK, verdict="accept"), "bad verdict"),
+    ("result", with_(OK, findings=[{"severity": "error"}]), "finding without rule"),
+    ("result", with_(OK, findings=[{"rule": "r", "severity": "fatal"}]), "bad severity"),
+    ("result", with_(OK, findings=[{"rule": "r", "line": 0}]), "line 0"),
+    ("result", with_(OK, findings=[{"rule": "r", "pointer": "a/b"}]),
+     "pointer without leading /"),
+    ("result", with_(OK, findings={"rule": "r"}), "findings an object"),
+    ("result", with_(OK, output="AA=="), "version 1's output instead of outputs"),
+    ("result", with_(OK, outputs="AA=="), "outputs a string (not an object)"),
+    ("result", with_(OK, outputs=["AA=="]), "outputs an array"),
+    ("result", with_(OK, outputs={"file": "not base64!"}), "an output not base64"),
+    ("result", with_(OK, outputs={"file": 1}), "an output a number"),
+    ("result", with_(OK, outputs={"file": "AB=="}), "an output with non-zero pad bits"),
     ("result", {"type": "result", "id": "a", "status": "errored", "message": 3},
      "message a number"),
-    ("result", {"type": "case", "id": "a", "status": "ok", "verdict": "valid"}, "wrong type"),
+    ("result", with_(OK, type="case"), "wrong type"),
     ("shutdown", {"type": "shutdown!"}, "wrong type"),
     ("shutdown", {}, "type missing"),
 ]
@@ -325,6 +365,8 @@ REJECT_LINES = [
     (b'{"type":"result","id":"a","id":"b","status":"skipped"}', "repeated member name"),
     (b'{"type":"result","id":"a","status":"ok","verdict":"valid","findings":[{"rule":"a",'
      b'"rule":"b"}]}', "repeated member name in a finding"),
+    (b'{"type":"result","id":"a","status":"ok","verdict":"valid","outputs":{"file":"",'
+     b'"file":"AA=="}}', "repeated output name"),
     (b'{"type":"result","id":"a","status":"ok","verdict":"valid","x":NaN}', "NaN"),
     (b'["result"]', "not an object"),
     (b'{"type":"result","id":"\xff","status":"skipped"}', "not UTF-8"),
@@ -353,25 +395,72 @@ def b64_file(name):
         return base64.b64encode(f.read()).decode("ascii")
 
 
-# (case file, operation, limits): every status and both verdicts, awkward bytes, a skip.
+# (case file, operation, args, what the answer must be): every status and both verdicts, awkward
+# bytes, skips. "ok" means status ok with any verdict; None means any answer.
 LIVE_CASES = [
-    ("11.1-minimal.spool", "validate", None),
-    ("11.1-minimal.spool", "roundtrip", None),
-    ("11.4.1-empty.spool", "validate", None),
-    ("11.4.1-empty.spool", "roundtrip", None),
-    ("11.5-crlf-no-final-newline.spool", "roundtrip", None),
-    ("bom-minimal.spool", "validate", None),
-    ("bom-minimal.spool", "roundtrip", None),
-    ("utf8-ff-byte.spool", "validate", None),
-    ("raw-nul-in-string.spool", "roundtrip", None),
-    ("surrogate-lone-high.spool", "roundtrip", None),
-    ("dup-member-ts.spool", "validate", None),
-    ("11.3-unknown-fields.spool", "roundtrip", None),
-    ("line-300.spool", "validate", {"max_line_bytes": 299}),
-    ("base64-600kib.spool", "validate", {"max_base64_bytes": 65536}),
-    ("depth-100000-arrays.spool", "roundtrip", None),
-    ("11.1-minimal.spool", "hash", None),
+    ("11.1-minimal.spool", "validate", None, "valid"),
+    ("11.1-minimal.spool", "roundtrip", None, "valid"),
+    ("11.4.1-empty.spool", "validate", None, "invalid"),
+    ("11.4.1-empty.spool", "roundtrip", None, "invalid"),
+    ("11.5-crlf-no-final-newline.spool", "roundtrip", None, "ok"),
+    ("bom-minimal.spool", "validate", None, "ok"),
+    ("bom-minimal.spool", "roundtrip", None, "ok"),
+    ("utf8-ff-byte.spool", "validate", None, "invalid"),
+    ("raw-nul-in-string.spool", "roundtrip", None, None),
+    ("surrogate-lone-high.spool", "roundtrip", None, None),
+    ("dup-member-ts.spool", "validate", None, None),
+    ("11.3-unknown-fields.spool", "roundtrip", None, "ok"),
+    ("line-300.spool", "validate", {"limits": {"max_line_bytes": 299}}, "invalid"),
+    ("line-300.spool", "roundtrip", {"limits": {"max_line_bytes": 300}}, "valid"),
+    ("base64-600kib.spool", "validate", {"limits": {"max_base64_bytes": 65536}}, "skipped"),
+    ("11.1-minimal.spool", "validate", {"x_not_an_arg": True}, "skipped"),
+    ("depth-100000-arrays.spool", "roundtrip", None, None),
+    ("11.1-minimal.spool", "hash", None, "skipped"),
 ]
+
+
+def live_cases():
+    cases = []
+    for number, (file, operation, args, want) in enumerate(LIVE_CASES, 1):
+        case = {"type": "case", "id": "live-%d/%s" % (number, operation), "format": "spool",
+                "operation": operation, "inputs": {"file": b64_file(file)}}
+        if number == 2:  # an input the operation does not read is ignored
+            case["inputs"]["x_other"] = "AA=="
+        if args is not None:
+            case["args"] = args
+        cases.append((case, want))
+    return cases
+
+
+def check_answer(name, case, answer, want):
+    """What a version 2 answer to `case` must hold beyond its schema."""
+    if answer is None:
+        return
+    what = "%s %s" % (name, case["id"])
+    status, verdict = answer.get("status"), answer.get("verdict")
+    if want in ("valid", "invalid"):
+        T.check(status == "ok" and verdict == want, "%s: expected ok %s, got %s %s (%s)"
+                % (what, want, status, verdict, answer.get("message") or answer.get("reason")))
+    elif want in ("ok", "skipped"):
+        T.check(status == want, "%s: expected status %s, got %s (%s)"
+                % (what, want, status, answer.get("message") or answer.get("reason")))
+    T.check("output" not in answer, "%s: version 1's \"output\" in the answer" % what)
+    outputs = answer.get("outputs")
+    writes = status == "ok" and verdict == "valid" and case["operation"] == "roundtrip"
+    if not writes:
+        T.check(not outputs, "%s: outputs in an answer that writes nothing: %s"
+                % (what, sorted(outputs or {})))
+        return
+    if not T.check(isinstance(outputs, dict) and sorted(outputs) == ["file"],
+                   "%s: a valid roundtrip must answer outputs {\"file\": ...}, got %r"
+                   % (what, sorted(outputs) if isinstance(outputs, dict) else outputs)):
+        return
+    written = base64.b64decode(outputs["file"], validate=True)
+    T.check(written.endswith(b"\n") and b"\r" not in written,
+            "%s: the written file is not LF-ended lines: %r" % (what, written[-40:]))
+    if case["id"].startswith("live-2/"):  # 11.1-minimal: compact already, written back as is
+        T.check(written == base64.b64decode(case["inputs"]["file"]),
+                "%s: the §11.1 line is not written back byte for byte: %r" % (what, written))
 
 
 def adapters():
@@ -417,16 +506,13 @@ def converse(name, command, requests, what, expected_answers, timeout=120):
 
 
 def check_adapter(name, command):
-    hello = {"type": "hello", "protocol": 1, "formats": ["spool"]}
-    cases = []
-    for number, (file, operation, limits) in enumerate(LIVE_CASES, 1):
-        case = {"type": "case", "id": "live-%d/%s" % (number, operation), "format": "spool",
-                "operation": operation, "input": b64_file(file)}
-        if limits:
-            case["args"] = {"limits": limits}
-        cases.append(case)
-    messages = converse(name, command, [hello] + cases + [{"type": "shutdown"}], "conversation",
-                        1 + len(cases))
+    hello = {"type": "hello", "protocol": 2, "formats": ["spool"]}
+    cases = live_cases()
+    requests = [case for case, _ in cases]
+    messages = converse(name, command, [hello] + requests + [{"type": "shutdown"}],
+                        "conversation", 1 + len(cases))
+    for (case, want), answer in zip(cases, messages[1:]):
+        check_answer(name, case, answer, want)
     statuses = sorted({m.get("status") for m in messages[1:] if m})
     verdicts = sorted({m.get("verdict") for m in messages[1:] if m and m.get("verdict")})
     T.check({"ok", "skipped"} <= set(statuses) and verdicts == ["invalid", "valid"],
@@ -434,14 +520,15 @@ def check_adapter(name, command):
             % (name, statuses, verdicts))
     print("%s adapter: statuses %s, verdicts %s" % (name, statuses, verdicts))
     # End of input without shutdown: answers everything, exits 0.
-    converse(name, command, [hello] + cases[:2], "without shutdown", 3)
+    converse(name, command, [hello] + requests[:2], "without shutdown", 3)
     # Many large answers at once, shutdown right behind them: none may be lost.
     big = {"type": "case", "format": "spool", "operation": "roundtrip",
-           "input": b64_file("long-line-1mib.spool")}
+           "inputs": {"file": b64_file("long-line-1mib.spool")}}
     flood = [dict(big, id="flood-%d" % n) for n in range(12)]
     answers = converse(name, command, [hello] + flood + [{"type": "shutdown"}],
                        "with 12 answers of 1.4 MB", 13)
-    T.check(all(a and a.get("status") == "ok" and len(a.get("output", "")) > 1000000
+    T.check(all(a and a.get("status") == "ok"
+                and len((a.get("outputs") or {}).get("file", "")) > 1000000
                 for a in answers[1:]), "%s: the large answers are incomplete" % name)
 
 

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// An ARCS protocol adapter (runner/PROTOCOL.md), Node with no npm dependencies.
+// An ARCS protocol adapter (runner/PROTOCOL.md, protocol 2), Node with no npm dependencies.
 //
 //     build/arcs run --impl 'node runner/adapters/node/arcs_adapter.js'
 //
 // Reads one JSON request per line on stdin, writes one JSON answer per line on stdout, logs to
 // stderr. To certify your own Spool library: copy this file, replace `toy_spool` below with your
 // library, adjust IMPLEMENTATION, FORMATS and the two handlers. The loop at the bottom stays.
+//
+// A case carries named inputs (base64 on the wire; Spool has one, "file") and an optional args
+// object whose meaning is the format's (Spool: args.limits). A handler receives the inputs decoded
+// to Buffers and the args, and returns the answer's members; outputs (Spool roundtrip: "file") are
+// returned as Buffers and encoded by the loop.
 'use strict';
 
 const readline = require('readline');
@@ -22,34 +27,56 @@ const FORMATS = { spool: { operations: ['validate', 'roundtrip'], policies: toyS
 // Thrown by a handler that does not do this case: answered as status "skipped".
 class Skip extends Error {}
 
-function checkLimits(limits, supported) {
-  const unsupported = Object.keys(limits).filter((name) => !supported.has(name)).sort();
+// Spool's args: only "limits" (name -> integer). Anything this toy cannot honour is a skip.
+function spoolLimits(args) {
+  const unknown = Object.keys(args).filter((name) => name !== 'limits').sort();
+  if (unknown.length > 0) throw new Skip('args not supported: ' + unknown.join(', '));
+  const limits = args.limits || {};
+  const unsupported = Object.keys(limits).filter((name) => !toySpool.LIMITS.has(name)).sort();
   if (unsupported.length > 0) throw new Skip('limits not configurable: ' + unsupported.join(', '));
+  return limits;
 }
 
-// Handlers: (input Buffer, limits object) -> the answer's members. Throw Skip to skip; anything
-// else thrown becomes status "errored" with its message.  <-- REPLACE the toy calls.
-function spoolValidate(data, limits) {
-  checkLimits(limits, toySpool.LIMITS);
-  const { valid, findings } = toySpool.validate(data, limits);
+// Handlers: (inputs {name: Buffer}, args object) -> the answer's members, with outputs as
+// {name: Buffer}. Throw Skip to skip; anything else thrown becomes status "errored" with its
+// message.  <-- REPLACE the toy calls.
+function spoolValidate(inputs, args) {
+  const limits = spoolLimits(args);
+  const { valid, findings } = toySpool.validate(inputs.file, limits);
   return { verdict: valid ? 'valid' : 'invalid', findings };
 }
 
-function spoolRoundtrip(data, limits) {
-  checkLimits(limits, toySpool.LIMITS);
+function spoolRoundtrip(inputs, args) {
+  const limits = spoolLimits(args);
   let entries;
   try {
-    entries = toySpool.read(data, limits);
+    entries = toySpool.read(inputs.file, limits);
   } catch (error) {
     if (!(error instanceof toySpool.Rejected)) throw error;
     return { verdict: 'invalid', findings: [{ rule: error.rule, message: error.message }] };
   }
-  return { verdict: 'valid', output: toySpool.write(entries).toString('base64') };
+  return { verdict: 'valid', outputs: { file: toySpool.write(entries) } };
 }
 
 const HANDLERS = { 'spool/validate': spoolValidate, 'spool/roundtrip': spoolRoundtrip };
 
 // ---- the protocol loop: nothing below needs changing ------------------------------------------
+const PROTOCOL = 2; // the runner protocol version this loop speaks (runner/PROTOCOL.md)
+
+// {name: base64} -> {name: Buffer}, and back (fromEntries: a name such as "__proto__" stays an
+// ordinary member).
+function decodeAll(named) {
+  return Object.fromEntries(Object.entries(named).map(([name, value]) => {
+    if (typeof value !== 'string') throw new TypeError(`input ${name} is not a base64 string`);
+    return [name, Buffer.from(value, 'base64')];
+  }));
+}
+
+function encodeAll(named) {
+  return Object.fromEntries(Object.entries(named).map(([name, bytes]) => [
+    name, Buffer.from(bytes).toString('base64')]));
+}
+
 // One line out; waits for 'drain' when the pipe is full, so no answer is lost or reordered.
 function send(message) {
   return new Promise((resolve) => {
@@ -68,9 +95,12 @@ function answer(request) {
   const handler = HANDLERS[`${request.format}/${request.operation}`];
   if (!handler) return { status: 'skipped', reason: 'operation not supported' };
   try {
-    const data = Buffer.from(request.input, 'base64');
-    const limits = (request.args && request.args.limits) || {};
-    return { status: 'ok', ...handler(data, limits) };
+    if (typeof request.inputs !== 'object' || request.inputs === null) {
+      throw new TypeError('the case has no inputs object');
+    }
+    const members = handler(decodeAll(request.inputs), request.args || {});
+    if (members.outputs) members.outputs = encodeAll(members.outputs);
+    return { status: 'ok', ...members };
   } catch (error) {
     if (error instanceof Skip) return { status: 'skipped', reason: text(error.message) };
     const message = error instanceof Error ? `${error.name}: ${error.message}` : error;
@@ -84,7 +114,8 @@ async function main() {
   for await (const line of lines) {
     const request = JSON.parse(line);
     if (request.type === 'hello') {
-      await send({ type: 'hello', protocol: 1, implementation: IMPLEMENTATION, formats: FORMATS });
+      await send({ type: 'hello', protocol: PROTOCOL, implementation: IMPLEMENTATION,
+        formats: FORMATS });
     } else if (request.type === 'case') {
       await send({ type: 'result', id: request.id, ...answer(request) });
     } else if (request.type === 'shutdown') {

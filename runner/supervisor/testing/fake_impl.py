@@ -1,12 +1,14 @@
 #!/usr/bin/python3
-"""A deliberately misbehaving implementation of the ARCS runner protocol (runner/PROTOCOL.md),
-for the supervisor's tests (runner/supervisor/supervisor_test.cc). Standard library only.
+"""A deliberately misbehaving implementation of the ARCS runner protocol (runner/PROTOCOL.md,
+protocol 2), for the supervisor's tests (runner/supervisor/supervisor_test.cc) and the hostile
+implementations of runner/run_cli_test.sh. Standard library only.
 
   fake_impl.py MODE [--case IDS] [--after N] [--pids FILE] [--delay S] [--bytes N]
                [--protocol N] [--status N]
 
 MODE says what the fake does to the selected cases; the others get a well-formed answer
-({"status": "ok", "verdict": "valid"}). Cases are selected by --case ID[,ID...] (those only) or
+({"status": "ok", "verdict": "valid"}, whatever the case's inputs). It declares Spool validate
+only, with no policies. Cases are selected by --case ID[,ID...] (those only) or
 --after N (every case after the first N this process received: a process poisoned by earlier
 cases); without either, every case.
 
@@ -24,7 +26,7 @@ cases); without either, every case.
   fork-hold     start a child that keeps the pipes open and sleeps, then crash
   fork-escape   the same, but the child leaves the process group first (setsid)
   no-hello      read the hello, never answer it
-  bad-hello     answer the hello with protocol --protocol (default 2)
+  bad-hello     answer the hello with protocol --protocol (default 1, the version 2 replaced)
 
 --pids FILE appends "self PID" (and "child PID" for the child of fork-*) to FILE, one per line, so
 a test can check that none is left running.
@@ -36,6 +38,8 @@ import os
 import signal
 import sys
 import time
+
+PROTOCOL = 2  # the version the runner speaks (runner/protocol/protocol.h kVersion)
 
 
 def write(data):
@@ -77,7 +81,7 @@ def main():
     parser.add_argument("--pids")
     parser.add_argument("--delay", type=float, default=0.1)
     parser.add_argument("--bytes", type=int, default=4 << 20)
-    parser.add_argument("--protocol", type=int, default=2)
+    parser.add_argument("--protocol", type=int, default=1)
     parser.add_argument("--status", type=int, default=0)
     args = parser.parse_args()
     record(args.pids, "self", os.getpid())
@@ -85,7 +89,7 @@ def main():
     hello = sys.stdin.buffer.readline()
     if not hello or args.mode == "no-hello":
         sleep_forever()
-    version = args.protocol if args.mode == "bad-hello" else 1
+    version = args.protocol if args.mode == "bad-hello" else PROTOCOL
     write(json.dumps({
         "type": "hello", "protocol": version,
         "implementation": {"name": "fake", "version": "1", "language": "Python"},
