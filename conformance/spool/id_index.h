@@ -25,6 +25,11 @@ namespace arcs::conformance::spool {
 // max_entries), 1 at 2^31 slots, the largest table. Capacity: 3/4 * 2^31 = 1,610,612,736 records.
 // max_entries can be set higher, so Insert() does not assume it: at capacity it adds nothing and
 // says kFull (the checker reports that and stops); an index is never truncated or wrapped.
+//
+// The slot and the tag are both cut from the hash, low and high bits, so the hash must spread
+// every bit of an id over all 64 (UuidHash does): ids that differ only in a few digits, as counter
+// and time-ordered ids do, must still land in scattered slots, or the probes grow with the table.
+// Probes() measures that, for the tests.
 template <typename Record>
 class IdIndex {
  public:
@@ -37,6 +42,38 @@ class IdIndex {
       : max_slot_bits_(max_slot_bits < kMinSlotBits   ? kMinSlotBits
                        : max_slot_bits > kMaxSlotBits ? kMaxSlotBits
                                                       : max_slot_bits) {}
+
+  // How long the probes are, for tests of the hash's spread (id_index_test.cc), in O(table size):
+  // over the ids held, the mean and the largest number of slots Find() reads to reach one (1: its
+  // own slot), and the longest run of occupied slots, which bounds the walk for an absent id.
+  struct ProbeStats {
+    double mean = 0;
+    std::size_t max = 0;
+    std::size_t longest_run = 0;
+  };
+  ProbeStats Probes() const {
+    ProbeStats stats;
+    if (records_.empty()) return stats;
+    std::size_t total = 0, run = 0;
+    // Start after an empty slot (a quarter of them are) so that no run wraps around uncounted.
+    std::size_t start = 0;
+    while (slots_[start] != kEmpty) ++start;
+    for (std::size_t n = 1; n <= slots_.size(); ++n) {
+      const std::size_t i = (start + n) & mask_;
+      const std::uint32_t slot = slots_[i];
+      if (slot == kEmpty) {
+        run = 0;
+        continue;
+      }
+      const std::size_t home = Hash(records_[slot >> tag_bits_].id) & mask_;
+      const std::size_t probes = ((i - home) & mask_) + 1;
+      total += probes;
+      if (probes > stats.max) stats.max = probes;
+      if (++run > stats.longest_run) stats.longest_run = run;
+    }
+    stats.mean = static_cast<double>(total) / static_cast<double>(records_.size());
+    return stats;
+  }
 
   // The most records the index can hold.
   std::size_t capacity() const { return (std::size_t{1} << max_slot_bits_) / 4 * 3; }
@@ -81,6 +118,8 @@ class IdIndex {
   // No slot is ever all ones: an index is below 3/4 * 2^k, so a slot is below 3/4 * 2^32.
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
 
+  // The tag takes the hash's top bits, which a 32-bit size_t would leave zero.
+  static_assert(sizeof(std::size_t) == 8, "UuidHash must give 64 bits");
   static std::uint64_t Hash(const Uuid& id) { return UuidHash()(id); }
   // The hash's top bits; the slot position takes its low ones (k + tag bits = 32 <= 64).
   std::uint32_t Tag(std::uint64_t hash) const {

@@ -12,6 +12,8 @@ namespace arcs {
 
 using Uuid = std::array<std::uint8_t, 16>;
 
+// Every bit of the id reaches every bit of the hash (text_formats_test.cc): containers may use
+// any bits of it, as the Spool validator's id index does (low bits: the slot, high bits: a tag).
 struct UuidHash {
   std::size_t operator()(const Uuid& id) const;
 };

@@ -2,7 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace arcs {
 namespace {
@@ -39,6 +46,53 @@ TEST(Uuid, EveryByteAtEveryPosition) {
       EXPECT_EQ(hex_index % 2 ? (byte & 0x0F) : (byte >> 4), value) << "at " << pos;
     }
   }
+}
+
+// Avalanche: flipping any one of an id's 128 bits flips each of the hash's 64 bits about half the
+// time, over ids both random and counter-style (nil but for the last digits, where weak hashes
+// fail). The id index takes its slot and its tag from different ends of the hash, so every output
+// bit must depend on every input bit, not just the average. For each input bit: the mean number
+// of output bits flipped (32 ideally) and each output bit's flip rate (1/2 ideally; chance moves
+// it by about 0.008 with 4096 ids, and the worst of the 8192 rates is 0.466 here, so 0.1 off is a
+// real bias). The old hash, which carried bits only upward, failed thousands of these.
+TEST(UuidHash, EveryInputBitFlipsEveryOutputBitHalfTheTime) {
+  static_assert(sizeof(std::size_t) == 8);
+  constexpr int kIds = 4096;
+  std::mt19937_64 rng(7);  // specified bit for bit: the same ids everywhere
+  std::vector<std::array<int, 64>> flips(128, std::array<int, 64>{});
+  std::vector<long> flipped(128, 0);
+  for (int n = 0; n < kIds; ++n) {
+    Uuid id{};
+    if (n % 2) {
+      const std::uint64_t a = rng(), b = rng();
+      std::memcpy(id.data(), &a, 8);
+      std::memcpy(id.data() + 8, &b, 8);
+    } else {
+      id[14] = static_cast<std::uint8_t>(n >> 8);
+      id[15] = static_cast<std::uint8_t>(n);
+    }
+    const std::uint64_t hash = UuidHash()(id);
+    for (int bit = 0; bit < 128; ++bit) {
+      Uuid other = id;
+      other[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+      const std::uint64_t diff = hash ^ UuidHash()(other);
+      flipped[bit] += std::popcount(diff);
+      for (int out = 0; out < 64; ++out) flips[bit][out] += (diff >> out) & 1;
+    }
+  }
+  double worst = 0.5;
+  for (int bit = 0; bit < 128; ++bit) {
+    const double mean = static_cast<double>(flipped[bit]) / kIds;
+    EXPECT_GT(mean, 24.0) << "input bit " << bit;
+    EXPECT_LT(mean, 40.0) << "input bit " << bit;
+    for (int out = 0; out < 64; ++out) {
+      const double rate = static_cast<double>(flips[bit][out]) / kIds;
+      if (std::abs(rate - 0.5) > std::abs(worst - 0.5)) worst = rate;
+      EXPECT_GT(rate, 0.4) << "input bit " << bit << ", output bit " << out;
+      EXPECT_LT(rate, 0.6) << "input bit " << bit << ", output bit " << out;
+    }
+  }
+  RecordProperty("worst flip rate", std::to_string(worst));
 }
 
 TEST(DateTime, Rfc3339) {
