@@ -2,11 +2,12 @@
 // speed and memory benchmarks (reference/spool/benchmark, tools/bench.sh).
 //
 //   arcs_generate_spool --out PATH (--bytes N[K|M|G] | --entries N) [--content-scale K] [--seed S]
+//                       [--ids random|sequential|counter]
 //
 // The file is a session entry followed by conversation turns: a prompt (sometimes with a binary
 // attachment), then rounds of thinking, one to three tool_calls and their tool_results (text,
 // error, or now and then a base64 binary output), and a response; a few annotations target the
-// entry just before them. Ids are lowercase UUIDv7 strings, unique by construction; ts never
+// entry just before them. Ids are lowercase UUID strings, unique by construction; ts never
 // decreases; every call_id names an earlier tool_call. Strings are 100 B to 4 KiB (times
 // --content-scale) of prose and code with escapes (\n \t \" \\ \u001b), raw non-ASCII UTF-8, and
 // in some entries \uXXXX escapes for everything non-ASCII (as Python's json.dumps writes).
@@ -15,6 +16,17 @@
 // ids, ts, lengths) and the content bytes come from two separate random streams, so
 // --content-scale 4 with the same --entries and --seed gives the same entries, only with four
 // times the content. `arcs validate` reports no finding on the output (tested by ctest).
+//
+// --ids picks the pattern of the ids, for the benchmark of the validator's id index, whose speed
+// must not depend on it (tools/bench.sh):
+//   random      (the default) UUIDv7: the entry's ms timestamp, then 74 random-looking bits.
+//   sequential  UUIDv7 from a monotonic generator (RFC 9562 section 6.2, method 1): the
+//               timestamp, then a counter instead of the random bits, so consecutive ids differ
+//               in their trailing hex digits.
+//   counter     test-style ids: 00000000-0000-4000-8000-000000000001, ...002, and so on.
+// Every pattern takes the same draws from the shape stream, so with the same other arguments
+// the files differ only in the ids' text (and in the references to them): same entries, same
+// sizes. ctest validates the default pattern; arcs_spool_benchmark validates each file it times.
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -308,12 +320,15 @@ void AppendBase64(Rng& rng, std::size_t size, std::string* out) {
   }
 }
 
+enum class IdPattern : std::uint8_t { kRandom, kSequential, kCounter };
+
 struct Options {
   std::string out;
   std::uint64_t bytes = 0;    // stop at the first entry that brings the file to this size
   std::uint64_t entries = 0;  // or write exactly this many entries (the session included)
   double content_scale = 1.0;
   std::uint64_t seed = 1;
+  IdPattern ids = IdPattern::kRandom;
 };
 
 class Generator {
@@ -353,13 +368,34 @@ class Generator {
                                     options_.content_scale);
   }
 
-  // A UUIDv7: 48 bits of Unix milliseconds, version 7, then 74 bits of which 64 are a bijection
-  // of the entry number (so ids never repeat) and the rest random.
+  // The entry's id in the --ids pattern, unique because each pattern holds the entry number or a
+  // bijection of it. The random draw is taken in every pattern (see --ids above).
   std::string NewId() {
     const std::uint64_t ms = static_cast<std::uint64_t>(kRecordedAtMs + ts_);
-    const std::uint64_t unique = Mix(entries_ ^ (options_.seed << 40));
-    const std::uint64_t hi = (ms << 16) | 0x7000 | (shape_.Next() & 0x3FF) << 2 | (unique >> 62);
-    const std::uint64_t lo = (0x2ull << 62) | (unique & 0x3FFFFFFFFFFFFFFFull);
+    const std::uint64_t random = shape_.Next() & 0x3FF;
+    const std::uint64_t number = entries_ ^ (options_.seed << 40);
+    std::uint64_t hi = 0, lo = 0;
+    switch (options_.ids) {
+      case IdPattern::kRandom: {
+        // 48 bits of Unix milliseconds, version 7, 10 random bits and 64 bits of a bijection of
+        // the entry number (random-looking), after the variant bits.
+        const std::uint64_t unique = Mix(number);
+        hi = (ms << 16) | 0x7000 | random << 2 | (unique >> 62);
+        lo = (0x2ull << 62) | (unique & 0x3FFFFFFFFFFFFFFFull);
+        break;
+      }
+      case IdPattern::kSequential:
+        // The same layout with the entry number itself in place of the random bits: a 74-bit
+        // counter that is never reset, so ids stay unique within one millisecond.
+        hi = (ms << 16) | 0x7000 | (number >> 62);
+        lo = (0x2ull << 62) | (number & 0x3FFFFFFFFFFFFFFFull);
+        break;
+      case IdPattern::kCounter:
+        // Version 4 and variant bits on a nil UUID, the counter (from 1) in the last 12 digits.
+        hi = 0x4000;
+        lo = (0x8ull << 60) | ((entries_ + 1) & 0xFFFFFFFFFFFFull);
+        break;
+    }
     char buffer[37];
     std::snprintf(buffer, sizeof buffer, "%08x-%04x-%04x-%04x-%012llx",
                   static_cast<unsigned>(hi >> 32), static_cast<unsigned>((hi >> 16) & 0xFFFF),
@@ -555,9 +591,22 @@ bool ParseSize(std::string_view text, std::uint64_t* out) {
   return true;
 }
 
+bool ParseIdPattern(std::string_view text, IdPattern* out) {
+  if (text == "random") {
+    *out = IdPattern::kRandom;
+  } else if (text == "sequential") {
+    *out = IdPattern::kSequential;
+  } else if (text == "counter") {
+    *out = IdPattern::kCounter;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 constexpr char kUsage[] =
     "usage: arcs_generate_spool --out PATH (--bytes N[K|M|G] | --entries N)\n"
-    "                           [--content-scale K] [--seed S]\n"
+    "                           [--content-scale K] [--seed S] [--ids random|sequential|counter]\n"
     "Writes a valid Spool 1.0 recording; PATH may be - for standard output.\n";
 
 }  // namespace
@@ -577,6 +626,8 @@ int main(int argc, char** argv) {
     } else if (a == "--entries" && has_value && ParseSize(argv[i + 1], &options.entries)) {
       ++i;
     } else if (a == "--seed" && has_value && ParseSize(argv[i + 1], &options.seed)) {
+      ++i;
+    } else if (a == "--ids" && has_value && ParseIdPattern(argv[i + 1], &options.ids)) {
       ++i;
     } else if (a == "--content-scale" && has_value) {
       options.content_scale = std::strtod(argv[++i], nullptr);

@@ -1,8 +1,9 @@
 // The Spool validator's speed against a fixed baseline, over the same bytes in the same process.
 //
-//   arcs_spool_benchmark --file=PATH.spool [--benchmark_* flags]
+//   arcs_spool_benchmark [--file=PATH.spool] [--ids-file=LABEL=PATH.spool ...]
+//                        [--benchmark_* flags]
 //
-// The file is read into memory once. Each benchmark then goes over that one buffer:
+// The --file is read into memory once. Each benchmark then goes over that one buffer:
 //   RapidJsonSax/LengthBounded   the baseline the requirement names: rapidjson::Reader with
 //                                kParseDefaultFlags and a handler that does nothing
 //                                (rapidjson::BaseReaderHandler<>), one Parse per '\n'-separated
@@ -17,8 +18,16 @@
 // Every benchmark reports bytes_per_second. At the end the ratio ArcsValidate / baseline is
 // printed (medians over repetitions), once for each baseline; the requirement is
 // ArcsValidate / LengthBounded >= 0.5 (tools/bench.sh fails when it is not met).
-// Before timing, the file must validate without a single finding and every line must parse with
-// the baseline: a benchmark over an invalid file measures the wrong code path.
+//
+// Each --ids-file adds ArcsValidate/ids:LABEL, the same validation over that file (in memory of its
+// own). tools/bench.sh gives it the same entries in each id pattern (arcs_generate_spool --ids),
+// random first, and requires each pattern's rate to be at least 0.85 of random's: the id index
+// must be as fast whatever the ids look like. The ratios printed at the end are against the first
+// --ids-file. With --benchmark_enable_random_interleaving the files take turns, so a change in
+// the machine's speed during the run does not fall on one pattern.
+//
+// Before timing, every file must validate without a single finding and every line of --file must
+// parse with the baseline: a benchmark over an invalid file measures the wrong code path.
 #include <benchmark/benchmark.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
@@ -29,11 +38,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "conformance/spool/checker.h"
@@ -46,6 +57,12 @@ namespace {
 std::string g_bytes;      // the file, as read
 std::string g_nul_bytes;  // the same bytes with every '\n' replaced by '\0'
 std::uint64_t g_lines = 0;
+
+struct IdsFile {
+  std::string label;
+  std::string bytes;
+};
+std::deque<IdsFile> g_ids_files;  // a deque: the benchmarks hold pointers to its elements
 
 // Calls f(line) for each '\n'-terminated line of bytes (and a final unterminated one).
 template <typename F>
@@ -94,28 +111,19 @@ void BM_RapidJsonSaxNulTerminated(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
 }
 
-void BM_ArcsValidate(benchmark::State& state) {
+void BM_ArcsValidate(benchmark::State& state, const std::string* bytes) {
   const arcs::spool::Limits limits;
   for (auto _ : state) {
-    arcs::jsonl::MemorySource source(g_bytes);
+    arcs::jsonl::MemorySource source(*bytes);
     arcs::Diagnostics diagnostics;
     arcs::conformance::spool::Validate(&source, limits, &diagnostics);
     if (!diagnostics.findings().empty()) state.SkipWithError("the file has findings");
     benchmark::DoNotOptimize(diagnostics);
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes->size()));
 }
 
-// Each benchmark goes over the whole file once per iteration. Rates are per CPU second (Google
-// Benchmark's default): everything runs on one thread, so on an idle machine this is wall time,
-// and on a shared one it does not count the time other processes held the CPU.
-BENCHMARK(BM_RapidJsonSaxLengthBounded)
-    ->Name("RapidJsonSax/LengthBounded")
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RapidJsonSaxNulTerminated)
-    ->Name("RapidJsonSax/NulTerminated")
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ArcsValidate)->Name("ArcsValidate")->Unit(benchmark::kMillisecond);
+constexpr char kIdsPrefix[] = "ArcsValidate/ids:";
 
 // The console report, then the ratios of medians.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -140,6 +148,18 @@ class RatioReporter : public benchmark::ConsoleReporter {
       std::sort(v.begin(), v.end());
       return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
     };
+    if (!g_ids_files.empty()) {
+      const std::string reference = kIdsPrefix + g_ids_files.front().label;
+      std::printf("\nid patterns: %zu bytes each (medians over %zu repetition(s))\n",
+                  g_ids_files.front().bytes.size(), rates_[reference].size());
+      for (const IdsFile& file : g_ids_files) {
+        const double rate = median(kIdsPrefix + file.label);
+        const double ratio = median(reference) > 0 ? rate / median(reference) : 0.0;
+        std::printf("ratio %-34s / %s = %.3f  (%.1f MB/s)\n", (kIdsPrefix + file.label).c_str(),
+                    g_ids_files.front().label.c_str(), ratio, rate / 1e6);
+      }
+    }
+    if (g_bytes.empty()) return;
     const double arcs = median("ArcsValidate");
     std::printf("\nfile: %zu bytes, %llu lines (medians over %zu repetition(s))\n", g_bytes.size(),
                 static_cast<unsigned long long>(g_lines), rates_["ArcsValidate"].size());
@@ -158,16 +178,81 @@ class RatioReporter : public benchmark::ConsoleReporter {
   std::map<std::string, std::vector<double>> rates_;
 };
 
+// Reads the whole file into *bytes; false (with a message) when it cannot.
+bool ReadFile(const std::string& path, std::string* bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (in) {
+    bytes->resize(static_cast<std::size_t>(in.tellg()));
+    in.seekg(0);
+    in.read(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+  }
+  if (!in) std::cerr << "arcs_spool_benchmark: cannot read " << path << "\n";
+  return static_cast<bool>(in);
+}
+
+// The number of findings the validator reports on bytes (zero for a file worth timing).
+std::size_t Findings(const std::string& bytes) {
+  arcs::jsonl::MemorySource source(bytes);
+  arcs::Diagnostics diagnostics;
+  arcs::conformance::spool::Validate(&source, arcs::spool::Limits(), &diagnostics);
+  return diagnostics.findings().size();
+}
+
+// Checks the --file (in g_bytes) and registers the three benchmarks over it; false (with a
+// message) when it is not valid.
+bool RegisterMainFile(const std::string& path) {
+  g_nul_bytes = g_bytes;
+  std::replace(g_nul_bytes.begin(), g_nul_bytes.end(), '\n', '\0');
+
+  // Both sides must take their normal, successful path over every line.
+  rapidjson::Reader reader;
+  NullHandler handler;
+  std::uint64_t failures = 0;
+  ForEachLine(g_bytes, [&](const char* line, std::size_t size) {
+    rapidjson::MemoryStream stream(line, size);
+    failures += reader.Parse<rapidjson::kParseDefaultFlags>(stream, handler).IsError();
+    ++g_lines;
+  });
+  const std::size_t findings = Findings(g_bytes);
+  if (failures || findings) {
+    std::cerr << "arcs_spool_benchmark: " << path << ": " << failures
+              << " line(s) RapidJSON rejects, " << findings
+              << " finding(s) from the validator; benchmark a valid file (arcs_generate_spool)\n";
+    return false;
+  }
+  benchmark::RegisterBenchmark("RapidJsonSax/LengthBounded", BM_RapidJsonSaxLengthBounded)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("RapidJsonSax/NulTerminated", BM_RapidJsonSaxNulTerminated)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("ArcsValidate", BM_ArcsValidate, &g_bytes)
+      ->Unit(benchmark::kMillisecond);
+  return true;
+}
+
+constexpr char kUsage[] =
+    "usage: arcs_spool_benchmark [--file=PATH.spool] [--ids-file=LABEL=PATH.spool ...]\n"
+    "                            [--benchmark_* flags]\n"
+    "       (or set ARCS_SPOOL_BENCH_FILE); make files with arcs_generate_spool\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string path;
   if (const char* env = std::getenv("ARCS_SPOOL_BENCH_FILE")) path = env;
+  std::vector<std::pair<std::string, std::string>> ids_paths;  // label, path
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a.starts_with("--file=")) {
       path = std::string(a.substr(7));
+    } else if (a.starts_with("--ids-file=")) {
+      a.remove_prefix(11);
+      const std::size_t eq = a.find('=');
+      if (eq == 0 || eq == std::string_view::npos || eq + 1 == a.size()) {
+        std::cerr << "arcs_spool_benchmark: --ids-file takes LABEL=PATH\n" << kUsage;
+        return 2;
+      }
+      ids_paths.emplace_back(a.substr(0, eq), a.substr(eq + 1));
     } else {
       args.push_back(argv[i]);
     }
@@ -175,46 +260,31 @@ int main(int argc, char** argv) {
   int benchmark_argc = static_cast<int>(args.size());
   benchmark::Initialize(&benchmark_argc, args.data());
   if (benchmark::ReportUnrecognizedArguments(benchmark_argc, args.data())) return 2;
-  if (path.empty()) {
-    std::cerr << "usage: arcs_spool_benchmark --file=PATH.spool [--benchmark_* flags]\n"
-                 "       (or set ARCS_SPOOL_BENCH_FILE); make one with arcs_generate_spool\n";
+  if (path.empty() && ids_paths.empty()) {
+    std::cerr << kUsage;
     return 2;
   }
 
-  {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (in) {
-      g_bytes.resize(static_cast<std::size_t>(in.tellg()));
-      in.seekg(0);
-      in.read(g_bytes.data(), static_cast<std::streamsize>(g_bytes.size()));
-    }
-    if (!in) {
-      std::cerr << "arcs_spool_benchmark: cannot read " << path << "\n";
-      return 2;
-    }
-  }
-  g_nul_bytes = g_bytes;
-  std::replace(g_nul_bytes.begin(), g_nul_bytes.end(), '\n', '\0');
-
-  // Both sides must take their normal, successful path over every line.
-  {
-    rapidjson::Reader reader;
-    NullHandler handler;
-    std::uint64_t failures = 0;
-    ForEachLine(g_bytes, [&](const char* line, std::size_t size) {
-      rapidjson::MemoryStream stream(line, size);
-      failures += reader.Parse<rapidjson::kParseDefaultFlags>(stream, handler).IsError();
-      ++g_lines;
-    });
-    arcs::jsonl::MemorySource source(g_bytes);
-    arcs::Diagnostics diagnostics;
-    arcs::conformance::spool::Validate(&source, arcs::spool::Limits(), &diagnostics);
-    if (failures || !diagnostics.findings().empty()) {
-      std::cerr << "arcs_spool_benchmark: " << path << ": " << failures
-                << " line(s) RapidJSON rejects, " << diagnostics.findings().size()
+  for (const auto& [label, ids_path] : ids_paths) {
+    IdsFile& file = g_ids_files.emplace_back(IdsFile{label, {}});
+    if (!ReadFile(ids_path, &file.bytes)) return 2;
+    if (const std::size_t findings = Findings(file.bytes)) {
+      std::cerr << "arcs_spool_benchmark: " << ids_path << ": " << findings
                 << " finding(s) from the validator; benchmark a valid file (arcs_generate_spool)\n";
       return 1;
     }
+  }
+
+  // Each benchmark goes over the whole file once per iteration. Rates are per CPU second (Google
+  // Benchmark's default): everything runs on one thread, so on an idle machine this is wall time,
+  // and on a shared one it does not count the time other processes held the CPU.
+  if (!path.empty()) {
+    if (!ReadFile(path, &g_bytes)) return 2;
+    if (!RegisterMainFile(path)) return 1;
+  }
+  for (const IdsFile& file : g_ids_files) {
+    benchmark::RegisterBenchmark((kIdsPrefix + file.label).c_str(), BM_ArcsValidate, &file.bytes)
+        ->Unit(benchmark::kMillisecond);
   }
 
   RatioReporter reporter;
