@@ -4,6 +4,7 @@
 
 #include "reference/core/strings.h"
 #include "runner/report/escape.h"
+#include "runner/report/render_common.h"
 
 namespace arcs::report {
 namespace {
@@ -35,7 +36,12 @@ std::vector<std::pair<std::string_view, std::string>> ComparedFields(const CaseR
           {"actual", c.actual},
           {"level", c.level},
           {"requirements", Join(c.requirements)},
-          {"rules", c.rules}};
+          {"rules", c.rules},
+          {"ground", std::string(GroundName(c.ground))},
+          {"flag", c.flag},
+          {"policy", c.policy},
+          {"readings", Join(c.readings)},
+          {"strict", std::string(StrictName(c.strict))}};
 }
 
 // The compared facts of a format, by name, as display strings.
@@ -54,6 +60,32 @@ std::vector<std::pair<std::string, std::string>> FormatFacts(const FormatSummary
           {"operations", operations}};
 }
 
+// How a flag was read, for display: "consistent: rfc3339 (2)", "takes different readings:
+// iso8601 (1), rfc3339 (1)".
+std::string Reading(const FlagSummary& flag) {
+  const std::string taken = internal::ReadingsTaken(flag);
+  return std::string(flag.consistent ? "consistent" : internal::Inconsistency(flag)) +
+         (taken.empty() ? "" : ": " + taken);
+}
+
+// A "consistency" change for each flag of the format read consistently in one report and not in
+// the other. A flag new to the report had no consistency to lose: listed, never a regression.
+void CompareFlags(const std::string& implementation, const FormatSummary& old_format,
+                  const FormatSummary& new_format, ReportDiff* diff) {
+  std::map<std::string, const FlagSummary*> old_flags;
+  for (const FlagSummary& flag : old_format.flags) old_flags.emplace(flag.flag, &flag);
+  for (const FlagSummary& flag : new_format.flags) {
+    auto found = old_flags.find(flag.flag);
+    const bool known = found != old_flags.end();
+    if (known ? found->second->consistent == flag.consistent : flag.consistent) continue;
+    const bool regression = known && !flag.consistent;
+    diff->regressions += regression;
+    diff->formats.push_back({implementation, new_format.format, "consistency", flag.flag,
+                             known ? Reading(*found->second) : "(not in the old report)",
+                             Reading(flag), regression});
+  }
+}
+
 void CompareFormats(const Report& old_report, const Report& new_report, ReportDiff* diff) {
   using FormatMap = std::map<std::pair<std::string, std::string>, const FormatSummary*>;
   auto index = [](const Report& report) {
@@ -68,20 +100,23 @@ void CompareFormats(const Report& old_report, const Report& new_report, ReportDi
   for (const auto& [key, old_format] : old_formats) {
     auto found = new_formats.find(key);
     if (found == new_formats.end()) {
-      diff->formats.push_back({key.first, key.second, "removed", old_format->certification, ""});
+      diff->formats.push_back(
+          {key.first, key.second, "removed", "", old_format->certification, "", false});
       continue;
     }
     const auto old_facts = FormatFacts(*old_format), new_facts = FormatFacts(*found->second);
     for (std::size_t i = 0; i < old_facts.size(); ++i) {
       if (old_facts[i].second != new_facts[i].second) {
-        diff->formats.push_back(
-            {key.first, key.second, old_facts[i].first, old_facts[i].second, new_facts[i].second});
+        diff->formats.push_back({key.first, key.second, old_facts[i].first, "", old_facts[i].second,
+                                 new_facts[i].second, false});
       }
     }
+    CompareFlags(key.first, *old_format, *found->second, diff);
   }
   for (const auto& [key, new_format] : new_formats) {
     if (!old_formats.contains(key)) {
-      diff->formats.push_back({key.first, key.second, "added", "", new_format->certification});
+      diff->formats.push_back(
+          {key.first, key.second, "added", "", "", new_format->certification, false});
     }
   }
 }
@@ -198,11 +233,14 @@ std::string FormatDiff(const ReportDiff& diff) {
   }
   std::string formats;
   for (const FormatChange& f : diff.formats) {
-    formats += "  " + Show(f.implementation) + "/" + Show(f.format) + ": " + f.what;
+    // A consistency change is named by its flag: "SP-E14 \"consistent: ...\" -> \"takes
+    // different readings: ...\"".
+    std::string line = "  " + Show(f.implementation) + "/" + Show(f.format) + ": " +
+                       (f.what == "consistency" ? Show(f.flag) : f.what);
     if (f.what != "added" && f.what != "removed") {
-      formats += " \"" + Show(f.old_value) + "\" -> \"" + Show(f.new_value) + "\"";
+      line += " \"" + Show(f.old_value) + "\" -> \"" + Show(f.new_value) + "\"";
     }
-    formats += "\n";
+    (f.regression ? regressions : formats) += line + "\n";
   }
   std::string notes;
   for (const std::string& note : diff.notes) notes += "  " + Show(note) + "\n";

@@ -3,11 +3,16 @@
 // the committed reference report is held to "no change at all" (--fail-on-change).
 //
 // Cases are matched by (implementation name, format, case id, operation). Only what a run
-// decides is compared: per case the outcome, error_kind, expected, actual, level, requirements
-// and rules; per format the certification, the missing list, the declared policies and which
-// operations are supported. What varies from run to run of the same code is never compared: the
-// run information (run.*), stderr_tail, restarts, a case's message and rerun flag, and counts
-// (they follow from the cases).
+// decides is compared: per case the outcome, error_kind, expected, actual, level, requirements,
+// rules, ground, flag, policy, readings and strict; per format the certification, the missing
+// list, the declared policies, which operations are supported, and whether each flag was read
+// consistently. What varies from run to run of the same code is never compared: the run
+// information (run.*), stderr_tail, restarts, a case's message, rerun flag and peak_rss_bytes,
+// and counts (they follow from the cases; so do a flag's readings, shown through its cases).
+//
+// Regressions: a case that passed and no longer passes (or is gone), and a flag an
+// implementation read consistently and now reads inconsistently (the spec asks for behaviour
+// that is "documented and consistent"). A changed reading or strict result alone is a change.
 #ifndef ARCS_RUNNER_REPORT_DIFF_H_
 #define ARCS_RUNNER_REPORT_DIFF_H_
 
@@ -42,9 +47,15 @@ struct CaseChange {
 struct FormatChange {
   std::string implementation;
   std::string format;
-  std::string what;  // "added", "removed", "certification", "missing", "policies", "operations"
+  // "added", "removed", "certification", "missing", "policies", "operations", or "consistency"
+  // (of `flag`: it was read consistently in one report and not in the other; a flag only in the
+  // new report that is read inconsistently is listed too, a flag that is gone is not).
+  std::string what;
+  std::string flag;       // "consistency" only
   std::string old_value;  // for display; empty for "added"
   std::string new_value;  // for display; empty for "removed"
+  // A flag read consistently in the old report and not in the new one.
+  bool regression = false;
 };
 
 struct ReportDiff {
@@ -53,7 +64,7 @@ struct ReportDiff {
   // Worth knowing, never a difference: an implementation's version changed, a run was
   // incomplete, an implementation was added, removed or abandoned.
   std::vector<std::string> notes;
-  std::size_t regressions = 0;
+  std::size_t regressions = 0;  // of cases and of formats
 
   bool HasDifferences() const { return !cases.empty() || !formats.empty(); }
 };

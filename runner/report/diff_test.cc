@@ -41,6 +41,7 @@ TEST(ReportDiff, IgnoresWhatVariesFromRunToRun) {
   new_report.implementations[1].summary = {};
   new_report.implementations[0].cases[0].message = "another message";
   new_report.implementations[0].cases[0].rerun = true;
+  Find(new_report, "spool-limit-deep-nesting", "validate").peak_rss_bytes = 1;
   EXPECT_FALSE(MustCompare(old_report, new_report).HasDifferences());
 }
 
@@ -89,12 +90,110 @@ TEST(ReportDiff, ComparesEveryRecordedField) {
   c.level = "MUST";
   c.requirements.push_back("SP-3.6-3");
   c.rules = "differ";
+  c.flag = "SP-E6";
+  c.readings = {"lf-or-crlf"};
+  c.strict = Strict::kFailed;
+  CaseResult& policy = Find(new_report, "spool-11.4-skip", "validate");
+  policy.ground = Ground::kRequired;
+  policy.policy = "";
+  const ReportDiff diff = MustCompare(old_report, new_report);
+  EXPECT_EQ(diff.regressions, 0u);
+  ASSERT_EQ(diff.cases.size(), 2u);
+  EXPECT_EQ(diff.cases[0].fields, (std::vector<std::string>{"ground", "policy"}));
+  EXPECT_EQ(diff.cases[1].fields, (std::vector<std::string>{"level", "requirements", "rules",
+                                                            "flag", "readings", "strict"}));
+  EXPECT_NE(FormatDiff(diff).find("requirements: \"SP-3.6-2\" -> \"SP-3.6-2, SP-3.6-3\""),
+            std::string::npos);
+}
+
+TEST(ReportDiff, AnotherReadingOrStrictResultIsAChangeNotARegression) {
+  const Report old_report = testing::SampleReport();
+  Report new_report = old_report;
+  // The other implementation now reads SP-E14 one way, the reference's: consistent again.
+  CaseResult& c = new_report.implementations[1].cases[3];
+  ASSERT_EQ(c.id, "spool-2.3-iso8601-basic");
+  c.readings = {"rfc3339"};
+  c.strict = Strict::kPassed;
+  Recount(&new_report.implementations[1]);
   const ReportDiff diff = MustCompare(old_report, new_report);
   EXPECT_EQ(diff.regressions, 0u);
   ASSERT_EQ(diff.cases.size(), 1u);
-  EXPECT_EQ(diff.cases[0].fields, (std::vector<std::string>{"level", "requirements", "rules"}));
-  EXPECT_NE(FormatDiff(diff).find("requirements: \"SP-3.6-2\" -> \"SP-3.6-2, SP-3.6-3\""),
+  EXPECT_FALSE(diff.cases[0].regression);
+  EXPECT_EQ(diff.cases[0].fields, (std::vector<std::string>{"readings", "strict"}));
+  ASSERT_EQ(diff.formats.size(), 1u);
+  EXPECT_EQ(diff.formats[0].what, "consistency");
+  EXPECT_EQ(diff.formats[0].flag, "SP-E14");
+  EXPECT_FALSE(diff.formats[0].regression);
+  const std::string text = FormatDiff(diff);
+  EXPECT_NE(text.find("changed:\n  <script>alert(1)</script> py.spool  spool  "
+                      "spool-2.3-iso8601-basic  validate: passed\n      readings: \"iso8601\" -> "
+                      "\"rfc3339\"\n      strict: \"failed\" -> \"passed\"\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("formats:\n  <script>alert(1)</script> py.spool/spool: SP-E14 \"takes "
+                      "different readings: iso8601 (1), rfc3339 (1)\" -> \"consistent: rfc3339 "
+                      "(2)\"\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("arcs diff: 0 regressions, 0 outcome changes, 1 other case change, 0 cases "
+                      "added, 0 cases removed, 1 format change\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ReportDiff, AFlagNoLongerReadConsistentlyIsARegression) {
+  const Report old_report = testing::SampleReport();
+  Report new_report = old_report;
+  CaseResult& c = Find(new_report, "spool-2.3-iso8601-week", "validate");
+  c.readings = {"iso8601"};
+  c.strict = Strict::kFailed;
+  Recount(&new_report.implementations[0]);
+  const ReportDiff diff = MustCompare(old_report, new_report);
+  // The case still passed: only the flag regressed.
+  EXPECT_EQ(diff.regressions, 1u);
+  ASSERT_EQ(diff.cases.size(), 1u);
+  EXPECT_FALSE(diff.cases[0].regression);
+  ASSERT_EQ(diff.formats.size(), 1u);
+  EXPECT_TRUE(diff.formats[0].regression);
+  const std::string text = FormatDiff(diff);
+  EXPECT_TRUE(
+      text.starts_with("regressions:\n  arcs-reference/spool: SP-E14 \"consistent: "
+                       "rfc3339 (2)\" -> \"takes different readings: iso8601 (1), "
+                       "rfc3339 (1)\"\nchanged:\n"))
+      << text;
+  EXPECT_EQ(text.find("formats:"), std::string::npos) << text;
+  EXPECT_NE(text.find("arcs diff: 1 regression, 0 outcome changes, 1 other case change, 0 cases "
+                      "added, 0 cases removed, 1 format change\n"),
+            std::string::npos)
+      << text;
+
+  // Answered outside every reading: a regression too.
+  c.readings = {};
+  c.outcome = Outcome::kFailed;
+  Recount(&new_report.implementations[0]);
+  const ReportDiff failed = MustCompare(old_report, new_report);
+  EXPECT_EQ(failed.regressions, 2u);  // the case and the flag
+  EXPECT_NE(FormatDiff(failed).find("arcs-reference/spool: SP-E14 \"consistent: rfc3339 (2)\" "
+                                    "-> \"takes different readings: rfc3339 (1)\"\n"),
             std::string::npos);
+}
+
+TEST(ReportDiff, ANewFlagReadInconsistentlyIsListedNotARegression) {
+  Report old_report = testing::SampleReport();
+  const Report new_report = old_report;
+  // The old report has no SP-E14 case for the other implementation.
+  auto& cases = old_report.implementations[1].cases;
+  std::erase_if(cases, [](const CaseResult& c) { return c.flag == "SP-E14"; });
+  Recount(&old_report.implementations[1]);
+  const ReportDiff diff = MustCompare(old_report, new_report);
+  EXPECT_EQ(diff.regressions, 0u);
+  ASSERT_EQ(diff.formats.size(), 1u);
+  EXPECT_EQ(diff.formats[0].old_value, "(not in the old report)");
+  EXPECT_FALSE(diff.formats[0].regression);
+  // A flag that is gone says nothing more than its removed cases.
+  const ReportDiff back = MustCompare(new_report, old_report);
+  EXPECT_TRUE(back.formats.empty());
+  EXPECT_EQ(back.regressions, 2u);  // its two passing cases
 }
 
 TEST(ReportDiff, AddedAndRemovedCases) {
@@ -129,7 +228,7 @@ TEST(ReportDiff, AMissingImplementationLosesItsPassingCases) {
   Report new_report = old_report;
   new_report.implementations.erase(new_report.implementations.begin());
   const ReportDiff diff = MustCompare(old_report, new_report);
-  EXPECT_EQ(diff.regressions, 4u);
+  EXPECT_EQ(diff.regressions, 7u);
   EXPECT_NE(FormatDiff(diff).find("  implementation removed: arcs-reference\n"), std::string::npos);
 }
 

@@ -15,14 +15,19 @@
 namespace arcs::report {
 
 // GitHub-flavoured Markdown: per implementation a summary table, the certification of each
-// format with what is missing, operation × level counts, and a table of the cases that did not
-// pass (id, operation, level, outcome, expected, actual).
+// format with what is missing and its ARCS strict profile line, operation × level counts, the
+// readings of ambiguous passages (per format and flag: answered cases, readings taken, whether
+// consistently), the resource-limit cases with their peak memory, and a table of the cases that
+// did not pass (id, operation, level, ground, outcome, expected, actual).
 std::string RenderMarkdown(const Report& report);
 
-// One self-contained HTML page (no external resources): summary tables at the top, then a
-// case × implementation matrix (rows: format, case id, operation, level; a coloured cell per
-// implementation whose tooltip holds expected and actual), then the details of every case that
-// did not pass. A small inline script filters rows by format, operation, level, outcome and text;
+// One self-contained HTML page (no external resources): summary tables at the top (with the
+// readings of ambiguous passages and the ARCS strict profile lines), then a case ×
+// implementation matrix (rows: format, case id, operation, level, ground, flag; a coloured cell
+// per implementation whose tooltip holds expected and actual, the ground with the readings fit or
+// the peak memory, and the strict result), then the details of every case that did not pass and
+// the resource-limit cases. A small inline script filters rows by format, operation, level,
+// outcome, ground and text;
 // it reads only data-* attributes, so no report text ever reaches script. A
 // Content-Security-Policy meta tag allows nothing but the page's own inline <style> and <script>
 // (by SHA-256 hash) and data: images.
@@ -35,6 +40,8 @@ std::string ContentSecurityPolicy(std::string_view style, std::string_view scrip
 // JUnit XML for CI systems: one <testsuites>, a <testsuite name="IMPL/FORMAT"> per
 // implementation and format, a <testcase classname="IMPL.FORMAT.OPERATION" name="CASE-ID"> per
 // case ('.' in the implementation and format names becomes '_', so the dots mean hierarchy).
+// Each testcase's properties hold its ground and, where they apply, flag, policy, readings,
+// strict and peak_rss_bytes.
 // failed -> <failure>, errored -> <error>, skipped -> <skipped>; a known failure is reported as
 // <skipped message="known failure: ..."/>: CI systems show skipped tests without failing the
 // build, which is exactly what a listed known failure is, and it stays visible (a "passed" with

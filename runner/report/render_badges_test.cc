@@ -19,7 +19,7 @@ TEST(ReportBadges, ShowTheCertificationInItsColour) {
   EXPECT_NE(badges[0].svg.find(">full</text>"), std::string::npos);
   EXPECT_NE(badges[0].svg.find("fill=\"#4c1\""), std::string::npos);
   EXPECT_NE(badges[0].svg.find(">spool</text>"), std::string::npos);
-  EXPECT_NE(badges[1].svg.find(">partial 25%</text>"), std::string::npos);
+  EXPECT_NE(badges[1].svg.find(">partial 40%</text>"), std::string::npos);
   EXPECT_NE(badges[1].svg.find("fill=\"#dfb317\""), std::string::npos);
   EXPECT_NE(badges[2].svg.find(">none</text>"), std::string::npos);
   EXPECT_NE(badges[2].svg.find("fill=\"#e05d44\""), std::string::npos);

@@ -78,6 +78,86 @@ std::string OutcomeText(const CaseResult& c) {
   return text;
 }
 
+std::string GroundText(const CaseResult& c) {
+  std::string text(GroundName(c.ground));
+  switch (c.ground) {
+    case Ground::kRequired:
+      break;
+    case Ground::kPolicy:
+      text += ' ';
+      text += c.policy;
+      break;
+    case Ground::kAcceptable:
+      text += ' ';
+      text += c.flag;
+      if (!Answered(c)) break;
+      text += c.readings.empty() ? ", fits no reading" : ", fits ";
+      for (std::size_t i = 0; i < c.readings.size(); ++i) {
+        if (i > 0) text += ", ";
+        text += c.readings[i];
+      }
+      break;
+    case Ground::kResource:
+      if (c.peak_rss_bytes == 0) break;
+      text += ", peak memory ";
+      text += ByteSize(c.peak_rss_bytes);
+      break;
+  }
+  return text;
+}
+
+std::string CaseDetail(const CaseResult& c) {
+  std::string text = ExpectedActual(c);
+  if (!text.empty()) text += '\n';
+  text += "ground: ";
+  text += GroundText(c);
+  if (c.strict != Strict::kNotJudged) {
+    text += c.strict == Strict::kPassed ? "\nARCS strict: the reference's answer"
+                                        : "\nARCS strict: not the reference's answer";
+  }
+  return text;
+}
+
+std::string ByteSize(std::uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  constexpr std::array<std::string_view, 4> kUnits = {"KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes) / 1024;
+  std::size_t unit = 0;
+  while (value >= 1024 && unit + 1 < kUnits.size()) {
+    value /= 1024;
+    ++unit;
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f ", value);
+  return buffer + std::string(kUnits[unit]);
+}
+
+std::string ReadingsTaken(const FlagSummary& flag) {
+  std::string text;
+  for (const auto& [reading, cases] : flag.taken) {
+    if (!text.empty()) text += ", ";
+    text += reading;
+    text += " (";
+    text += std::to_string(cases);
+    text += ')';
+  }
+  return text;
+}
+
+std::string_view Inconsistency(const FlagSummary& flag) {
+  return flag.taken.empty() ? "fits no reading" : "takes different readings";
+}
+
+std::string ConsistencyText(const FlagSummary& flag) {
+  return flag.consistent ? "yes" : "no: " + std::string(Inconsistency(flag));
+}
+
+std::string StrictLine(const StrictCounts& strict) {
+  return "ARCS strict profile (the reference's own choices; not part of conformance): " +
+         std::to_string(strict.passed) + " of " + std::to_string(strict.passed + strict.failed) +
+         " match";
+}
+
 std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string_view)) {
   auto seconds = [](double value) {
     char buffer[32];

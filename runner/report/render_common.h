@@ -35,6 +35,33 @@ std::string ExpectedActual(const CaseResult& c);
 // Outcome name with the error kind when there is one: "errored (crash)".
 std::string OutcomeText(const CaseResult& c);
 
+// The ground of a case in words, with what goes with it: "required", "policy invalid_line=skip",
+// "acceptable SP-E14, fits rfc3339" (or "fits no reading" when answered; the flag alone when
+// not), "resource, peak memory 12.0 MiB" (the ground alone when not measured).
+std::string GroundText(const CaseResult& c);
+
+// ExpectedActual, then the ground (GroundText) and, when judged, how the answer compares with
+// the ARCS strict profile: the tooltip of a case.
+std::string CaseDetail(const CaseResult& c);
+
+// A byte count for people: "512 B", "12.0 MiB", "1.5 GiB".
+std::string ByteSize(std::uint64_t bytes);
+
+// The readings a flag's answered cases fit, with how many cases each: "iso8601 (1), rfc3339 (2)";
+// "" when none.
+std::string ReadingsTaken(const FlagSummary& flag);
+
+// Why a flag is not read consistently: "takes different readings", or "fits no reading" when no
+// answer fits any.
+std::string_view Inconsistency(const FlagSummary& flag);
+
+// "yes", or "no: " and the Inconsistency.
+std::string ConsistencyText(const FlagSummary& flag);
+
+// "ARCS strict profile (the reference's own choices; not part of conformance): P of N match",
+// N the cases judged.
+std::string StrictLine(const StrictCounts& strict);
+
 // One sentence about the run: "arcs 0.3.0, started ..., 1.2 s, 2 job(s), timeout 10.0 s per
 // case, filters: ..., known failures: FILE." Each string from the report goes through `escape`
 // (the renderer's own), the rest is fixed text.

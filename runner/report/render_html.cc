@@ -30,13 +30,14 @@ td.o{text-align:center;white-space:nowrap}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;max-width:40em}
 pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:24em;white-space:pre-wrap}
 .warn{background:#faeaa0;padding:.5em}
+.inconsistent{background:#f5b5b5;font-weight:bold}
 [hidden]{display:none!important}
 )";
 
 constexpr std::string_view kScript = R"(
 "use strict";
 (function () {
-  var names = ["format", "operation", "level", "outcome"];
+  var names = ["format", "operation", "level", "outcome", "ground"];
   var selects = names.map(function (n) { return document.getElementById("filter-" + n); });
   var search = document.getElementById("filter-text");
   var rows = document.querySelectorAll("tr[data-format]");
@@ -46,6 +47,7 @@ constexpr std::string_view kScript = R"(
     if (v[0] && d.format !== v[0]) return false;
     if (v[1] && d.operation !== v[1]) return false;
     if (v[2] && d.level !== v[2]) return false;
+    if (v[4] && d.ground !== v[4]) return false;
     var outcomes = d.outcomes.split(" ");
     if (v[3] === "differ") {
       if (d.differ !== "1") return false;
@@ -120,6 +122,8 @@ void CountCells(const Counts& counts, std::string* out) {
 // One row of the matrix: a (format, case id, operation) and each implementation's result.
 struct MatrixRow {
   std::string level;
+  Ground ground = Ground::kRequired;
+  std::string flag;
   std::vector<std::string> requirements;
   std::vector<const CaseResult*> results;  // one per implementation; nullptr when not run
 };
@@ -134,6 +138,8 @@ std::map<MatrixKey, MatrixRow> BuildMatrix(const Report& report) {
       if (row.results.empty()) {
         row.results.assign(n, nullptr);
         row.level = c.level;
+        row.ground = c.ground;
+        row.flag = c.flag;
         row.requirements = c.requirements;
       }
       if (!row.results[i]) row.results[i] = &c;
@@ -143,14 +149,17 @@ std::map<MatrixKey, MatrixRow> BuildMatrix(const Report& report) {
 }
 
 // The attributes the filter script reads. `outcomes` is a space-separated set of outcome names.
-std::string FilterAttributes(const MatrixKey& key, std::string_view level,
-                             const std::vector<std::string>& requirements,
+// The search text holds the flag, so a flag's cases can be found by its id.
+std::string FilterAttributes(const MatrixKey& key, std::string_view level, Ground ground,
+                             std::string_view flag, const std::vector<std::string>& requirements,
                              std::string_view outcomes, bool differ, bool matrix) {
   const auto& [format, id, operation] = key;
   std::string search = id + " " + format + " " + operation + " " + std::string(level);
+  if (!flag.empty()) search += " " + std::string(flag);
   for (const std::string& r : requirements) search += " " + r;
   std::string out = " data-format=\"" + E(format) + "\" data-operation=\"" + E(operation) +
-                    "\" data-level=\"" + E(level) + "\" data-outcomes=\"" + E(outcomes) +
+                    "\" data-level=\"" + E(level) + "\" data-ground=\"" +
+                    std::string(GroundName(ground)) + "\" data-outcomes=\"" + E(outcomes) +
                     "\" data-differ=\"" + (differ ? "1" : "0") + "\" data-search=\"" +
                     E(AsciiLower(search)) + "\"";
   if (matrix) out += " data-matrix=\"1\"";
@@ -171,6 +180,39 @@ std::vector<std::pair<std::string, std::string>> Options(const std::set<std::str
   std::vector<std::pair<std::string, std::string>> options;
   for (const std::string& v : values) options.emplace_back(v, v);
   return options;
+}
+
+// Per implementation and format: how each ambiguous passage was read, and the strict profile.
+void RenderReadings(const Report& report, std::string* out) {
+  std::string rows;
+  for (const ImplementationReport& impl : report.implementations) {
+    for (const FormatSummary& f : impl.formats) {
+      for (const FlagSummary& flag : f.flags) {
+        rows += "<tr><td>" + E(impl.name) + "</td><td>" + E(f.format) + "</td><td>" + E(flag.flag) +
+                "</td><td class=\"n\">" + std::to_string(flag.cases) + "</td><td class=\"text\">" +
+                ET(internal::ReadingsTaken(flag)) + "</td><td" +
+                (flag.consistent ? "" : " class=\"inconsistent\"") + ">" +
+                E(internal::ConsistencyText(flag)) + "</td></tr>\n";
+      }
+    }
+  }
+  *out += "<h2>Readings of ambiguous passages</h2>\n";
+  if (rows.empty()) {
+    *out += "<p>No case depends on an ambiguous passage.</p>\n";
+  } else {
+    *out +=
+        "<table id=\"readings\"><thead><tr><th>implementation</th><th>format</th><th>flag</th>"
+        "<th>cases</th><th>readings taken</th><th>consistent</th></tr></thead><tbody>\n" +
+        rows + "</tbody></table>\n";
+  }
+  *out += "<ul id=\"strict\">\n";
+  for (const ImplementationReport& impl : report.implementations) {
+    for (const FormatSummary& f : impl.formats) {
+      *out += "<li>" + E(impl.name) + " / " + E(f.format) + ": " +
+              E(internal::StrictLine(f.strict)) + "</li>\n";
+    }
+  }
+  *out += "</ul>\n";
 }
 
 void RenderSummaries(const Report& report, std::string* out) {
@@ -223,15 +265,21 @@ void RenderSummaries(const Report& report, std::string* out) {
     }
   }
   *out += "</tbody></table>\n";
+
+  RenderReadings(report, out);
 }
 
 void RenderFilters(const std::map<MatrixKey, MatrixRow>& matrix, std::string* out) {
   std::set<std::string> formats, operations, levels;
+  std::set<Ground> grounds;
   for (const auto& [key, row] : matrix) {
     formats.insert(std::get<0>(key));
     operations.insert(std::get<2>(key));
     levels.insert(row.level);
+    grounds.insert(row.ground);
   }
+  std::vector<std::pair<std::string, std::string>> ground_options;
+  for (Ground g : grounds) ground_options.emplace_back(GroundName(g), GroundName(g));
   std::map<std::string, Counts> level_map;
   for (const std::string& level : levels) level_map[level];
   std::vector<std::pair<std::string, std::string>> level_options;
@@ -250,6 +298,7 @@ void RenderFilters(const std::map<MatrixKey, MatrixRow>& matrix, std::string* ou
   Select("operation", Options(operations), out);
   Select("level", level_options, out);
   Select("outcome", outcome_options, out);
+  Select("ground", ground_options, out);
   *out +=
       "<label>search <input id=\"filter-text\" type=\"search\" placeholder=\"case id, "
       "requirement\"></label>\n<span id=\"shown\"></span>\n</div>\n";
@@ -259,7 +308,7 @@ void RenderMatrix(const Report& report, const std::map<MatrixKey, MatrixRow>& ma
                   std::string* out) {
   *out +=
       "<table id=\"matrix\"><thead><tr><th>format</th><th>case</th><th>operation</th>"
-      "<th>level</th>";
+      "<th>level</th><th>ground</th><th>flag</th>";
   for (const ImplementationReport& impl : report.implementations) {
     *out += "<th>" + E(impl.name) + "</th>";
   }
@@ -276,18 +325,19 @@ void RenderMatrix(const Report& report, const std::map<MatrixKey, MatrixRow>& ma
       requirements += (requirements.empty() ? "" : " ") + id;
     }
     *out += "<tr" +
-            FilterAttributes(key, row.level, row.requirements, outcome_list, outcomes.size() > 1,
-                             true) +
+            FilterAttributes(key, row.level, row.ground, row.flag, row.requirements, outcome_list,
+                             outcomes.size() > 1, true) +
             "><td>" + E(std::get<0>(key)) + "</td><td title=\"requirements: " + E(requirements) +
             "\">" + E(std::get<1>(key)) + "</td><td>" + E(std::get<2>(key)) + "</td><td>" +
-            E(row.level) + "</td>";
+            E(row.level) + "</td><td>" + std::string(GroundName(row.ground)) + "</td><td>" +
+            E(row.flag) + "</td>";
     for (const CaseResult* c : row.results) {
       if (!c) {
         *out += "<td class=\"o o-none\">not run</td>";
         continue;
       }
       *out += "<td class=\"o o-" + std::string(OutcomeName(c->outcome)) + "\" title=\"" +
-              ET(internal::ExpectedActual(*c)) + "\">" + E(internal::OutcomeText(*c)) + "</td>";
+              ET(internal::CaseDetail(*c)) + "\">" + E(internal::OutcomeText(*c)) + "</td>";
     }
     *out += "</tr>\n";
   }
@@ -299,7 +349,8 @@ void RenderDetails(const Report& report, const std::map<MatrixKey, MatrixRow>& m
   *out +=
       "<h2>Cases that did not pass</h2>\n<table id=\"details\"><thead><tr>"
       "<th>implementation</th><th>format</th><th>case</th><th>operation</th><th>level</th>"
-      "<th>outcome</th><th>expected</th><th>actual</th><th>detail</th></tr></thead><tbody>\n";
+      "<th>ground</th><th>outcome</th><th>expected</th><th>actual</th><th>detail</th></tr>"
+      "</thead><tbody>\n";
   for (const ImplementationReport& impl : report.implementations) {
     for (const CaseResult& c : impl.cases) {
       if (c.outcome == Outcome::kPassed) continue;
@@ -310,17 +361,40 @@ void RenderDetails(const Report& report, const std::map<MatrixKey, MatrixRow>& m
           differ = differ || !other || other->outcome != c.outcome;
         }
       }
-      *out +=
-          "<tr" +
-          FilterAttributes(key, c.level, c.requirements, OutcomeName(c.outcome), differ, false) +
-          "><td>" + E(impl.name) + "</td><td>" + E(c.format) + "</td><td>" + E(c.id) + "</td><td>" +
-          E(c.operation) + "</td><td>" + E(c.level) + "</td><td class=\"o o-" +
-          std::string(OutcomeName(c.outcome)) + "\">" + E(internal::OutcomeText(c)) +
-          "</td><td class=\"text\">" + ET(c.expected) + "</td><td class=\"text\">" + ET(c.actual) +
-          "</td><td class=\"text\">" + ET(c.message) + "</td></tr>\n";
+      *out += "<tr" +
+              FilterAttributes(key, c.level, c.ground, c.flag, c.requirements,
+                               OutcomeName(c.outcome), differ, false) +
+              "><td>" + E(impl.name) + "</td><td>" + E(c.format) + "</td><td>" + E(c.id) +
+              "</td><td>" + E(c.operation) + "</td><td>" + E(c.level) + "</td><td class=\"text\">" +
+              ET(internal::GroundText(c)) + "</td><td class=\"o o-" +
+              std::string(OutcomeName(c.outcome)) + "\">" + E(internal::OutcomeText(c)) +
+              "</td><td class=\"text\">" + ET(c.expected) + "</td><td class=\"text\">" +
+              ET(c.actual) + "</td><td class=\"text\">" + ET(c.message) + "</td></tr>\n";
     }
   }
   *out += "</tbody></table>\n";
+}
+
+// The resource-limit cases with each implementation's peak memory; nothing when there are none.
+void RenderResources(const Report& report, std::string* out) {
+  std::string rows;
+  for (const ImplementationReport& impl : report.implementations) {
+    for (const CaseResult& c : impl.cases) {
+      if (c.ground != Ground::kResource) continue;
+      rows += "<tr><td>" + E(impl.name) + "</td><td>" + E(c.format) + "</td><td>" + E(c.id) +
+              "</td><td>" + E(c.operation) + "</td><td class=\"o o-" +
+              std::string(OutcomeName(c.outcome)) + "\">" + E(internal::OutcomeText(c)) +
+              "</td><td class=\"n\">" +
+              (c.peak_rss_bytes == 0 ? "not measured" : internal::ByteSize(c.peak_rss_bytes)) +
+              "</td></tr>\n";
+    }
+  }
+  if (rows.empty()) return;
+  *out +=
+      "<h2>Resource limits</h2>\n<table id=\"resources\"><thead><tr><th>implementation</th>"
+      "<th>format</th><th>case</th><th>operation</th><th>outcome</th><th>peak memory</th></tr>"
+      "</thead><tbody>\n" +
+      rows + "</tbody></table>\n";
 }
 
 void RenderImplementations(const Report& report, std::string* out) {
@@ -368,6 +442,7 @@ std::string RenderHtml(const Report& report) {
   RenderFilters(matrix, &out);
   RenderMatrix(report, matrix, &out);
   RenderDetails(report, matrix, &out);
+  RenderResources(report, &out);
   RenderImplementations(report, &out);
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;

@@ -29,7 +29,12 @@ std::string HashSource(std::string_view text) {
 }
 
 TEST(ReportHtml, LeavesNoHostileStringIntact) {
-  const std::string html = RenderHtml(testing::SampleReport());
+  Report r = testing::SampleReport();
+  // The sample's flags hold one; readings are named by the vectors, escaped all the same.
+  r.implementations[1].cases[3].readings = {std::string(testing::HostileStrings()[1]),
+                                            std::string(testing::HostileStrings()[3])};
+  Recount(&r.implementations[1]);
+  const std::string html = RenderHtml(r);
   for (std::string_view hostile : testing::HostileStrings()) {
     EXPECT_EQ(html.find(hostile), std::string::npos) << "found: " << hostile;
   }
@@ -98,11 +103,13 @@ TEST(ReportHtml, ShowsAMatrixWithAColumnPerImplementation) {
   EXPECT_NE(matrix.find("<th>arcs-reference</th><th>&lt;script&gt;alert(1)&lt;/script&gt; "
                         "py.spool</th>"),
             std::string::npos);
-  // Distinct (format, id, operation) over both implementations: 7 rows.
-  EXPECT_EQ(Occurrences(matrix, "data-matrix=\"1\""), 7u);
-  // The reference did not run the lightbox case.
-  EXPECT_NE(matrix.find("<td class=\"o o-none\">not run</td><td class=\"o o-failed\" "
-                        "title=\"expected: invalid (LB-2.1-1)\nactual: valid\">failed</td>"),
+  // Distinct (format, id, operation) over both implementations: 10 rows.
+  EXPECT_EQ(Occurrences(matrix, "data-matrix=\"1\""), 10u);
+  // The reference did not run the lightbox case; the tooltip says why the other failed.
+  EXPECT_NE(matrix.find("<td>MUST</td><td>policy</td><td></td><td class=\"o o-none\">not run</td>"
+                        "<td class=\"o o-failed\" title=\"expected: invalid (LB-2.1-1)\nactual: "
+                        "valid\nground: policy digest_case\nARCS strict: not the reference&#39;s "
+                        "answer\">failed</td>"),
             std::string::npos);
   EXPECT_NE(matrix.find("errored (crash)"), std::string::npos);
   EXPECT_NE(matrix.find("data-differ=\"1\""), std::string::npos);
@@ -111,11 +118,66 @@ TEST(ReportHtml, ShowsAMatrixWithAColumnPerImplementation) {
   EXPECT_NE(html.find("<option value=\"MUST\">MUST</option><option value=\"SHOULD\">SHOULD"
                       "</option><option value=\"MAY\">MAY</option>"),
             std::string::npos);
+  EXPECT_NE(html.find("<select id=\"filter-ground\"><option value=\"\">all</option><option "
+                      "value=\"required\">required</option><option value=\"policy\">policy</option>"
+                      "<option value=\"acceptable\">acceptable</option><option "
+                      "value=\"resource\">resource</option></select>"),
+            std::string::npos);
+}
+
+TEST(ReportHtml, ShowsTheGroundAndFlagOfEachCase) {
+  const std::string html = RenderHtml(testing::SampleReport());
+  const std::string matrix =
+      html.substr(html.find("<table id=\"matrix\">"),
+                  html.find("<table id=\"details\">") - html.find("<table id=\"matrix\">"));
+  EXPECT_NE(matrix.find("<th>level</th><th>ground</th><th>flag</th>"), std::string::npos);
+  EXPECT_EQ(Occurrences(matrix, "data-ground=\"acceptable\""), 4u);
+  EXPECT_EQ(Occurrences(matrix, "data-ground=\"resource\""), 1u);
+  EXPECT_NE(matrix.find("data-search=\"spool-2.3-iso8601-week spool validate should sp-e14 "
+                        "sp-2.3-4\""),
+            std::string::npos);
+  EXPECT_NE(matrix.find("<td>SHOULD</td><td>acceptable</td><td>SP-E14</td>"), std::string::npos);
+  EXPECT_NE(matrix.find("title=\"ground: acceptable SP-E14, fits iso8601\nARCS strict: not the "
+                        "reference&#39;s answer\">passed</td>"),
+            std::string::npos);
+  EXPECT_NE(matrix.find("title=\"ground: resource, peak memory 1.5 GiB\">passed</td>"),
+            std::string::npos);
+  const std::string details = html.substr(html.find("<table id=\"details\">"));
+  EXPECT_NE(details.find("<td class=\"text\">acceptable SP-E5</td><td class=\"o o-errored\">"
+                         "errored (crash)</td>"),
+            std::string::npos);
+}
+
+TEST(ReportHtml, ShowsReadingsTheStrictProfileAndResourceCases) {
+  const std::string html = RenderHtml(testing::SampleReport());
+  EXPECT_NE(html.find("<tr><td>arcs-reference</td><td>spool</td><td>SP-E5</td><td class=\"n\">1"
+                      "</td><td class=\"text\">any-line-end (1), lf-or-crlf (1)</td><td>yes</td>"
+                      "</tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>SP-E14</td><td class=\"n\">2</td><td class=\"text\">iso8601 (1), "
+                      "rfc3339 (1)</td><td class=\"inconsistent\">no: takes different readings"
+                      "</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>SP-E&lt;/script&gt;&lt;script&gt;alert(3)&lt;/script&gt;</td><td "
+                      "class=\"n\">1</td><td class=\"text\"></td><td class=\"inconsistent\">no: "
+                      "fits no reading</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<li>arcs-reference / spool: ARCS strict profile (the reference&#39;s own "
+                      "choices; not part of conformance): 7 of 7 match</li>"),
+            std::string::npos);
+  EXPECT_NE(html.find(" py.spool / lightbox: ARCS strict profile (the reference&#39;s own choices; "
+                      "not part of conformance): 0 of 1 match</li>"),
+            std::string::npos);
+  const std::string resources = html.substr(html.find("<table id=\"resources\">"));
+  EXPECT_NE(resources.find("<tr><td>arcs-reference</td><td>spool</td><td>spool-limit-deep-nesting"
+                           "</td><td>validate</td><td class=\"o o-passed\">passed</td><td "
+                           "class=\"n\">12.0 MiB</td></tr>"),
+            std::string::npos);
 }
 
 TEST(ReportHtml, SummarizesAndListsWhatDidNotPass) {
   const std::string html = RenderHtml(testing::SampleReport());
-  EXPECT_NE(html.find("<td class=\"cert-partial\">partial 25%</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cert-partial\">partial 40%</td>"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"cert-full\">full</td>"), std::string::npos);
   EXPECT_NE(html.find("Incomplete"), std::string::npos);
   EXPECT_NE(html.find("Abandoned"), std::string::npos);
@@ -127,6 +189,8 @@ TEST(ReportHtml, SummarizesAndListsWhatDidNotPass) {
 TEST(ReportHtml, RendersAnEmptyReport) {
   const std::string html = RenderHtml(Report{});
   EXPECT_NE(html.find("<table id=\"matrix\">"), std::string::npos);
+  EXPECT_NE(html.find("<p>No case depends on an ambiguous passage.</p>"), std::string::npos);
+  EXPECT_EQ(html.find("<table id=\"resources\">"), std::string::npos);
   EXPECT_TRUE(html.ends_with("</html>\n"));
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 
+#include "reference/core/strings.h"
 #include "runner/report/escape.h"
 #include "runner/report/render.h"
 #include "runner/report/render_common.h"
@@ -43,29 +44,48 @@ std::string OneLine(const CaseResult& c) {
   return E(Truncate(line, kMaxMessageBytes));
 }
 
+// The case's ground and what goes with it, as testcase properties: CI systems that show them
+// (GitLab, Jenkins) tell a required failure from a policy or an ambiguous passage. Members that
+// do not apply to the case are left out.
+std::string Properties(const CaseResult& c) {
+  std::string out = "      <properties>\n";
+  auto property = [&out](std::string_view name, std::string_view value) {
+    if (value.empty()) return;
+    out += "        <property name=\"" + std::string(name) + "\" value=\"" +
+           E(Truncate(value, kMaxMessageBytes)) + "\"/>\n";
+  };
+  property("ground", GroundName(c.ground));
+  property("flag", c.flag);
+  property("policy", c.policy);
+  property("readings", Join(c.readings));
+  property("strict", StrictName(c.strict));
+  property("peak_rss_bytes", c.peak_rss_bytes == 0 ? "" : std::to_string(c.peak_rss_bytes));
+  return out + "      </properties>\n";
+}
+
 std::string TestCase(const ImplementationReport& impl, const CaseResult& c) {
   std::string out = "    <testcase classname=\"" + E(ClassPart(impl.name)) + "." +
                     E(ClassPart(c.format)) + "." + E(ClassPart(c.operation)) + "\" name=\"" +
-                    E(c.id) + "\"";
+                    E(c.id) + "\">\n" + Properties(c);
   const std::string body = E(Truncate(internal::ExpectedActual(c), kMaxBodyBytes));
   switch (c.outcome) {
     case Outcome::kPassed:
-      return out + "/>\n";
+      return out + "    </testcase>\n";
     case Outcome::kFailed:
-      return out + ">\n      <failure message=\"" + OneLine(c) + "\" type=\"failed\">" + body +
+      return out + "      <failure message=\"" + OneLine(c) + "\" type=\"failed\">" + body +
              "</failure>\n    </testcase>\n";
     case Outcome::kErrored:
-      return out + ">\n      <error message=\"" + OneLine(c) + "\" type=\"" +
+      return out + "      <error message=\"" + OneLine(c) + "\" type=\"" +
              E(c.error_kind.empty() ? "errored" : c.error_kind) + "\">" + body +
              "</error>\n    </testcase>\n";
     case Outcome::kSkipped:
-      return out + ">\n      <skipped message=\"" + E(Truncate(c.message, kMaxMessageBytes)) +
+      return out + "      <skipped message=\"" + E(Truncate(c.message, kMaxMessageBytes)) +
              "\"/>\n    </testcase>\n";
     case Outcome::kKnownFailure:
-      return out + ">\n      <skipped message=\"known failure: " + OneLine(c) +
+      return out + "      <skipped message=\"known failure: " + OneLine(c) +
              "\"/>\n    </testcase>\n";
   }
-  return out + "/>\n";
+  return out + "    </testcase>\n";
 }
 
 }  // namespace

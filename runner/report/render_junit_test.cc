@@ -13,46 +13,63 @@ TEST(ReportJunit, OneSuitePerImplementationAndFormat) {
   const std::string xml = RenderJunit(testing::SampleReport());
   EXPECT_TRUE(
       xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
-                      "name=\"ARCS\" tests=\"11\" failures=\"2\" errors=\"2\" "
+                      "name=\"ARCS\" tests=\"17\" failures=\"2\" errors=\"2\" "
                       "skipped=\"2\">\n"));
-  EXPECT_NE(xml.find("<testsuite name=\"arcs-reference/spool\" tests=\"5\" failures=\"0\" "
+  EXPECT_NE(xml.find("<testsuite name=\"arcs-reference/spool\" tests=\"8\" failures=\"0\" "
                      "errors=\"0\" skipped=\"1\">"),
             std::string::npos);
   EXPECT_NE(xml.find("<testsuite name=\"&lt;script&gt;alert(1)&lt;/script&gt; py.spool/spool\" "
-                     "tests=\"5\" failures=\"1\" errors=\"2\" skipped=\"1\">"),
+                     "tests=\"8\" failures=\"1\" errors=\"2\" skipped=\"1\">"),
             std::string::npos);
   EXPECT_NE(xml.find("/lightbox\" tests=\"1\" failures=\"1\""), std::string::npos);
   EXPECT_EQ(Occurrences(xml, "<testsuite "), 3u);
-  EXPECT_EQ(Occurrences(xml, "<testcase "), 11u);
+  EXPECT_EQ(Occurrences(xml, "<testcase "), 17u);
   EXPECT_TRUE(xml.ends_with("</testsuites>\n"));
 }
 
 TEST(ReportJunit, MapsOutcomesToElements) {
   const std::string xml = RenderJunit(testing::SampleReport());
   EXPECT_NE(xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
-                     "name=\"spool-11.4-skip\"/>"),
+                     "name=\"spool-3.4-bom\">\n      <properties>\n        <property "
+                     "name=\"ground\" value=\"required\"/>\n        <property name=\"strict\" "
+                     "value=\"passed\"/>\n      </properties>\n    </testcase>\n"),
             std::string::npos);
   EXPECT_NE(xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
-                     "name=\"spool-11.1-minimal\">\n      <skipped message=\"known failure: "
-                     "expected: valid; actual: invalid (SP-3.6-1)\"/>"),
+                     "name=\"spool-11.1-minimal\">\n      <properties>\n        <property "
+                     "name=\"ground\" value=\"policy\"/>\n        <property name=\"policy\" "
+                     "value=\"invalid_line=reject\"/>\n        <property name=\"strict\" "
+                     "value=\"passed\"/>\n      </properties>\n      <skipped message=\"known "
+                     "failure: expected: valid; actual: invalid (SP-3.6-1)\"/>"),
             std::string::npos);
   // The implementation's own dot does not invent a level.
   EXPECT_NE(xml.find("classname=\"&lt;script&gt;alert(1)&lt;/script&gt; py_spool.spool."
-                     "validate\" name=\"spool-3.6-crlf\">\n      <error message=\"expected: "
+                     "validate\" name=\"spool-3.6-crlf\">\n      <properties>\n        <property "
+                     "name=\"ground\" value=\"acceptable\"/>\n        <property name=\"flag\" "
+                     "value=\"SP-E5\"/>\n      </properties>\n      <error message=\"expected: "
                      "valid; actual: crash: killed by signal 11 (SIGSEGV)\" type=\"crash\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("name=\"spool-2.3-iso8601-basic\">\n      <properties>\n        <property "
+                     "name=\"ground\" value=\"acceptable\"/>\n        <property name=\"flag\" "
+                     "value=\"SP-E14\"/>\n        <property name=\"readings\" "
+                     "value=\"iso8601\"/>\n        <property name=\"strict\" "
+                     "value=\"failed\"/>\n      </properties>\n    </testcase>\n"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<property name=\"ground\" value=\"resource\"/>\n        <property "
+                     "name=\"peak_rss_bytes\" value=\"1610612736\"/>\n"),
             std::string::npos);
   EXPECT_NE(xml.find("<failure message=\"expected: invalid (LB-2.1-1); actual: valid\" "
                      "type=\"failed\">expected: invalid (LB-2.1-1)\nactual: valid</failure>"),
             std::string::npos);
   EXPECT_NE(xml.find("<skipped message=\"unsupported: &#39; onmouseover=&#39;alert(4)\"/>"),
             std::string::npos);
-  EXPECT_NE(xml.find("<property name=\"certification\" value=\"partial 25%\"/>"),
+  EXPECT_NE(xml.find("<property name=\"certification\" value=\"partial 40%\"/>"),
             std::string::npos);
 }
 
 TEST(ReportJunit, EscapesAndStaysWellFormedText) {
   Report r = testing::SampleReport();
   r.implementations[1].cases[1].actual += std::string("\0\x0b\xFF\xEF\xBF\xBE", 6);
+  r.implementations[1].cases[3].readings = {std::string(testing::HostileStrings()[0])};
   const std::string xml = RenderJunit(r);
   for (std::string_view hostile : testing::HostileStrings()) {
     EXPECT_EQ(xml.find(hostile), std::string::npos) << "found: " << hostile;

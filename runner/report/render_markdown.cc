@@ -39,6 +39,38 @@ std::vector<std::string> CountCells(std::vector<std::string> leading, const Coun
   return leading;
 }
 
+// Per format, how the implementation read each ambiguous passage its cases depend on.
+void RenderReadings(const ImplementationReport& impl, std::string* out) {
+  std::string rows;
+  for (const FormatSummary& f : impl.formats) {
+    for (const FlagSummary& flag : f.flags) {
+      const std::string consistent(internal::ConsistencyText(flag));
+      rows += Row({Cell(f.format), Cell(flag.flag), std::to_string(flag.cases),
+                   Cell(internal::ReadingsTaken(flag)),
+                   flag.consistent ? consistent : "**" + Cell(consistent) + "**"});
+    }
+  }
+  *out += "\n### Readings of ambiguous passages\n\n";
+  if (rows.empty()) {
+    *out += "No case depends on an ambiguous passage.\n";
+    return;
+  }
+  *out += Header({"format", "flag", "cases", "readings taken", "consistent"}, 5) + rows;
+}
+
+// The resource-limit cases with the implementation's peak memory; nothing when there are none.
+void RenderResources(const ImplementationReport& impl, std::string* out) {
+  std::string rows;
+  for (const CaseResult& c : impl.cases) {
+    if (c.ground != Ground::kResource) continue;
+    rows += Row({Cell(c.id), Cell(c.format), Cell(c.operation), Cell(internal::OutcomeText(c)),
+                 c.peak_rss_bytes == 0 ? "not measured" : internal::ByteSize(c.peak_rss_bytes)});
+  }
+  if (rows.empty()) return;
+  *out += "\n### Resource limits\n\n" +
+          Header({"case", "format", "operation", "outcome", "peak memory"}, 5) + rows;
+}
+
 void RenderImplementation(const ImplementationReport& impl, std::string* out) {
   *out += "\n## " + EscapeMarkdown(impl.name) + " " + EscapeMarkdown(impl.version) + "\n\n";
   *out += "- language: " + Cell(impl.language) + "\n";
@@ -59,6 +91,11 @@ void RenderImplementation(const ImplementationReport& impl, std::string* out) {
                  missing.empty() ? "—" : missing});
   }
 
+  *out += "\n";
+  for (const FormatSummary& f : impl.formats) {
+    *out += "- " + Cell(f.format) + ": " + internal::StrictLine(f.strict) + "\n";
+  }
+
   *out += "\n### Operations\n\n" +
           Header(CountHeader({"format", "operation", "supported", "level"}), 4);
   for (const FormatSummary& f : impl.formats) {
@@ -72,23 +109,26 @@ void RenderImplementation(const ImplementationReport& impl, std::string* out) {
     }
   }
 
+  RenderReadings(impl, out);
+  RenderResources(impl, out);
+
   std::string failing;
   std::size_t count = 0;
   for (const CaseResult& c : impl.cases) {
     if (c.outcome == Outcome::kPassed) continue;
     ++count;
-    failing +=
-        Row({Cell(c.id), Cell(c.format), Cell(c.operation), Cell(c.level),
-             Cell(internal::OutcomeText(c)), Cell(c.expected), Cell(c.actual), Cell(c.message)});
+    failing += Row({Cell(c.id), Cell(c.format), Cell(c.operation), Cell(c.level),
+                    Cell(internal::GroundText(c)), Cell(internal::OutcomeText(c)), Cell(c.expected),
+                    Cell(c.actual), Cell(c.message)});
   }
   *out += "\n### Cases that did not pass (" + std::to_string(count) + ")\n\n";
   if (count == 0) {
     *out += "Every case passed.\n";
   } else {
-    *out +=
-        Header({"case", "format", "operation", "level", "outcome", "expected", "actual", "detail"},
-               8) +
-        failing;
+    *out += Header({"case", "format", "operation", "level", "ground", "outcome", "expected",
+                    "actual", "detail"},
+                   9) +
+            failing;
   }
 }
 

@@ -9,6 +9,8 @@
 namespace arcs::report {
 namespace {
 
+using testing::Occurrences;
+
 // Cell separators of a table row: '|' not escaped by a backslash.
 std::size_t Separators(std::string_view line) {
   std::size_t n = 0;
@@ -50,6 +52,9 @@ TEST(ReportMarkdown, EveryTableRowHasItsHeadersCellCount) {
 TEST(ReportMarkdown, OpensNoHtmlNoCodeSpanAndNoLink) {
   Report r = testing::SampleReport();
   r.implementations[1].cases[1].actual += " \xFF";
+  // Readings are named by the vectors, flags by the errata: escaped all the same.
+  r.implementations[1].cases[3].readings = {"<b>bold</b> `x` [l](javascript:1)", "| a |"};
+  Recount(&r.implementations[1]);
   const std::string md = RenderMarkdown(r);
   std::string without_breaks = md;
   for (std::size_t at; (at = without_breaks.find("<br>")) != std::string::npos;) {
@@ -73,23 +78,79 @@ TEST(ReportMarkdown, SummarizesCertificationOperationsAndFailures) {
   const std::string md = RenderMarkdown(testing::SampleReport());
   EXPECT_NE(md.find("| implementation | version | passed | failed | errored | skipped | known "
                     "failures | total |\n|---|---|--:|--:|--:|--:|--:|--:|\n"
-                    "| arcs-reference | 0.3.0 | 4 | 0 | 0 | 0 | 1 | 5 |\n"),
+                    "| arcs-reference | 0.3.0 | 7 | 0 | 0 | 0 | 1 | 8 |\n"),
             std::string::npos);
   EXPECT_NE(md.find("| spool | **full** | — |"), std::string::npos);
-  EXPECT_NE(md.find("| spool | **partial 25%** | roundtrip: not supported<br>&lt;/script&gt;"),
+  EXPECT_NE(md.find("| spool | **partial 40%** | roundtrip: not supported<br>&lt;/script&gt;"),
             std::string::npos);
   EXPECT_NE(md.find("| lightbox | **none** | validate: 1 MUST case failed |"), std::string::npos);
-  EXPECT_NE(md.find("| spool | validate | yes | MUST | 1 | 1 | 1 | 0 | 0 | 3 |"),
+  EXPECT_NE(md.find("| spool | validate | yes | MUST | 2 | 1 | 1 | 0 | 0 | 4 |"),
             std::string::npos);
   EXPECT_NE(md.find("| spool | roundtrip | no | all | 0 | 0 | 0 | 1 | 0 | 1 |"), std::string::npos);
   EXPECT_NE(md.find("### Cases that did not pass (1)"), std::string::npos);
-  EXPECT_NE(md.find("| spool-11.1-minimal | spool | validate | MAY | known\\_failure | valid | "
-                    "invalid (SP-3.6-1) | — |"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find("| spool-11.1-minimal | spool | validate | MAY | policy invalid\\_line=reject | "
+              "known\\_failure | valid | invalid (SP-3.6-1) | — |"),
+      std::string::npos);
   EXPECT_NE(md.find("### Cases that did not pass (5)"), std::string::npos);
   EXPECT_NE(md.find("errored (crash)"), std::string::npos);
   EXPECT_NE(md.find("**Incomplete:**"), std::string::npos);
   EXPECT_NE(md.find("**Abandoned**"), std::string::npos);
+}
+
+TEST(ReportMarkdown, ShowsTheGroundOfEachCaseThatDidNotPass) {
+  const std::string md = RenderMarkdown(testing::SampleReport());
+  EXPECT_NE(md.find("| lightbox-2.1-hash | lightbox | validate | MUST | policy digest\\_case | "
+                    "failed |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| MUST | acceptable SP-E&lt;/script&gt;&lt;script&gt;alert(3)&lt;/script&gt;, "
+                    "fits no reading | failed |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool-3.6-crlf | spool | validate | SHOULD | acceptable SP-E5 | errored "
+                    "(crash) |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool-3.4-bom | spool | roundtrip | MUST | required | skipped |"),
+            std::string::npos);
+}
+
+TEST(ReportMarkdown, ShowsReadingsTheStrictProfileAndResourceCases) {
+  const std::string md = RenderMarkdown(testing::SampleReport());
+  EXPECT_EQ(Occurrences(md,
+                        "### Readings of ambiguous passages\n\n| format | flag | cases | "
+                        "readings taken | consistent |\n|---|---|---|---|---|\n"),
+            2u);
+  EXPECT_NE(md.find("| spool | SP-E14 | 2 | rfc3339 (2) | yes |\n"
+                    "| spool | SP-E5 | 1 | any-line-end (1), lf-or-crlf (1) | yes |\n"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool | SP-E14 | 2 | iso8601 (1), rfc3339 (1) | **no: takes different "
+                    "readings** |\n| spool | SP-E5 | 0 | — | yes |\n| spool | "
+                    "SP-E&lt;/script&gt;&lt;script&gt;alert(3)&lt;/script&gt; | 1 | — | **no: fits "
+                    "no reading** |\n"),
+            std::string::npos);
+  const std::string strict =
+      ": ARCS strict profile (the reference's own choices; not part of conformance): ";
+  EXPECT_NE(md.find("- spool" + strict + "7 of 7 match\n"), std::string::npos);
+  EXPECT_NE(md.find("- spool" + strict + "2 of 4 match\n- lightbox" + strict + "0 of 1 match\n"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool-limit-deep-nesting | spool | validate | passed | 12.0 MiB |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool-limit-deep-nesting | spool | validate | passed | 1.5 GiB |"),
+            std::string::npos);
+}
+
+TEST(ReportMarkdown, SaysSoWhenNoCaseDependsOnAnAmbiguousPassage) {
+  Report r = testing::SampleReport();
+  for (CaseResult& c : r.implementations[0].cases) {
+    if (c.ground == Ground::kAcceptable || c.ground == Ground::kResource)
+      c.ground = Ground::kRequired;
+  }
+  Recount(&r.implementations[0]);
+  r.implementations.resize(1);
+  const std::string md = RenderMarkdown(r);
+  EXPECT_NE(md.find("### Readings of ambiguous passages\n\nNo case depends on an ambiguous "
+                    "passage.\n"),
+            std::string::npos);
+  EXPECT_EQ(md.find("### Resource limits"), std::string::npos);
 }
 
 TEST(ReportMarkdown, SaysSoWhenEveryCasePassed) {

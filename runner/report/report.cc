@@ -3,9 +3,9 @@
 #include <charconv>
 #include <cmath>
 #include <iostream>
-#include <iterator>
 #include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "reference/core/io.h"
@@ -19,6 +19,20 @@ namespace {
 
 constexpr std::string_view kOutcomeNames[] = {"passed", "failed", "errored", "skipped",
                                               "known_failure"};
+constexpr std::string_view kGroundNames[] = {"required", "policy", "acceptable", "resource"};
+constexpr std::string_view kStrictNames[] = {"", "passed", "failed"};
+
+// The index of `name` in `names`, as the enum E whose names they are.
+template <typename E, std::size_t N>
+bool ParseName(const std::string_view (&names)[N], std::string_view name, E* out) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i] == name) {
+      *out = static_cast<E>(i);
+      return true;
+    }
+  }
+  return false;
+}
 
 // A pretty JSON writer for the fixed shape of a report: objects one member per line, arrays of
 // strings on one line (requirement ids, missing lists stay readable in a diff of two reports).
@@ -121,6 +135,32 @@ void WriteMap(const std::map<std::string, T>& map, Writer* w, Fn write) {
   w->EndObject();
 }
 
+void WriteFlag(const FlagSummary& flag, Writer* w) {
+  w->BeginObject();
+  w->Key("flag");
+  w->String(flag.flag);
+  w->Key("cases");
+  w->Unsigned(flag.cases);
+  w->Key("readings");
+  w->StringList(flag.readings);
+  w->Key("consistent");
+  w->Bool(flag.consistent);
+  w->Key("taken");
+  WriteMap(flag.taken, w, [w](std::uint64_t n) { w->Unsigned(n); });
+  w->EndObject();
+}
+
+void WriteStrict(const StrictCounts& strict, Writer* w) {
+  w->BeginObject();
+  w->Key("passed");
+  w->Unsigned(strict.passed);
+  w->Key("failed");
+  w->Unsigned(strict.failed);
+  w->Key("not_judged");
+  w->Unsigned(strict.not_judged);
+  w->EndObject();
+}
+
 void WriteOperation(const OperationSummary& op, Writer* w) {
   w->BeginObject();
   w->Key("operation");
@@ -153,6 +193,15 @@ void WriteFormat(const FormatSummary& f, Writer* w) {
     WriteOperation(op, w);
   }
   w->EndArray();
+  w->Key("flags");
+  w->BeginArray();
+  for (const FlagSummary& flag : f.flags) {
+    w->Element();
+    WriteFlag(flag, w);
+  }
+  w->EndArray();
+  w->Key("strict");
+  WriteStrict(f.strict, w);
   w->EndObject();
 }
 
@@ -182,6 +231,18 @@ void WriteCase(const CaseResult& c, Writer* w) {
   w->Bool(c.rerun);
   w->Key("rules");
   w->String(c.rules);
+  w->Key("ground");
+  w->String(GroundName(c.ground));
+  w->Key("flag");
+  w->String(c.flag);
+  w->Key("policy");
+  w->String(c.policy);
+  w->Key("readings");
+  w->StringList(c.readings);
+  w->Key("strict");
+  w->String(StrictName(c.strict));
+  w->Key("peak_rss_bytes");
+  w->Unsigned(c.peak_rss_bytes);
   w->EndObject();
 }
 
@@ -252,6 +313,40 @@ void ReadCounts(const json::Value* value, const std::string& pointer, Status* st
   r.Finish();
 }
 
+void ReadStrict(const json::Value* value, const std::string& pointer, Status* status,
+                StrictCounts* s) {
+  json::FieldReader r(value, pointer, status);
+  r.Count("passed", &s->passed);
+  r.Count("failed", &s->failed);
+  r.Count("not_judged", &s->not_judged);
+  r.Finish();
+}
+
+void ReadFlag(const json::Value& value, const std::string& pointer, Status* status,
+              FlagSummary* flag) {
+  json::FieldReader r(&value, pointer, status);
+  r.String("flag", &flag->flag);
+  r.Count("cases", &flag->cases);
+  r.StringList("readings", &flag->readings);
+  r.Bool("consistent", &flag->consistent);
+  // FieldReader reads counts only as members it is asked for by name; these are keyed by
+  // reading, so each value is checked here with the same rule as FieldReader::Count.
+  r.ForEachMember(
+      "taken", true, [&](std::string_view reading, const json::Value& item, const std::string& p) {
+        if (!item.is_number()) {
+          r.Fail(p, "expected a number, found " + json::DescribeKind(item.kind()));
+          return;
+        }
+        const std::optional<std::int64_t> n = json::ToInt64(item.text());
+        if (!n || *n < 0) {
+          r.Fail(p, "expected a non-negative integer, found " + std::string(item.text()));
+          return;
+        }
+        flag->taken[std::string(reading)] = static_cast<std::uint64_t>(*n);
+      });
+  r.Finish();
+}
+
 void ReadOperation(const json::Value& value, const std::string& pointer, Status* status,
                    OperationSummary* op) {
   json::FieldReader r(&value, pointer, status);
@@ -276,6 +371,10 @@ void ReadFormat(const json::Value& value, const std::string& pointer, Status* st
   r.ForEach("operations", true, [&](const json::Value& item, const std::string& p) {
     ReadOperation(item, p, status, &f->operations.emplace_back());
   });
+  r.ForEach("flags", true, [&](const json::Value& item, const std::string& p) {
+    ReadFlag(item, p, status, &f->flags.emplace_back());
+  });
+  ReadStrict(r.Required("strict", json::Kind::kObject), r.Pointer("strict"), status, &f->strict);
   r.Finish();
 }
 
@@ -297,6 +396,20 @@ void ReadCase(const json::Value& value, const std::string& pointer, Status* stat
   r.String("message", &c->message);
   r.Bool("rerun", &c->rerun);
   r.String("rules", &c->rules);
+  if (const json::Value* ground = r.Required("ground", json::Kind::kString)) {
+    if (!ParseGround(ground->text(), &c->ground)) {
+      r.Fail(r.Pointer("ground"), "unknown ground \"" + std::string(ground->text()) + "\"");
+    }
+  }
+  r.String("flag", &c->flag);
+  r.String("policy", &c->policy);
+  r.StringList("readings", &c->readings);
+  if (const json::Value* strict = r.Required("strict", json::Kind::kString)) {
+    if (!ParseStrict(strict->text(), &c->strict)) {
+      r.Fail(r.Pointer("strict"), "unknown strict value \"" + std::string(strict->text()) + "\"");
+    }
+  }
+  r.Count("peak_rss_bytes", &c->peak_rss_bytes);
   r.Finish();
 }
 
@@ -341,13 +454,42 @@ std::string_view OutcomeName(Outcome outcome) {
 }
 
 bool ParseOutcome(std::string_view name, Outcome* outcome) {
-  for (std::size_t i = 0; i < std::size(kOutcomeNames); ++i) {
-    if (kOutcomeNames[i] == name) {
-      *outcome = static_cast<Outcome>(i);
-      return true;
-    }
+  return ParseName(kOutcomeNames, name, outcome);
+}
+
+std::string_view GroundName(Ground ground) {
+  return kGroundNames[static_cast<std::size_t>(ground)];
+}
+
+bool ParseGround(std::string_view name, Ground* ground) {
+  return ParseName(kGroundNames, name, ground);
+}
+
+std::string_view StrictName(Strict strict) {
+  return kStrictNames[static_cast<std::size_t>(strict)];
+}
+
+bool ParseStrict(std::string_view name, Strict* strict) {
+  return ParseName(kStrictNames, name, strict);
+}
+
+bool Answered(const CaseResult& c) {
+  return c.outcome == Outcome::kPassed || c.outcome == Outcome::kFailed ||
+         (c.outcome == Outcome::kKnownFailure && c.error_kind.empty());
+}
+
+void StrictCounts::Add(Strict strict) {
+  switch (strict) {
+    case Strict::kNotJudged:
+      ++not_judged;
+      break;
+    case Strict::kPassed:
+      ++passed;
+      break;
+    case Strict::kFailed:
+      ++failed;
+      break;
   }
-  return false;
 }
 
 void Counts::Add(Outcome outcome) {
@@ -452,6 +594,36 @@ void Recount(ImplementationReport* impl) {
         op.counts.Add(c.outcome);
         op.by_level[c.level].Add(c.outcome);
       }
+    }
+  }
+  SummarizeReadings(impl);
+}
+
+void SummarizeReadings(ImplementationReport* impl) {
+  for (FormatSummary& f : impl->formats) {
+    f.strict = {};
+    std::map<std::string, FlagSummary> flags;
+    for (const CaseResult& c : impl->cases) {
+      if (c.format != f.format) continue;
+      f.strict.Add(c.strict);
+      if (c.ground != Ground::kAcceptable) continue;
+      FlagSummary& flag = flags[c.flag];
+      if (!Answered(c)) continue;
+      ++flag.cases;
+      // A reading listed twice still fits the case once.
+      for (const std::string& reading :
+           std::set<std::string>(c.readings.begin(), c.readings.end())) {
+        ++flag.taken[reading];
+      }
+    }
+    f.flags.clear();
+    for (auto& [name, flag] : flags) {
+      flag.flag = name;
+      for (const auto& [reading, n] : flag.taken) {
+        if (n == flag.cases) flag.readings.push_back(reading);
+      }
+      flag.consistent = !flag.readings.empty() || flag.cases == 0;
+      f.flags.push_back(std::move(flag));
     }
   }
 }

@@ -15,7 +15,7 @@
 
 namespace arcs::report {
 
-inline constexpr int kReportVersion = 1;
+inline constexpr int kReportVersion = 2;
 
 // How one case ended for one implementation.
 //  passed        the answer met the vector's expectation
@@ -27,6 +27,27 @@ inline constexpr int kReportVersion = 1;
 enum class Outcome : std::uint8_t { kPassed, kFailed, kErrored, kSkipped, kKnownFailure };
 std::string_view OutcomeName(Outcome outcome);  // "passed", "failed", "errored", ...
 bool ParseOutcome(std::string_view name, Outcome* outcome);
+
+// Why a case expects what it expects (the vector's ground; see conformance/vectors.h).
+//  required    the spec text settles the outcome
+//  policy      the text leaves a choice to implementations, which declare it; the outcome
+//              follows the declared choice
+//  acceptable  the text is silent or ambiguous (an errata entry, the case's flag): any of the
+//              entry's readings is acceptable, and the answer fits those whose outcome it matches
+//  resource    generated at run time to probe a resource limit: any verdict within the timeout,
+//              without a crash, is fine
+enum class Ground : std::uint8_t { kRequired, kPolicy, kAcceptable, kResource };
+std::string_view GroundName(Ground ground);  // "required", "policy", "acceptable", "resource"
+bool ParseGround(std::string_view name, Ground* ground);
+
+// Whether the case's answer equals the one the ARCS reference gives (its reading of each flag,
+// its declared policies): the "ARCS strict" profile. Shown apart; never part of conformance.
+//  kNotJudged  "": the case was not answered (see Answered), or is a resource case
+//  kPassed     "passed": the same answer as the reference
+//  kFailed     "failed": another answer
+enum class Strict : std::uint8_t { kNotJudged, kPassed, kFailed };
+std::string_view StrictName(Strict strict);  // "", "passed", "failed"
+bool ParseStrict(std::string_view name, Strict* strict);
 
 // Why a case errored (empty unless outcome is errored, or a known failure that errored).
 //  "crash"          the process exited or was killed by a signal while the case was pending
@@ -53,9 +74,25 @@ struct CaseResult {
   // For validate: whether the rule ids the implementation reported agree with the vector's sets.
   // "" when it reported none; "agree" or "differ" otherwise. Informative, never decides outcome.
   std::string rules;
+  Ground ground = Ground::kRequired;
+  std::string flag;  // acceptable: the errata entry id, e.g. "SP-E14"; "" otherwise
+  // policy: "NAME=CHOICE" as the implementation declared it, or "NAME" when it declared no
+  // choice; "" otherwise.
+  std::string policy;
+  // acceptable and answered: the readings of `flag` the answer fits, sorted and unique (none when
+  // it fits none); empty otherwise.
+  std::vector<std::string> readings;
+  Strict strict = Strict::kNotJudged;
+  // resource: the implementation's peak resident memory while it handled the case, in bytes;
+  // 0 when not measured, and always 0 for other grounds.
+  std::uint64_t peak_rss_bytes = 0;
 
   bool operator==(const CaseResult&) const = default;
 };
+
+// Whether the implementation answered the case: passed, failed, or a known failure that did not
+// error. Only answered cases fit readings and are judged against the strict profile.
+bool Answered(const CaseResult& c);
 
 struct Counts {
   std::uint64_t passed = 0;
@@ -78,6 +115,30 @@ struct OperationSummary {
   bool operator==(const OperationSummary&) const = default;
 };
 
+// How an implementation read one ambiguous passage (an errata flag) over one format's cases.
+struct FlagSummary {
+  std::string flag;
+  std::uint64_t cases = 0;  // the format's acceptable cases of this flag that were answered
+  // The readings that fit every one of those cases, sorted; empty when none does (or no case).
+  std::vector<std::string> readings;
+  // One reading fits them all, or none was answered: the behaviour is "documented and
+  // consistent", as the spec asks, whichever reading it is.
+  bool consistent = true;
+  std::map<std::string, std::uint64_t> taken;  // reading -> how many of those cases it fits
+
+  bool operator==(const FlagSummary&) const = default;
+};
+
+// The ARCS strict profile over one format's cases, by CaseResult::strict.
+struct StrictCounts {
+  std::uint64_t passed = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t not_judged = 0;
+  void Add(Strict strict);
+
+  bool operator==(const StrictCounts&) const = default;
+};
+
 // Certification of one format: "full" when every MUST case of every operation the format
 // defines passed; "partial" when at least one MUST case passed but not all; "none" otherwise.
 struct FormatSummary {
@@ -87,6 +148,8 @@ struct FormatSummary {
   std::map<std::string, std::string> policies;  // as declared in the hello
   Counts counts;
   std::vector<OperationSummary> operations;  // in the order the format defines them
+  std::vector<FlagSummary> flags;  // every flag of the format's acceptable cases, sorted by flag
+  StrictCounts strict;
 
   bool operator==(const FormatSummary&) const = default;
 };
@@ -147,11 +210,20 @@ Result<Report> ReadReportFile(const std::string& path);
 
 // Recomputes every Counts of `implementation` from its cases: summary, each FormatSummary's
 // counts (the cases of that format), each OperationSummary's counts and by_level (the cases of
-// that format and operation, by the case's level). Cases whose format or operation has no
-// summary only count in `summary`. Certification, missing and supported are left alone: that is
-// scoring, not counting. The schema check (schemas/report/check_report.py) holds reports to
-// exactly these sums.
+// that format and operation, by the case's level); then calls SummarizeReadings. Cases whose
+// format or operation has no summary only count in `summary`. Certification, missing and
+// supported are left alone: that is scoring, not counting. The schema check
+// (schemas/report/check_report.py) holds reports to exactly these sums.
 void Recount(ImplementationReport* implementation);
+
+// Recomputes each FormatSummary's flags and strict from the cases of that format:
+//  flags   one entry per flag among its acceptable cases, sorted by flag: `cases` counts the
+//          answered ones (Answered), `taken` how many of those each reading fits, `readings`
+//          the readings that fit all of them, `consistent` whether that is at least one reading
+//          or there was no answered case;
+//  strict  the cases counted by their strict value.
+// Part of Recount; exposed for the runner, which counts outcomes as it scores.
+void SummarizeReadings(ImplementationReport* implementation);
 
 }  // namespace arcs::report
 

@@ -18,9 +18,11 @@ constexpr char kReportHelp[] =
 Renders a JSON report written by `arcs run` (schema: schemas/report/report.schema.json).
 REPORT.json may be - for standard input.
 
-  --html         one self-contained HTML page: summaries, a case x implementation matrix with
-                 filters, the details of every case that did not pass
-  --markdown     GitHub-flavoured Markdown: summaries and the cases that did not pass
+  --html         one self-contained HTML page: summaries, readings of ambiguous passages, the
+                 ARCS strict profile, a case x implementation matrix with filters, the details
+                 of every case that did not pass
+  --markdown     GitHub-flavoured Markdown: summaries, readings of ambiguous passages, the ARCS
+                 strict profile and the cases that did not pass
   --junit        JUnit XML for CI systems (known failures appear as skipped)
   --out FILE     write to FILE instead of standard output
   --badges DIR   write one SVG badge per implementation and format into DIR
@@ -32,9 +34,11 @@ constexpr char kDiffHelp[] = R"(usage: arcs diff OLD.json NEW.json [--fail-on-ch
 
 Compares two JSON reports case by case, matching cases by implementation name, format, case
 id and operation. Lists regressions (a case that passed in OLD and does not pass, or is gone,
-in NEW), other changed cases, added and removed cases, and changes to a format's
-certification, missing list, policies or supported operations. Run information, stderr,
-restarts and a case's free-text message are never compared.
+in NEW; a flag of the errata an implementation read consistently in OLD and not in NEW), other
+changed cases (a reading or ARCS strict result that changed is a change, not a regression),
+added and removed cases, and changes to a format's certification, missing list, policies or
+supported operations. Run information, stderr, restarts, peak memory and a case's free-text
+message are never compared.
 
   --fail-on-change   exit 1 on any difference, not only on regressions (for checking a
                      committed report against a fresh run)

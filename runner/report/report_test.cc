@@ -2,10 +2,22 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "reference/core/json.h"
 #include "runner/report/sample.h"
 
 namespace arcs::report {
+
+// For gtest's messages; found by argument-dependent lookup, so outside the unnamed namespace.
+void PrintTo(const FlagSummary& flag, std::ostream* out) {
+  *out << "{" << flag.flag << ", cases " << flag.cases << ", readings [";
+  for (const std::string& reading : flag.readings) *out << reading << ";";
+  *out << "], consistent " << flag.consistent << ", taken {";
+  for (const auto& [reading, n] : flag.taken) *out << reading << ":" << n << ";";
+  *out << "}}";
+}
+
 namespace {
 
 using testing::SampleReport;
@@ -22,6 +34,44 @@ TEST(ReportModel, OutcomeNamesRoundTrip) {
   EXPECT_FALSE(ParseOutcome("PASSED", &parsed));
   EXPECT_FALSE(ParseOutcome("", &parsed));
   EXPECT_EQ(parsed, Outcome::kFailed);
+}
+
+TEST(ReportModel, GroundAndStrictNamesRoundTrip) {
+  for (Ground g : {Ground::kRequired, Ground::kPolicy, Ground::kAcceptable, Ground::kResource}) {
+    Ground parsed = Ground::kRequired;
+    ASSERT_TRUE(ParseGround(GroundName(g), &parsed)) << GroundName(g);
+    EXPECT_EQ(parsed, g);
+  }
+  for (Strict s : {Strict::kNotJudged, Strict::kPassed, Strict::kFailed}) {
+    Strict parsed = Strict::kFailed;
+    ASSERT_TRUE(ParseStrict(StrictName(s), &parsed)) << StrictName(s);
+    EXPECT_EQ(parsed, s);
+  }
+  EXPECT_EQ(GroundName(Ground::kAcceptable), "acceptable");
+  EXPECT_EQ(StrictName(Strict::kNotJudged), "");
+  Ground ground = Ground::kPolicy;
+  EXPECT_FALSE(ParseGround("Required", &ground));
+  EXPECT_FALSE(ParseGround("", &ground));
+  EXPECT_EQ(ground, Ground::kPolicy);
+  Strict strict = Strict::kFailed;
+  EXPECT_FALSE(ParseStrict("not_judged", &strict));
+  EXPECT_EQ(strict, Strict::kFailed);
+}
+
+TEST(ReportModel, AnsweredMeansTheImplementationGaveAnAnswer) {
+  CaseResult c;
+  for (Outcome o : {Outcome::kPassed, Outcome::kFailed, Outcome::kKnownFailure}) {
+    c.outcome = o;
+    EXPECT_TRUE(Answered(c)) << OutcomeName(o);
+  }
+  for (Outcome o : {Outcome::kErrored, Outcome::kSkipped}) {
+    c.outcome = o;
+    EXPECT_FALSE(Answered(c)) << OutcomeName(o);
+  }
+  // A known failure that errored (it has an error kind) was not answered.
+  c.outcome = Outcome::kKnownFailure;
+  c.error_kind = "timeout";
+  EXPECT_FALSE(Answered(c));
 }
 
 TEST(ReportModel, CountsAddCountsEachOutcomeAndTheTotal) {
@@ -47,9 +97,26 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
   c.requirements = {"SP-1", "SP-2"};
   c.level = "MUST";
   impl.cases.push_back(c);
+  c.id = "b";
+  c.ground = Ground::kAcceptable;
+  c.flag = "SP-E14";
+  c.readings = {"iso8601", "rfc3339"};
+  c.strict = Strict::kFailed;
+  impl.cases.push_back(c);
+  c.id = "c";
+  c.ground = Ground::kResource;
+  c.flag = "";
+  c.readings = {};
+  c.strict = Strict::kNotJudged;
+  c.peak_rss_bytes = 1048576;
+  impl.cases.push_back(c);
+  impl.formats.emplace_back().format = "spool";
+  Recount(&impl);
+  impl.summary = {};  // only the format's members are shown below
+  impl.formats[0].counts = {};
   r.implementations.push_back(impl);
   EXPECT_EQ(ToJson(r), R"({
-  "report_version": 1,
+  "report_version": 2,
   "complete": true,
   "run": {
     "arcs_version": "0.3.0",
@@ -75,7 +142,40 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
         "known_failures": 0,
         "total": 0
       },
-      "formats": [],
+      "formats": [
+        {
+          "format": "spool",
+          "certification": "",
+          "missing": [],
+          "policies": {},
+          "counts": {
+            "passed": 0,
+            "failed": 0,
+            "errored": 0,
+            "skipped": 0,
+            "known_failures": 0,
+            "total": 0
+          },
+          "operations": [],
+          "flags": [
+            {
+              "flag": "SP-E14",
+              "cases": 1,
+              "readings": ["iso8601", "rfc3339"],
+              "consistent": true,
+              "taken": {
+                "iso8601": 1,
+                "rfc3339": 1
+              }
+            }
+          ],
+          "strict": {
+            "passed": 0,
+            "failed": 1,
+            "not_judged": 2
+          }
+        }
+      ],
       "cases": [
         {
           "id": "a",
@@ -89,7 +189,53 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
           "actual": "",
           "message": "",
           "rerun": false,
-          "rules": ""
+          "rules": "",
+          "ground": "required",
+          "flag": "",
+          "policy": "",
+          "readings": [],
+          "strict": "",
+          "peak_rss_bytes": 0
+        },
+        {
+          "id": "b",
+          "format": "spool",
+          "operation": "validate",
+          "requirements": ["SP-1", "SP-2"],
+          "level": "MUST",
+          "outcome": "passed",
+          "error_kind": "",
+          "expected": "",
+          "actual": "",
+          "message": "",
+          "rerun": false,
+          "rules": "",
+          "ground": "acceptable",
+          "flag": "SP-E14",
+          "policy": "",
+          "readings": ["iso8601", "rfc3339"],
+          "strict": "failed",
+          "peak_rss_bytes": 0
+        },
+        {
+          "id": "c",
+          "format": "spool",
+          "operation": "validate",
+          "requirements": ["SP-1", "SP-2"],
+          "level": "MUST",
+          "outcome": "passed",
+          "error_kind": "",
+          "expected": "",
+          "actual": "",
+          "message": "",
+          "rerun": false,
+          "rules": "",
+          "ground": "resource",
+          "flag": "",
+          "policy": "",
+          "readings": [],
+          "strict": "",
+          "peak_rss_bytes": 1048576
         }
       ],
       "abandoned": false,
@@ -157,38 +303,65 @@ std::string ErrorAfterReplacing(std::string_view from, std::string_view to) {
 }
 
 TEST(ReportModel, FromJsonNamesTheOffendingPlace) {
-  EXPECT_EQ(ErrorAfterReplacing("\"passed\": 4", "\"passed\": \"4\""),
+  EXPECT_EQ(ErrorAfterReplacing("\"passed\": 7", "\"passed\": \"7\""),
             "/implementations/0/summary/passed: expected a number, found a string");
-  EXPECT_EQ(ErrorAfterReplacing("\"passed\": 4", "\"passed\": -2"),
+  EXPECT_EQ(ErrorAfterReplacing("\"passed\": 7", "\"passed\": -2"),
             "/implementations/0/summary/passed: expected a non-negative integer, found -2");
-  EXPECT_EQ(ErrorAfterReplacing("\"passed\": 4", "\"passed\": 2.5"),
+  EXPECT_EQ(ErrorAfterReplacing("\"passed\": 7", "\"passed\": 2.5"),
             "/implementations/0/summary/passed: expected a non-negative integer, found 2.5");
   EXPECT_EQ(ErrorAfterReplacing("\"outcome\": \"passed\"", "\"outcome\": \"won\""),
             "/implementations/0/cases/1/outcome: unknown outcome \"won\"");
   EXPECT_EQ(ErrorAfterReplacing("\"requirements\": [\"SP-3.4-1\"]", "\"requirements\": [1]"),
-            "/implementations/0/cases/2/requirements/0: expected a string, found a number");
+            "/implementations/0/cases/4/requirements/0: expected a string, found a number");
   EXPECT_EQ(ErrorAfterReplacing("\"rerun\": false", "\"rerun\": 0"),
             "/implementations/0/cases/0/rerun: expected a boolean, found a number");
   EXPECT_EQ(ErrorAfterReplacing("\"invalid_line\": \"reject\"", "\"invalid_line\": null"),
             "/implementations/0/formats/0/policies/invalid_line: expected a string, found null");
   EXPECT_EQ(ErrorAfterReplacing("\"jobs\": 2", "\"jobs\": 9999999999"),
             "/run/jobs: expected an integer in the range of int, found 9999999999");
-  EXPECT_TRUE(
-      ErrorAfterReplacing("\"formats\": [", "\"formats\": {").starts_with("not JSON ("));
+  EXPECT_TRUE(ErrorAfterReplacing("\"formats\": [", "\"formats\": {").starts_with("not JSON ("));
 }
 
 TEST(ReportModel, FromJsonRejectsUnknownMissingAndDuplicateMembers) {
   EXPECT_EQ(ErrorAfterReplacing("\"rules\": \"agree\"", "\"rules\": \"agree\", \"extra\": 1"),
-            "/implementations/0/cases/3/extra: unknown member");
+            "/implementations/0/cases/5/extra: unknown member");
   EXPECT_EQ(ErrorAfterReplacing("\"complete\": false,", ""), "/complete: missing");
   EXPECT_EQ(ErrorAfterReplacing("\"complete\": false,", "\"complete\": false, \"complete\": true,"),
             "member name repeated at /complete");
-  EXPECT_EQ(ErrorAfterReplacing("\"total\": 5\n", "\"total\": 5, \"total~/x\": 1\n"),
+  EXPECT_EQ(ErrorAfterReplacing("\"total\": 8\n", "\"total\": 8, \"total~/x\": 1\n"),
             "/implementations/0/summary/total~0~1x: unknown member");
 }
 
+TEST(ReportModel, FromJsonRefusesUnknownGroundsStrictValuesAndBadCounts) {
+  EXPECT_EQ(ErrorAfterReplacing("\"ground\": \"required\"", "\"ground\": \"normative\""),
+            "/implementations/0/cases/4/ground: unknown ground \"normative\"");
+  EXPECT_EQ(ErrorAfterReplacing("\"ground\": \"policy\"", "\"ground\": null"),
+            "/implementations/0/cases/0/ground: expected a string, found null");
+  EXPECT_EQ(ErrorAfterReplacing("\"strict\": \"passed\"", "\"strict\": \"not_judged\""),
+            "/implementations/0/cases/0/strict: unknown strict value \"not_judged\"");
+  EXPECT_EQ(ErrorAfterReplacing("\"strict\": \"passed\"", "\"strict\": true"),
+            "/implementations/0/cases/0/strict: expected a string, found a boolean");
+  EXPECT_EQ(ErrorAfterReplacing("\"readings\": [\"rfc3339\"]", "\"readings\": \"rfc3339\""),
+            "/implementations/0/formats/0/flags/0/readings: expected an array, found a string");
+  EXPECT_EQ(ErrorAfterReplacing("\"readings\": [\"iso8601\"]", "\"readings\": [null]"),
+            "/implementations/1/cases/3/readings/0: expected a string, found null");
+  EXPECT_EQ(ErrorAfterReplacing("\"peak_rss_bytes\": 12582912", "\"peak_rss_bytes\": -1"),
+            "/implementations/0/cases/7/peak_rss_bytes: expected a non-negative integer, found -1");
+  EXPECT_EQ(
+      ErrorAfterReplacing("\"rfc3339\": 2", "\"rfc3339\": \"2\""),
+      "/implementations/0/formats/0/flags/0/taken/rfc3339: expected a number, found a string");
+  EXPECT_EQ(ErrorAfterReplacing("\"rfc3339\": 2", "\"rfc3339\": 1e3"),
+            "/implementations/0/formats/0/flags/0/taken/rfc3339: expected a non-negative integer, "
+            "found 1e3");
+  EXPECT_EQ(ErrorAfterReplacing("\"consistent\": true", "\"consistent\": \"yes\""),
+            "/implementations/0/formats/0/flags/0/consistent: expected a boolean, found a string");
+  EXPECT_EQ(ErrorAfterReplacing("\"not_judged\": 1\n", "\"not_judged\": 1, \"judged\": 7\n"),
+            "/implementations/0/formats/0/strict/judged: unknown member");
+  EXPECT_TRUE(ErrorAfterReplacing("\"flags\": [", "\"flags\": {").starts_with("not JSON ("));
+}
+
 TEST(ReportModel, FromJsonRejectsOtherVersionsAndShapes) {
-  Result<Report> r = FromJson("{\"report_version\": 2, \"anything\": []}");
+  Result<Report> r = FromJson("{\"report_version\": 1, \"anything\": []}");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
   r = FromJson("[]");
@@ -211,15 +384,81 @@ TEST(ReportModel, RecountCountsCasesPerFormatOperationAndLevel) {
   impl.summary = {};
   impl.formats[0].operations[0].by_level.clear();
   Recount(&impl);
-  EXPECT_EQ(impl.summary, (Counts{1, 2, 2, 1, 0, 6}));
+  EXPECT_EQ(impl.summary, (Counts{4, 2, 2, 1, 0, 9}));
   const FormatSummary& spool = impl.formats[0];
-  EXPECT_EQ(spool.counts, (Counts{1, 1, 2, 1, 0, 5}));
+  EXPECT_EQ(spool.counts, (Counts{4, 1, 2, 1, 0, 8}));
   EXPECT_EQ(spool.operations[0].operation, "validate");
-  EXPECT_EQ(spool.operations[0].counts, (Counts{1, 1, 2, 0, 0, 4}));
-  EXPECT_EQ(spool.operations[0].by_level.at("MUST"), (Counts{1, 1, 1, 0, 0, 3}));
-  EXPECT_EQ(spool.operations[0].by_level.at("SHOULD"), (Counts{0, 0, 1, 0, 0, 1}));
+  EXPECT_EQ(spool.operations[0].counts, (Counts{4, 1, 2, 0, 0, 7}));
+  EXPECT_EQ(spool.operations[0].by_level.at("MUST"), (Counts{2, 1, 1, 0, 0, 4}));
+  EXPECT_EQ(spool.operations[0].by_level.at("SHOULD"), (Counts{2, 0, 1, 0, 0, 3}));
   EXPECT_EQ(spool.operations[1].counts, (Counts{0, 0, 0, 1, 0, 1}));
   EXPECT_EQ(impl.formats[1].counts, (Counts{0, 1, 0, 0, 0, 1}));
+}
+
+TEST(ReportModel, RecountDerivesFlagsAndTheStrictProfile) {
+  ImplementationReport impl = SampleReport().implementations[1];
+  impl.formats[0].flags = {FlagSummary{"SP-E99", 7, {"stale"}, false, {{"stale", 7}}}};
+  impl.formats[0].strict = {};
+  Recount(&impl);
+  const FormatSummary& spool = impl.formats[0];
+  ASSERT_EQ(spool.flags.size(), 3u);
+  // Sorted by flag, bytewise: "SP-E1" < "SP-E5" < "SP-E<".
+  EXPECT_EQ(
+      spool.flags[0],
+      (FlagSummary{"SP-E14", 2, {}, false, {{"iso8601", 1}, {"rfc3339", 1}}}));  // two readings
+  EXPECT_EQ(spool.flags[1], (FlagSummary{"SP-E5", 0, {}, true, {}}));  // crashed: not answered
+  EXPECT_EQ(spool.flags[2], (FlagSummary{"SP-E</script><script>alert(3)</script>",
+                                         1,
+                                         {},
+                                         false,
+                                         {}}));  // answered, fitting no reading
+  EXPECT_EQ(spool.strict, (StrictCounts{2, 2, 4}));
+  EXPECT_EQ(impl.formats[1].flags, std::vector<FlagSummary>{});
+  EXPECT_EQ(impl.formats[1].strict, (StrictCounts{0, 1, 0}));
+
+  const Report sample = SampleReport();
+  const FormatSummary& reference = sample.implementations[0].formats[0];
+  ASSERT_EQ(reference.flags.size(), 2u);
+  EXPECT_EQ(reference.flags[0], (FlagSummary{"SP-E14", 2, {"rfc3339"}, true, {{"rfc3339", 2}}}));
+  // One case fitting two readings: both fit every case.
+  EXPECT_EQ(reference.flags[1], (FlagSummary{"SP-E5",
+                                             1,
+                                             {"any-line-end", "lf-or-crlf"},
+                                             true,
+                                             {{"any-line-end", 1}, {"lf-or-crlf", 1}}}));
+  EXPECT_EQ(reference.strict, (StrictCounts{7, 0, 1}));
+}
+
+TEST(ReportModel, AFlagIsConsistentWhenOneReadingFitsEveryAnsweredCase) {
+  ImplementationReport impl;
+  impl.formats.emplace_back().format = "spool";
+  auto add = [&impl](std::string id, Outcome outcome, std::vector<std::string> readings) {
+    CaseResult c;
+    c.id = std::move(id);
+    c.format = "spool";
+    c.outcome = outcome;
+    c.ground = Ground::kAcceptable;
+    c.flag = "SP-E14";
+    c.readings = std::move(readings);
+    impl.cases.push_back(std::move(c));
+  };
+  add("a", Outcome::kPassed, {"a", "b"});
+  add("b", Outcome::kPassed, {"b", "c"});
+  add("c", Outcome::kErrored, {});  // not answered: neither counted nor breaking consistency
+  SummarizeReadings(&impl);
+  EXPECT_EQ(impl.formats[0].flags,
+            (std::vector<FlagSummary>{{"SP-E14", 2, {"b"}, true, {{"a", 1}, {"b", 2}, {"c", 1}}}}));
+  // An answer that fits no reading leaves no reading fitting every case.
+  add("d", Outcome::kFailed, {});
+  SummarizeReadings(&impl);
+  EXPECT_EQ(impl.formats[0].flags,
+            (std::vector<FlagSummary>{{"SP-E14", 3, {}, false, {{"a", 1}, {"b", 2}, {"c", 1}}}}));
+  // A case of another format, or another ground, does not count.
+  impl.cases.back().format = "lightbox";
+  impl.cases.back().ground = Ground::kPolicy;
+  SummarizeReadings(&impl);
+  EXPECT_TRUE(impl.formats[0].flags[0].consistent);
+  EXPECT_EQ(impl.formats[0].strict, (StrictCounts{0, 0, 3}));
 }
 
 }  // namespace

@@ -32,6 +32,34 @@ CaseResult Failing(CaseResult c, std::string expected, std::string actual) {
   return c;
 }
 
+// The case judged against the ARCS strict profile.
+CaseResult Strictly(CaseResult c, Strict strict) {
+  c.strict = strict;
+  return c;
+}
+
+CaseResult Policy(CaseResult c, std::string policy) {
+  c.ground = Ground::kPolicy;
+  c.policy = std::move(policy);
+  return c;
+}
+
+// An acceptable case of `flag`, with the readings its answer fits.
+CaseResult Acceptable(CaseResult c, std::string flag, std::vector<std::string> readings) {
+  c.ground = Ground::kAcceptable;
+  c.flag = std::move(flag);
+  c.readings = std::move(readings);
+  return c;
+}
+
+// A generated case probing a resource limit (any verdict is fine): deep nesting.
+CaseResult DeepNesting(std::uint64_t peak_rss_bytes) {
+  CaseResult c = Case("spool-limit-deep-nesting", "validate", "MUST", Outcome::kPassed, {});
+  c.ground = Ground::kResource;
+  c.peak_rss_bytes = peak_rss_bytes;
+  return c;
+}
+
 FormatSummary Format(std::string format, std::string certification,
                      std::vector<std::pair<std::string, bool>> operations) {
   FormatSummary f;
@@ -54,6 +82,33 @@ void Finish(ImplementationReport* impl) {
   Recount(impl);
 }
 
+// The flags the sample's acceptable cases name, and the readings of SP-E14 (§2.3 `iso8601`).
+constexpr std::string_view kIso8601Flag = "SP-E14";
+constexpr std::string_view kLineEndFlag = "SP-E5";
+constexpr std::string_view kRfc3339 = "rfc3339";
+constexpr std::string_view kAnyIso8601 = "iso8601";
+
+// The two SP-E14 cases, passed with the reading each answer fits; the ARCS strict profile takes
+// rfc3339.
+std::vector<CaseResult> Iso8601Cases(std::string_view basic_reading,
+                                     std::string_view week_reading) {
+  auto strict = [](std::string_view reading) {
+    return reading == kRfc3339 ? Strict::kPassed : Strict::kFailed;
+  };
+  return {
+      Strictly(Acceptable(Case("spool-2.3-iso8601-basic", "validate", "SHOULD", Outcome::kPassed,
+                               {"SP-2.3-4"}),
+                          std::string(kIso8601Flag), {std::string(basic_reading)}),
+               strict(basic_reading)),
+      Strictly(Acceptable(Case("spool-2.3-iso8601-week", "validate", "SHOULD", Outcome::kPassed,
+                               {"SP-2.3-4"}),
+                          std::string(kIso8601Flag), {std::string(week_reading)}),
+               strict(week_reading)),
+  };
+}
+
+// The reference: one reading of each flag (consistent), and the strict profile matched wherever
+// it is judged, its known failure included (the profile is the reference's own answer).
 ImplementationReport Reference() {
   ImplementationReport impl;
   impl.name = "arcs-reference";
@@ -64,19 +119,33 @@ ImplementationReport Reference() {
   impl.formats.push_back(Format("spool", "full", {{"validate", true}, {"roundtrip", true}}));
   impl.formats.back().policies = {{"invalid_line", "reject"}};
   impl.cases = {
-      Case("spool-3.4-bom", "roundtrip", "MUST", Outcome::kPassed, {"SP-3.4-1"}),
-      Case("spool-3.4-bom", "validate", "MUST", Outcome::kPassed, {"SP-3.4-1"}),
-      Case("spool-3.6-crlf", "validate", "SHOULD", Outcome::kPassed, {"SP-3.6-2"}),
-      Failing(Case("spool-11.1-minimal", "validate", "MAY", Outcome::kKnownFailure,
-                   {"SP-11.1-1", "SP-11.1-2"}),
-              "valid", "invalid (SP-3.6-1)"),
-      Case("spool-11.4-skip", "validate", "MUST", Outcome::kPassed, {"SP-11.4-3"}),
+      Strictly(Case("spool-3.4-bom", "roundtrip", "MUST", Outcome::kPassed, {"SP-3.4-1"}),
+               Strict::kPassed),
+      Strictly(Case("spool-3.4-bom", "validate", "MUST", Outcome::kPassed, {"SP-3.4-1"}),
+               Strict::kPassed),
+      Strictly(
+          Acceptable(Case("spool-3.6-crlf", "validate", "SHOULD", Outcome::kPassed, {"SP-3.6-2"}),
+                     std::string(kLineEndFlag), {"any-line-end", "lf-or-crlf"}),
+          Strict::kPassed),
+      Strictly(Policy(Failing(Case("spool-11.1-minimal", "validate", "MAY", Outcome::kKnownFailure,
+                                   {"SP-11.1-1", "SP-11.1-2"}),
+                              "valid", "invalid (SP-3.6-1)"),
+                      "invalid_line=reject"),
+               Strict::kPassed),
+      Strictly(Policy(Case("spool-11.4-skip", "validate", "MUST", Outcome::kPassed, {"SP-11.4-3"}),
+                      "invalid_line=reject"),
+               Strict::kPassed),
+      DeepNesting(std::uint64_t{12} << 20),
   };
   impl.cases[1].rules = "agree";
+  for (CaseResult& c : Iso8601Cases(kRfc3339, kRfc3339)) impl.cases.push_back(std::move(c));
   Finish(&impl);
   return impl;
 }
 
+// Hostile text everywhere an implementation could put some, and a flag named with it; SP-E14 read
+// two ways (inconsistent), SP-E5 never answered (consistent: nothing to compare), a policy it
+// declared no choice for.
 ImplementationReport Hostile() {
   ImplementationReport impl;
   impl.name = std::string(kScript) + " py.spool";
@@ -90,35 +159,47 @@ ImplementationReport Hostile() {
   impl.formats.push_back(Format("lightbox", "none", {{"validate", true}}));
   impl.formats.back().missing = {"validate: 1 MUST case failed"};
 
-  CaseResult lightbox =
-      Failing(Case("lightbox-2.1-hash", "validate", "MUST", Outcome::kFailed, {"LB-2.1-1"}),
-              "invalid (LB-2.1-1)", "valid");
+  CaseResult lightbox = Strictly(
+      Policy(Failing(Case("lightbox-2.1-hash", "validate", "MUST", Outcome::kFailed, {"LB-2.1-1"}),
+                     "invalid (LB-2.1-1)", "valid"),
+             "digest_case"),
+      Strict::kFailed);
   lightbox.format = "lightbox";
-  CaseResult crash =
+  CaseResult crash = Acceptable(
       Failing(Case("spool-3.6-crlf", "validate", "SHOULD", Outcome::kErrored, {"SP-3.6-2"}),
-              "valid", "crash: killed by signal 11 (SIGSEGV)");
+              "valid", "crash: killed by signal 11 (SIGSEGV)"),
+      std::string(kLineEndFlag), {});
   crash.error_kind = "crash";
   crash.rerun = true;
-  CaseResult hostile_id = Failing(
-      Case(std::string(kEndStyle), "validate", "MUST", Outcome::kFailed, {"SP-11.4-3"}),
-      std::string(kCdata), std::string(kEndScript) + "\n\x1b[31mred\x07 \xE2\x80\xAE" + "evil");
+  // Answered, but fitting no reading of its flag.
+  CaseResult hostile_id = Strictly(
+      Acceptable(
+          Failing(Case(std::string(kEndStyle), "validate", "MUST", Outcome::kFailed, {"SP-11.4-3"}),
+                  std::string(kCdata),
+                  std::string(kEndScript) + "\n\x1b[31mred\x07 \xE2\x80\xAE" + "evil"),
+          "SP-E" + std::string(kEndScript), {}),
+      Strict::kFailed);
   hostile_id.message = std::string(kScript) + "\r\nsecond line\t" + std::string(kMarkdown);
   hostile_id.rules = "differ";
   CaseResult skipped = Case("spool-3.4-bom", "roundtrip", "MUST", Outcome::kSkipped, {"SP-3.4-1"});
   skipped.message = "unsupported: " + std::string(kSingleQuote);
   CaseResult abandoned =
-      Failing(Case("spool-11.4-skip", "validate", "MUST", Outcome::kErrored, {"SP-11.4-3"}),
-              "valid", "not run: abandoned");
+      Policy(Failing(Case("spool-11.4-skip", "validate", "MUST", Outcome::kErrored, {"SP-11.4-3"}),
+                     "valid", "not run: abandoned"),
+             "invalid_line=skip");
   abandoned.error_kind = "abandoned";
 
   impl.cases = {
       std::move(lightbox),
       std::move(hostile_id),
       std::move(skipped),
-      Case("spool-3.4-bom", "validate", "MUST", Outcome::kPassed, {"SP-3.4-1"}),
+      Strictly(Case("spool-3.4-bom", "validate", "MUST", Outcome::kPassed, {"SP-3.4-1"}),
+               Strict::kPassed),
       std::move(crash),
       std::move(abandoned),
+      DeepNesting(std::uint64_t{3} << 29),
   };
+  for (CaseResult& c : Iso8601Cases(kAnyIso8601, kRfc3339)) impl.cases.push_back(std::move(c));
   impl.abandoned = true;
   impl.restarts = 3;
   impl.stderr_tail = std::string("Traceback:\n") + std::string(kEndScript) + "\n\x01\x02</pre>";

@@ -1,8 +1,10 @@
 // A rich sample report for tests and for the schema check (sample_main.cc prints it): two
-// implementations, every outcome and error kind, several formats, operations and levels, and
-// hostile strings (markup, quotes, script end tags, control characters, bidi overrides) wherever
-// an implementation could put text. All of its strings are valid UTF-8, so it round-trips
-// through ToJson/FromJson exactly.
+// implementations, every outcome and error kind, several formats, operations and levels, every
+// ground (a policy declared and one not declared, a resource case with its peak memory), a flag
+// read consistently, one read two ways, one answered outside every reading, one never answered,
+// strict passed, failed and not judged, and hostile strings (markup, quotes, script end tags,
+// control characters, bidi overrides) wherever an implementation could put text. All of its strings
+// are valid UTF-8, so it round-trips through ToJson/FromJson exactly.
 #ifndef ARCS_RUNNER_REPORT_SAMPLE_H_
 #define ARCS_RUNNER_REPORT_SAMPLE_H_
 

@@ -7,12 +7,17 @@ Run from the repository root (ctest `report_schema` does):
 
 It
   1. checks that the schema is a valid draft 2020-12 schema, and that it rejects a few broken
-     reports (an unknown member, a negative count, an unknown outcome, a failure without
-     expected/actual, a full certification that names something missing);
+     reports (an unknown member, a negative count, an unknown outcome or ground, a failure
+     without expected/actual, a full certification that names something missing, an acceptable
+     case without a flag, ...), and that the checks of step 2 refuse a few more (a flag summary or
+     strict count that does not follow from the cases, unsorted readings);
   2. validates reports against the schema, and checks what a schema cannot: no repeated member
      name, every total is the sum of the five counts, summary/format/operation/level counts tally
      the cases, cases are sorted by (format, id, operation) and unique, a "full" format has no
-     MUST case that did not pass and a "none" format no MUST case that did;
+     MUST case that did not pass and a "none" format no MUST case that did, each format's flags
+     and strict counts are exactly those its cases give (report::SummarizeReadings), a case's
+     readings are sorted and only an answered case fits one or is judged against the strict
+     profile;
      the reports are: the sample report printed by `arcs_report_sample` (a rich, hostile report
      built in runner/report/sample.cc), every reports/*.json in the source tree (the committed
      reference report; none present is fine), and any REPORT.json given;
@@ -45,6 +50,7 @@ import xml.etree.ElementTree as ElementTree
 import jsonschema
 
 SCHEMA = "schemas/report/report.schema.json"
+REPORT_VERSION = 2
 OUTCOME_KEYS = {
     "passed": "passed",
     "failed": "failed",
@@ -92,6 +98,40 @@ def tally(cases):
     return counts
 
 
+def answered(case):
+    """The implementation answered: report::Answered."""
+    return (case["outcome"] in ("passed", "failed")
+            or (case["outcome"] == "known_failure" and not case["error_kind"]))
+
+
+def derived_flags(cases):
+    """A format's flags as its cases give them: report::SummarizeReadings."""
+    flags = {}
+    for case in cases:
+        if case["ground"] != "acceptable":
+            continue
+        flag = flags.setdefault(case["flag"], {"cases": 0, "taken": {}})
+        if not answered(case):
+            continue
+        flag["cases"] += 1
+        for reading in set(case["readings"]):
+            flag["taken"][reading] = flag["taken"].get(reading, 0) + 1
+    result = []
+    for name in sorted(flags, key=lambda n: n.encode("utf-8")):
+        cases, taken = flags[name]["cases"], flags[name]["taken"]
+        readings = sorted((r for r, n in taken.items() if n == cases), key=lambda r: r.encode("utf-8"))
+        result.append({"flag": name, "cases": cases, "readings": readings,
+                       "consistent": bool(readings) or cases == 0, "taken": taken})
+    return result
+
+
+def derived_strict(cases):
+    counts = {"passed": 0, "failed": 0, "not_judged": 0}
+    for case in cases:
+        counts[case["strict"] or "not_judged"] += 1
+    return counts
+
+
 def consistency_errors(report):
     """What the schema cannot say about a report, as a list of messages."""
     errors = []
@@ -111,6 +151,15 @@ def consistency_errors(report):
         if len(set(keys)) != len(keys):
             errors.append(where + "/cases: a (format, id, operation) appears twice")
         counts_match(impl["summary"], cases, where + "/summary")
+        for j, case in enumerate(cases):
+            cwhere = "%s/cases/%d" % (where, j)
+            readings = case["readings"]
+            if readings != sorted(set(readings), key=lambda r: r.encode("utf-8")):
+                errors.append(cwhere + "/readings: not sorted and unique")
+            if readings and not answered(case):
+                errors.append(cwhere + "/readings: a case not answered fits no reading")
+            if case["strict"] and not answered(case):
+                errors.append(cwhere + "/strict: a case not answered is not judged")
         for j, fmt in enumerate(impl["formats"]):
             fwhere = "%s/formats/%d" % (where, j)
             fcases = [c for c in cases if c["format"] == fmt["format"]]
@@ -126,6 +175,12 @@ def consistency_errors(report):
                 for level, counts in op["by_level"].items():
                     counts_match(counts, [c for c in ocases if c["level"] == level],
                                  "%s/by_level/%s" % (owhere, level))
+            flags = derived_flags(fcases)
+            if fmt["flags"] != flags:
+                errors.append("%s/flags: %s, the cases give %s" % (fwhere, fmt["flags"], flags))
+            if fmt["strict"] != derived_strict(fcases):
+                errors.append("%s/strict: %s, the cases give %s"
+                              % (fwhere, fmt["strict"], derived_strict(fcases)))
             must = [c["outcome"] for c in fcases if c["level"] == "MUST"]
             if fmt["certification"] == "full" and any(o != "passed" for o in must):
                 errors.append(fwhere + ": full, but a MUST case did not pass")
@@ -139,6 +194,11 @@ def check_report(checker, validator, text, name):
         report = load_strict(text)
     except ValueError as error:
         checker.check(False, "%s: not strict JSON: %s" % (name, error))
+        return None
+    version = report.get("report_version") if isinstance(report, dict) else None
+    if not checker.check(version == REPORT_VERSION,
+                         "%s: report_version %r, this schema is version %d (regenerate the "
+                         "report: make run)" % (name, version, REPORT_VERSION)):
         return None
     problems = ["%s: %s" % ("/" + "/".join(str(p) for p in e.absolute_path), e.message)
                 for e in validator.iter_errors(report)]
@@ -173,13 +233,82 @@ def check_rejections(checker, validator, sample):
                                           expected="x", actual="y"))
     broken("a passed case with an error_kind",
            lambda r: first_case(r).update(outcome="passed", error_kind="crash"))
-    broken("another report_version", lambda r: r.update(report_version=2))
+    broken("another report_version", lambda r: r.update(report_version=1))
     broken("a full certification with something missing",
            lambda r: r["implementations"][0]["formats"][0].update(certification="full",
                                                                  missing=["x"]))
     broken("a by_level key that is not a level",
            lambda r: r["implementations"][0]["formats"][0]["operations"][0]["by_level"]
            .update(must=r["implementations"][0]["summary"]))
+    acceptable = lambda r: next(c for i in r["implementations"] for c in i["cases"]
+                                if c["ground"] == "acceptable" and c["readings"])
+    resource = lambda r: next(c for i in r["implementations"] for c in i["cases"]
+                              if c["ground"] == "resource")
+    broken("an unknown ground", lambda r: first_case(r).update(ground="normative"))
+    broken("an unknown strict value", lambda r: first_case(r).update(strict="yes"))
+    broken("a missing strict", lambda r: first_case(r).pop("strict"))
+    broken("an acceptable case without a flag", lambda r: acceptable(r).update(flag=""))
+    broken("a required case with a flag", lambda r: first_case(r).update(ground="required",
+                                                                         flag="SP-E1"))
+    broken("readings of a policy case",
+           lambda r: acceptable(r).update(ground="policy", flag="", policy="p=q"))
+    broken("a policy case without a policy", lambda r: first_case(r).update(ground="policy",
+                                                                           policy=""))
+    broken("a policy without a name", lambda r: first_case(r).update(ground="policy",
+                                                                    policy="=skip"))
+    broken("a required case with a policy", lambda r: first_case(r).update(ground="required",
+                                                                          policy="p=q"))
+    broken("a repeated reading", lambda r: acceptable(r).update(readings=["a", "a"]))
+    broken("a peak memory of a case that is not a resource case",
+           lambda r: first_case(r).update(peak_rss_bytes=1))
+    broken("a negative peak memory", lambda r: resource(r).update(peak_rss_bytes=-1))
+    broken("a resource case judged against the strict profile",
+           lambda r: resource(r).update(strict="passed"))
+    broken("an errored case with a reading",
+           lambda r: acceptable(r).update(outcome="errored", error_kind="crash", expected="x",
+                                          actual="y"))
+    broken("a format without flags", lambda r: r["implementations"][0]["formats"][0].pop("flags"))
+    broken("an unknown strict count",
+           lambda r: r["implementations"][0]["formats"][0]["strict"].update(judged=1))
+    broken("a flag summary without taken",
+           lambda r: r["implementations"][0]["formats"][0]["flags"][0].pop("taken"))
+    broken("a reading taken by no case",
+           lambda r: r["implementations"][0]["formats"][0]["flags"][0]["taken"].update(x=0))
+
+
+def check_derivations(checker, sample):
+    """consistency_errors must refuse a report whose flags or strict counts do not follow from
+    its cases, and readings that break the case rules."""
+
+    def refused(description, change):
+        report = copy.deepcopy(sample)
+        change(report)
+        checker.check(consistency_errors(report), "consistency checks accept " + description)
+
+    spool = lambda r: r["implementations"][0]["formats"][0]
+    case = lambda r, n: r["implementations"][0]["cases"][n]
+    acceptable = lambda r: next(c for c in r["implementations"][0]["cases"]
+                                if c["ground"] == "acceptable" and len(c["readings"]) > 1)
+    unanswered = lambda r: next(c for i in r["implementations"] for c in i["cases"]
+                                if c["outcome"] == "errored")
+    checker.check(not consistency_errors(sample), "the sample is not consistent")
+    refused("a flag counted once more", lambda r: spool(r)["flags"][0].update(
+        cases=spool(r)["flags"][0]["cases"] + 1))
+    refused("a consistent flag said to be inconsistent",
+            lambda r: spool(r)["flags"][0].update(consistent=False))
+    refused("a reading said to fit every case when it does not",
+            lambda r: spool(r)["flags"][0]["readings"].append("zz"))
+    refused("a flag no case names", lambda r: spool(r)["flags"].append(
+        {"flag": "SP-E99", "cases": 0, "readings": [], "consistent": True, "taken": {}}))
+    refused("flags out of order", lambda r: spool(r)["flags"].reverse())
+    refused("a strict count off by one", lambda r: spool(r)["strict"].update(
+        passed=spool(r)["strict"]["passed"] + 1))
+    refused("a case's strict value changed under its count",
+            lambda r: case(r, 0).update(strict="failed"))
+    refused("unsorted readings", lambda r: acceptable(r)["readings"].reverse())
+    refused("a case not answered that fits a reading",
+            lambda r: unanswered(r).update(ground="acceptable", flag="SP-E1", readings=["a"]))
+    refused("a case not answered that is judged", lambda r: unanswered(r).update(strict="passed"))
 
 
 def check_renderings(checker, sample_exe):
@@ -214,26 +343,32 @@ def check_renderings(checker, sample_exe):
         check_filter_script(checker, html)
 
 
-# Filter settings and the "N of 7 cases shown" each must give on the sample report
-# (runner/report/sample.cc: 7 distinct (format, case, operation) rows over two implementations).
+# Filter settings and the "N of 10 cases shown" each must give on the sample report
+# (runner/report/sample.cc: 10 distinct (format, case, operation) rows over two implementations).
+SAMPLE_ROWS = 10
 FILTER_EXPECTATIONS = [
-    ({}, 7),
+    ({}, 10),
     ({"filter-outcome": "differ"}, 6),
     ({"filter-outcome": "not-passed"}, 6),
     ({"filter-outcome": "known_failure"}, 1),
     ({"filter-outcome": "none"}, 3),
     ({"filter-format": "lightbox"}, 1),
-    ({"filter-level": "SHOULD"}, 1),
+    ({"filter-level": "SHOULD"}, 3),
     ({"filter-operation": "roundtrip", "filter-outcome": "skipped"}, 1),
     ({"filter-text": "  SP-3.4 "}, 2),
     ({"filter-text": "</style>"}, 1),
+    ({"filter-ground": "acceptable"}, 4),
+    ({"filter-ground": "policy"}, 3),
+    ({"filter-ground": "resource"}, 1),
+    ({"filter-ground": "acceptable", "filter-outcome": "differ"}, 2),
+    ({"filter-text": "sp-e14"}, 2),
 ]
 
 FILTER_HARNESS = """
 var rows = ROWS.map(function (d) { return {dataset: d, hidden: false}; });
 var elements = {"shown": {textContent: ""}};
 var handlers = [];
-["format", "operation", "level", "outcome", "text"].forEach(function (n) {
+["format", "operation", "level", "outcome", "ground", "text"].forEach(function (n) {
   elements["filter-" + n] = {value: "", addEventListener: function (type, f) { handlers.push(f); }};
 });
 var document = {
@@ -268,8 +403,8 @@ def check_filter_script(checker, html):
         return
     shown = json.loads(result.stdout)
     for (setting, expected), text in zip(FILTER_EXPECTATIONS, shown):
-        checker.check(text == "%d of 7 cases shown" % expected,
-                      "filter %s: %r, expected %d of 7" % (setting, text, expected))
+        checker.check(text == "%d of %d cases shown" % (expected, SAMPLE_ROWS),
+                      "filter %s: %r, expected %d of %d" % (setting, text, expected, SAMPLE_ROWS))
 
 
 def main():
@@ -290,6 +425,7 @@ def main():
             sample = check_report(checker, validator, result.stdout.decode("utf-8"), "sample")
             if sample is not None:
                 check_rejections(checker, validator, sample)
+                check_derivations(checker, sample)
         check_renderings(checker, args.sample)
 
     committed = sorted(glob.glob("reports/*.json"))
