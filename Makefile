@@ -24,7 +24,7 @@ fuzz: setup
 	@bash fuzz/run.sh
 
 bench: setup
-	@bash tools/bench.sh && bash tools/bench_runner.sh
+	@bash tools/bench.sh
 
 format:
 	@git ls-files '*.cc' '*.h' | xargs clang-format -i

@@ -2,9 +2,8 @@
 
 #include <optional>
 
-#include "conformance/json_file.h"
 #include "reference/core/io.h"
-#include "reference/core/json.h"
+#include "reference/core/json_fields.h"
 
 namespace arcs::conformance {
 namespace {
@@ -16,6 +15,29 @@ std::optional<Level> ParseLevel(std::string_view level) {
   return std::nullopt;
 }
 
+void ReadRequirement(const json::Value& item, const std::string& pointer, Status* status,
+                     Requirement* r) {
+  json::FieldReader f(&item, pointer, status);
+  f.String("id", &r->id);
+  f.String("section", &r->section);
+  f.String("level", &r->keyword_level);
+  f.String("keyword", &r->keyword);
+  f.String("subject", &r->subject);
+  f.String("text", &r->text);
+  f.String("source", &r->source);
+  f.String("coverage", &r->coverage);
+  f.OptionalString("reason", &r->reason);
+  f.Finish();
+  if (!status->ok()) return;
+  std::optional<Level> level = ParseLevel(r->keyword_level);
+  if (!level) {
+    f.Fail(f.Pointer("level"), "not MUST, MUST NOT, SHOULD, SHOULD NOT or MAY");
+    return;
+  }
+  r->level = *level;
+  if (r->id.empty()) f.Fail(f.Pointer("id"), "is empty");
+}
+
 }  // namespace
 
 const Requirement* Catalogue::Find(std::string_view id) const {
@@ -25,33 +47,26 @@ const Requirement* Catalogue::Find(std::string_view id) const {
   return nullptr;
 }
 
-Result<Catalogue> LoadCatalogue(const std::string& path) {
+Result<Catalogue> ParseCatalogue(std::string_view text, const std::string& origin) {
   json::Document doc;
-  if (Status s = LoadJsonFile(path, &doc); !s.ok()) return s;
-  const json::Value* list = doc.root().Find("requirements");
-  if (!list || !list->is_array()) {
-    return Status(StatusCode::kParseError, path + ": no \"requirements\" array");
-  }
+  Status status = json::ParseData(text, &doc);
   Catalogue catalogue;
-  catalogue.spec = StringMember(doc.root(), "spec");
-  for (const json::Value& item : list->items()) {
-    Requirement r;
-    r.id = StringMember(item, "id");
-    r.section = StringMember(item, "section");
-    r.keyword_level = StringMember(item, "level");
-    r.subject = StringMember(item, "subject");
-    r.coverage = StringMember(item, "coverage");
-    r.reason = StringMember(item, "reason");
-    r.text = StringMember(item, "text");
-    std::optional<Level> level = ParseLevel(r.keyword_level);
-    if (r.id.empty() || !level) {
-      return Status(StatusCode::kParseError,
-                    path + ": requirement \"" + r.id + "\" lacks an id or a known level");
-    }
-    r.level = *level;
-    catalogue.requirements.push_back(std::move(r));
-  }
+  json::FieldReader f(&doc.root(), "", &status);
+  f.String("spec", &catalogue.spec);
+  f.String("spec_file", &catalogue.spec_file);
+  f.String("spec_version", &catalogue.spec_version);
+  f.ForEach("requirements", true, [&](const json::Value& item, const std::string& pointer) {
+    ReadRequirement(item, pointer, &status, &catalogue.requirements.emplace_back());
+  });
+  f.Finish();
+  if (!status.ok()) return Status(status.code(), origin + ": " + status.message());
   return catalogue;
+}
+
+Result<Catalogue> LoadCatalogue(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return ParseCatalogue(*text, path);
 }
 
 }  // namespace arcs::conformance

@@ -1,5 +1,5 @@
 // Requirement catalogues (conformance/<format>/requirements.json): every normative statement of a
-// spec with a stable id, its level and how it is covered. See conformance/README.md.
+// spec with a stable id, its level and how it is covered (../shared/FORMATS.md item 2).
 #ifndef ARCS_CONFORMANCE_CATALOGUE_H_
 #define ARCS_CONFORMANCE_CATALOGUE_H_
 
@@ -14,20 +14,26 @@ namespace arcs::conformance {
 struct Requirement {
   std::string id;
   std::string section;
-  std::string keyword_level;  // as written in the catalogue: "MUST", "MUST NOT", "SHOULD", ...
+  std::string keyword_level;   // as written in the catalogue: "MUST", "MUST NOT", "SHOULD", ...
+  std::string keyword;         // the keyword as it stands in the sentence
   Level level = Level::kMust;  // normalized: negatives share their positive's level
-  std::string subject;         // file | reader | writer | implementation | display
+  std::string subject;         // file | reader | writer | implementation | display | ...
+  std::string source;          // prose | table | test-case
   std::string coverage;        // checker | vectors | unchecked
-  std::string reason;
+  std::string reason;          // optional
   std::string text;
 };
 
 struct Catalogue {
-  std::string spec;
+  std::string spec;       // the format's name
+  std::string spec_file;  // the normative text's file name
+  std::string spec_version;
   std::vector<Requirement> requirements;
   const Requirement* Find(std::string_view id) const;
 };
 
+// Strict: every member known, typed and present (reason is optional); `origin` starts messages.
+Result<Catalogue> ParseCatalogue(std::string_view text, const std::string& origin);
 Result<Catalogue> LoadCatalogue(const std::string& path);
 
 }  // namespace arcs::conformance

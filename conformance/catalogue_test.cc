@@ -1,6 +1,7 @@
-// Holds the checker, the catalogue and the vectors to each other: a rule citing a requirement that
-// does not exist, a MUST with neither a rule, a vector nor a written reason, or a vector citing an
-// unknown id fails here.
+// Holds each format's checker, catalogue and vectors to each other, for every format of the
+// registry: a rule citing a requirement that does not exist, a MUST with neither a rule, a vector
+// nor a written reason, a vector citing an unknown id, or a built-in catalogue that differs from
+// the file fails here.
 #include "conformance/catalogue.h"
 
 #include <gtest/gtest.h>
@@ -8,8 +9,9 @@
 #include <cstdlib>
 #include <set>
 
-#include "conformance/spool/checker.h"
+#include "conformance/registry.h"
 #include "conformance/vectors.h"
+#include "reference/core/io.h"
 
 namespace arcs::conformance {
 namespace {
@@ -19,13 +21,14 @@ std::string SourcePath(const std::string& relative) {
   return std::string(root ? root : ".") + "/" + relative;
 }
 
-class SpoolCatalogue : public ::testing::Test {
+class FormatCatalogue : public ::testing::TestWithParam<const FormatModule*> {
  protected:
   void SetUp() override {
-    Result<Catalogue> c = LoadCatalogue(SourcePath("conformance/spool/requirements.json"));
+    const FormatModule& format = *GetParam();
+    Result<Catalogue> c = LoadCatalogue(SourcePath(format.CataloguePath()));
     ASSERT_TRUE(c.ok()) << c.status().ToString();
     catalogue_ = std::move(*c);
-    Result<Manifest> m = LoadManifest(SourcePath("vectors/spool/manifest.json"));
+    Result<Manifest> m = LoadManifest(SourcePath(format.ManifestPath()), format);
     ASSERT_TRUE(m.ok()) << m.status().ToString();
     manifest_ = std::move(*m);
   }
@@ -33,33 +36,39 @@ class SpoolCatalogue : public ::testing::Test {
   Manifest manifest_;
 };
 
-TEST_F(SpoolCatalogue, IdsAreUniqueAndWellFormed) {
+TEST_P(FormatCatalogue, BuiltInCatalogueIsTheFile) {
+  Result<std::string> text = ReadFile(SourcePath(GetParam()->CataloguePath()));
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(GetParam()->catalogue_text(), *text) << "rebuild: the embedded catalogue is stale";
+  EXPECT_EQ(GetParam()->BuiltInCatalogue().requirements.size(), catalogue_.requirements.size());
+}
+
+TEST_P(FormatCatalogue, IdsAreUniqueAndWellFormed) {
+  const std::string prefix(GetParam()->rule_prefix);
   std::set<std::string> seen;
   for (const Requirement& r : catalogue_.requirements) {
     EXPECT_TRUE(seen.insert(r.id).second) << "duplicate id " << r.id;
-    EXPECT_TRUE(r.id.starts_with("SP-" + r.section + "-")) << r.id << " vs section " << r.section;
+    EXPECT_TRUE(r.id.starts_with(prefix + r.section + "-")) << r.id << " vs section " << r.section;
     EXPECT_FALSE(r.text.empty()) << r.id;
     EXPECT_TRUE(r.coverage == "checker" || r.coverage == "vectors" || r.coverage == "unchecked")
         << r.id << ": " << r.coverage;
-    EXPECT_TRUE(r.subject == "file" || r.subject == "reader" || r.subject == "writer" ||
-                r.subject == "implementation" || r.subject == "display")
-        << r.id << ": " << r.subject;
+  }
+  EXPECT_EQ(catalogue_.spec, GetParam()->name);
+  EXPECT_EQ(catalogue_.spec_file, GetParam()->spec);
+}
+
+TEST_P(FormatCatalogue, EveryRuleCitesAnExistingCheckerRequirement) {
+  for (std::string_view rule : GetParam()->rules()) {
+    const Requirement* r = catalogue_.Find(rule);
+    ASSERT_NE(r, nullptr) << "the checker cites " << rule << ", which the catalogue lacks";
+    EXPECT_EQ(r->coverage, "checker")
+        << rule << " is checked, but the catalogue says " << r->coverage;
   }
 }
 
-TEST_F(SpoolCatalogue, EveryRuleCitesAnExistingRequirementAtItsLevel) {
-  for (const spool::RuleRef& rule : spool::AllRules()) {
-    const Requirement* r = catalogue_.Find(rule.id);
-    ASSERT_NE(r, nullptr) << "the checker cites " << rule.id << ", which the catalogue lacks";
-    EXPECT_EQ(r->level, rule.level) << rule.id;
-    EXPECT_EQ(r->coverage, "checker") << rule.id << " is checked, but the catalogue says "
-                                      << r->coverage;
-  }
-}
-
-TEST_F(SpoolCatalogue, EveryCheckerRequirementHasARule) {
+TEST_P(FormatCatalogue, EveryCheckerRequirementHasARule) {
   std::set<std::string_view> cited;
-  for (const spool::RuleRef& rule : spool::AllRules()) cited.insert(rule.id);
+  for (std::string_view rule : GetParam()->rules()) cited.insert(rule);
   for (const Requirement& r : catalogue_.requirements) {
     if (r.coverage == "checker") {
       EXPECT_TRUE(cited.count(r.id)) << r.id << " has no rule";
@@ -67,9 +76,19 @@ TEST_F(SpoolCatalogue, EveryCheckerRequirementHasARule) {
   }
 }
 
-TEST_F(SpoolCatalogue, EveryMustIsCheckedTestedOrExplained) {
+TEST_P(FormatCatalogue, EveryLimitCitesARequirement) {
+  for (const LimitSpec& limit : GetParam()->limits) {
+    EXPECT_NE(catalogue_.Find(limit.rule_id), nullptr) << limit.name << " cites " << limit.rule_id;
+  }
+}
+
+TEST_P(FormatCatalogue, EveryMustIsCheckedTestedOrExplained) {
   std::set<std::string> by_vectors;
-  for (const VectorCase& c : manifest_.cases) by_vectors.insert(c.requirements.begin(), c.requirements.end());
+  for (const VectorCase& c : manifest_.cases) {
+    for (const OperationCase& op : c.operations) {
+      by_vectors.insert(op.requirements.begin(), op.requirements.end());
+    }
+  }
   for (const Requirement& r : catalogue_.requirements) {
     if (r.level != Level::kMust) continue;
     if (r.coverage == "unchecked") {
@@ -80,31 +99,42 @@ TEST_F(SpoolCatalogue, EveryMustIsCheckedTestedOrExplained) {
   }
 }
 
-TEST_F(SpoolCatalogue, VectorsCiteOnlyExistingRequirements) {
-  std::set<std::string> ids;
+TEST_P(FormatCatalogue, VectorsCiteOnlyExistingRequirements) {
   for (const VectorCase& c : manifest_.cases) {
-    EXPECT_TRUE(ids.insert(c.id).second) << "duplicate case id " << c.id;
-    EXPECT_FALSE(c.requirements.empty()) << c.id;
-    for (const std::string& id : c.requirements) {
-      EXPECT_NE(catalogue_.Find(id), nullptr) << c.id << " cites unknown " << id;
-    }
-    for (const auto* list : {&c.expected_errors, &c.expected_warnings}) {
-      for (const std::string& id : *list) {
-        EXPECT_NE(catalogue_.Find(id), nullptr) << c.id << " expects unknown rule " << id;
+    for (const OperationCase& op : c.operations) {
+      for (const std::string& id : op.requirements) {
+        EXPECT_NE(catalogue_.Find(id), nullptr) << c.id << "/" << op.operation << " cites " << id;
+      }
+      for (const auto* list : {&op.rules.errors, &op.rules.warnings}) {
+        for (const std::string& id : *list) {
+          EXPECT_NE(catalogue_.Find(id), nullptr) << c.id << " expects unknown rule " << id;
+          EXPECT_TRUE(std::find(op.requirements.begin(), op.requirements.end(), id) !=
+                      op.requirements.end())
+              << c.id << "/" << op.operation << " expects " << id << " without citing it";
+        }
       }
     }
   }
-  EXPECT_GE(manifest_.cases.size(), 150u);
 }
 
-TEST_F(SpoolCatalogue, EveryFileMustThatCanBeViolatedIsViolatedByAVector) {
+TEST_P(FormatCatalogue, EveryMustRuleIsBrokenByAVector) {
   std::set<std::string> violated;
-  for (const VectorCase& c : manifest_.cases) violated.insert(c.expected_errors.begin(), c.expected_errors.end());
-  for (const spool::RuleRef& rule : spool::AllRules()) {
-    if (rule.level != Level::kMust) continue;
-    EXPECT_TRUE(violated.count(std::string(rule.id))) << "no vector violates " << rule.id;
+  for (const VectorCase& c : manifest_.cases) {
+    for (const OperationCase& op : c.operations) {
+      violated.insert(op.rules.errors.begin(), op.rules.errors.end());
+    }
+  }
+  for (std::string_view rule : GetParam()->rules()) {
+    if (GetParam()->LevelOf(rule) != Level::kMust) continue;
+    EXPECT_TRUE(violated.count(std::string(rule))) << "no vector violates " << rule;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Registry, FormatCatalogue,
+                         ::testing::ValuesIn(Formats().begin(), Formats().end()),
+                         [](const ::testing::TestParamInfo<const FormatModule*>& info) {
+                           return std::string(info.param->name);
+                         });
 
 }  // namespace
 }  // namespace arcs::conformance

@@ -3,167 +3,227 @@
 #include <algorithm>
 #include <set>
 
-#include "conformance/json_file.h"
-#include "conformance/spool/checker.h"
-#include "reference/core/io.h"
-#include "reference/core/json.h"
-#include "reference/core/number.h"
+#include "reference/core/json_fields.h"
 #include "reference/core/strings.h"
-#include "reference/spool/spool.h"
 
 namespace arcs::conformance {
 namespace {
 
-std::vector<std::string> StringList(const json::Value& object, std::string_view name) {
-  std::vector<std::string> out;
-  if (const json::Value* list = object.Find(name)) {
-    for (const json::Value& item : list->items()) {
-      if (item.is_string()) out.emplace_back(item.text());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+constexpr int kManifestVersion = 2;
+
+bool SortedUnique(const std::vector<std::string>& ids) {
+  return std::adjacent_find(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
+           return a >= b;
+         }) == ids.end();
 }
 
-std::string Bracketed(const std::vector<std::string>& items) { return "[" + Join(items) + "]"; }
+// The outcome words an operation's answers can have.
+bool IsOutcome(const OperationSpec& op, std::string_view outcome) {
+  return outcome == op.valid_outcome || outcome == op.invalid_outcome;
+}
+
+class ExpectationReader {
+ public:
+  ExpectationReader(const FormatModule& format, const OperationSpec& op, Status* status)
+      : format_(format), op_(op), status_(status) {}
+
+  void Read(const json::Value* value, const std::string& pointer, Expectation* e) {
+    json::FieldReader f(value, pointer, status_);
+    if (!f.ok()) return;
+    if (f.OptionalString("outcome", &e->outcome)) {
+      e->ground = Ground::kRequired;
+      CheckOutcome(&f, "outcome", e->outcome);
+    } else if (f.OptionalString("policy", &e->policy)) {
+      e->ground = Ground::kPolicy;
+      f.StringMap("outcomes", &e->outcomes);
+      CheckPolicy(&f, *e);
+    } else if (f.OptionalString("flag", &e->flag)) {
+      e->ground = Ground::kAcceptable;
+      f.StringMap("readings", &e->outcomes);
+      f.String("arcs", &e->arcs_reading);
+      CheckReadings(&f, *e);
+    } else {
+      f.Fail(pointer, "needs \"outcome\" (required), \"policy\" or \"flag\" (acceptable)");
+    }
+    f.Finish();
+  }
+
+ private:
+  void CheckOutcome(json::FieldReader* f, std::string_view member, const std::string& outcome) {
+    if (f->ok() && !IsOutcome(op_, outcome)) {
+      f->Fail(f->Pointer(member),
+              "\"" + outcome + "\" is not an outcome of " + std::string(op_.name) + " (" +
+                  std::string(op_.valid_outcome) + " or " + std::string(op_.invalid_outcome) + ")");
+    }
+  }
+
+  void CheckPolicy(json::FieldReader* f, const Expectation& e) {
+    if (!f->ok()) return;
+    const PolicySpec* policy = format_.FindPolicy(e.policy);
+    if (!policy) {
+      f->Fail(f->Pointer("policy"),
+              "\"" + e.policy + "\" is not a policy of " + std::string(format_.name));
+      return;
+    }
+    std::set<std::string> choices(policy->choices.begin(), policy->choices.end());
+    std::set<std::string> listed;
+    for (const auto& [choice, outcome] : e.outcomes) {
+      listed.insert(choice);
+      if (!choices.contains(choice)) {
+        f->Fail(json::MemberPointer(f->Pointer("outcomes"), choice), "not a choice of " + e.policy);
+      }
+      CheckOutcomeAt(f, json::MemberPointer(f->Pointer("outcomes"), choice), outcome);
+    }
+    if (f->ok() && listed != choices) {
+      f->Fail(f->Pointer("outcomes"),
+              "must list every choice of " + e.policy + " (" +
+                  Join(std::vector<std::string>(choices.begin(), choices.end())) + ")");
+    }
+  }
+
+  void CheckReadings(json::FieldReader* f, const Expectation& e) {
+    if (!f->ok()) return;
+    std::set<std::string> outcomes;
+    for (const auto& [reading, outcome] : e.outcomes) {
+      CheckOutcomeAt(f, json::MemberPointer(f->Pointer("readings"), reading), outcome);
+      outcomes.insert(outcome);
+    }
+    if (f->ok() && outcomes.size() < 2) {
+      f->Fail(f->Pointer("readings"),
+              "an acceptable set needs readings with different outcomes (else it is required)");
+    }
+    if (f->ok() && !e.outcomes.contains(e.arcs_reading)) {
+      f->Fail(f->Pointer("arcs"), "\"" + e.arcs_reading + "\" is not one of the readings");
+    }
+  }
+
+  void CheckOutcomeAt(json::FieldReader* f, const std::string& pointer,
+                      const std::string& outcome) {
+    if (f->ok() && !IsOutcome(op_, outcome)) {
+      f->Fail(pointer, "\"" + outcome + "\" is not an outcome of " + std::string(op_.name));
+    }
+  }
+
+  const FormatModule& format_;
+  const OperationSpec& op_;
+  Status* status_;
+};
+
+void ReadRuleSets(json::FieldReader* parent, Status* status, RuleSets* rules) {
+  const json::Value* value = parent->Optional("rules", json::Kind::kObject);
+  if (!value) return;
+  rules->given = true;
+  json::FieldReader f(value, parent->Pointer("rules"), status);
+  f.StringList("errors", &rules->errors);
+  f.StringList("warnings", &rules->warnings);
+  f.Finish();
+  for (std::string_view list : {"errors", "warnings"}) {
+    const auto& ids = list == "errors" ? rules->errors : rules->warnings;
+    if (f.ok() && !SortedUnique(ids)) f.Fail(f.Pointer(list), "must be sorted and unique");
+  }
+}
+
+void ReadOperation(const FormatModule& format, const OperationSpec& op, const json::Value& value,
+                   const std::string& pointer, Status* status, OperationCase* c) {
+  json::FieldReader f(&value, pointer, status);
+  c->operation = op.name;
+  f.StringList("requirements", &c->requirements);
+  if (f.ok() && c->requirements.empty()) f.Fail(f.Pointer("requirements"), "is empty");
+  f.String("spec_text", &c->spec_text);
+  ExpectationReader(format, op, status)
+      .Read(f.Required("expect", json::Kind::kObject), f.Pointer("expect"), &c->expect);
+  ReadRuleSets(&f, status, &c->rules);
+  f.Finish();
+}
+
+void ReadCase(const FormatModule& format, const std::string& folder, const json::Value& value,
+              const std::string& pointer, Status* status, VectorCase* c) {
+  json::FieldReader f(&value, pointer, status);
+  f.String("id", &c->id);
+  if (f.ok() && !c->id.starts_with(std::string(format.name) + "-")) {
+    f.Fail(f.Pointer("id"), "must start with \"" + std::string(format.name) + "-\"");
+  }
+  f.String("description", &c->description);
+  f.StringMap("inputs", &c->inputs);
+  for (auto& [name, file] : c->inputs) file = folder + file;
+  if (const json::Value* args = f.Optional("args", json::Kind::kObject)) {
+    c->args = json::ToString(*args);
+  }
+  Result<LimitValues> limits = format.LimitsFromArgs(c->args);
+  if (f.ok() && !limits.ok()) f.Fail(f.Pointer("args"), limits.status().message());
+  if (limits.ok()) c->limits = std::move(*limits);
+  const json::Value* operations = f.Required("operations", json::Kind::kObject);
+  for (const OperationSpec& op : format.operations) {
+    const json::Value* one = operations ? operations->Find(op.name) : nullptr;
+    if (!one || !f.ok()) continue;
+    const std::string op_pointer = json::MemberPointer(f.Pointer("operations"), op.name);
+    for (std::string_view input : op.inputs) {
+      if (f.ok() && !c->inputs.contains(std::string(input))) {
+        f.Fail(op_pointer, "needs the input \"" + std::string(input) + "\"");
+      }
+    }
+    ReadOperation(format, op, *one, op_pointer, status, &c->operations.emplace_back());
+  }
+  if (operations && f.ok()) {
+    for (const json::Member& m : operations->members()) {
+      if (!format.FindOperation(m.name)) {
+        f.Fail(json::MemberPointer(f.Pointer("operations"), m.name),
+               "not an operation of " + std::string(format.name));
+      }
+    }
+    if (f.ok() && c->operations.empty()) f.Fail(f.Pointer("operations"), "is empty");
+  }
+  f.Finish();
+}
 
 }  // namespace
 
-Result<Manifest> LoadManifest(const std::string& path) {
-  json::Document doc;
-  if (Status s = LoadJsonFile(path, &doc); !s.ok()) return s;
-  std::string folder = path.substr(0, path.find_last_of('/') + 1);
-  Manifest manifest;
-  manifest.format = StringMember(doc.root(), "format");
-  manifest.catalogue = StringMember(doc.root(), "catalogue");
-  const json::Value* cases = doc.root().Find("cases");
-  if (!cases || !cases->is_array()) return Status(StatusCode::kParseError, path + ": no cases");
-  for (const json::Value& item : cases->items()) {
-    VectorCase c;
-    c.id = StringMember(item, "id");
-    c.description = StringMember(item, "description");
-    c.file = folder + StringMember(item, "file");
-    c.requirements = StringList(item, "requirements");
-    if (const json::Value* limits = item.Find("limits")) {
-      for (const json::Member& m : limits->members()) {
-        std::optional<std::int64_t> v =
-            m.value.is_number() ? json::ToInt64(m.value.text()) : std::nullopt;
-        if (!v || *v < 0) {
-          return Status(StatusCode::kParseError, path + ": case " + c.id + ": limit " +
-                                                     std::string(m.name) + " is not a count");
-        }
-        c.limits.emplace_back(m.name, static_cast<std::uint64_t>(*v));
-      }
-    }
-    const json::Value* validate = item.Find("validate");
-    const json::Value* read = item.Find("read");
-    if (c.id.empty() || !validate || !read) {
-      return Status(StatusCode::kParseError,
-                    path + ": case \"" + c.id + "\" needs an id, validate and read");
-    }
-    c.expect_valid = StringMember(*validate, "result") == "valid";
-    c.expected_errors = StringList(*validate, "errors");
-    c.expected_warnings = StringList(*validate, "warnings");
-    // "read" is "accept" / "reject", or an object for implementation-defined outcomes.
-    c.read_result = read->is_string() ? std::string(read->text()) : StringMember(*read, "result");
-    c.read_policy = StringMember(*read, "policy");
-    if (const json::Value* outcomes = read->Find("outcomes")) {
-      for (const json::Member& m : outcomes->members()) {
-        if (m.value.is_string()) c.read_outcomes[std::string(m.name)] = std::string(m.value.text());
-      }
-    }
-    manifest.cases.push_back(std::move(c));
+std::string_view GroundName(Ground ground) {
+  switch (ground) {
+    case Ground::kRequired:
+      return "required";
+    case Ground::kPolicy:
+      return "policy";
+    case Ground::kAcceptable:
+      return "acceptable";
+    case Ground::kResource:
+      return "resource";
   }
-  return manifest;
+  return "";
 }
 
-CaseResult RunSpoolCase(const VectorCase& c) {
-  CaseResult result{c.id, {}};
-  Result<std::string> bytes = ReadFile(c.file);
-  if (!bytes.ok()) {
-    result.problems.push_back(bytes.status().ToString());
-    return result;
+Result<Manifest> LoadManifest(const std::string& path, const FormatModule& format) {
+  json::Document doc;
+  if (Status s = json::LoadDataFile(path, &doc); !s.ok()) return s;
+  const std::string folder = path.substr(0, path.find_last_of('/') + 1);
+  Status status;
+  Manifest manifest;
+  json::FieldReader f(&doc.root(), "", &status);
+  int version = 0;
+  f.Int("manifest_version", &version);
+  if (f.ok() && version != kManifestVersion) {
+    f.Fail(f.Pointer("manifest_version"),
+           "this build reads version " + std::to_string(kManifestVersion));
   }
-  arcs::spool::Limits limits;
-  for (const auto& [name, value] : c.limits) {
-    Status s = arcs::spool::SetLimit(name, value, &limits);
-    if (!s.ok()) result.problems.push_back(s.ToString());
+  f.String("format", &manifest.format);
+  if (f.ok() && manifest.format != format.name) {
+    f.Fail(f.Pointer("format"), "expected \"" + std::string(format.name) + "\"");
   }
-
-  // The file verdict.
-  jsonl::MemorySource source(*bytes);
-  Diagnostics diagnostics;
-  spool::Validate(&source, limits, &diagnostics);
-  std::set<std::string> errors, warnings;
-  for (const Finding& f : diagnostics.findings()) {
-    (f.severity == Severity::kError ? errors : warnings).insert(f.rule_id);
-  }
-  std::vector<std::string> got_errors(errors.begin(), errors.end());
-  std::vector<std::string> got_warnings(warnings.begin(), warnings.end());
-  if (diagnostics.has_errors() == c.expect_valid) {
-    result.problems.push_back(std::string("validate: expected ") +
-                              (c.expect_valid ? "valid" : "invalid") + ", got " +
-                              (c.expect_valid ? "invalid" : "valid"));
-  }
-  if (got_errors != c.expected_errors) {
-    result.problems.push_back("validate: errors " + Bracketed(got_errors) + ", expected " +
-                              Bracketed(c.expected_errors));
-  }
-  if (got_warnings != c.expected_warnings) {
-    result.problems.push_back("validate: warnings " + Bracketed(got_warnings) + ", expected " +
-                              Bracketed(c.expected_warnings));
-  }
-
-  // The reader's behaviour, under the policies the reference declares.
-  arcs::spool::ReadOptions options;
-  options.limits = limits;
-  std::string expected_read = c.read_result;
-  if (c.read_result == "implementation-defined") {
-    expected_read = "(the reference declares no choice for policy " + c.read_policy + ")";
-    for (const arcs::spool::DeclaredPolicy& p : arcs::spool::kDeclaredPolicies) {
-      if (p.policy != c.read_policy) continue;
-      auto outcome = c.read_outcomes.find(std::string(p.choice));
-      if (outcome != c.read_outcomes.end()) expected_read = outcome->second;
+  f.String("spec", &manifest.spec);
+  f.String("spec_version", &manifest.spec_version);
+  f.String("catalogue", &manifest.catalogue);
+  f.String("errata", &manifest.errata);
+  std::set<std::string> ids;
+  f.ForEach("cases", true, [&](const json::Value& item, const std::string& pointer) {
+    VectorCase& c = manifest.cases.emplace_back();
+    ReadCase(format, folder, item, pointer, &status, &c);
+    if (status.ok() && !ids.insert(c.id).second) {
+      f.Fail(json::MemberPointer(pointer, "id"), "\"" + c.id + "\" is used twice");
     }
-  }
-  jsonl::MemorySource read_source(*bytes);
-  Result<arcs::spool::File> file = arcs::spool::Read(&read_source, options);
-  std::string got_read = file.ok() ? "accept" : "reject";
-  if (got_read != expected_read) {
-    result.problems.push_back("read: expected " + expected_read + ", got " + got_read +
-                              (file.ok() ? "" : " (" + file.status().message() + ")"));
-  }
-  if (!file.ok()) return result;
-
-  // Accepted: writing back must keep every entry exactly, and be stable.
-  std::string first;
-  arcs::spool::Write(*file, &first);
-  jsonl::MemorySource reread_source(first);
-  Result<arcs::spool::File> reread = arcs::spool::Read(&reread_source, options);
-  if (!reread.ok()) {
-    result.problems.push_back("roundtrip: the written file does not read back: " +
-                              reread.status().message());
-    return result;
-  }
-  std::string second;
-  arcs::spool::Write(*reread, &second);
-  if (first != second)
-    result.problems.push_back("roundtrip: a second write differs from the first");
-  if (reread->entries.size() != file->entries.size()) {
-    result.problems.push_back("roundtrip: entry count changed");
-  } else {
-    for (std::size_t i = 0; i < file->entries.size(); ++i) {
-      if (!json::Equal(file->entries[i].value(), reread->entries[i].value())) {
-        result.problems.push_back("roundtrip: entry " + std::to_string(i + 1) + " changed");
-      }
-    }
-  }
-  if (first.starts_with("\xEF\xBB\xBF") || first.find('\r') != std::string::npos ||
-      (!first.empty() && first.back() != '\n')) {
-    result.problems.push_back("roundtrip: output has a BOM, a CR or no final LF");
-  }
-  return result;
+  });
+  f.Finish();
+  if (!status.ok()) return Status(status.code(), path + ": " + status.message());
+  return manifest;
 }
 
 }  // namespace arcs::conformance

@@ -1,49 +1,78 @@
-// Vector manifests (vectors/<format>/manifest.json, documented in vectors/README.md) and the
-// runner that holds the reference implementation to them. Tests are data: this only runs them.
+// Vector manifests, version 2 (vectors/<format>/manifest.json, documented in vectors/README.md):
+// the cases of a format, each with named inputs, args, and per operation its own requirements
+// and expectation. Tests are data: this only loads them, strictly; runner/judge.h judges answers
+// against them, for the reference and every implementation alike.
 #ifndef ARCS_CONFORMANCE_VECTORS_H_
 #define ARCS_CONFORMANCE_VECTORS_H_
 
 #include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "conformance/format.h"
 #include "reference/core/status.h"
 
 namespace arcs::conformance {
 
+// Why a case expects what it expects.
+//  kRequired    the quoted text settles the outcome.
+//  kPolicy      the text leaves a choice to implementations; the outcome follows the choice the
+//               implementation declares (`outcomes`: choice -> outcome, every choice listed).
+//  kAcceptable  the text is silent or ambiguous: any reading of the errata entry `flag` is
+//               acceptable (`outcomes`: reading -> outcome); `arcs_reading` is the reference's.
+//  kResource    a resource probe (format.h): any verdict, in time and without a crash. Never in
+//               a manifest; the runner makes these cases.
+enum class Ground : std::uint8_t { kRequired, kPolicy, kAcceptable, kResource };
+std::string_view GroundName(Ground ground);  // "required", "policy", "acceptable", "resource"
+
+struct Expectation {
+  Ground ground = Ground::kRequired;
+  std::string outcome;                          // kRequired
+  std::string policy;                           // kPolicy
+  std::string flag;                             // kAcceptable
+  std::map<std::string, std::string> outcomes;  // kPolicy, kAcceptable
+  std::string arcs_reading;                     // kAcceptable
+};
+
+// The ARCS checker's exact rule-id sets for a validate case (informative for other
+// implementations; the reference must match them).
+struct RuleSets {
+  bool given = false;
+  std::vector<std::string> errors;    // sorted, unique
+  std::vector<std::string> warnings;  // sorted, unique
+};
+
+struct OperationCase {
+  std::string operation;
+  std::vector<std::string> requirements;
+  std::string spec_text;
+  Expectation expect;
+  RuleSets rules;
+};
+
 struct VectorCase {
   std::string id;
   std::string description;
-  std::string file;  // resolved against the manifest's folder
-  std::vector<std::string> requirements;
-  std::vector<std::pair<std::string, std::uint64_t>> limits;
-  bool expect_valid = true;
-  std::vector<std::string> expected_errors;    // sorted, unique rule ids
-  std::vector<std::string> expected_warnings;  // sorted, unique rule ids
-  // "accept" or "reject"; for implementation-defined cases, the outcome per policy value.
-  std::string read_result;
-  std::string read_policy;
-  std::map<std::string, std::string> read_outcomes;
+  std::map<std::string, std::string> inputs;  // input name -> file path, resolved
+  std::string args;                           // the args object as compact JSON, "" for none
+  LimitValues limits;                         // from args, over the format's defaults
+  std::vector<OperationCase> operations;      // in the format's operation order
 };
 
 struct Manifest {
   std::string format;
+  std::string spec;
+  std::string spec_version;
   std::string catalogue;  // repository path of the requirement catalogue the cases cite
+  std::string errata;     // repository path of the errata the flags name
   std::vector<VectorCase> cases;
 };
 
-Result<Manifest> LoadManifest(const std::string& path);
-
-struct CaseResult {
-  std::string id;
-  std::vector<std::string> problems;  // empty when the reference met every expectation
-  bool passed() const { return problems.empty(); }
-};
-
-// Runs one Spool case against the reference: the validator's verdict, error and warning rule
-// sets, and the reader's outcome, with a lossless round trip when it accepts.
-CaseResult RunSpoolCase(const VectorCase& c);
+// Loads and checks a manifest of `format`: every member known and typed, every operation one the
+// format defines with the inputs it needs, every outcome one of the operation's, every policy the
+// format's with all its choices, every acceptable set with two readings that differ, args limits
+// the format's. The message names the offending place as a JSON Pointer.
+Result<Manifest> LoadManifest(const std::string& path, const FormatModule& format);
 
 }  // namespace arcs::conformance
 

@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     arcs::Result<Answer> again = DecodeAnswer(EncodeAnswer(*a));
     Check(again.ok(), "an encoded answer does not decode");
     Check(again->id == a->id && again->status == a->status && again->reason == a->reason &&
-              again->output == a->output && again->findings.size() == a->findings.size(),
+              again->outputs == a->outputs && again->findings.size() == a->findings.size(),
           "an answer changed through encode -> decode");
     if (a->status == AnswerStatus::kOk) Check(again->verdict == a->verdict, "verdict changed");
   }
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (arcs::Result<CaseRequest> c = DecodeCase(line); c.ok()) {
     arcs::Result<CaseRequest> again = DecodeCase(EncodeCase(*c));
     Check(again.ok(), "an encoded case does not decode");
-    Check(again->id == c->id && again->input == c->input && again->limits == c->limits,
+    Check(again->id == c->id && again->inputs == c->inputs && again->args == c->args,
           "a case changed through encode -> decode");
   }
   (void)DecodeRunnerHello(line);

@@ -5,7 +5,8 @@
 # Environment (all optional):
 #   FUZZ_SECONDS  seconds per target (default 600)
 #   FUZZ_JOBS     targets run at the same time (default 2)
-#   FUZZ_TARGETS  space-separated subset of the targets (default: all five)
+#   FUZZ_TARGETS  space-separated subset of the targets (default: every target the build declares,
+#                 listed with its dictionary in $FUZZ_BUILD/fuzz/targets.txt)
 #   FUZZ_TIMEOUT  seconds one input may take before libFuzzer calls it a hang (default 10)
 #   FUZZ_BUILD    build tree (default build-fuzz)
 #
@@ -20,8 +21,6 @@ build=${FUZZ_BUILD:-build-fuzz}
 seconds=${FUZZ_SECONDS:-600}
 jobs=${FUZZ_JOBS:-2}
 timeout=${FUZZ_TIMEOUT:-10}
-read -r -a targets <<<"${FUZZ_TARGETS:-json_fuzzer spool_reader_fuzzer spool_checker_fuzzer spool_roundtrip_fuzzer protocol_fuzzer}"
-dict_for() { case "$1" in json_fuzzer) echo fuzz/json.dict ;; *) echo fuzz/spool.dict ;; esac; }
 
 # Sanitizers and coverage for the whole tree, so the libraries are instrumented like the targets.
 # pointer-overflow stays off: RapidJSON 1.1.0's headers compute out-of-range pointers.
@@ -31,6 +30,10 @@ flags+=" -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
 echo "fuzz: configuring $build (clang++, ARCS_FUZZ=ON)"
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DARCS_FUZZ=ON -DARCS_BENCHMARKS=OFF "-DCMAKE_CXX_FLAGS=$flags" >/dev/null
+# The targets and their dictionaries, as the build declares them (fuzz/CMakeLists.txt).
+declared=$build/fuzz/targets.txt
+read -r -a targets <<<"${FUZZ_TARGETS:-$(cut -d' ' -f1 "$declared" | tr '\n' ' ')}"
+dict_for() { awk -v t="$1" '$1 == t {print $2}' "$declared"; }
 echo "fuzz: building ${targets[*]}"
 cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build/fuzz-build.log" 2>&1 || {
   tail -50 "$build/fuzz-build.log"

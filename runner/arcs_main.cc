@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/formats_command.h"
 #include "runner/report/report_command.h"
 #include "runner/run_command.h"
 #include "runner/serve_command.h"
@@ -22,10 +23,11 @@ commands:
                           render a JSON report written by `arcs run --report`
   diff OLD.json NEW.json  list the cases whose outcome changed; exit 1 on regressions
   serve                   the reference implementation over the runner protocol
-  vectors                 run the reference in-process over one vector manifest
+  vectors                 hold the reference, in process, to every vector
+  formats [--json]        the formats, their limits, policies and operations
 
 Run `arcs COMMAND --help` for a command's options; `arcs --version` for the version.
-Formats: spool (spool.md 1.0). The runner protocol: runner/PROTOCOL.md.
+The runner protocol: runner/PROTOCOL.md.
 )";
 
 }  // namespace
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
   if (command == "diff") return arcs::runner::DiffCommand(args);
   if (command == "serve") return arcs::runner::ServeCommand(args);
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
+  if (command == "formats") return arcs::runner::FormatsCommand(args);
   std::cerr << "arcs: unknown command '" << command << "'\n" << kHelp;
   return 2;
 }

@@ -1,13 +1,14 @@
-// Judging one answer of an implementation against the vector it answers, per operation
-// (runner/PROTOCOL.md §3). The expectations come from the vector manifest; the reference is
-// consulted only to read the input the way a conforming reader must, so that a round trip's
-// output can be compared with the entries it has to hold.
+// Judging one answer of an implementation against the vector it answers (runner/PROTOCOL.md §3).
+// The one judging path: `arcs run` judges every implementation with it, and `arcs vectors` holds
+// the reference to the same judgements. The expectation comes from the vector manifest, by its
+// ground (required, policy, acceptable); what an operation asks beyond the verdict (a round
+// trip's output) is the format module's check.
 #ifndef ARCS_RUNNER_JUDGE_H_
 #define ARCS_RUNNER_JUDGE_H_
 
 #include <string>
+#include <vector>
 
-#include "reference/core/json.h"
 #include "runner/protocol/protocol.h"
 #include "runner/report/report.h"
 #include "runner/suite.h"
@@ -16,25 +17,28 @@ namespace arcs::runner {
 
 struct Judgement {
   report::Outcome outcome = report::Outcome::kPassed;  // passed, failed, skipped or errored
-  std::string error_kind;  // "implementation" when the implementation answered "errored"
+  std::string error_kind;  // "implementation" when it answered "errored"; "runner" when unjudged
   std::string expected;
   std::string actual;
   std::string message;
   std::string rules;  // validate: "agree" / "differ" / "" (see report::CaseResult::rules)
+  report::Ground ground = report::Ground::kRequired;
+  std::string flag;    // acceptable: the errata entry
+  std::string policy;  // policy: "NAME=CHOICE" as declared, or "NAME" when undeclared
+  std::vector<std::string> readings;                   // acceptable: the readings the answer fits
+  report::Strict strict = report::Strict::kNotJudged;  // the ARCS strict profile
 };
 
-// Judges an answer with the id of `c`. `declared` is what the implementation's hello declared
-// for the case's format (its policies decide implementation-defined cases).
+// Judges an answer to `c`. `declared` is what the implementation's hello declared for the case's
+// format (its policies decide policy cases).
 Judgement Judge(const SuiteCase& c, const protocol::Answer& answer,
                 const protocol::FormatSupport& declared);
 
+// The report's name for a vector's ground.
+report::Ground ReportGround(conformance::Ground ground);
+
 // What the vector expects of the case's operation, in words (for the report).
 std::string DescribeExpectation(const SuiteCase& c);
-
-// Whether two JSON values are the same data (PROTOCOL.md §3 roundtrip): same kinds, strings equal
-// after unescaping, numbers equal by exact decimal value, arrays element by element, objects with
-// the same members (names and values) regardless of order; repeated names must all be there.
-bool SameData(const json::Value& a, const json::Value& b);
 
 }  // namespace arcs::runner
 

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "conformance/registry.h"
 #include "runner/judge.h"
 #include "runner/supervisor/supervisor.h"
 
@@ -57,8 +58,8 @@ report::CaseResult Unanswered(const SuiteCase& c, const supervisor::Outcome& o) 
   switch (o.fate) {
     case supervisor::Fate::kNotDeclared:
       r.outcome = report::Outcome::kSkipped;
-      r.message =
-          "not supported: the implementation does not declare " + c.format + " " + c.operation;
+      r.message = "not supported: the implementation does not declare " +
+                  std::string(c.format->name) + " " + c.operation;
       return r;
     case supervisor::Fate::kCrash:
       r.error_kind = "crash";
@@ -91,7 +92,7 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
                          const protocol::ImplementationHello& hello) {
   report::CaseResult r;
   if (o.fate == supervisor::Fate::kAnswered) {
-    auto declared = hello.formats.find(c.format);
+    auto declared = hello.formats.find(std::string(c.format->name));
     Judgement j =
         Judge(c, o.answer,
               declared != hello.formats.end() ? declared->second : protocol::FormatSupport{});
@@ -101,18 +102,26 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
     r.actual = j.outcome == report::Outcome::kPassed ? "" : j.actual;
     r.message = j.message;
     r.rules = j.rules;
+    r.ground = j.ground;
+    r.flag = j.flag;
+    r.policy = j.policy;
+    r.readings = j.readings;
+    r.strict = j.strict;
     if (r.outcome == report::Outcome::kErrored && r.expected.empty()) {
       r.expected = DescribeExpectation(c);
     }
   } else {
     r = Unanswered(c, o);
+    r.ground = ReportGround(c.expectation->expect.ground);
+    r.flag = c.expectation->expect.flag;
   }
   r.id = c.vector->id;
-  r.format = c.format;
+  r.format = c.format->name;
   r.operation = c.operation;
-  r.requirements = c.vector->requirements;
+  r.requirements = c.expectation->requirements;
   r.level = c.level;
   r.rerun = o.rerun;
+  r.peak_rss_bytes = o.peak_rss_bytes;
   if (o.rerun) {
     std::string note = "re-run in a fresh process after " + o.first_attempt;
     r.message = r.message.empty() ? note : note + "; " + r.message;
@@ -122,25 +131,25 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
 
 void Summarize(const protocol::ImplementationHello& hello, bool filtered,
                report::ImplementationReport* impl) {
-  for (const FormatDef& def : Formats()) {
+  for (const conformance::FormatModule* def : conformance::Formats()) {
     std::vector<const report::CaseResult*> cases;
     for (const report::CaseResult& c : impl->cases) {
-      if (c.format == def.format) cases.push_back(&c);
+      if (c.format == def->name) cases.push_back(&c);
     }
     if (cases.empty()) continue;
     report::FormatSummary f;
-    f.format = def.format;
+    f.format = def->name;
     if (auto declared = hello.formats.find(f.format); declared != hello.formats.end()) {
       f.policies = declared->second.policies;
     }
     std::uint64_t must = 0, must_passed = 0;
-    for (std::string_view op : def.operations) {
+    for (const conformance::OperationSpec& op : def->operations) {
       report::OperationSummary s;
-      s.operation = op;
+      s.operation = op.name;
       s.supported = Declares(hello, f.format, s.operation);
       std::uint64_t op_must = 0, op_must_passed = 0;
       for (const report::CaseResult* c : cases) {
-        if (c->operation != op) continue;
+        if (c->operation != op.name) continue;
         s.counts.Add(c->outcome);
         s.by_level[c->level].Add(c->outcome);
         f.counts.Add(c->outcome);
@@ -187,9 +196,10 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   requests.reserve(suite.cases.size());
   std::vector<std::string> formats;
   for (const SuiteCase& c : suite.cases) {
-    requests.push_back({c.request_id, c.format, c.operation, c.input, c.vector->limits});
-    if (std::find(formats.begin(), formats.end(), c.format) == formats.end()) {
-      formats.push_back(c.format);
+    const std::string format(c.format->name);
+    requests.push_back(c.Request());
+    if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
+      formats.push_back(format);
     }
   }
   supervisor::Options options;
@@ -200,6 +210,13 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   options.jobs = args.jobs;
   options.max_consecutive_failures = args.max_consecutive_failures;
   options.pin_workers = args.pin_workers;
+  std::set<std::string> probes;
+  for (const SuiteCase& c : suite.cases) {
+    if (c.resource_probe()) probes.insert(c.request_id);
+  }
+  options.measure_memory = [&](const protocol::CaseRequest& request) {
+    return probes.contains(request.id);
+  };
   options.should_send = [&](const protocol::ImplementationHello& hello,
                             const protocol::CaseRequest& request) {
     return Declares(hello, request.format, request.operation);
@@ -268,6 +285,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
     impl.cases.push_back(std::move(r));
   }
   Summarize(summary.hello, args.filtered, &impl);
+  report::SummarizeReadings(&impl);
   return run;
 }
 

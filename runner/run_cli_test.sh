@@ -59,7 +59,7 @@ expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.js
 
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
 lie="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs $one/validate"
-expect_status 1 "lying implementation" "$arcs" run --quiet --impl "$lie" --report "$tmp/lie.json"
+expect_status 1 "lying implementation" "$arcs" run --quiet --no-resource-probes --impl "$lie" --report "$tmp/lie.json"
 [ "$(case_field "$tmp/lie.json" $one validate outcome)" = failed ] || fail "the lie was not caught"
 expect_status 1 "diff catches the regression" "$arcs" diff "$tmp/ref.json" "$tmp/lie.json"
 grep -q "$one" "$tmp/out" || fail "diff does not name $one"
@@ -67,7 +67,7 @@ expect_status 0 "diff of equal reports" "$arcs" diff "$tmp/ref.json" "$tmp/ref2.
 
 # 3. Known failures: a listed failure passes the run; a listed case that passes fails it.
 printf '# the lie\n%s/validate\n' "$one" >"$tmp/known.txt"
-expect_status 0 "listed known failure" "$arcs" run --quiet --impl "$lie" \
+expect_status 0 "listed known failure" "$arcs" run --quiet --no-resource-probes --impl "$lie" \
   --known-failures "$tmp/known.txt" --report "$tmp/known.json"
 [ "$(case_field "$tmp/known.json" $one validate outcome)" = known_failure ] ||
   fail "a listed failure is not reported as known_failure"
@@ -152,11 +152,11 @@ expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-ca
 expect_status 0 "help" "$arcs" run --help
 
 # 7. The example adapters, with their known-failures lists.
-expect_status 0 "python adapter" "$arcs" run --quiet -j 2 \
+expect_status 0 "python adapter" "$arcs" run --quiet -j 2 --no-resource-probes \
   --impl "/usr/bin/python3 $src/runner/adapters/python/arcs_adapter.py" \
   --known-failures "$src/runner/adapters/python/known-failures.txt" --report "$tmp/python.json"
 if command -v node >/dev/null; then
-  expect_status 0 "node adapter" "$arcs" run --quiet -j 2 \
+  expect_status 0 "node adapter" "$arcs" run --quiet -j 2 --no-resource-probes \
     --impl "node $src/runner/adapters/node/arcs_adapter.js" \
     --known-failures "$src/runner/adapters/node/known-failures.txt" --report "$tmp/node.json"
 else

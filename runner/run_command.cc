@@ -32,6 +32,10 @@ them one after the other and reports them side by side.
   --operation OP              only this operation, e.g. validate, roundtrip (repeatable)
   --level L                   only cases at this level: MUST, SHOULD or MAY (repeatable)
   --filter GLOB               only cases whose id, or id/operation, matches (repeatable)
+  --no-resource-probes        leave out the cases made at run time to probe resource limits
+                              (a 72 MiB line, 4,000,000 nested arrays, 1,000,000 entries,
+                              64 MiB of base64: any verdict passes, within the timeout and
+                              without a crash; the report shows peak memory for each)
   --known-failures FILE       cases expected to fail: one CASE_ID/OPERATION per line, optionally
                               prefixed by IMPLEMENTATION_NAME: ; # starts a comment
   -j N                        run N copies of each implementation in parallel (default 1)
@@ -96,6 +100,8 @@ std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
     } else if (a == "--known-failures" && value(&out->known_failures)) {
     } else if (a == "--report" && value(&out->report_path)) {
     } else if (a == "--suite" && value(&out->suite_root)) {
+    } else if (a == "--no-resource-probes") {
+      out->filter.resource_probes = false;
     } else if (a == "--no-pin") {
       out->pin_workers = false;
     } else if (a == "--quiet") {

@@ -4,8 +4,7 @@
 #include <iostream>
 #include <string>
 
-#include "conformance/spool/checker.h"
-#include "reference/spool/spool.h"
+#include "conformance/registry.h"
 #include "runner/version.h"
 
 namespace arcs::runner {
@@ -26,86 +25,38 @@ protocol::Answer Errored(const protocol::CaseRequest& request, std::string messa
   return answer;
 }
 
-Result<arcs::spool::Limits> SpoolLimits(const protocol::CaseRequest& request) {
-  arcs::spool::Limits limits;
-  for (const auto& [name, value] : request.limits) {
-    if (Status s = arcs::spool::SetLimit(name, value, &limits); !s.ok()) return s;
-  }
-  return limits;
-}
-
-protocol::Answer SpoolValidate(const protocol::CaseRequest& request,
-                               const arcs::spool::Limits& limits) {
-  jsonl::MemorySource source(request.input);
-  Diagnostics diagnostics;
-  conformance::spool::Validate(&source, limits, &diagnostics);
-  protocol::Answer answer;
-  answer.id = request.id;
-  answer.verdict =
-      diagnostics.has_errors() ? protocol::Verdict::kInvalid : protocol::Verdict::kValid;
-  answer.findings_given = true;
-  for (const Finding& f : diagnostics.findings()) {
-    answer.findings.push_back({f.rule_id, std::string(SeverityName(f.severity)), f.location.line,
-                               f.location.pointer, f.message});
-  }
-  return answer;
-}
-
-protocol::Answer SpoolRoundtrip(const protocol::CaseRequest& request,
-                                const arcs::spool::Limits& limits) {
-  arcs::spool::ReadOptions options;
-  options.limits = limits;
-  jsonl::MemorySource source(request.input);
-  Result<arcs::spool::File> file = arcs::spool::Read(&source, options);
-  protocol::Answer answer;
-  answer.id = request.id;
-  if (!file.ok()) {
-    answer.verdict = protocol::Verdict::kInvalid;
-    return answer;
-  }
-  std::string out;
-  arcs::spool::Write(*file, &out);
-  answer.output = std::move(out);
-  return answer;
-}
-
-struct Operation {
-  std::string_view format;
-  std::string_view operation;
-  protocol::Answer (*run)(const protocol::CaseRequest&, const arcs::spool::Limits&);
-};
-
-constexpr Operation kOperations[] = {
-    {"spool", "validate", SpoolValidate},
-    {"spool", "roundtrip", SpoolRoundtrip},
-};
-
 }  // namespace
 
 protocol::ImplementationHello ReferenceHello() {
   protocol::ImplementationHello hello;
   hello.implementation = {"arcs-reference", std::string(kArcsVersion), "C++", ""};
-  protocol::FormatSupport& spool = hello.formats["spool"];
-  for (const Operation& op : kOperations) {
-    if (op.format == "spool") spool.operations.emplace_back(op.operation);
-  }
-  for (const arcs::spool::DeclaredPolicy& p : arcs::spool::kDeclaredPolicies) {
-    spool.policies[std::string(p.policy)] = p.choice;
+  for (const conformance::FormatModule* format : conformance::Formats()) {
+    protocol::FormatSupport& support = hello.formats[std::string(format->name)];
+    for (const conformance::OperationSpec& op : format->operations) {
+      support.operations.emplace_back(op.name);
+    }
+    for (const conformance::PolicySpec& p : format->policies) {
+      support.policies[std::string(p.name)] = p.reference_choice;
+    }
   }
   return hello;
 }
 
 protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
-  for (const Operation& op : kOperations) {
-    if (op.format != request.format || op.operation != request.operation) continue;
-    Result<arcs::spool::Limits> limits = SpoolLimits(request);
-    if (!limits.ok()) return Errored(request, limits.status().message());
-    return op.run(request, *limits);
+  const conformance::FormatModule* format = conformance::FindFormat(request.format);
+  const conformance::OperationSpec* op =
+      format ? format->FindOperation(request.operation) : nullptr;
+  if (!op) {
+    protocol::Answer answer;
+    answer.id = request.id;
+    answer.status = protocol::AnswerStatus::kSkipped;
+    answer.reason = "the reference does not implement " + request.format + " " + request.operation;
+    return answer;
   }
-  protocol::Answer answer;
+  Result<conformance::LimitValues> limits = format->LimitsFromArgs(request.args);
+  if (!limits.ok()) return Errored(request, "args: " + limits.status().message());
+  protocol::Answer answer = op->reference({&request.inputs, std::move(*limits)});
   answer.id = request.id;
-  answer.status = protocol::AnswerStatus::kSkipped;
-  answer.reason = "the reference does not implement " + request.format + " " + request.operation;
   return answer;
 }
 

@@ -4,25 +4,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 
 #include "conformance/catalogue.h"
+#include "conformance/registry.h"
 #include "reference/core/io.h"
 
 namespace arcs::runner {
-
-const std::vector<FormatDef>& Formats() {
-  static const std::vector<FormatDef> formats = {
-      {"spool", "vectors/spool/manifest.json", {"validate", "roundtrip"}},
-  };
-  return formats;
-}
-
-const FormatDef* FindFormat(std::string_view format) {
-  for (const FormatDef& f : Formats()) {
-    if (f.format == format) return &f;
-  }
-  return nullptr;
-}
 
 namespace {
 
@@ -40,15 +28,17 @@ bool MatchesGlob(const std::vector<std::string>& globs, const std::string& id,
   return false;
 }
 
-// The strongest level among the requirements a case cites (MUST > SHOULD > MAY).
-Result<std::string> CaseLevel(const conformance::VectorCase& c,
-                              const conformance::Catalogue& catalogue) {
+// The strongest level among the requirements an operation of a case cites (MUST > SHOULD >
+// MAY): a reader SHOULD stays a SHOULD even when the file breaks a MUST.
+Result<std::string> OperationLevel(const conformance::VectorCase& c,
+                                   const conformance::OperationCase& op,
+                                   const conformance::Catalogue& catalogue) {
   Level strongest = Level::kMay;
-  for (const std::string& id : c.requirements) {
+  for (const std::string& id : op.requirements) {
     const conformance::Requirement* r = catalogue.Find(id);
     if (!r) {
-      return Status(StatusCode::kParseError,
-                    "case " + c.id + " cites " + id + ", which is not in the catalogue");
+      return Status(StatusCode::kParseError, "case " + c.id + "/" + op.operation + " cites " + id +
+                                                 ", which is not in the catalogue");
     }
     strongest = std::min(strongest, r->level);  // kMust < kShould < kMay
   }
@@ -57,13 +47,14 @@ Result<std::string> CaseLevel(const conformance::VectorCase& c,
 
 Status CheckFilter(const SuiteFilter& filter) {
   for (const std::string& f : filter.formats) {
-    if (!FindFormat(f)) return Status(StatusCode::kInvalidArgument, "unknown format '" + f + "'");
+    if (!conformance::FindFormat(f)) {
+      return Status(StatusCode::kInvalidArgument, "unknown format '" + f + "'");
+    }
   }
   for (const std::string& op : filter.operations) {
     bool known = false;
-    for (const FormatDef& f : Formats()) {
-      known =
-          known || std::find(f.operations.begin(), f.operations.end(), op) != f.operations.end();
+    for (const conformance::FormatModule* f : conformance::Formats()) {
+      known = known || f->FindOperation(op) != nullptr;
     }
     if (!known) return Status(StatusCode::kInvalidArgument, "unknown operation '" + op + "'");
   }
@@ -78,12 +69,24 @@ Status CheckFilter(const SuiteFilter& filter) {
 
 }  // namespace
 
+protocol::CaseRequest SuiteCase::Request() const {
+  return {request_id, std::string(format->name), operation, *inputs, vector->args};
+}
+
+std::size_t SuiteCase::InputBytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [name, input] : *inputs) bytes += input.size();
+  return bytes;
+}
+
 bool SuiteFilter::Empty() const {
-  return formats.empty() && operations.empty() && levels.empty() && globs.empty();
+  return formats.empty() && operations.empty() && levels.empty() && globs.empty() &&
+         resource_probes;
 }
 
 std::vector<std::string> SuiteFilter::Describe() const {
   std::vector<std::string> out;
+  if (!resource_probes) out.push_back("--no-resource-probes");
   for (const std::string& f : formats) out.push_back("--format " + f);
   for (const std::string& op : operations) out.push_back("--operation " + op);
   for (const std::string& level : levels) out.push_back("--level " + level);
@@ -91,45 +94,113 @@ std::vector<std::string> SuiteFilter::Describe() const {
   return out;
 }
 
+namespace {
+
+// The bytes of every input of a case.
+Result<std::shared_ptr<const std::map<std::string, std::string>>> ReadInputs(
+    const conformance::VectorCase& c) {
+  auto inputs = std::make_shared<std::map<std::string, std::string>>();
+  for (const auto& [name, path] : c.inputs) {
+    Result<std::string> bytes = ReadFile(path);
+    if (!bytes.ok()) return bytes.status();
+    (*inputs)[name] = std::move(*bytes);
+  }
+  return std::shared_ptr<const std::map<std::string, std::string>>(std::move(inputs));
+}
+
+// The cases of a format's resource probes, as a manifest would hold them: every operation whose
+// inputs the probe provides, the format's default limits, no args (the implementation's own
+// limits are what is probed).
+conformance::Manifest ProbeCases(const conformance::FormatModule& format) {
+  conformance::Manifest probes;
+  probes.format = format.name;
+  for (const conformance::ResourceProbe& probe : format.resource_probes) {
+    conformance::VectorCase& c = probes.cases.emplace_back();
+    c.id = std::string(format.name) + "-resource-" + std::string(probe.name);
+    c.description = probe.description;
+    c.limits = format.DefaultLimits();
+    for (const conformance::OperationSpec& op : format.operations) {
+      conformance::OperationCase& oc = c.operations.emplace_back();
+      oc.operation = op.name;
+      oc.requirements.assign(probe.requirements.begin(), probe.requirements.end());
+      oc.spec_text = probe.spec_text;
+      oc.expect.ground = conformance::Ground::kResource;
+    }
+  }
+  return probes;
+}
+
+using Inputs = std::shared_ptr<const std::map<std::string, std::string>>;
+
+// Adds the cases of `manifest` the filter selects; read_inputs gives a case's input bytes, asked
+// once per case and only when one of its operations is selected.
+Status AddCases(const conformance::FormatModule& format, const conformance::Manifest& manifest,
+                const conformance::Catalogue& catalogue, const SuiteFilter& filter,
+                const std::function<Result<Inputs>(std::size_t)>& read_inputs, Suite* suite) {
+  for (std::size_t i = 0; i < manifest.cases.size(); ++i) {
+    const conformance::VectorCase& c = manifest.cases[i];
+    Inputs inputs;
+    for (const conformance::OperationCase& op : c.operations) {
+      Result<std::string> level = OperationLevel(c, op, catalogue);
+      if (!level.ok()) return level.status();
+      SuiteCase sc;
+      sc.format = &format;
+      sc.vector = &c;
+      sc.expectation = &op;
+      sc.operation = op.operation;
+      sc.level = *level;
+      sc.request_id = c.id + "/" + op.operation;
+      if (!Selected(filter.levels, sc.level) || !Selected(filter.operations, sc.operation) ||
+          !MatchesGlob(filter.globs, c.id, sc.request_id)) {
+        continue;
+      }
+      if (!inputs) {
+        Result<Inputs> read = read_inputs(i);
+        if (!read.ok()) return read.status();
+        inputs = std::move(*read);
+      }
+      sc.inputs = inputs;
+      suite->cases.push_back(std::move(sc));
+    }
+  }
+  return Status::Ok();
+}
+
+Status AddFormat(const std::string& root, const conformance::FormatModule& format,
+                 const SuiteFilter& filter, Suite* suite) {
+  Result<conformance::Manifest> manifest =
+      conformance::LoadManifest(root + "/" + format.ManifestPath(), format);
+  if (!manifest.ok()) return manifest.status();
+  Result<conformance::Catalogue> catalogue =
+      conformance::LoadCatalogue(root + "/" + manifest->catalogue);
+  if (!catalogue.ok()) return catalogue.status();
+  const conformance::Manifest& vectors = suite->manifests.emplace_back(std::move(*manifest));
+  Status added = AddCases(
+      format, vectors, *catalogue, filter,
+      [&](std::size_t i) { return ReadInputs(vectors.cases[i]); }, suite);
+  if (!added.ok() || !filter.resource_probes) return added;
+  const conformance::Manifest& probes = suite->manifests.emplace_back(ProbeCases(format));
+  return AddCases(
+      format, probes, *catalogue, filter,
+      [&](std::size_t i) -> Result<Inputs> {
+        return Inputs(std::make_shared<const std::map<std::string, std::string>>(
+            format.resource_probes[i].generate()));
+      },
+      suite);
+}
+
+}  // namespace
+
 Result<Suite> LoadSuite(const std::string& root, const SuiteFilter& filter) {
   if (Status s = CheckFilter(filter); !s.ok()) return s;
   Suite suite;
-  for (const FormatDef& format : Formats()) {
-    if (!Selected(filter.formats, format.format)) continue;
-    Result<conformance::Manifest> manifest =
-        conformance::LoadManifest(root + "/" + std::string(format.manifest));
-    if (!manifest.ok()) return manifest.status();
-    Result<conformance::Catalogue> catalogue =
-        conformance::LoadCatalogue(root + "/" + manifest->catalogue);
-    if (!catalogue.ok()) return catalogue.status();
-    const conformance::Manifest& kept = suite.manifests.emplace_back(std::move(*manifest));
-    for (const conformance::VectorCase& c : kept.cases) {
-      Result<std::string> level = CaseLevel(c, *catalogue);
-      if (!level.ok()) return level.status();
-      if (!Selected(filter.levels, *level)) continue;
-      std::string input;
-      for (std::string_view operation : format.operations) {
-        SuiteCase sc;
-        sc.vector = &c;
-        sc.format = format.format;
-        sc.operation = operation;
-        sc.level = *level;
-        sc.request_id = c.id + "/" + sc.operation;
-        if (!Selected(filter.operations, operation)) continue;
-        if (!MatchesGlob(filter.globs, c.id, sc.request_id)) continue;
-        if (input.empty()) {
-          Result<std::string> bytes = ReadFile(c.file);
-          if (!bytes.ok()) return bytes.status();
-          input = std::move(*bytes);
-        }
-        sc.input = input;
-        suite.cases.push_back(std::move(sc));
-      }
-    }
+  for (const conformance::FormatModule* format : conformance::Formats()) {
+    if (!Selected(filter.formats, format->name)) continue;
+    if (Status s = AddFormat(root, *format, filter, &suite); !s.ok()) return s;
   }
   std::sort(suite.cases.begin(), suite.cases.end(), [](const SuiteCase& a, const SuiteCase& b) {
-    return std::tie(a.format, a.vector->id, a.operation) <
-           std::tie(b.format, b.vector->id, b.operation);
+    return std::tie(a.format->name, a.vector->id, a.operation) <
+           std::tie(b.format->name, b.vector->id, b.operation);
   });
   return suite;
 }

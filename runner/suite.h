@@ -1,34 +1,38 @@
-// The suite `arcs run` plays: every vector of every format, once per operation the format
-// defines, with the level it is scored at. Formats and their operations are data (kFormats in
-// suite.cc); adding an operation is a row there and a judge in judge.cc.
+// The suite `arcs run` plays: every vector of every format of the registry, once per operation the
+// vector has an expectation for, scored at the level of that operation's own requirements.
 #ifndef ARCS_RUNNER_SUITE_H_
 #define ARCS_RUNNER_SUITE_H_
 
 #include <deque>
+#include <map>
+#include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "conformance/format.h"
 #include "conformance/vectors.h"
 #include "reference/core/status.h"
+#include "runner/protocol/protocol.h"
 
 namespace arcs::runner {
 
-struct FormatDef {
-  std::string_view format;
-  std::string_view manifest;                 // repository path
-  std::vector<std::string_view> operations;  // in report order
-};
-const std::vector<FormatDef>& Formats();
-const FormatDef* FindFormat(std::string_view format);
-
 struct SuiteCase {
+  const conformance::FormatModule* format = nullptr;
   const conformance::VectorCase* vector = nullptr;
-  std::string format;
+  const conformance::OperationCase* expectation = nullptr;  // this operation's
   std::string operation;
-  std::string level;       // "MUST" | "SHOULD" | "MAY": the strongest among the requirements
+  std::string level;       // "MUST" | "SHOULD" | "MAY": the strongest of the operation's rules
   std::string request_id;  // "<case id>/<operation>", unique in the suite
-  std::string input;       // the input file's bytes
+  // The input files' bytes by input name, shared by the case's operations.
+  std::shared_ptr<const std::map<std::string, std::string>> inputs;
+
+  conformance::CaseInput Input() const { return {inputs.get(), vector->limits}; }
+  bool resource_probe() const {
+    return expectation->expect.ground == conformance::Ground::kResource;
+  }
+  // The case as the protocol sends it.
+  protocol::CaseRequest Request() const;
+  std::size_t InputBytes() const;
 };
 
 struct SuiteFilter {
@@ -36,13 +40,15 @@ struct SuiteFilter {
   std::vector<std::string> operations;  // empty: all
   std::vector<std::string> levels;      // empty: all
   std::vector<std::string> globs;       // fnmatch against "<id>" or "<id>/<operation>"; empty: all
+  bool resource_probes = true;          // the cases made at run time (conformance/format.h)
   bool Empty() const;
   std::vector<std::string> Describe() const;  // e.g. {"--format spool", "--filter spool-11.*"}
 };
 
 struct Suite {
-  std::deque<conformance::Manifest> manifests;  // the cases point into these
-  std::vector<SuiteCase> cases;                 // sorted by (format, id, operation)
+  // The cases point into these: each format's manifest, and the cases of its resource probes.
+  std::deque<conformance::Manifest> manifests;
+  std::vector<SuiteCase> cases;  // sorted by (format, id, operation)
 };
 
 // Loads every format's manifest and catalogue under `root` (the source tree) and keeps the

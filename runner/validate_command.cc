@@ -3,61 +3,78 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <map>
 
-#include "conformance/spool/checker.h"
-#include "conformance/vectors.h"
-#include "reference/core/io.h"
+#include "conformance/registry.h"
 #include "reference/core/json.h"
-#include "reference/spool/spool.h"
+#include "reference/core/strings.h"
+#include "runner/judge.h"
+#include "runner/serve_command.h"
+#include "runner/suite.h"
 
 namespace arcs::runner {
 namespace {
 
 constexpr char kValidateHelp[] =
-    R"(usage: arcs validate [--format spool] [--json] [--limit NAME=VALUE]... FILE...
+    R"(usage: arcs validate [--format F] [--json] [--limit NAME=VALUE]... FILE...
 
 Checks that each FILE is a conforming recording and prints one line per finding:
   FILE:LINE: RULE-ID LEVEL message
 RULE-ID names the requirement in conformance/<format>/requirements.json; LEVEL is the
 requirement's level (MUST, SHOULD, MAY). Warnings (SHOULD findings) leave a file valid.
-FILE may be - for standard input.
+FILE may be - for standard input (give --format then).
 
-  --format F          the format (spool); default: from the extension, else from the content
-  --json              print the findings as one JSON document (schema: see vectors/README.md)
-  --limit NAME=VALUE  change a resource limit; names and defaults:
+  --format F          the format; default: from the extension, else from the content
+  --json              print the findings as one JSON document
+  --limit NAME=VALUE  change a resource limit of the format; names and defaults below
+
+Exit status: 0 when every file is valid (warnings allowed), 1 when any is invalid, 2 on usage or
+I/O errors.
 )";
 
 constexpr char kVectorsHelp[] =
-    R"(usage: arcs vectors [--manifest PATH] [--report PATH.json] [--markdown PATH.md] [--quiet]
+    R"(usage: arcs vectors [--format F]... [--suite DIR] [--quiet]
 
-Runs the reference implementation over a vector manifest (default vectors/spool/manifest.json)
-and checks every expectation: the validator's verdict and rule ids, the reader's outcome and a
-lossless round trip. Exit 0 when every case passes, 1 otherwise, 2 on usage or I/O errors.
+Holds the reference implementation, in process, to every vector of the selected formats (default
+all), through the same judges `arcs run` uses: every case must pass, match the reference's own
+reading (the ARCS strict profile) and, for validate, report exactly the manifest's rule ids.
+Exit 0 when every case does, 1 otherwise, 2 on usage or I/O errors.
 )";
 
 struct FileReport {
   std::string name;
+  const conformance::FormatModule* format = nullptr;
   Diagnostics diagnostics;
-  std::string io_error;
 };
 
-bool LooksLikeSpool(const std::string& path) {
-  int fd = path == "-" ? -1 : ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) return false;
-  char buffer[65536];
-  ssize_t n = ::read(fd, buffer, sizeof buffer);
+// The first 64 KiB of a file, for format detection ("" when unreadable).
+std::string Head(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return "";
+  std::string head(65536, '\0');
+  ssize_t n = ::read(fd, head.data(), head.size());
   ::close(fd);
-  if (n <= 0) return false;
-  std::string_view head(buffer, static_cast<std::size_t>(n));
-  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
-  // §3.3: "MAY check that the first line is valid JSON containing "type":"session"".
-  std::string_view first = head.substr(0, head.find('\n'));
-  json::Document doc;
-  if (!doc.Parse(first)) return false;
-  const json::Value* type = doc.root().Find("type");
-  return type && type->is_string() && type->text() == "session";
+  head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  return head;
+}
+
+std::string FormatNames() {
+  std::vector<std::string> names;
+  for (const conformance::FormatModule* f : conformance::Formats()) names.emplace_back(f->name);
+  return Join(names);
+}
+
+void PrintLimits(std::ostream& out) {
+  for (const conformance::FormatModule* f : conformance::Formats()) {
+    out << "\n" << f->title << " limits (--format " << f->name << "):\n";
+    for (const conformance::LimitSpec& l : f->limits) {
+      out << "  " << l.name << "=" << l.default_value << "  " << l.what << " (" << l.rule_id
+          << ")\n";
+    }
+  }
 }
 
 void AppendFindingJson(const Finding& f, std::string* out) {
@@ -74,136 +91,173 @@ void AppendFindingJson(const Finding& f, std::string* out) {
 
 }  // namespace
 
-int ValidateCommand(const std::vector<std::string>& args) {
-  std::string format;
+namespace {
+
+struct ValidateArgs {
+  const conformance::FormatModule* format = nullptr;  // --format, else per file
   bool as_json = false;
-  arcs::spool::Limits limits;
+  std::vector<std::pair<std::string, std::uint64_t>> limits;
   std::vector<std::string> files;
+};
+
+// Returns "" or the usage error.
+std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs* out) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << kValidateHelp;
-      for (const auto& [name, value] : arcs::spool::ListLimits(limits)) {
-        std::cout << "                        " << name << "=" << value << "\n";
-      }
-      return 0;
-    } else if (a == "--json") {
-      as_json = true;
+    if (a == "--json") {
+      out->as_json = true;
     } else if (a == "--format" && i + 1 < args.size()) {
-      format = args[++i];
+      out->format = conformance::FindFormat(args[++i]);
+      if (!out->format) {
+        return "unsupported format '" + args[i] + "' (supported: " + FormatNames() + ")";
+      }
     } else if (a == "--limit" && i + 1 < args.size()) {
-      std::string spec = args[++i];
+      const std::string& spec = args[++i];
       std::size_t eq = spec.find('=');
-      char* end = nullptr;
       std::string number = eq == std::string::npos ? "" : spec.substr(eq + 1);
+      char* end = nullptr;
       unsigned long long value = std::strtoull(number.c_str(), &end, 10);
       if (number.empty() || *end != '\0' || number[0] == '-') {
-        std::cerr << "arcs validate: --limit wants NAME=VALUE with a count, got '" << spec << "'\n";
-        return 2;
+        return "--limit wants NAME=VALUE with a count, got '" + spec + "'";
       }
-      Status s = arcs::spool::SetLimit(spec.substr(0, eq), value, &limits);
-      if (!s.ok()) {
-        std::cerr << "arcs validate: " << s.message() << " (see arcs validate --help)\n";
-        return 2;
-      }
-    } else if (a.starts_with("--")) {
-      std::cerr << "arcs validate: unknown option " << a << " (see arcs validate --help)\n";
-      return 2;
+      out->limits.emplace_back(spec.substr(0, eq), value);
+    } else if (a.starts_with("--") || (a.starts_with("-") && a != "-")) {
+      return "unknown option " + a;
     } else {
-      files.push_back(a);
+      out->files.push_back(a);
     }
   }
-  if (files.empty()) {
-    std::cerr << "arcs validate: no FILE given (see arcs validate --help)\n";
-    return 2;
-  }
-  if (!format.empty() && format != "spool") {
-    std::cerr << "arcs validate: unsupported format '" << format << "' (supported: spool)\n";
-    return 2;
-  }
+  if (out->files.empty()) return "no FILE given";
+  return "";
+}
 
+// The format of one file: --format, else its extension, else its content. Null with a message
+// on stderr when it cannot tell.
+const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::string& path) {
+  if (args.format) return args.format;
+  if (const conformance::FormatModule* f = conformance::FormatForPath(path)) return f;
+  if (path != "-") {
+    if (const conformance::FormatModule* f = conformance::SniffFormat(Head(path))) {
+      if (!args.as_json) {
+        std::cerr << "note: " << path << ": read as " << f->title << " by its content; its name "
+                  << "does not end in "
+                  << Join(std::vector<std::string>(f->extensions.begin(), f->extensions.end()),
+                          " or ")
+                  << (f->extension_rule.empty() ? "" : " (" + std::string(f->extension_rule) + ")")
+                  << "\n";
+      }
+      return f;
+    }
+  }
+  std::cerr << "arcs validate: " << path
+            << ": cannot tell the format from the name or the content; use --format ("
+            << FormatNames() << ")\n";
+  return nullptr;
+}
+
+void AppendText(const FileReport& report, std::string* out) {
+  const Diagnostics& d = report.diagnostics;
+  for (const Finding& f : d.findings()) {
+    *out += report.name + ":" + std::to_string(f.location.line) + ": " + f.rule_id + " " +
+            std::string(LevelName(f.level)) + " " + f.message;
+    if (!f.location.pointer.empty()) *out += " (at " + f.location.pointer + ")";
+    *out += "\n";
+  }
+  if (d.dropped_count() > 0) {
+    *out +=
+        report.name + ":0: ... " + std::to_string(d.dropped_count()) + " more findings not shown\n";
+  }
+}
+
+void AppendJson(const FileReport& report, std::string* out) {
+  const Diagnostics& d = report.diagnostics;
+  *out += "{\"file\":";
+  json::AppendQuoted(report.name, out);
+  *out += ",\"format\":\"" + std::string(report.format->name) +
+          "\",\"valid\":" + std::string(d.has_errors() ? "false" : "true") +
+          ",\"errors\":" + std::to_string(d.error_count()) +
+          ",\"warnings\":" + std::to_string(d.warning_count()) +
+          ",\"dropped\":" + std::to_string(d.dropped_count()) + ",\"findings\":[";
+  for (std::size_t i = 0; i < d.findings().size(); ++i) {
+    if (i) *out += ",";
+    AppendFindingJson(d.findings()[i], out);
+  }
+  *out += "]}";
+}
+
+}  // namespace
+
+int ValidateCommand(const std::vector<std::string>& args) {
+  if (std::find(args.begin(), args.end(), "--help") != args.end() ||
+      std::find(args.begin(), args.end(), "-h") != args.end()) {
+    std::cout << kValidateHelp;
+    PrintLimits(std::cout);
+    return 0;
+  }
+  ValidateArgs parsed;
+  if (std::string error = ParseValidateArgs(args, &parsed); !error.empty()) {
+    std::cerr << "arcs validate: " << error << " (see arcs validate --help)\n";
+    return 2;
+  }
   std::vector<FileReport> reports;
   bool usage_or_io_error = false;
-  for (const std::string& path : files) {
-    FileReport report{path, Diagnostics(), ""};
-    bool named_spool = path.size() > 6 && path.ends_with(".spool");
-    if (format.empty() && !named_spool && path != "-" && !LooksLikeSpool(path)) {
-      std::cerr << "arcs validate: " << path
-                << ": cannot tell the format (not named .spool, no session entry on line 1); "
-                   "use --format\n";
+  for (const std::string& path : parsed.files) {
+    const conformance::FormatModule* format = FormatOf(parsed, path);
+    if (!format) {
       usage_or_io_error = true;
       continue;
     }
-    if (!named_spool && path != "-" && !as_json) {
-      std::cerr << "note: " << path << ": Spool files MUST be named *.spool (SP-3.1-1)\n";
+    conformance::LimitValues limits = format->DefaultLimits();
+    for (const auto& [name, value] : parsed.limits) {
+      if (Status s = format->SetLimit(name, value, &limits); !s.ok()) {
+        std::cerr << "arcs validate: " << path << ": " << s.message() << "\n";
+        return 2;
+      }
     }
     int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY);
     if (fd < 0) {
-      report.io_error = std::strerror(errno);
-      std::cerr << "arcs validate: " << path << ": " << report.io_error << "\n";
+      std::cerr << "arcs validate: " << path << ": " << std::strerror(errno) << "\n";
       usage_or_io_error = true;
       continue;
     }
+    FileReport& report = reports.emplace_back();
+    report.name = path;
+    report.format = format;
     jsonl::FdSource source(fd);
-    conformance::spool::Validate(&source, limits, &report.diagnostics);
+    format->validate(&source, limits, &report.diagnostics);
     if (fd != 0) ::close(fd);
-    reports.push_back(std::move(report));
   }
-
   bool any_invalid = false;
-  std::string out;
-  if (as_json) out += "{\"files\":[";
+  std::string out = parsed.as_json ? "{\"files\":[" : "";
   for (std::size_t r = 0; r < reports.size(); ++r) {
-    const FileReport& report = reports[r];
-    const Diagnostics& d = report.diagnostics;
-    any_invalid |= d.has_errors();
-    if (as_json) {
-      if (r) out += ",";
-      out += "{\"file\":";
-      json::AppendQuoted(report.name, &out);
-      out += ",\"format\":\"spool\",\"valid\":" + std::string(d.has_errors() ? "false" : "true") +
-             ",\"errors\":" + std::to_string(d.error_count()) +
-             ",\"warnings\":" + std::to_string(d.warning_count()) +
-             ",\"dropped\":" + std::to_string(d.dropped_count()) + ",\"findings\":[";
-      for (std::size_t i = 0; i < d.findings().size(); ++i) {
-        if (i) out += ",";
-        AppendFindingJson(d.findings()[i], &out);
-      }
-      out += "]}";
+    any_invalid |= reports[r].diagnostics.has_errors();
+    if (!parsed.as_json) {
+      AppendText(reports[r], &out);
       continue;
     }
-    for (const Finding& f : d.findings()) {
-      out += report.name + ":" + std::to_string(f.location.line) + ": " + f.rule_id + " " +
-             std::string(LevelName(f.level)) + " " + f.message;
-      if (!f.location.pointer.empty()) out += " (at " + f.location.pointer + ")";
-      out += "\n";
-    }
-    if (d.dropped_count() > 0) {
-      out += report.name + ":0: ... " + std::to_string(d.dropped_count()) +
-             " more findings not shown\n";
-    }
+    if (r) out += ",";
+    AppendJson(reports[r], &out);
   }
-  if (as_json) out += "]}\n";
+  if (parsed.as_json) out += "]}\n";
   std::cout << out;
   if (usage_or_io_error) return 2;
   return any_invalid ? 1 : 0;
 }
 
 int VectorsCommand(const std::vector<std::string>& args) {
-  std::string manifest_path = "vectors/spool/manifest.json";
-  std::string json_path, markdown_path;
+  SuiteFilter filter;
+  filter.resource_probes = false;  // they probe a process; `arcs run` plays them
+  std::string root = DefaultSuiteRoot();
   bool quiet = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
       std::cout << kVectorsHelp;
       return 0;
-    } else if (a == "--manifest" && i + 1 < args.size()) {
-      manifest_path = args[++i];
-    } else if (a == "--report" && i + 1 < args.size()) {
-      json_path = args[++i];
-    } else if (a == "--markdown" && i + 1 < args.size()) {
-      markdown_path = args[++i];
+    } else if (a == "--format" && i + 1 < args.size()) {
+      filter.formats.push_back(args[++i]);
+    } else if (a == "--suite" && i + 1 < args.size()) {
+      root = args[++i];
     } else if (a == "--quiet") {
       quiet = true;
     } else {
@@ -211,49 +265,36 @@ int VectorsCommand(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  Result<conformance::Manifest> manifest = conformance::LoadManifest(manifest_path);
-  if (!manifest.ok()) {
-    std::cerr << "arcs vectors: " << manifest.status().message() << "\n";
+  Result<Suite> suite = LoadSuite(root, filter);
+  if (!suite.ok()) {
+    std::cerr << "arcs vectors: " << suite.status().message() << "\n";
     return 2;
   }
-  std::size_t passed = 0, failed = 0;
-  std::string report =
-      "{\"implementation\":\"arcs-reference\",\"format\":\"" + manifest->format + "\",\"cases\":[";
-  std::string markdown =
-      "# Spool vectors: reference implementation\n\n| case | outcome | detail |\n|---|---|---|\n";
-  for (std::size_t i = 0; i < manifest->cases.size(); ++i) {
-    const conformance::VectorCase& c = manifest->cases[i];
-    conformance::CaseResult result = conformance::RunSpoolCase(c);
-    (result.passed() ? passed : failed)++;
-    std::string detail;
-    for (const std::string& p : result.problems) detail += (detail.empty() ? "" : "; ") + p;
-    if (!result.passed() && !quiet) std::cout << "FAIL " << c.id << ": " << detail << "\n";
-    if (i) report += ",";
-    report += "{\"id\":";
-    json::AppendQuoted(c.id, &report);
-    report +=
-        ",\"outcome\":\"" + std::string(result.passed() ? "passed" : "failed") + "\",\"detail\":";
-    json::AppendQuoted(detail, &report);
-    report += "}";
-    markdown += "| `" + c.id + "` | " + (result.passed() ? "passed" : "**failed**") + " | " +
-                detail + " |\n";
-  }
-  report += "],\"summary\":{\"passed\":" + std::to_string(passed) +
-            ",\"failed\":" + std::to_string(failed) +
-            ",\"total\":" + std::to_string(passed + failed) + "}}\n";
-  markdown = "**" + std::to_string(passed) + " passed, " + std::to_string(failed) +
-             " failed** of " + std::to_string(passed + failed) + " cases.\n\n" + markdown;
-  for (const auto& [path, bytes] :
-       {std::pair{json_path, report}, std::pair{markdown_path, markdown}}) {
-    if (path.empty()) continue;
-    Status s = WriteFile(path, bytes);
-    if (!s.ok()) {
-      std::cerr << "arcs vectors: " << s.message() << "\n";
-      return 2;
+  const protocol::ImplementationHello hello = ReferenceHello();
+  std::map<std::string, std::pair<std::size_t, std::size_t>> tally;  // format -> passed, failed
+  for (const SuiteCase& c : suite->cases) {
+    const protocol::CaseRequest request = c.Request();
+    Judgement j = Judge(c, ReferenceAnswer(request), hello.formats.at(request.format));
+    std::vector<std::string> problems;
+    if (j.outcome != report::Outcome::kPassed) {
+      problems.push_back("expected " + j.expected + ", got " + j.actual +
+                         (j.message.empty() ? "" : " (" + j.message + ")"));
+    }
+    if (j.strict != report::Strict::kPassed) problems.push_back("not the reference's own reading");
+    if (j.rules == "differ") problems.push_back("rule ids differ from the manifest's");
+    auto& [passed, failed] = tally[request.format];
+    (problems.empty() ? passed : failed)++;
+    if (!problems.empty() && !quiet) {
+      std::cout << "FAIL " << c.request_id << ": " << Join(problems, "; ") << "\n";
     }
   }
-  std::cout << "spool vectors: " << passed << " passed, " << failed << " failed\n";
-  return failed ? 1 : 0;
+  std::size_t failures = 0;
+  for (const auto& [format, counts] : tally) {
+    std::cout << format << " vectors: " << counts.first << " passed, " << counts.second
+              << " failed\n";
+    failures += counts.second;
+  }
+  return failures ? 1 : 0;
 }
 
 }  // namespace arcs::runner

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "conformance/spool/id_index.h"
+#include "conformance/spool/module.h"
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
@@ -17,64 +18,76 @@ namespace {
 using arcs::spool::Limits;
 using json::Value;
 
-// The requirements of conformance/spool/requirements.json that the checker cites.
+// Every requirement of conformance/spool/requirements.json the checker cites (besides the
+// entry tables' below), written once: the rule:: constants and AllRules() both come from this
+// list. Levels are the catalogue's, never written here.
+#define ARCS_SPOOL_RULES(X)           \
+  X(kUtf8WithoutBom, "SP-3.4-1")      \
+  X(kLfEndings, "SP-3.5-1")           \
+  X(kOneObjectPerLine, "SP-3.6-1")    \
+  X(kSessionFirst, "SP-4.1-1")        \
+  X(kOneSession, "SP-4.1-2")          \
+  X(kTsOrder, "SP-4.2-1")             \
+  X(kNotEmpty, "SP-4.3-1")            \
+  X(kIdPresent, "SP-5.1-1")           \
+  X(kIdFormat, "SP-5.1-2")            \
+  X(kIdUnique, "SP-5.1-5")            \
+  X(kTsPresent, "SP-5.2-1")           \
+  X(kTsNonNegative, "SP-5.2-2")       \
+  X(kTsRange, "SP-5.2-3")             \
+  X(kTypePresent, "SP-5.3-1")         \
+  X(kSessionTsZero, "SP-6.1-3")       \
+  X(kAgentIdentifier, "SP-6.1.1-2")   \
+  X(kTrimmed, "SP-6.1.2-1")           \
+  X(kEndedValue, "SP-6.1.3-1")        \
+  X(kCallIdExists, "SP-6.5-2")        \
+  X(kCallIdType, "SP-6.5-3")          \
+  X(kOutputXorError, "SP-6.5-4")      \
+  X(kOutputErrorTypes, "SP-6.5-5")    \
+  X(kSubagentIdExists, "SP-6.8.1-2")  \
+  X(kSubagentIdType, "SP-6.8.1-3")    \
+  X(kParentExists, "SP-6.8.1-5")      \
+  X(kParentType, "SP-6.8.1-6")        \
+  X(kStartIdExists, "SP-6.8.2-2")     \
+  X(kStartIdType, "SP-6.8.2-3")       \
+  X(kStatusValue, "SP-6.8.2-5")       \
+  X(kNestedHasParent, "SP-6.8.3-2")   \
+  X(kAnnotationTs, "SP-6.9-2")        \
+  X(kAnnotationTarget, "SP-6.9-3")    \
+  X(kStyleValue, "SP-6.9.1-1")        \
+  X(kMarkerTs, "SP-6.10-2")           \
+  X(kReasonValue, "SP-6.10.1-1")      \
+  X(kInlineRedacted, "SP-6.10.2-2")   \
+  X(kMarkerTarget, "SP-6.10.3-2")     \
+  X(kTypePrefix, "SP-7.2-1")          \
+  X(kFieldPrefix, "SP-7.4-1")         \
+  X(kVersionFormat, "SP-7.5-1")       \
+  X(kVersionMajor, "SP-7.5-3")        \
+  X(kIntegerSpelling, "SP-8.3-3")     \
+  X(kUtf8, "SP-9.1-1")                \
+  X(kEscapes, "SP-9.1-2")             \
+  X(kBinaryRequired, "SP-9.2-2")      \
+  X(kBinaryEncoding, "SP-9.2-3")      \
+  X(kBinaryData, "SP-9.2-4")          \
+  X(kBinaryOptional, "SP-9.2-5")      \
+  X(kAttachmentIsBinary, "SP-9.3-2")  \
+  X(kJsonDepthLimit, "SP-9.5-1")      \
+  X(kFileSizeLimit, "SP-10.1-1")      \
+  X(kLineLengthLimit, "SP-10.1-2")    \
+  X(kEntryCountLimit, "SP-10.1-3")    \
+  X(kSubagentDepthLimit, "SP-10.1-4") \
+  X(kBase64SizeLimit, "SP-10.1-5")    \
+  X(kUniqueNames, "SP-10.1-7")
+
+// A requirement the checker cites.
+struct RuleRef {
+  std::string_view id;
+};
+
 namespace rule {
-constexpr RuleRef kUtf8WithoutBom{"SP-3.4-1", Level::kMust};
-constexpr RuleRef kLfEndings{"SP-3.5-1", Level::kShould};
-constexpr RuleRef kOneObjectPerLine{"SP-3.6-1", Level::kMust};
-constexpr RuleRef kSessionFirst{"SP-4.1-1", Level::kMust};
-constexpr RuleRef kOneSession{"SP-4.1-2", Level::kMust};
-constexpr RuleRef kTsOrder{"SP-4.2-1", Level::kShould};
-constexpr RuleRef kNotEmpty{"SP-4.3-1", Level::kMust};
-constexpr RuleRef kIdPresent{"SP-5.1-1", Level::kMust};
-constexpr RuleRef kIdFormat{"SP-5.1-2", Level::kMust};
-constexpr RuleRef kIdUnique{"SP-5.1-5", Level::kMust};
-constexpr RuleRef kTsPresent{"SP-5.2-1", Level::kMust};
-constexpr RuleRef kTsNonNegative{"SP-5.2-2", Level::kMust};
-constexpr RuleRef kTsRange{"SP-5.2-3", Level::kMust};
-constexpr RuleRef kTypePresent{"SP-5.3-1", Level::kMust};
-constexpr RuleRef kSessionTsZero{"SP-6.1-3", Level::kMust};
-constexpr RuleRef kAgentIdentifier{"SP-6.1.1-2", Level::kShould};
-constexpr RuleRef kTrimmed{"SP-6.1.2-1", Level::kMust};
-constexpr RuleRef kEndedValue{"SP-6.1.3-1", Level::kShould};
-constexpr RuleRef kCallIdExists{"SP-6.5-2", Level::kShould};
-constexpr RuleRef kCallIdType{"SP-6.5-3", Level::kMust};
-constexpr RuleRef kOutputXorError{"SP-6.5-4", Level::kMust};
-constexpr RuleRef kOutputErrorTypes{"SP-6.5-5", Level::kMust};
-constexpr RuleRef kSubagentIdExists{"SP-6.8.1-2", Level::kShould};
-constexpr RuleRef kSubagentIdType{"SP-6.8.1-3", Level::kMust};
-constexpr RuleRef kParentExists{"SP-6.8.1-5", Level::kShould};
-constexpr RuleRef kParentType{"SP-6.8.1-6", Level::kMust};
-constexpr RuleRef kStartIdExists{"SP-6.8.2-2", Level::kShould};
-constexpr RuleRef kStartIdType{"SP-6.8.2-3", Level::kMust};
-constexpr RuleRef kStatusValue{"SP-6.8.2-5", Level::kShould};
-constexpr RuleRef kNestedHasParent{"SP-6.8.3-2", Level::kMust};
-constexpr RuleRef kAnnotationTs{"SP-6.9-2", Level::kShould};
-constexpr RuleRef kAnnotationTarget{"SP-6.9-3", Level::kShould};
-constexpr RuleRef kStyleValue{"SP-6.9.1-1", Level::kShould};
-constexpr RuleRef kMarkerTs{"SP-6.10-2", Level::kShould};
-constexpr RuleRef kReasonValue{"SP-6.10.1-1", Level::kShould};
-constexpr RuleRef kInlineRedacted{"SP-6.10.2-2", Level::kShould};
-constexpr RuleRef kMarkerTarget{"SP-6.10.3-2", Level::kShould};
-constexpr RuleRef kTypePrefix{"SP-7.2-1", Level::kMust};
-constexpr RuleRef kFieldPrefix{"SP-7.4-1", Level::kMust};
-constexpr RuleRef kVersionFormat{"SP-7.5-1", Level::kMust};
-constexpr RuleRef kVersionMajor{"SP-7.5-3", Level::kMay};
-constexpr RuleRef kIntegerSpelling{"SP-8.3-3", Level::kShould};
-constexpr RuleRef kUtf8{"SP-9.1-1", Level::kMust};
-constexpr RuleRef kEscapes{"SP-9.1-2", Level::kMust};
-constexpr RuleRef kBinaryRequired{"SP-9.2-2", Level::kMust};
-constexpr RuleRef kBinaryEncoding{"SP-9.2-3", Level::kMust};
-constexpr RuleRef kBinaryData{"SP-9.2-4", Level::kMust};
-constexpr RuleRef kBinaryOptional{"SP-9.2-5", Level::kMust};
-constexpr RuleRef kAttachmentIsBinary{"SP-9.3-2", Level::kMust};
-constexpr RuleRef kJsonDepthLimit{"SP-9.5-1", Level::kMay};
-constexpr RuleRef kFileSizeLimit{"SP-10.1-1", Level::kMust};
-constexpr RuleRef kLineLengthLimit{"SP-10.1-2", Level::kMust};
-constexpr RuleRef kEntryCountLimit{"SP-10.1-3", Level::kMust};
-constexpr RuleRef kSubagentDepthLimit{"SP-10.1-4", Level::kMust};
-constexpr RuleRef kBase64SizeLimit{"SP-10.1-5", Level::kMust};
-constexpr RuleRef kUniqueNames{"SP-10.1-7", Level::kMust};
+#define ARCS_DEFINE_RULE(name, id) constexpr RuleRef name{id};
+ARCS_SPOOL_RULES(ARCS_DEFINE_RULE)
+#undef ARCS_DEFINE_RULE
 }  // namespace rule
 
 // How a field's value is checked. Integers are non-negative wherever the spec uses one (all are
@@ -177,26 +190,17 @@ constexpr Field kRedactionMarkerFields[] = {
 };
 
 constexpr EntryType kEntryTypes[] = {
-    {"session", kSessionFields, {"SP-6.1-2", Level::kMust}, {"SP-6.1-4", Level::kMust}},
-    {"prompt", kPromptFields, {"SP-6.2-1", Level::kMust}, {"SP-6.2-2", Level::kMust}},
-    {"thinking", kThinkingFields, {"SP-6.3-1", Level::kMust}, {"SP-6.3-2", Level::kMust}},
-    {"tool_call", kToolCallFields, {"SP-6.4-1", Level::kMust}, {"SP-6.4-2", Level::kMust}},
-    {"tool_result", kToolResultFields, {"SP-6.5-1", Level::kMust}, {"SP-6.5-6", Level::kMust}},
-    {"response", kResponseFields, {"SP-6.6-1", Level::kMust}, {"SP-6.6-2", Level::kMust}},
-    {"error", kErrorFields, {"SP-6.7-1", Level::kMust}, {"SP-6.7-2", Level::kMust}},
-    {"subagent_start",
-     kSubagentStartFields,
-     {"SP-6.8.1-1", Level::kMust},
-     {"SP-6.8.1-4", Level::kMust}},
-    {"subagent_end",
-     kSubagentEndFields,
-     {"SP-6.8.2-1", Level::kMust},
-     {"SP-6.8.2-4", Level::kMust}},
-    {"annotation", kAnnotationFields, {"SP-6.9-1", Level::kMust}, {"SP-6.9-4", Level::kMust}},
-    {"redaction_marker",
-     kRedactionMarkerFields,
-     {"SP-6.10-1", Level::kMust},
-     {"SP-6.10-3", Level::kMust}},
+    {"session", kSessionFields, {"SP-6.1-2"}, {"SP-6.1-4"}},
+    {"prompt", kPromptFields, {"SP-6.2-1"}, {"SP-6.2-2"}},
+    {"thinking", kThinkingFields, {"SP-6.3-1"}, {"SP-6.3-2"}},
+    {"tool_call", kToolCallFields, {"SP-6.4-1"}, {"SP-6.4-2"}},
+    {"tool_result", kToolResultFields, {"SP-6.5-1"}, {"SP-6.5-6"}},
+    {"response", kResponseFields, {"SP-6.6-1"}, {"SP-6.6-2"}},
+    {"error", kErrorFields, {"SP-6.7-1"}, {"SP-6.7-2"}},
+    {"subagent_start", kSubagentStartFields, {"SP-6.8.1-1"}, {"SP-6.8.1-4"}},
+    {"subagent_end", kSubagentEndFields, {"SP-6.8.2-1"}, {"SP-6.8.2-4"}},
+    {"annotation", kAnnotationFields, {"SP-6.9-1"}, {"SP-6.9-4"}},
+    {"redaction_marker", kRedactionMarkerFields, {"SP-6.10-1"}, {"SP-6.10-3"}},
 };
 
 const EntryType* FindEntryType(std::string_view name) {
@@ -280,6 +284,17 @@ struct PendingRef {
   bool inline_redaction;
 };
 
+// The catalogue's level of a rule the checker cites, looked up once per rule.
+Level RuleLevel(std::string_view id) {
+  static const std::unordered_map<std::string_view, Level> levels = [] {
+    std::unordered_map<std::string_view, Level> out;
+    for (std::string_view rule : AllRules()) out.emplace(rule, Module().LevelOf(rule));
+    return out;
+  }();
+  auto it = levels.find(id);
+  return it == levels.end() ? Level::kMust : it->second;
+}
+
 class Checker {
  public:
   Checker(const Limits& limits, Diagnostics* out)
@@ -309,8 +324,8 @@ class Checker {
 
  private:
   void Report(const RuleRef& rule, Severity severity, Location location, std::string message) {
-    out_->Add(
-        {std::string(rule.id), rule.level, severity, std::move(location), std::move(message)});
+    out_->Add({std::string(rule.id), RuleLevel(rule.id), severity, std::move(location),
+               std::move(message)});
   }
   void Error(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kError, {line, 0, std::move(pointer)}, std::move(message));
@@ -1008,66 +1023,15 @@ void Validate(jsonl::ByteSource* source, const Limits& limits, Diagnostics* diag
   Checker(limits, diagnostics).Run(source);
 }
 
-std::vector<RuleRef> AllRules() {
-  std::vector<RuleRef> rules = {rule::kUtf8WithoutBom,
-                                rule::kLfEndings,
-                                rule::kOneObjectPerLine,
-                                rule::kSessionFirst,
-                                rule::kOneSession,
-                                rule::kTsOrder,
-                                rule::kNotEmpty,
-                                rule::kIdPresent,
-                                rule::kIdFormat,
-                                rule::kIdUnique,
-                                rule::kTsPresent,
-                                rule::kTsNonNegative,
-                                rule::kTsRange,
-                                rule::kTypePresent,
-                                rule::kSessionTsZero,
-                                rule::kAgentIdentifier,
-                                rule::kTrimmed,
-                                rule::kEndedValue,
-                                rule::kCallIdExists,
-                                rule::kCallIdType,
-                                rule::kOutputXorError,
-                                rule::kOutputErrorTypes,
-                                rule::kSubagentIdExists,
-                                rule::kSubagentIdType,
-                                rule::kParentExists,
-                                rule::kParentType,
-                                rule::kStartIdExists,
-                                rule::kStartIdType,
-                                rule::kStatusValue,
-                                rule::kNestedHasParent,
-                                rule::kAnnotationTs,
-                                rule::kAnnotationTarget,
-                                rule::kStyleValue,
-                                rule::kMarkerTs,
-                                rule::kReasonValue,
-                                rule::kInlineRedacted,
-                                rule::kMarkerTarget,
-                                rule::kTypePrefix,
-                                rule::kFieldPrefix,
-                                rule::kVersionFormat,
-                                rule::kVersionMajor,
-                                rule::kIntegerSpelling,
-                                rule::kUtf8,
-                                rule::kEscapes,
-                                rule::kBinaryRequired,
-                                rule::kBinaryEncoding,
-                                rule::kBinaryData,
-                                rule::kBinaryOptional,
-                                rule::kAttachmentIsBinary,
-                                rule::kJsonDepthLimit,
-                                rule::kFileSizeLimit,
-                                rule::kLineLengthLimit,
-                                rule::kEntryCountLimit,
-                                rule::kSubagentDepthLimit,
-                                rule::kBase64SizeLimit,
-                                rule::kUniqueNames};
+std::vector<std::string_view> AllRules() {
+  std::vector<std::string_view> rules = {
+#define ARCS_RULE_ID(name, id) id,
+      ARCS_SPOOL_RULES(ARCS_RULE_ID)
+#undef ARCS_RULE_ID
+  };
   for (const EntryType& t : kEntryTypes) {
-    rules.push_back(t.required_rule);
-    rules.push_back(t.optional_rule);
+    rules.push_back(t.required_rule.id);
+    rules.push_back(t.optional_rule.id);
   }
   return rules;
 }

@@ -20,14 +20,9 @@ namespace arcs::conformance::spool {
 void Validate(jsonl::ByteSource* source, const arcs::spool::Limits& limits,
               Diagnostics* diagnostics);
 
-// A rule the validator can report: the requirement id it cites and that requirement's level.
-struct RuleRef {
-  std::string_view id;
-  Level level;
-};
-
-// Every requirement id the validator can cite, for the catalogue cross-check.
-std::vector<RuleRef> AllRules();
+// Every requirement id the validator can cite, for the catalogue cross-check. A finding's level
+// is its requirement's level in the catalogue.
+std::vector<std::string_view> AllRules();
 
 }  // namespace arcs::conformance::spool
 

@@ -1,5 +1,5 @@
 // Unit tests of the validator's mechanics. What the validator must say about each kind of file is
-// data: vectors/spool/manifest.json, run by conformance/vectors_test.
+// data: vectors/spool/manifest.json, run by `arcs vectors` (the spool_vectors test).
 #include "conformance/spool/checker.h"
 
 #include <gtest/gtest.h>
@@ -107,10 +107,17 @@ TEST(SpoolChecker, ReferenceToAnIdDuplicatedLaterKeepsItsFinding) {
       (Rules{{4, "SP-5.1-5"}}));
 }
 
-TEST(SpoolChecker, EveryRuleHasAnIdAndLevel) {
-  for (const RuleRef& r : AllRules()) {
-    EXPECT_TRUE(r.id.starts_with("SP-")) << r.id;
-  }
+TEST(SpoolChecker, FindingLevelsComeFromTheCatalogue) {
+  // §4.2 "Entries SHOULD be ordered by their ts" and §5.1's lowercase MUST, per the catalogue.
+  std::string file = std::string(kSession) + "\n" +
+                     R"({"id":"00000000-0000-0000-0000-00000000000A","ts":5,"type":"x_a"})" + "\n" +
+                     R"({"id":"00000000-0000-0000-0000-000000000002","ts":1,"type":"x_b"})" + "\n";
+  Diagnostics d = Check(file);
+  ASSERT_EQ(d.findings().size(), 2u);
+  EXPECT_EQ(d.findings()[0].rule_id, "SP-5.1-2");
+  EXPECT_EQ(d.findings()[0].level, Level::kMust);
+  EXPECT_EQ(d.findings()[1].rule_id, "SP-4.2-1");
+  EXPECT_EQ(d.findings()[1].level, Level::kShould);
 }
 
 }  // namespace

@@ -83,7 +83,10 @@ struct Document::Arena {
   void* Allocate(std::size_t size, std::size_t align) {
     std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(next) % align) % align;
     if (size + pad > left) {
-      std::size_t block = std::max(kMinBlock, size + align);
+      // The first block is sized to the text: a reader keeps one Document per entry, and a
+      // million small entries must not cost a million 16 KiB blocks. Later blocks double.
+      const std::size_t first = std::clamp<std::size_t>(2 * text_capacity, 256, kMinBlock);
+      std::size_t block = std::max(first, size + align);
       if (!sizes.empty()) block = std::max(block, sizes.back() * 2);
       blocks.push_back(std::make_unique_for_overwrite<char[]>(block));
       sizes.push_back(block);

@@ -81,7 +81,10 @@ bool Equal(const Value& a, const Value& b);
 // kinds, strings equal after unescaping, numbers equal by exact decimal value (1.0 equals 1, but
 // not 1.0000000000000001), arrays element by element, objects with the same members regardless
 // of order, every repeated name kept. Iterative, like Equal: any depth the parser allowed.
-bool SameData(const Value& a, const Value& b);
+// RFC 8259 §4 leaves the meaning of a repeated name to the reader: with kFirst or kLast, `a`'s
+// objects count as holding only the first (last) member of each repeated name.
+enum class RepeatedNames : std::uint8_t { kKeepAll, kFirst, kLast };
+bool SameData(const Value& a, const Value& b, RepeatedNames repeated = RepeatedNames::kKeepAll);
 
 enum class ErrorCode : std::uint8_t {
   kNone,

@@ -45,18 +45,18 @@ TEST(FieldReader, ClosedObjectsRefuseUnknownMembersOpenOnesIgnoreThem) {
   const char* typo = R"({"name":"a","count":1,"tags":[],"tagz":[]})";
   EXPECT_EQ(ReadExample(typo, FieldReader::Members::kClosed), "/tagz: unknown member");
   EXPECT_EQ(ReadExample(typo, FieldReader::Members::kOpen), "");
-  EXPECT_EQ(ReadExample(R"({"name":"a","count":1,"tags":[],"a/b~":0})",
-                        FieldReader::Members::kClosed),
-            "/a~1b~0: unknown member");
+  EXPECT_EQ(
+      ReadExample(R"({"name":"a","count":1,"tags":[],"a/b~":0})", FieldReader::Members::kClosed),
+      "/a~1b~0: unknown member");
 }
 
 TEST(FieldReader, RepeatedNamesAreRefusedAtAnyDepth) {
   EXPECT_EQ(ReadExample(R"({"name":"a","count":1,"tags":[],"opt":"x","opt":"y"})",
                         FieldReader::Members::kOpen),
             "member name repeated at /opt");
-  EXPECT_EQ(ReadExample(R"({"name":"a","count":1,"tags":[{"k":1,"k":2}]})",
-                        FieldReader::Members::kOpen),
-            "member name repeated at /tags/0/k");
+  EXPECT_EQ(
+      ReadExample(R"({"name":"a","count":1,"tags":[{"k":1,"k":2}]})", FieldReader::Members::kOpen),
+      "member name repeated at /tags/0/k");
 }
 
 TEST(FieldReader, NestedReadersShareTheFirstProblem) {
@@ -112,6 +112,20 @@ TEST(SameData, ComparesDataNotSpelling) {
   EXPECT_FALSE(Same(R"({"a":9007199254740993})", R"({"a":9007199254740992})"));
   EXPECT_FALSE(Same(R"({"a":true})", R"({"a":false})"));
   EXPECT_FALSE(Same(R"({"a":{}})", R"({"a":{},"b":{}})"));
+}
+
+TEST(SameData, RepeatedNamesMayCountOnce) {
+  Document x, y;
+  ASSERT_TRUE(x.Parse(R"({"a":1,"b":{"c":2,"c":3},"a":4})"));
+  auto same = [&](const char* text, RepeatedNames repeated) {
+    EXPECT_TRUE(y.Parse(text)) << text;
+    return SameData(x.root(), y.root(), repeated);
+  };
+  EXPECT_TRUE(same(R"({"a":1,"b":{"c":2}})", RepeatedNames::kFirst));
+  EXPECT_TRUE(same(R"({"b":{"c":3},"a":4})", RepeatedNames::kLast));
+  EXPECT_FALSE(same(R"({"a":1,"b":{"c":3}})", RepeatedNames::kFirst));
+  EXPECT_FALSE(same(R"({"a":1,"b":{"c":2}})", RepeatedNames::kKeepAll));
+  EXPECT_TRUE(same(R"({"a":1,"a":4,"b":{"c":2,"c":3}})", RepeatedNames::kKeepAll));
 }
 
 TEST(SameData, DeepValuesDoNotRecurse) {

@@ -134,56 +134,35 @@ std::string ToString(const Value& value) {
   return out;
 }
 
-bool Equal(const Value& a, const Value& b) {
-  std::vector<std::pair<const Value*, const Value*>> work;
-  work.emplace_back(&a, &b);
-  while (!work.empty()) {
-    auto [x, y] = work.back();
-    work.pop_back();
-    if (x->kind() != y->kind()) return false;
-    switch (x->kind()) {
-      case Kind::kNumber:
-      case Kind::kString:
-        if (x->text() != y->text()) return false;
-        break;
-      case Kind::kArray: {
-        auto xs = x->items();
-        auto ys = y->items();
-        if (xs.size() != ys.size()) return false;
-        for (std::size_t i = 0; i < xs.size(); ++i) work.emplace_back(&xs[i], &ys[i]);
-        break;
-      }
-      case Kind::kObject: {
-        auto xs = x->members();
-        auto ys = y->members();
-        if (xs.size() != ys.size()) return false;
-        for (std::size_t i = 0; i < xs.size(); ++i) {
-          if (xs[i].name != ys[i].name) return false;
-          work.emplace_back(&xs[i].value, &ys[i].value);
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return true;
-}
-
 namespace {
 
-// Members in name order, keeping the source order of repeated names.
-std::vector<const Member*> ByName(const Value& object) {
+// An object's members: in source order, or in name order keeping the source order of repeated
+// names; with kFirst or kLast only that one of each repeated name.
+std::vector<const Member*> Members(const Value& object, bool in_order, RepeatedNames repeated) {
   std::vector<const Member*> out;
   for (const Member& m : object.members()) out.push_back(&m);
+  if (in_order) return out;
   std::stable_sort(out.begin(), out.end(),
                    [](const Member* a, const Member* b) { return a->name < b->name; });
-  return out;
+  if (repeated == RepeatedNames::kKeepAll) return out;
+  std::vector<const Member*> one;
+  for (const Member* m : out) {
+    if (!one.empty() && one.back()->name == m->name) {
+      if (repeated == RepeatedNames::kLast) one.back() = m;
+    } else {
+      one.push_back(m);
+    }
+  }
+  return one;
 }
 
-}  // namespace
+// How two values are compared: Equal (spelling and member order count) or SameData.
+struct Comparison {
+  bool by_text = true;  // numbers by their text, members in order
+  RepeatedNames repeated = RepeatedNames::kKeepAll;
+};
 
-bool SameData(const Value& a, const Value& b) {
+bool Compare(const Value& a, const Value& b, const Comparison& how) {
   std::vector<std::pair<const Value*, const Value*>> work;
   work.emplace_back(&a, &b);
   while (!work.empty()) {
@@ -192,7 +171,7 @@ bool SameData(const Value& a, const Value& b) {
     if (x->kind() != y->kind()) return false;
     switch (x->kind()) {
       case Kind::kNumber:
-        if (!SameValue(x->text(), y->text())) return false;
+        if (how.by_text ? x->text() != y->text() : !SameValue(x->text(), y->text())) return false;
         break;
       case Kind::kString:
         if (x->text() != y->text()) return false;
@@ -205,9 +184,9 @@ bool SameData(const Value& a, const Value& b) {
         break;
       }
       case Kind::kObject: {
-        if (x->members().size() != y->members().size()) return false;
-        std::vector<const Member*> xs = ByName(*x);
-        std::vector<const Member*> ys = ByName(*y);
+        std::vector<const Member*> xs = Members(*x, how.by_text, how.repeated);
+        std::vector<const Member*> ys = Members(*y, how.by_text, RepeatedNames::kKeepAll);
+        if (xs.size() != ys.size()) return false;
         for (std::size_t i = 0; i < xs.size(); ++i) {
           if (xs[i]->name != ys[i]->name) return false;
           work.emplace_back(&xs[i]->value, &ys[i]->value);
@@ -219,6 +198,14 @@ bool SameData(const Value& a, const Value& b) {
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool Equal(const Value& a, const Value& b) { return Compare(a, b, {}); }
+
+bool SameData(const Value& a, const Value& b, RepeatedNames repeated) {
+  return Compare(a, b, {.by_text = false, .repeated = repeated});
 }
 
 }  // namespace arcs::json

@@ -8,20 +8,6 @@
 namespace arcs::spool {
 namespace {
 
-struct LimitField {
-  std::string_view name;
-  std::uint64_t Limits::*field;
-};
-
-constexpr LimitField kLimitFields[] = {
-    {"max_file_bytes", &Limits::max_file_bytes},
-    {"max_line_bytes", &Limits::max_line_bytes},
-    {"max_entries", &Limits::max_entries},
-    {"max_json_depth", &Limits::max_json_depth},
-    {"max_subagent_depth", &Limits::max_subagent_depth},
-    {"max_base64_bytes", &Limits::max_base64_bytes},
-};
-
 Status OverLimit(std::uint64_t line, std::string message) {
   return Status(StatusCode::kLimitExceeded, "line " + std::to_string(line) + ": " + message);
 }
@@ -74,14 +60,15 @@ Status CheckSubagentDepth(const File& file, const Limits& limits) {
     auto it = starts.find(id);
     return it != starts.end() && it->second == 1;
   };
-  std::vector<DepthViolation> violations = FindDepthViolations(links, is_start, limits.max_subagent_depth);
+  std::vector<DepthViolation> violations =
+      FindDepthViolations(links, is_start, limits.max_subagent_depth);
   if (violations.empty()) return Status::Ok();
   const DepthViolation& v = violations.front();
-  return OverLimit(links[v.link].line,
-                   v.depth == 0 ? "parent_subagent_id chains form a cycle"
-                                : "subagent nesting depth " + std::to_string(v.depth) +
-                                      " is over max_subagent_depth=" +
-                                      std::to_string(limits.max_subagent_depth));
+  return OverLimit(links[v.link].line, v.depth == 0
+                                           ? "parent_subagent_id chains form a cycle"
+                                           : "subagent nesting depth " + std::to_string(v.depth) +
+                                                 " is over max_subagent_depth=" +
+                                                 std::to_string(limits.max_subagent_depth));
 }
 
 Status Reject(std::uint64_t line, std::string message) {
@@ -89,22 +76,6 @@ Status Reject(std::uint64_t line, std::string message) {
 }
 
 }  // namespace
-
-Status SetLimit(std::string_view name, std::uint64_t value, Limits* limits) {
-  for (const LimitField& f : kLimitFields) {
-    if (f.name == name) {
-      limits->*f.field = value;
-      return Status::Ok();
-    }
-  }
-  return Status(StatusCode::kInvalidArgument, "unknown limit '" + std::string(name) + "'");
-}
-
-std::vector<std::pair<std::string_view, std::uint64_t>> ListLimits(const Limits& limits) {
-  std::vector<std::pair<std::string_view, std::uint64_t>> out;
-  for (const LimitField& f : kLimitFields) out.emplace_back(f.name, limits.*f.field);
-  return out;
-}
 
 jsonl::LineOptions LineOptionsFor(const Limits& limits) {
   jsonl::LineOptions options;
@@ -146,9 +117,9 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnos
     std::string problem;
     if (!entry.document.Parse(line.text, parse_options)) {
       if (entry.document.error().code == json::ErrorCode::kDepthExceeded) {
-        return Status(StatusCode::kLimitExceeded,
-                      "line " + std::to_string(line.number) + ": JSON nesting is over max_json_depth=" +
-                          std::to_string(limits.max_json_depth));
+        return Status(StatusCode::kLimitExceeded, "line " + std::to_string(line.number) +
+                                                      ": JSON nesting is over max_json_depth=" +
+                                                      std::to_string(limits.max_json_depth));
       }
       problem = "not JSON: " + entry.document.error().message;
     } else if (!entry.value().is_object()) {
@@ -161,7 +132,6 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnos
         // uninitialized (-Wmaybe-uninitialized, a false positive).
         Finding note;
         note.rule_id = "SP-11.4.3-1";
-        note.level = Level::kMust;
         note.severity = Severity::kWarning;
         note.location.line = line.number;
         note.message = "skipped: " + problem;
@@ -174,8 +144,8 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnos
     }
     if (file.entries.size() >= limits.max_entries) {
       return Status(StatusCode::kLimitExceeded,
-                    "line " + std::to_string(line.number) + ": more entries than max_entries=" +
-                        std::to_string(limits.max_entries));
+                    "line " + std::to_string(line.number) +
+                        ": more entries than max_entries=" + std::to_string(limits.max_entries));
     }
     if (Status s = CheckBase64Sizes(entry, limits); !s.ok()) return s;
     file.entries.push_back(std::move(entry));

@@ -10,10 +10,10 @@
 #ifndef ARCS_REFERENCE_SPOOL_SPOOL_H_
 #define ARCS_REFERENCE_SPOOL_SPOOL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -32,13 +32,9 @@ struct Limits {
   std::uint64_t max_line_bytes = 64ull << 20;
   std::uint64_t max_entries = 100'000'000;
   std::uint64_t max_json_depth = 128;
-  std::uint64_t max_subagent_depth = 10;  // §6.8.3: "e.g., 10 levels"
+  std::uint64_t max_subagent_depth = 10;          // §6.8.3: "e.g., 10 levels"
   std::uint64_t max_base64_bytes = 256ull << 20;  // decoded size of one binary "data" value
 };
-
-// Sets the limit called `name` (the field names above). For command lines and vector manifests.
-Status SetLimit(std::string_view name, std::uint64_t value, Limits* limits);
-std::vector<std::pair<std::string_view, std::uint64_t>> ListLimits(const Limits& limits);
 
 jsonl::LineOptions LineOptionsFor(const Limits& limits);
 json::ParseOptions ParseOptionsFor(const Limits& limits);
@@ -48,24 +44,10 @@ enum class InvalidLinePolicy : std::uint8_t { kReject, kSkip };
 
 struct ReadOptions {
   Limits limits;
-  // The reference rejects: skipping would drop a user's line on a round trip, silently changing
-  // what they gave us. kSkip exists so the other behaviour can be exercised and compared.
+  // The reference rejects (its declared invalid_line policy, conformance/spool/module.cc):
+  // skipping would drop a user's line on a round trip, silently changing what they gave us.
   InvalidLinePolicy invalid_line = InvalidLinePolicy::kReject;
 };
-
-// The reference's choices where spool.md leaves one, by the policy names the vectors use:
-//  - invalid_line (§11.4.3): "reject", see InvalidLinePolicy.
-//  - invalid_entry (§10.1 item 3: "Invalid entries should be skipped or rejected"): "keep". A JSON
-//    object line that breaks a field rule is kept as it is, so a round trip loses nothing; its
-//    faults are the validator's business.
-//  - major_version (§7.5 "Readers MAY reject files with major version > 1"): "accept". The reader
-//    keeps what it cannot interpret; the validator rejects such a file (SP-7.5-3).
-struct DeclaredPolicy {
-  std::string_view policy;
-  std::string_view choice;
-};
-inline constexpr DeclaredPolicy kDeclaredPolicies[] = {
-    {"invalid_line", "reject"}, {"invalid_entry", "keep"}, {"major_version", "accept"}};
 
 struct Entry {
   std::uint64_t line = 0;
@@ -98,7 +80,9 @@ std::vector<DepthViolation> FindDepthViolations(const std::vector<SubagentLink>&
 
 // Reads a whole file into memory (the writer needs it all). Returns the reason for rejecting the
 // file as kParseError or kLimitExceeded, with the line number in the message; notes what it
-// tolerated (skipped lines, BOM, duplicates are not its business) in *notes when given.
+// tolerated (skipped lines, BOM, duplicates are not its business) in *notes when given. A note
+// names the requirement that allowed it; its level is the catalogue's business (the reader does
+// not know it), so it is left at the default.
 Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options,
                   Diagnostics* notes = nullptr);
 

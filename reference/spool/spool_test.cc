@@ -10,15 +10,18 @@ namespace {
 constexpr std::string_view kSession =
     R"({"id":"00000000-0000-0000-0000-000000000000","ts":0,"type":"session","version":"1.0","agent":"test","recorded_at":"2025-01-01T00:00:00Z"})";
 
-Result<File> ReadBytes(std::string_view bytes, ReadOptions options = {}, Diagnostics* notes = nullptr) {
+Result<File> ReadBytes(std::string_view bytes, ReadOptions options = {},
+                       Diagnostics* notes = nullptr) {
   jsonl::MemorySource source(bytes);
   return Read(&source, options, notes);
 }
 
 TEST(SpoolRead, ToleratesWhatReadersMust) {
-  std::string file = "\xEF\xBB\xBF" + std::string(kSession) + "\r\n\n  \r\n" +
-                     R"( {"id":"00000000-0000-0000-0000-000000000001","ts":9,"type":"x_new","x_a":{"b":1e400}} )" +
-                     "\n" + R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"dup"})";
+  std::string file =
+      "\xEF\xBB\xBF" + std::string(kSession) + "\r\n\n  \r\n" +
+      R"( {"id":"00000000-0000-0000-0000-000000000001","ts":9,"type":"x_new","x_a":{"b":1e400}} )" +
+      "\n" +
+      R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"dup"})";
   Result<File> read = ReadBytes(file);
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   ASSERT_EQ(read->entries.size(), 3u);
@@ -26,16 +29,22 @@ TEST(SpoolRead, ToleratesWhatReadersMust) {
   EXPECT_EQ(read->entries[1].type(), "x_new");
   std::string out;
   Write(*read, &out);
-  EXPECT_EQ(out, std::string(kSession) + "\n" +
-                     R"({"id":"00000000-0000-0000-0000-000000000001","ts":9,"type":"x_new","x_a":{"b":1e400}})" +
-                     "\n" + R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"dup"})" +
-                     "\n");
+  EXPECT_EQ(
+      out,
+      std::string(kSession) + "\n" +
+          R"({"id":"00000000-0000-0000-0000-000000000001","ts":9,"type":"x_new","x_a":{"b":1e400}})" +
+          "\n" +
+          R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"dup"})" +
+          "\n");
 }
 
 TEST(SpoolRead, RejectsWhatReadersMust) {
   EXPECT_FALSE(ReadBytes("").ok());
   EXPECT_FALSE(ReadBytes(" \n\r\n").ok());
-  EXPECT_FALSE(ReadBytes(R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"x"})").ok());
+  EXPECT_FALSE(
+      ReadBytes(
+          R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"x"})")
+          .ok());
   Result<File> bad_line = ReadBytes(std::string(kSession) + "\n{invalid json here}\n");
   ASSERT_FALSE(bad_line.ok());
   EXPECT_NE(bad_line.status().message().find("line 2"), std::string::npos);
@@ -55,7 +64,8 @@ TEST(SpoolRead, SkipPolicyDropsTheLineWithANote) {
 TEST(SpoolRead, LimitsAreEnforced) {
   ReadOptions options;
   options.limits.max_entries = 1;
-  Result<File> read = ReadBytes(std::string(kSession) + "\n" + std::string(kSession) + "\n", options);
+  Result<File> read =
+      ReadBytes(std::string(kSession) + "\n" + std::string(kSession) + "\n", options);
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.status().code(), StatusCode::kLimitExceeded);
   options = {};
@@ -65,14 +75,6 @@ TEST(SpoolRead, LimitsAreEnforced) {
   options.limits.max_json_depth = 1;
   EXPECT_EQ(ReadBytes(std::string(kSession) + "\n{\"a\":{}}", options).status().code(),
             StatusCode::kLimitExceeded);
-}
-
-TEST(SpoolLimits, SetByName) {
-  Limits limits;
-  EXPECT_TRUE(SetLimit("max_line_bytes", 7, &limits).ok());
-  EXPECT_EQ(limits.max_line_bytes, 7u);
-  EXPECT_FALSE(SetLimit("max_nothing", 7, &limits).ok());
-  EXPECT_EQ(ListLimits(limits).size(), 6u);
 }
 
 }  // namespace

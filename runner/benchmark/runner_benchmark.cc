@@ -42,8 +42,7 @@ void BM_InProcess(benchmark::State& state) {
   for (auto _ : state) {
     bool passed = true;
     for (const arcs::runner::SuiteCase& c : g_suite.cases) {
-      std::string line = arcs::protocol::EncodeCase(
-          {c.request_id, c.format, c.operation, c.input, c.vector->limits});
+      std::string line = arcs::protocol::EncodeCase(c.Request());
       arcs::Result<arcs::protocol::CaseRequest> request = arcs::protocol::DecodeCase(line);
       std::string answer_line =
           arcs::protocol::EncodeAnswer(arcs::runner::ReferenceAnswer(*request));
@@ -59,7 +58,7 @@ void BM_InProcess(benchmark::State& state) {
 void BM_ReferenceOnly(benchmark::State& state) {
   std::vector<arcs::protocol::CaseRequest> requests;
   for (const arcs::runner::SuiteCase& c : g_suite.cases) {
-    requests.push_back({c.request_id, c.format, c.operation, c.input, c.vector->limits});
+    requests.push_back(c.Request());
   }
   for (auto _ : state) {
     for (const arcs::protocol::CaseRequest& r : requests) {
@@ -116,8 +115,11 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&benchmark_argc, args.data());
   if (benchmark::ReportUnrecognizedArguments(benchmark_argc, args.data())) return 2;
 
+  // The vectors only: resource probes measure an implementation's limits, not the runner.
+  arcs::runner::SuiteFilter vectors;
+  vectors.resource_probes = false;
   arcs::Result<arcs::runner::Suite> suite =
-      arcs::runner::LoadSuite(arcs::runner::DefaultSuiteRoot(), {});
+      arcs::runner::LoadSuite(arcs::runner::DefaultSuiteRoot(), vectors);
   if (!suite.ok()) {
     std::cerr << "arcs_runner_benchmark: " << suite.status().message() << "\n";
     return 2;
@@ -125,13 +127,13 @@ int main(int argc, char** argv) {
   g_suite.manifests = std::move(suite->manifests);
   for (int copy = 0; copy < repeat; ++copy) {
     for (arcs::runner::SuiteCase c : suite->cases) {
-      if (c.input.size() > max_input_bytes) continue;
+      if (c.InputBytes() > max_input_bytes) continue;
       c.request_id += "#" + std::to_string(copy);
       g_suite.cases.push_back(std::move(c));
     }
   }
   std::size_t bytes = 0;
-  for (const arcs::runner::SuiteCase& c : g_suite.cases) bytes += c.input.size();
+  for (const arcs::runner::SuiteCase& c : g_suite.cases) bytes += c.InputBytes();
   std::printf("suite: %zu cases, %.1f MB of input (%zu vectors x operations, %d copies)\n",
               g_suite.cases.size(), bytes / 1e6, suite->cases.size(), repeat);
   benchmark::RunSpecifiedBenchmarks();

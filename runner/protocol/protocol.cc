@@ -2,6 +2,7 @@
 
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
+#include "reference/core/json_fields.h"
 #include "reference/core/number.h"
 
 namespace arcs::protocol {
@@ -16,84 +17,17 @@ Status Malformed(std::string_view what) {
 
 // Parses one message line: a JSON object with a string "type", no repeated member names.
 Status ParseMessage(std::string_view line, json::Document* doc) {
-  if (!doc->Parse(line, kParseOptions)) {
-    return Malformed("not JSON (" + doc->error().message + " at byte " +
-                     std::to_string(doc->error().offset) + ")");
-  }
+  if (Status s = json::ParseData(line, doc, kParseOptions); !s.ok()) return s;
   if (!doc->root().is_object()) return Malformed("not a JSON object");
-  if (!doc->duplicates().empty()) {
-    return Malformed("member name repeated at " + doc->duplicates().front().pointer);
-  }
   const json::Value* type = doc->root().Find("type");
   if (!type || !type->is_string()) return Malformed("/type: missing or not a string");
   return Status::Ok();
 }
 
-// Reads typed members of one object, remembering the first problem with its JSON Pointer.
-class Fields {
- public:
-  Fields(const json::Value& object, std::string pointer)
-      : object_(object), pointer_(std::move(pointer)) {}
-
-  const json::Value* Get(std::string_view name, json::Kind kind, bool required) {
-    const json::Value* v = object_.Find(name);
-    if (!v) {
-      if (required) Fail(name, "missing");
-      return nullptr;
-    }
-    if (v->kind() != kind) {
-      Fail(name, "must be " + std::string(json::KindName(kind)) + ", not " +
-                     std::string(json::KindName(v->kind())));
-      return nullptr;
-    }
-    return v;
-  }
-
-  std::string String(std::string_view name, bool required) {
-    const json::Value* v = Get(name, json::Kind::kString, required);
-    return v ? std::string(v->text()) : std::string();
-  }
-
-  // A non-negative integer written without fraction or exponent.
-  std::uint64_t Count(std::string_view name, bool required) {
-    const json::Value* v = Get(name, json::Kind::kNumber, required);
-    if (!v) return 0;
-    std::optional<std::int64_t> n = json::ToInt64(v->text());
-    if (!n || *n < 0) {
-      Fail(name, "must be a non-negative integer");
-      return 0;
-    }
-    return static_cast<std::uint64_t>(*n);
-  }
-
-  // Base64 bytes.
-  std::optional<std::string> Bytes(std::string_view name, bool required) {
-    const json::Value* v = Get(name, json::Kind::kString, required);
-    if (!v) return std::nullopt;
-    std::optional<std::string> bytes = base64::Decode(v->text());
-    if (!bytes) Fail(name, "is not canonical base64 (RFC 4648 section 4, padded)");
-    return bytes;
-  }
-
-  std::string Pointer(std::string_view name) const {
-    std::string p = pointer_ + "/";
-    json::AppendPointerToken(name, &p);
-    return p;
-  }
-
-  void Fail(std::string_view name, std::string_view what) {
-    if (status_.ok()) status_ = Malformed(Pointer(name) + ": " + std::string(what));
-  }
-  void Fail(Status status) {
-    if (status_.ok()) status_ = std::move(status);
-  }
-  const Status& status() const { return status_; }
-
- private:
-  const json::Value& object_;
-  std::string pointer_;
-  Status status_;
-};
+// Messages are open objects: members this version does not describe are ignored (PROTOCOL.md).
+json::FieldReader Reader(const json::Value* value, std::string pointer, Status* status) {
+  return json::FieldReader(value, std::move(pointer), status, json::FieldReader::Members::kOpen);
+}
 
 void AppendMember(std::string_view name, std::string_view value, std::string* out) {
   if (out->back() != '{') *out += ',';
@@ -116,18 +50,6 @@ std::string StringArray(const std::vector<std::string>& items) {
     json::AppendQuoted(item, &out);
   }
   return out + "]";
-}
-
-std::vector<std::string> Strings(const json::Value& array, Fields* fields, std::string_view name) {
-  std::vector<std::string> out;
-  for (const json::Value& item : array.items()) {
-    if (!item.is_string()) {
-      fields->Fail(name, "must hold only strings");
-      return out;
-    }
-    out.emplace_back(item.text());
-  }
-  return out;
 }
 
 Status CheckType(const json::Document& doc, std::string_view expected) {
@@ -190,23 +112,37 @@ std::string EncodeImplementationHello(const ImplementationHello& hello) {
   return out + "}";
 }
 
+namespace {
+
+// {"name":"<base64>",...}: the bytes are most of a message, so they are encoded in place,
+// without a copy or an escaping pass.
+void AppendBytesMap(std::string_view member, const std::map<std::string, std::string>& named,
+                    std::string* out) {
+  if (out->back() != '{') *out += ',';
+  json::AppendQuoted(member, out);
+  *out += ":{";
+  bool first = true;
+  for (const auto& [name, bytes] : named) {
+    if (!first) *out += ',';
+    first = false;
+    json::AppendQuoted(name, out);
+    *out += ":\"";
+    base64::EncodeAppend(bytes, out);
+    *out += '"';
+  }
+  *out += '}';
+}
+
+}  // namespace
+
 std::string EncodeCase(const CaseRequest& request) {
   std::string out = "{";
   AppendMember("type", "case", &out);
   AppendMember("id", request.id, &out);
   AppendMember("format", request.format, &out);
   AppendMember("operation", request.operation, &out);
-  // The input is most of the message: encoded in place, without a copy or an escaping pass.
-  out += ",\"input\":\"";
-  base64::EncodeAppend(request.input, &out);
-  out += '"';
-  if (!request.limits.empty()) {
-    std::string limits = "{";
-    for (const auto& [name, value] : request.limits) {
-      AppendRawMember(name, std::to_string(value), &limits);
-    }
-    AppendRawMember("args", "{\"limits\":" + limits + "}}", &out);
-  }
+  AppendBytesMap("inputs", request.inputs, &out);
+  if (!request.args.empty()) AppendRawMember("args", request.args, &out);
   return out + "}";
 }
 
@@ -232,11 +168,7 @@ std::string EncodeAnswer(const Answer& answer) {
         }
         AppendRawMember("findings", findings + "]", &out);
       }
-      if (answer.output) {
-        out += ",\"output\":\"";
-        base64::EncodeAppend(*answer.output, &out);
-        out += '"';
-      }
+      if (!answer.outputs.empty()) AppendBytesMap("outputs", answer.outputs, &out);
       break;
     }
     case AnswerStatus::kSkipped:
@@ -260,14 +192,30 @@ Result<std::string> MessageType(std::string_view line) {
 namespace {
 
 // "protocol" must be the integer this build speaks.
-void CheckProtocol(Fields* fields) {
-  std::uint64_t version = fields->Count("protocol", true);
-  if (fields->status().ok() && version != static_cast<std::uint64_t>(kVersion)) {
-    fields->Fail("protocol", "version " + std::to_string(version) +
-                                 " is not supported (this "
-                                 "runner speaks protocol " +
-                                 std::to_string(kVersion) + ")");
+void CheckProtocol(json::FieldReader* fields) {
+  std::uint64_t version = 0;
+  fields->Count("protocol", &version);
+  if (fields->ok() && version != static_cast<std::uint64_t>(kVersion)) {
+    fields->Fail(fields->Pointer("protocol"), "version " + std::to_string(version) +
+                                                  " is not supported (this runner speaks " +
+                                                  "protocol " + std::to_string(kVersion) +
+                                                  "; runner/PROTOCOL.md says what " + "changed)");
   }
+}
+
+// {"name": "<base64>", ...}
+void ReadBytesMap(json::FieldReader* fields, std::string_view name, bool required,
+                  std::map<std::string, std::string>* out) {
+  fields->ForEachMember(
+      name, required, [&](std::string_view key, const json::Value& value, const std::string& p) {
+        std::optional<std::string> bytes =
+            value.is_string() ? base64::Decode(value.text()) : std::nullopt;
+        if (!bytes) {
+          fields->Fail(p, "expected canonical base64 (RFC 4648 section 4, padded)");
+          return;
+        }
+        (*out)[std::string(key)] = std::move(*bytes);
+      });
 }
 
 }  // namespace
@@ -276,13 +224,12 @@ Result<RunnerHello> DecodeRunnerHello(std::string_view line) {
   json::Document doc;
   if (Status s = ParseMessage(line, &doc); !s.ok()) return s;
   if (Status s = CheckType(doc, "hello"); !s.ok()) return s;
-  Fields fields(doc.root(), "");
+  Status status;
+  json::FieldReader fields = Reader(&doc.root(), "", &status);
   RunnerHello hello;
   CheckProtocol(&fields);
-  if (const json::Value* formats = fields.Get("formats", json::Kind::kArray, true)) {
-    hello.formats = Strings(*formats, &fields, "formats");
-  }
-  if (!fields.status().ok()) return fields.status();
+  fields.StringList("formats", &hello.formats);
+  if (!status.ok()) return status;
   return hello;
 }
 
@@ -290,43 +237,27 @@ Result<ImplementationHello> DecodeImplementationHello(std::string_view line) {
   json::Document doc;
   if (Status s = ParseMessage(line, &doc); !s.ok()) return s;
   if (Status s = CheckType(doc, "hello"); !s.ok()) return s;
-  Fields fields(doc.root(), "");
+  Status status;
+  json::FieldReader fields = Reader(&doc.root(), "", &status);
   ImplementationHello hello;
   CheckProtocol(&fields);
-  if (const json::Value* info = fields.Get("implementation", json::Kind::kObject, true)) {
-    Fields f(*info, "/implementation");
-    hello.implementation.name = f.String("name", true);
-    hello.implementation.version = f.String("version", true);
-    hello.implementation.language = f.String("language", true);
-    hello.implementation.homepage = f.String("homepage", false);
-    if (f.status().ok() && hello.implementation.name.empty()) f.Fail("name", "is empty");
-    fields.Fail(f.status());
+  json::FieldReader info = Reader(fields.Required("implementation", json::Kind::kObject),
+                                  fields.Pointer("implementation"), &status);
+  info.String("name", &hello.implementation.name);
+  info.String("version", &hello.implementation.version);
+  info.String("language", &hello.implementation.language);
+  info.OptionalString("homepage", &hello.implementation.homepage);
+  if (status.ok() && hello.implementation.name.empty()) {
+    info.Fail(info.Pointer("name"), "is empty");
   }
-  if (const json::Value* formats = fields.Get("formats", json::Kind::kObject, true)) {
-    for (const json::Member& m : formats->members()) {
-      std::string pointer = fields.Pointer("formats") + "/";
-      json::AppendPointerToken(m.name, &pointer);
-      if (!m.value.is_object()) {
-        fields.Fail(Malformed(pointer + ": must be an object"));
-        continue;
-      }
-      Fields f(m.value, pointer);
-      FormatSupport support;
-      if (const json::Value* ops = f.Get("operations", json::Kind::kArray, true)) {
-        support.operations = Strings(*ops, &f, "operations");
-      }
-      if (const json::Value* policies = f.Get("policies", json::Kind::kObject, false)) {
-        Fields p(*policies, f.Pointer("policies"));
-        for (const json::Member& policy : policies->members()) {
-          support.policies[std::string(policy.name)] = p.String(policy.name, true);
-        }
-        f.Fail(p.status());
-      }
-      fields.Fail(f.status());
-      hello.formats[std::string(m.name)] = std::move(support);
-    }
-  }
-  if (!fields.status().ok()) return fields.status();
+  fields.ForEachMember("formats", true,
+                       [&](std::string_view name, const json::Value& value, const std::string& p) {
+                         json::FieldReader f = Reader(&value, p, &status);
+                         FormatSupport& support = hello.formats[std::string(name)];
+                         f.StringList("operations", &support.operations);
+                         f.OptionalStringMap("policies", &support.policies);
+                       });
+  if (!status.ok()) return status;
   return hello;
 }
 
@@ -334,26 +265,17 @@ Result<CaseRequest> DecodeCase(std::string_view line) {
   json::Document doc;
   if (Status s = ParseMessage(line, &doc); !s.ok()) return s;
   if (Status s = CheckType(doc, "case"); !s.ok()) return s;
-  Fields fields(doc.root(), "");
+  Status status;
+  json::FieldReader fields = Reader(&doc.root(), "", &status);
   CaseRequest request;
-  request.id = fields.String("id", true);
-  request.format = fields.String("format", true);
-  request.operation = fields.String("operation", true);
-  if (std::optional<std::string> input = fields.Bytes("input", true)) {
-    request.input = std::move(*input);
+  fields.String("id", &request.id);
+  fields.String("format", &request.format);
+  fields.String("operation", &request.operation);
+  ReadBytesMap(&fields, "inputs", true, &request.inputs);
+  if (const json::Value* args = fields.Optional("args", json::Kind::kObject)) {
+    request.args = json::ToString(*args);
   }
-  if (const json::Value* args = fields.Get("args", json::Kind::kObject, false)) {
-    Fields a(*args, "/args");
-    if (const json::Value* limits = a.Get("limits", json::Kind::kObject, false)) {
-      Fields l(*limits, "/args/limits");
-      for (const json::Member& m : limits->members()) {
-        request.limits.emplace_back(m.name, l.Count(m.name, true));
-      }
-      a.Fail(l.status());
-    }
-    fields.Fail(a.status());
-  }
-  if (!fields.status().ok()) return fields.status();
+  if (!status.ok()) return status;
   return request;
 }
 
@@ -361,49 +283,42 @@ Result<Answer> DecodeAnswer(std::string_view line) {
   json::Document doc;
   if (Status s = ParseMessage(line, &doc); !s.ok()) return s;
   if (Status s = CheckType(doc, "result"); !s.ok()) return s;
-  Fields fields(doc.root(), "");
+  Status status;
+  json::FieldReader fields = Reader(&doc.root(), "", &status);
   Answer answer;
-  answer.id = fields.String("id", true);
-  std::string status = fields.String("status", true);
-  if (!fields.status().ok()) return fields.status();
-  if (status == "ok") {
+  fields.String("id", &answer.id);
+  std::string answer_status;
+  fields.String("status", &answer_status);
+  if (!status.ok()) return status;
+  if (answer_status == "ok") {
     answer.status = AnswerStatus::kOk;
-    std::string verdict = fields.String("verdict", true);
-    if (fields.status().ok() && verdict != "valid" && verdict != "invalid") {
-      fields.Fail("verdict", "must be \"valid\" or \"invalid\"");
+    std::string verdict;
+    fields.String("verdict", &verdict);
+    if (status.ok() && verdict != "valid" && verdict != "invalid") {
+      fields.Fail(fields.Pointer("verdict"), "must be \"valid\" or \"invalid\"");
     }
     answer.verdict = verdict == "invalid" ? Verdict::kInvalid : Verdict::kValid;
-    if (const json::Value* findings = fields.Get("findings", json::Kind::kArray, false)) {
-      answer.findings_given = true;
-      std::size_t index = 0;
-      for (const json::Value& item : findings->items()) {
-        std::string pointer = "/findings/" + std::to_string(index++);
-        if (!item.is_object()) {
-          fields.Fail(Malformed(pointer + ": must be an object"));
-          break;
-        }
-        Fields f(item, pointer);
-        ReportedFinding finding;
-        finding.rule = f.String("rule", true);
-        finding.severity = f.String("severity", false);
-        finding.line = f.Count("line", false);
-        finding.pointer = f.String("pointer", false);
-        finding.message = f.String("message", false);
-        fields.Fail(f.status());
-        answer.findings.push_back(std::move(finding));
-      }
-    }
-    answer.output = fields.Bytes("output", false);
-  } else if (status == "skipped") {
+    answer.findings_given = fields.Optional("findings", json::Kind::kArray) != nullptr;
+    fields.ForEach("findings", false, [&](const json::Value& item, const std::string& p) {
+      json::FieldReader f = Reader(&item, p, &status);
+      ReportedFinding& finding = answer.findings.emplace_back();
+      f.String("rule", &finding.rule);
+      f.OptionalString("severity", &finding.severity);
+      f.OptionalCount("line", &finding.line);
+      f.OptionalString("pointer", &finding.pointer);
+      f.OptionalString("message", &finding.message);
+    });
+    ReadBytesMap(&fields, "outputs", false, &answer.outputs);
+  } else if (answer_status == "skipped") {
     answer.status = AnswerStatus::kSkipped;
-    answer.reason = fields.String("reason", false);
-  } else if (status == "errored") {
+    fields.OptionalString("reason", &answer.reason);
+  } else if (answer_status == "errored") {
     answer.status = AnswerStatus::kErrored;
-    answer.reason = fields.String("message", false);
+    fields.OptionalString("message", &answer.reason);
   } else {
-    fields.Fail("status", "must be \"ok\", \"skipped\" or \"errored\"");
+    fields.Fail(fields.Pointer("status"), "must be \"ok\", \"skipped\" or \"errored\"");
   }
-  if (!fields.status().ok()) return fields.status();
+  if (!status.ok()) return status;
   return answer;
 }
 

@@ -19,9 +19,9 @@ namespace arcs::protocol {
 
 // The protocol version this build speaks. A change that an existing adapter could misread
 // increments it; new operations, formats and optional members do not (they are data).
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 2;
 
-// runner -> implementation, first line: {"type":"hello","protocol":1,"formats":["spool"]}
+// runner -> implementation, first line: {"type":"hello","protocol":2,"formats":["spool"]}
 struct RunnerHello {
   int protocol = kVersion;
   std::vector<std::string> formats;  // the formats this run will send cases for
@@ -40,7 +40,7 @@ struct FormatSupport {
 };
 
 // implementation -> runner, the answer to the hello:
-// {"type":"hello","protocol":1,"implementation":{...},"formats":{"spool":{...}}}
+// {"type":"hello","protocol":2,"implementation":{...},"formats":{"spool":{...}}}
 struct ImplementationHello {
   int protocol = kVersion;
   ImplementationInfo implementation;
@@ -48,14 +48,16 @@ struct ImplementationHello {
 };
 
 // runner -> implementation: one case.
-// {"type":"case","id":"...","format":"spool","operation":"validate","input":"<base64>",
-//  "args":{"limits":{"max_line_bytes":4096}}}
+// {"type":"case","id":"...","format":"spool","operation":"validate",
+//  "inputs":{"file":"<base64>"},"args":{"limits":{"max_line_bytes":4096}}}
 struct CaseRequest {
   std::string id;  // opaque to the implementation; echoed in the answer
   std::string format;
   std::string operation;
-  std::string input;                                          // raw bytes (base64 on the wire)
-  std::vector<std::pair<std::string, std::uint64_t>> limits;  // args.limits, in manifest order
+  std::map<std::string, std::string> inputs;  // input name -> raw bytes (base64 on the wire)
+  // The case's args object as compact JSON text, "" when there is none. The protocol carries it
+  // without looking inside: what it holds is the format's business (limits, options).
+  std::string args;
 };
 
 enum class AnswerStatus : std::uint8_t { kOk, kSkipped, kErrored };
@@ -75,17 +77,17 @@ struct ReportedFinding {
 
 // implementation -> runner: the answer to one case.
 //  ok:      {"type":"result","id":"...","status":"ok","verdict":"valid"|"invalid",
-//            "findings":[...], "output":"<base64>"}
+//            "findings":[...], "outputs":{"file":"<base64>"}}
 //  skipped: {"type":"result","id":"...","status":"skipped","reason":"..."}
 //  errored: {"type":"result","id":"...","status":"errored","message":"..."}
 struct Answer {
   std::string id;
   AnswerStatus status = AnswerStatus::kOk;
-  Verdict verdict = Verdict::kValid;      // meaningful when status is kOk
-  std::vector<ReportedFinding> findings;  // optional
-  bool findings_given = false;            // whether "findings" was present
-  std::optional<std::string> output;      // raw bytes (base64 on the wire); optional
-  std::string reason;                     // skipped: why; errored: the message
+  Verdict verdict = Verdict::kValid;           // meaningful when status is kOk
+  std::vector<ReportedFinding> findings;       // optional
+  bool findings_given = false;                 // whether "findings" was present
+  std::map<std::string, std::string> outputs;  // output name -> raw bytes (base64 on the wire)
+  std::string reason;                          // skipped: why; errored: the message
 };
 
 // runner -> implementation, last line: {"type":"shutdown"}. The implementation exits (status 0)

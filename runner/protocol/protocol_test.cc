@@ -7,7 +7,7 @@ namespace {
 
 TEST(Protocol, RunnerHelloRoundTrips) {
   std::string line = EncodeRunnerHello({kVersion, {"spool"}});
-  EXPECT_EQ(line, R"({"type":"hello","protocol":1,"formats":["spool"]})");
+  EXPECT_EQ(line, R"({"type":"hello","protocol":2,"formats":["spool"]})");
   Result<RunnerHello> hello = DecodeRunnerHello(line);
   ASSERT_TRUE(hello.ok()) << hello.status().ToString();
   EXPECT_EQ(hello->formats, std::vector<std::string>{"spool"});
@@ -27,7 +27,7 @@ TEST(Protocol, ImplementationHelloRoundTrips) {
 
 TEST(Protocol, HelloWithoutPoliciesOrHomepageIsAccepted) {
   Result<ImplementationHello> hello = DecodeImplementationHello(
-      R"({"type":"hello","protocol":1,"implementation":{"name":"n","version":"v","language":"C"},)"
+      R"({"type":"hello","protocol":2,"implementation":{"name":"n","version":"v","language":"C"},)"
       R"("formats":{"spool":{"operations":["validate"]}},"x_extra":true})");
   ASSERT_TRUE(hello.ok()) << hello.status().ToString();
   EXPECT_TRUE(hello->formats["spool"].policies.empty());
@@ -38,16 +38,16 @@ TEST(Protocol, HelloProblemsNameTheirPointer) {
     const char* line;
     const char* expected;
   } cases[] = {
-      {R"({"type":"hello","protocol":2,"implementation":{"name":"n","version":"v","language":"C"},"formats":{}})",
-       "/protocol: version 2 is not supported"},
-      {R"({"type":"hello","protocol":1,"implementation":{"version":"v","language":"C"},"formats":{}})",
+      {R"({"type":"hello","protocol":1,"implementation":{"name":"n","version":"v","language":"C"},"formats":{}})",
+       "/protocol: version 1 is not supported (this runner speaks protocol 2"},
+      {R"({"type":"hello","protocol":2,"implementation":{"version":"v","language":"C"},"formats":{}})",
        "/implementation/name: missing"},
-      {R"({"type":"hello","protocol":1,"implementation":{"name":"","version":"v","language":"C"},"formats":{}})",
+      {R"({"type":"hello","protocol":2,"implementation":{"name":"","version":"v","language":"C"},"formats":{}})",
        "/implementation/name: is empty"},
-      {R"({"type":"hello","protocol":1,"implementation":{"name":"n","version":"v","language":"C"},"formats":{"spool":{"operations":[1]}}})",
-       "/formats/spool/operations: must hold only strings"},
-      {R"({"type":"hello","protocol":1,"implementation":{"name":"n","version":"v","language":"C"},"formats":{"a/b":[]}})",
-       "/formats/a~1b: must be an object"},
+      {R"({"type":"hello","protocol":2,"implementation":{"name":"n","version":"v","language":"C"},"formats":{"spool":{"operations":[1]}}})",
+       "/formats/spool/operations/0: expected a string, found a number"},
+      {R"({"type":"hello","protocol":2,"implementation":{"name":"n","version":"v","language":"C"},"formats":{"a/b":[]}})",
+       "/formats/a~1b: expected an object, found an array"},
       {R"({"type":"result","id":"x","status":"ok","verdict":"valid"})",
        "/type: expected \"hello\""},
       {R"({"type":"hello","type":"hello"})", "member name repeated at /type"},
@@ -62,39 +62,48 @@ TEST(Protocol, HelloProblemsNameTheirPointer) {
   }
 }
 
-TEST(Protocol, CaseCarriesAnyBytesAndLimits) {
-  CaseRequest request{"spool-x/validate",
-                      "spool",
-                      "validate",
-                      std::string("\xEF\xBB\xBF{\"a\":1}\r\n\0\xFF", 14),
-                      {{"max_line_bytes", 4096}, {"max_entries", 0}}};
+TEST(Protocol, CaseCarriesNamedInputsOfAnyBytesAndArgs) {
+  CaseRequest request{
+      "spool-x/validate",
+      "spool",
+      "validate",
+      {{"file", std::string("\xEF\xBB\xBF{\"a\":1}\r\n\0\xFF", 14)}, {"meta.json", ""}},
+      R"({"limits":{"max_line_bytes":4096,"max_entries":0},"x":[1.0]})"};
   std::string line = EncodeCase(request);
   EXPECT_EQ(line.find('\n'), std::string::npos);
   Result<CaseRequest> back = DecodeCase(line);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(back->id, request.id);
-  EXPECT_EQ(back->input, request.input);
-  EXPECT_EQ(back->limits, request.limits);
+  EXPECT_EQ(back->inputs, request.inputs);
+  EXPECT_EQ(back->args, request.args);  // carried verbatim, 1.0 and all
 }
 
-TEST(Protocol, CaseWithoutLimitsHasNoArgs) {
-  std::string line = EncodeCase({"i", "spool", "validate", "x", {}});
-  EXPECT_EQ(line,
-            R"({"type":"case","id":"i","format":"spool","operation":"validate","input":"eA=="})");
+TEST(Protocol, CaseWithoutArgsHasNone) {
+  std::string line = EncodeCase({"i", "spool", "validate", {{"file", "x"}}, ""});
+  EXPECT_EQ(line, R"({"type":"case","id":"i","format":"spool","operation":"validate",)"
+                  R"("inputs":{"file":"eA=="}})");
 }
 
 TEST(Protocol, CaseProblems) {
-  EXPECT_NE(DecodeCase(R"({"type":"case","id":"i","format":"spool","operation":"v","input":"eA"})")
-                .status()
-                .message()
-                .find("/input: is not canonical base64"),
-            std::string::npos);
-  EXPECT_NE(DecodeCase(R"({"type":"case","id":"i","format":"spool","operation":"v","input":"",)"
-                       R"("args":{"limits":{"max_entries":-1}}})")
-                .status()
-                .message()
-                .find("/args/limits/max_entries: must be a non-negative integer"),
-            std::string::npos);
+  struct Bad {
+    const char* line;
+    const char* expected;
+  } cases[] = {
+      {R"({"type":"case","id":"i","format":"spool","operation":"v","inputs":{"file":"eA"}})",
+       "/inputs/file: expected canonical base64"},
+      {R"({"type":"case","id":"i","format":"spool","operation":"v","input":"eA=="})",
+       "/inputs: missing"},
+      {R"({"type":"case","id":"i","format":"spool","operation":"v","inputs":[]})",
+       "/inputs: expected an object, found an array"},
+      {R"({"type":"case","id":"i","format":"spool","operation":"v","inputs":{},"args":[]})",
+       "/args: expected an object, found an array"},
+  };
+  for (const Bad& c : cases) {
+    Result<CaseRequest> request = DecodeCase(c.line);
+    ASSERT_FALSE(request.ok()) << c.line;
+    EXPECT_NE(request.status().message().find(c.expected), std::string::npos)
+        << c.line << " -> " << request.status().message();
+  }
 }
 
 TEST(Protocol, AnswersRoundTrip) {
@@ -102,7 +111,7 @@ TEST(Protocol, AnswersRoundTrip) {
   ok.id = "c1";
   ok.verdict = Verdict::kInvalid;
   ok.findings = {{"SP-3.4-1", "error", 1, "/id", "bad"}, {"SP-3.5-1", "", 0, "", ""}};
-  ok.output = std::string("a\0b", 3);
+  ok.outputs = {{"file", std::string("a\0b", 3)}, {"log", ""}};
   Result<Answer> back = DecodeAnswer(EncodeAnswer(ok));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(back->verdict, Verdict::kInvalid);
@@ -110,7 +119,7 @@ TEST(Protocol, AnswersRoundTrip) {
   EXPECT_EQ(back->findings[0].line, 1u);
   EXPECT_EQ(back->findings[0].pointer, "/id");
   EXPECT_EQ(back->findings[1].rule, "SP-3.5-1");
-  EXPECT_EQ(*back->output, ok.output);
+  EXPECT_EQ(back->outputs, ok.outputs);
 
   Answer skipped;
   skipped.id = "c2";
@@ -144,9 +153,11 @@ TEST(Protocol, AnswerProblems) {
       {R"({"type":"result","id":"x","status":"ok","verdict":"valid","findings":[{}]})",
        "/findings/0/rule: missing"},
       {R"({"type":"result","id":"x","status":"ok","verdict":"valid","findings":{}})",
-       "/findings: must be array"},
-      {R"({"type":"result","id":"x","status":"ok","verdict":"valid","output":"***"})",
-       "/output: is not canonical base64"},
+       "/findings: expected an array, found an object"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"valid","outputs":{"file":"***"}})",
+       "/outputs/file: expected canonical base64"},
+      {R"({"type":"result","id":"x","status":"ok","verdict":"valid","outputs":"eA=="})",
+       "/outputs: expected an object, found a string"},
       {R"({"type":"result","id":"x","status":"ok","verdict":"valid","id":"y"})",
        "member name repeated at /id"},
       {"{\"type\":\"result\",\"id\":\"x\0\"}", "not JSON"},

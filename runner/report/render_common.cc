@@ -149,7 +149,14 @@ std::string_view Inconsistency(const FlagSummary& flag) {
 }
 
 std::string ConsistencyText(const FlagSummary& flag) {
-  return flag.consistent ? "yes" : "no: " + std::string(Inconsistency(flag));
+  if (!flag.consistent) return "no: " + std::string(Inconsistency(flag));
+  if (flag.readings.empty()) return "yes";
+  std::string text = "yes: ";
+  for (std::size_t i = 0; i < flag.readings.size(); ++i) {
+    if (i) text += ", ";
+    text += flag.readings[i];
+  }
+  return text;
 }
 
 std::string StrictLine(const StrictCounts& strict) {

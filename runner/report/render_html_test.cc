@@ -151,7 +151,8 @@ TEST(ReportHtml, ShowsTheGroundAndFlagOfEachCase) {
 TEST(ReportHtml, ShowsReadingsTheStrictProfileAndResourceCases) {
   const std::string html = RenderHtml(testing::SampleReport());
   EXPECT_NE(html.find("<tr><td>arcs-reference</td><td>spool</td><td>SP-E5</td><td class=\"n\">1"
-                      "</td><td class=\"text\">any-line-end (1), lf-or-crlf (1)</td><td>yes</td>"
+                      "</td><td class=\"text\">any-line-end (1), lf-or-crlf (1)</td><td>yes: "
+                      "any-line-end, lf-or-crlf</td>"
                       "</tr>"),
             std::string::npos);
   EXPECT_NE(html.find("<td>SP-E14</td><td class=\"n\">2</td><td class=\"text\">iso8601 (1), "

@@ -119,8 +119,9 @@ TEST(ReportMarkdown, ShowsReadingsTheStrictProfileAndResourceCases) {
                         "### Readings of ambiguous passages\n\n| format | flag | cases | "
                         "readings taken | consistent |\n|---|---|---|---|---|\n"),
             2u);
-  EXPECT_NE(md.find("| spool | SP-E14 | 2 | rfc3339 (2) | yes |\n"
-                    "| spool | SP-E5 | 1 | any-line-end (1), lf-or-crlf (1) | yes |\n"),
+  EXPECT_NE(md.find("| spool | SP-E14 | 2 | rfc3339 (2) | yes: rfc3339 |\n"
+                    "| spool | SP-E5 | 1 | any-line-end (1), lf-or-crlf (1) | yes: any-line-end, "
+                    "lf-or-crlf |\n"),
             std::string::npos);
   EXPECT_NE(md.find("| spool | SP-E14 | 2 | iso8601 (1), rfc3339 (1) | **no: takes different "
                     "readings** |\n| spool | SP-E5 | 0 | — | yes |\n| spool | "

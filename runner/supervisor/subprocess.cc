@@ -1,5 +1,6 @@
 #include "runner/supervisor/subprocess.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,6 +12,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <utility>
 
 extern char** environ;
@@ -417,6 +420,57 @@ void Subprocess::Shutdown(std::string_view message, Clock::duration grace,
   }
   WaitForExit(grace, stop);
   Kill();
+}
+
+namespace {
+
+// Calls visit(pid) for every process whose process group is `group`.
+void ForEachInGroup(pid_t group, const std::function<void(pid_t)>& visit) {
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return;
+  while (const dirent* entry = ::readdir(proc)) {
+    char* end = nullptr;
+    long pid = std::strtol(entry->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0) continue;
+    std::ifstream stat("/proc/" + std::string(entry->d_name) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the
+    // last ')'.
+    std::size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long ppid = 0, pgrp = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 &&
+        pgrp == group) {
+      visit(static_cast<pid_t>(pid));
+    }
+  }
+  ::closedir(proc);
+}
+
+}  // namespace
+
+void Subprocess::ResetPeakMemory() const {
+  ForEachInGroup(pid_, [](pid_t pid) {
+    std::ofstream("/proc/" + std::to_string(pid) + "/clear_refs") << "5";
+  });
+}
+
+std::uint64_t Subprocess::PeakMemoryBytes() const {
+  std::uint64_t total = 0;
+  ForEachInGroup(pid_, [&](pid_t pid) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+      unsigned long long kib = 0;
+      if (std::sscanf(line.c_str(), "VmHWM: %llu kB", &kib) == 1) {
+        total += kib * 1024;
+        break;
+      }
+    }
+  });
+  return total;
 }
 
 void Subprocess::Kill() {

@@ -84,6 +84,12 @@ class Subprocess {
   // for the pipes to reach end of file. Idempotent.
   void Kill();
 
+  // Peak resident memory of the process group (Linux /proc): ResetPeakMemory starts a new peak
+  // for every process in it (clear_refs "5"), PeakMemoryBytes adds up each process's peak
+  // (VmHWM) since. A process that left the group, or ended, is not counted.
+  void ResetPeakMemory() const;
+  std::uint64_t PeakMemoryBytes() const;
+
   // The bytes of the stdout line received so far without a newline (for diagnostics).
   std::string_view partial_line() const { return stdout_buffer_; }
   // The last non-empty line written on stderr so far, without its "\n" (possibly unfinished).

@@ -50,6 +50,7 @@ struct Attempt {
   Fate fate = Fate::kAnswered;
   protocol::Answer answer;
   std::string detail;
+  std::uint64_t peak_rss_bytes = 0;
 };
 
 std::string Describe(const Attempt& attempt) {
@@ -347,6 +348,7 @@ class Worker {
     out.detail = std::move(attempt.detail);
     if (out.fate == Fate::kAnswered) {
       out.answer = std::move(attempt.answer);
+      out.peak_rss_bytes = attempt.peak_rss_bytes;
       shared_.CaseAnswered();
     } else if (out.fate != Fate::kInterrupted) {
       shared_.CaseFailed(request.id, std::string(FateName(out.fate)) + ": " + out.detail);
@@ -365,12 +367,15 @@ class Worker {
       }
     }
     const Options& options = shared_.options;
+    const bool measure = options.measure_memory && options.measure_memory(request);
+    if (measure) process_->ResetPeakMemory();
     Exchange ex =
         process_->Send(protocol::EncodeCase(request) + "\n",
                        Clock::now() + ToDuration(options.case_timeout_seconds), shared_.stop);
     Attempt a = ex.end == SendEnd::kLine
                     ? Classify(request, ex)
                     : Failure(*process_, ex, options.case_timeout_seconds, "answer", shared_);
+    if (measure && a.fate == Fate::kAnswered) a.peak_rss_bytes = process_->PeakMemoryBytes();
     if (a.fate != Fate::kAnswered) {
       shared_.Retire(std::move(process_), number_, /*shutdown=*/false);
     }

@@ -50,6 +50,11 @@ struct Options {
   // failure. Null: everything is sent.
   std::function<bool(const protocol::ImplementationHello&, const protocol::CaseRequest&)>
       should_send;
+  // Which requests to measure the implementation's peak memory for (Outcome::peak_rss_bytes):
+  // its process group's peak resident memory is reset just before the request is written and
+  // read when the answer arrives. Reading /proc costs a scan per case, so only resource probes
+  // ask for it. Null: none.
+  std::function<bool(const protocol::CaseRequest&)> measure_memory;
 };
 
 // What became of one request.
@@ -81,6 +86,7 @@ struct Outcome {
   bool rerun = false;         // this is the result of the once-only re-run in a fresh process
                               // (the first attempt's fate is in first_attempt)
   std::string first_attempt;  // "crash: ..." etc. when rerun
+  std::uint64_t peak_rss_bytes = 0;  // when measured (Options::measure_memory) and answered
 };
 
 struct RunSummary {

@@ -38,7 +38,7 @@ std::vector<protocol::CaseRequest> Requests(int n) {
     r.id = "case-" + std::to_string(i);
     r.format = "spool";
     r.operation = "validate";
-    r.input = "{\"id\":1}\n";
+    r.inputs["file"] = "{\"id\":1}\n";
     requests.push_back(r);
   }
   return requests;
@@ -291,6 +291,20 @@ TEST(Supervisor, AStderrFloodIsDrainedAndOnlyItsTailKept) {
   EXPECT_THAT(ran.summary.stderr_tail, HasSubstr("stderr flood done\n"));
 }
 
+TEST(Supervisor, PeakMemoryIsMeasuredPerCaseOnlyWhereAsked) {
+  // case-1 touches 96 MiB and frees it: its peak shows, and case-2's (measured after a reset)
+  // does not carry it over; case-0 is not measured at all.
+  constexpr std::uint64_t kHog = 96u << 20;
+  Options options = Defaults(Fake("hog --case case-1 --bytes " + std::to_string(kHog)));
+  options.measure_memory = [](const protocol::CaseRequest& r) { return r.id != "case-0"; };
+  Ran ran = RunAll(options, Requests(3));
+  ASSERT_EQ(ran.Count(Fate::kAnswered), 3);
+  EXPECT_EQ(ran.outcomes[0].peak_rss_bytes, 0u);
+  EXPECT_GE(ran.outcomes[1].peak_rss_bytes, kHog);
+  EXPECT_GT(ran.outcomes[2].peak_rss_bytes, 0u);
+  EXPECT_LT(ran.outcomes[2].peak_rss_bytes, kHog);
+}
+
 TEST(Supervisor, TheStderrTailMarksEachProcess) {
   // case-0 crashes the first process and the re-run's; case-1 goes to a third.
   Options options = Defaults("echo started >&2; exec " + Fake("crash --case case-0"));
@@ -339,10 +353,10 @@ TEST(Supervisor, NoHelloMeansNothingIsRun) {
 }
 
 TEST(Supervisor, AHelloWithAnotherProtocolVersionFailsTheHandshake) {
-  Ran ran = RunAll(Defaults(Fake("bad-hello --protocol 2")), Requests(2));
+  Ran ran = RunAll(Defaults(Fake("bad-hello --protocol 1")), Requests(2));
   EXPECT_FALSE(ran.summary.handshake_ok);
   EXPECT_THAT(ran.summary.handshake_error, StartsWith("protocol: not a valid hello: /protocol:"));
-  EXPECT_THAT(ran.summary.handshake_error, HasSubstr("version 2 is not supported"));
+  EXPECT_THAT(ran.summary.handshake_error, HasSubstr("version 1 is not supported"));
   EXPECT_EQ(ran.Count(Fate::kHandshakeFailed), 2);
   ExpectNoChildren();
 }
@@ -360,12 +374,12 @@ TEST(Supervisor, AMissingCommandFailsTheHandshakeAndSaysWhy) {
 TEST(Supervisor, ARequestTheImplementationNeverReadsTimesOut) {
   // Shakes hands, then never reads stdin again: a request larger than the pipe cannot be written.
   std::string hello =
-      R"({"type":"hello","protocol":1,"implementation":{"name":"deaf","version":"1",)"
+      R"({"type":"hello","protocol":2,"implementation":{"name":"deaf","version":"1",)"
       R"("language":"sh"},"formats":{}})";
   Options options = Defaults("read line; echo '" + hello + "'; exec sleep 60");
   options.case_timeout_seconds = 0.5;
   std::vector<protocol::CaseRequest> requests = Requests(1);
-  requests[0].input.assign(4 << 20, 'x');
+  requests[0].inputs["file"].assign(4 << 20, 'x');
   Ran ran = RunAll(options, requests);
   EXPECT_EQ(ran.outcomes[0].fate, Fate::kTimeout);
   EXPECT_THAT(ran.outcomes[0].detail, StartsWith("no answer within 0.5 s (it took only "));

@@ -112,6 +112,8 @@ FILES = {
     "ws-trailing-space.spool": lf(SESSION, P1 + b" "),
     "ws-leading-tab.spool": lf(SESSION, b"\t" + P1),
     "ws-trailing-tab.spool": lf(SESSION + b"\t", P1),
+    # a line holding only U+00A0 (NO-BREAK SPACE, C2 A0): Unicode white space, not JSON whitespace
+    "line-nbsp-only.spool": lf(SESSION, "\u00a0".encode("utf-8"), P1),
 
     # --- 3.4 / 9.1 invalid UTF-8 inside a string value (prompt content) -------------------------
     "utf8-bare-continuation.spool": in_string(b"\x80"),

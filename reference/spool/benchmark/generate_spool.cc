@@ -1,5 +1,5 @@
 // arcs_generate_spool: writes a realistic, valid Spool 1.0 recording of a chosen size, for the
-// speed and memory benchmarks (reference/spool/benchmark, tools/bench.sh).
+// speed and memory benchmarks (reference/spool/benchmark, reference/spool/benchmark/bench.sh).
 //
 //   arcs_generate_spool --out PATH (--bytes N[K|M|G] | --entries N) [--content-scale K] [--seed S]
 //                       [--ids random|sequential|counter]
@@ -18,7 +18,7 @@
 // times the content. `arcs validate` reports no finding on the output (tested by ctest).
 //
 // --ids picks the pattern of the ids, for the benchmark of the validator's id index, whose speed
-// must not depend on it (tools/bench.sh):
+// must not depend on it (reference/spool/benchmark/bench.sh):
 //   random      (the default) UUIDv7: the entry's ms timestamp, then 74 random-looking bits.
 //   sequential  UUIDv7 from a monotonic generator (RFC 9562 section 6.2, method 1): the
 //               timestamp, then a counter instead of the random bits, so consecutive ids differ

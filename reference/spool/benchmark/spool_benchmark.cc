@@ -17,12 +17,14 @@
 //                                every per-entry and cross-entry rule.
 // Every benchmark reports bytes_per_second. At the end the ratio ArcsValidate / baseline is
 // printed (medians over repetitions), once for each baseline; the requirement is
-// ArcsValidate / LengthBounded >= 0.5 (tools/bench.sh fails when it is not met).
+// ArcsValidate / LengthBounded >= 0.5 (reference/spool/benchmark/bench.sh fails when it is not
+// met).
 //
 // Each --ids-file adds ArcsValidate/ids:LABEL, the same validation over that file (in memory of its
-// own). tools/bench.sh gives it the same entries in each id pattern (arcs_generate_spool --ids),
-// random first, and requires each pattern's rate to be at least 0.85 of random's: the id index
-// must be as fast whatever the ids look like. The ratios printed at the end are against the first
+// own). reference/spool/benchmark/bench.sh gives it the same entries in each id pattern
+// (arcs_generate_spool --ids), random first, and requires each pattern's rate to be at least 0.85
+// of random's: the id index must be as fast whatever the ids look like. The ratios printed at the
+// end are against the first
 // --ids-file. With --benchmark_enable_random_interleaving the files take turns, so a change in
 // the machine's speed during the run does not fall on one pattern.
 //

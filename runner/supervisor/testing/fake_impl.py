@@ -22,6 +22,7 @@ cases); without either, every case.
   lie           answer with another case id
   flood         print bytes without a newline, for ever
   stderr-flood  write --bytes bytes on stderr, then answer
+  hog           touch --bytes bytes of memory, free them, then answer (a peak to measure)
   close-stdout  close stdout and sleep for ever
   fork-hold     start a child that keeps the pipes open and sleeps, then crash
   fork-escape   the same, but the child leaves the process group first (setsid)
@@ -138,6 +139,11 @@ def main():
                 sys.stderr.buffer.write(chunk)
             sys.stderr.buffer.write(b"stderr flood done\n")
             sys.stderr.buffer.flush()
+        elif mode == "hog":
+            block = bytearray(args.bytes)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
+            del block
         elif mode == "close-stdout":
             os.close(1)
             sleep_forever()

@@ -29,9 +29,7 @@ constexpr std::size_t kMaxFindings = 64;
 const std::set<std::string, std::less<>>& KnownRules() {
   static const auto* rules = [] {
     auto* ids = new std::set<std::string, std::less<>>();
-    for (const arcs::conformance::spool::RuleRef& rule : arcs::conformance::spool::AllRules()) {
-      ids->emplace(rule.id);
-    }
+    for (std::string_view rule : arcs::conformance::spool::AllRules()) ids->emplace(rule);
     return ids;
   }();
   return *rules;

@@ -1,0 +1,119 @@
+#include "conformance/format.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <unordered_map>
+
+#include "reference/core/json_fields.h"
+#include "reference/core/number.h"
+#include "reference/core/strings.h"
+
+namespace arcs::conformance {
+
+const std::string& CaseInput::Input(std::string_view name) const {
+  static const std::string kNone;
+  if (!inputs) return kNone;
+  auto it = inputs->find(std::string(name));
+  return it == inputs->end() ? kNone : it->second;
+}
+
+std::string FormatModule::CataloguePath() const {
+  return "conformance/" + std::string(name) + "/requirements.json";
+}
+
+std::string FormatModule::ErrataPath() const {
+  return "conformance/" + std::string(name) + "/errata.md";
+}
+
+std::string FormatModule::ManifestPath() const {
+  return "vectors/" + std::string(name) + "/manifest.json";
+}
+
+const OperationSpec* FormatModule::FindOperation(std::string_view operation) const {
+  for (const OperationSpec& op : operations) {
+    if (op.name == operation) return &op;
+  }
+  return nullptr;
+}
+
+const PolicySpec* FormatModule::FindPolicy(std::string_view policy) const {
+  for (const PolicySpec& p : policies) {
+    if (p.name == policy) return &p;
+  }
+  return nullptr;
+}
+
+const LimitSpec* FormatModule::FindLimit(std::string_view limit) const {
+  for (const LimitSpec& l : limits) {
+    if (l.name == limit) return &l;
+  }
+  return nullptr;
+}
+
+LimitValues FormatModule::DefaultLimits() const {
+  LimitValues values;
+  for (const LimitSpec& l : limits) values[std::string(l.name)] = l.default_value;
+  return values;
+}
+
+Status FormatModule::SetLimit(std::string_view limit, std::uint64_t value,
+                              LimitValues* values) const {
+  if (!FindLimit(limit)) {
+    std::vector<std::string> known;
+    for (const LimitSpec& l : limits) known.emplace_back(l.name);
+    return Status(StatusCode::kInvalidArgument, "unknown " + std::string(name) + " limit '" +
+                                                    std::string(limit) +
+                                                    "' (known: " + Join(known) + ")");
+  }
+  (*values)[std::string(limit)] = value;
+  return Status::Ok();
+}
+
+Result<LimitValues> FormatModule::LimitsFromArgs(std::string_view args) const {
+  LimitValues values = DefaultLimits();
+  if (args.empty()) return values;
+  json::Document doc;
+  Status status = json::ParseData(args, &doc);
+  if (!status.ok()) return status;
+  json::FieldReader f(&doc.root(), "", &status);
+  f.ForEachMember(
+      "limits", false, [&](std::string_view limit, const json::Value& value, const std::string& p) {
+        std::optional<std::int64_t> n =
+            value.is_number() ? json::ToInt64(value.text()) : std::nullopt;
+        if (!n || *n < 0) {
+          f.Fail(p, "expected a non-negative integer");
+          return;
+        }
+        if (Status s = SetLimit(limit, static_cast<std::uint64_t>(*n), &values); !s.ok()) {
+          f.Fail(p, s.message());
+        }
+      });
+  f.Finish();
+  if (!status.ok()) return status;
+  return values;
+}
+
+const Catalogue& FormatModule::BuiltInCatalogue() const {
+  // One parse per module for the life of the process; modules are immortal statics.
+  static std::mutex mutex;
+  static std::unordered_map<const FormatModule*, Catalogue> parsed;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = parsed.find(this);
+  if (it != parsed.end()) return it->second;
+  Result<Catalogue> catalogue = ParseCatalogue(catalogue_text(), CataloguePath());
+  if (!catalogue.ok()) {
+    // The catalogue is compiled in: a broken one is a build defect the catalogue test reports,
+    // never an input problem.
+    std::cerr << "arcs: the built-in catalogue is broken: " << catalogue.status().message() << "\n";
+    std::abort();
+  }
+  return parsed.emplace(this, std::move(*catalogue)).first->second;
+}
+
+Level FormatModule::LevelOf(std::string_view rule_id) const {
+  const Requirement* r = BuiltInCatalogue().Find(rule_id);
+  return r ? r->level : Level::kMust;
+}
+
+}  // namespace arcs::conformance

@@ -1,0 +1,143 @@
+// A format ARCS certifies, as one module: everything the runner, `arcs validate`, `arcs serve`,
+// the vector and catalogue tests need to know about it. Each format defines its module in its own
+// folder (conformance/<format>/module.cc); conformance/registry.cc is the only list of formats,
+// and nothing outside a format's folders includes that format's headers. ADDING_A_FORMAT.md
+// walks through a new one.
+#ifndef ARCS_CONFORMANCE_FORMAT_H_
+#define ARCS_CONFORMANCE_FORMAT_H_
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "conformance/catalogue.h"
+#include "reference/core/diagnostics.h"
+#include "reference/core/json.h"
+#include "reference/core/jsonl.h"
+#include "reference/core/status.h"
+#include "runner/protocol/protocol.h"
+
+namespace arcs::conformance {
+
+// A resource limit the spec obliges implementations to set (Spool §10.1): its name in a case's
+// args.limits and on the command line, the reference's default, and the requirement a finding
+// over it cites.
+struct LimitSpec {
+  std::string_view name;
+  std::uint64_t default_value;
+  std::string_view rule_id;
+  std::string_view what;  // one line for --help
+};
+
+// Limit values by name, every limit of the format present: its defaults, overridden.
+using LimitValues = std::map<std::string, std::uint64_t, std::less<>>;
+
+// A choice the spec leaves to implementations, declared once in the protocol hello.
+struct PolicySpec {
+  std::string_view name;
+  std::vector<std::string_view> choices;
+  std::string_view reference_choice;  // what the reference declares
+  std::string_view passage;           // where the spec leaves the choice, e.g. "spool.md §11.4.3"
+};
+
+// What one case gives an operation: its named inputs and its limits (already checked).
+struct CaseInput {
+  const std::map<std::string, std::string>* inputs = nullptr;  // name -> bytes
+  LimitValues limits;
+  const std::string& Input(std::string_view name) const;  // "" when absent
+};
+
+// A case the runner makes at run time to probe an implementation's resource limits: the spec
+// obliges implementations to set limits (Spool §10.1), and no committed vector can show they are
+// there without setting them itself. Too big to commit, the input is generated for the run and
+// dropped after it. Any verdict passes if it comes within the timeout and without a crash; the
+// report shows the implementation's peak memory for it.
+struct ResourceProbe {
+  std::string_view name;  // the case id is "<format>-resource-<name>"
+  std::string_view description;
+  std::vector<std::string_view> requirements;  // the limit requirements it probes
+  std::string_view spec_text;
+  std::map<std::string, std::string> (*generate)();  // the named inputs
+};
+
+class FormatModule;
+
+// An answer to hold to what an operation asks beyond its verdict.
+struct AnswerCheck {
+  const CaseInput& input;
+  const protocol::Answer& answer;
+  const std::map<std::string, std::string>& policies;  // as the implementation declared them
+  // The case's expectation is an acceptable set: the implementation's reading of the ambiguity
+  // may keep or drop what ARCS's reading does not.
+  bool ambiguous = false;
+};
+
+// One operation of a format (validate, roundtrip, verify, hash, ...).
+struct OperationSpec {
+  std::string_view name;
+  std::string_view summary;  // what the implementation does, one line
+  // The inputs a case of this operation carries, by name.
+  std::vector<std::string_view> inputs;
+  // What an answer's verdict means here: the outcome word for "valid", then for "invalid".
+  std::string_view valid_outcome;
+  std::string_view invalid_outcome;
+  // The reference's answer (id and status left to the caller).
+  protocol::Answer (*reference)(const CaseInput& input);
+  // For an answer whose verdict is the operation's valid outcome: checks what else the operation
+  // asks of it (a round trip's output). "" when it holds, else what is wrong. Null when the
+  // verdict is all there is.
+  std::string (*check_answer)(const AnswerCheck& check) = nullptr;
+};
+
+class FormatModule {
+ public:
+  std::string_view name;          // "spool": directory names, --format, the protocol
+  std::string_view title;         // "Spool 1.0"
+  std::string_view spec;          // the normative text's file name in the shared specs folder
+  std::string_view spec_version;  // "1.0"
+  std::string_view rule_prefix;   // "SP-": every requirement id starts with it
+  std::vector<std::string_view> extensions;  // ".spool"
+  std::string_view extension_rule;  // the requirement that names the extension, if the spec has one
+  // Whether the first bytes of a file (up to 64 KiB) look like this format.
+  bool (*sniff)(std::string_view head) = nullptr;
+  std::vector<LimitSpec> limits;
+  std::vector<PolicySpec> policies;
+  std::vector<OperationSpec> operations;
+  // Played against every operation whose inputs a probe provides.
+  std::vector<ResourceProbe> resource_probes;
+  // Every rule id the validator can cite. Levels are not here: they come from the catalogue.
+  std::vector<std::string_view> (*rules)() = nullptr;
+  // The verdict on a file: every finding into *diagnostics.
+  void (*validate)(jsonl::ByteSource* source, const LimitValues& limits,
+                   Diagnostics* diagnostics) = nullptr;
+  // The catalogue as built into the binary (requirements.json, embedded at build time), so the
+  // level of every finding comes from the catalogue and nowhere else.
+  std::string_view (*catalogue_text)() = nullptr;
+
+  // Repository paths, by convention from the name.
+  std::string CataloguePath() const;  // conformance/<name>/requirements.json
+  std::string ErrataPath() const;     // conformance/<name>/errata.md
+  std::string ManifestPath() const;   // vectors/<name>/manifest.json
+
+  const OperationSpec* FindOperation(std::string_view operation) const;
+  const PolicySpec* FindPolicy(std::string_view policy) const;
+  const LimitSpec* FindLimit(std::string_view limit) const;
+  LimitValues DefaultLimits() const;
+  // Sets a limit by name; kInvalidArgument naming the known limits when there is no such limit.
+  Status SetLimit(std::string_view limit, std::uint64_t value, LimitValues* values) const;
+  // The limits of a case's args object (compact JSON text, "" for none): {"limits": {...}} and
+  // nothing else; every name must be a limit of the format and every value a count.
+  Result<LimitValues> LimitsFromArgs(std::string_view args) const;
+  // The embedded catalogue, parsed once.
+  const Catalogue& BuiltInCatalogue() const;
+  // The level of a requirement by the embedded catalogue (kMust for an unknown id, which the
+  // catalogue test forbids).
+  Level LevelOf(std::string_view rule_id) const;
+};
+
+}  // namespace arcs::conformance
+
+#endif  // ARCS_CONFORMANCE_FORMAT_H_

@@ -1,0 +1,219 @@
+"""What the schema cross-checks of every format share (schemas/crosscheck_test.py runs them):
+strict JSON parsing with exact numbers, an RFC 3339 date-time checker, a draft 2020-12 validator
+whose integers are exact, running `arcs validate --json`, and a tally of checks."""
+
+import datetime
+import decimal
+import json
+import re
+import subprocess
+
+import jsonschema
+
+# ----------------------------------------------------------------------------------------------
+# RFC 3339 date-time (decision D9): YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM), 'T' and 'Z'
+# case-insensitive, a real calendar date, hour <= 23, minute <= 59, second <= 60 (leap second).
+
+_DATE_TIME = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
+    r"(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))")
+
+
+def is_rfc3339_date_time(value):
+    if not isinstance(value, str):
+        return True  # format only constrains strings
+    m = _DATE_TIME.fullmatch(value)
+    if not m:
+        return False
+    year, month, day, hour, minute, second = (int(m.group(i)) for i in range(1, 7))
+    try:
+        # Year 0000 is valid RFC 3339 but below datetime.MINYEAR; in the proleptic Gregorian
+        # calendar it is a leap year like 2000 (the 400-year cycle), so check its dates as 2000's.
+        datetime.date(year if year > 0 else 2000, month, day)
+    except ValueError:
+        return False
+    if hour > 23 or minute > 59 or second > 60:
+        return False
+    if m.group(7) is not None and (int(m.group(7)) > 23 or int(m.group(8)) > 59):
+        return False
+    return True
+
+
+def make_format_checker():
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checks("date-time")(is_rfc3339_date_time)
+    return checker
+
+
+# JSON Schema's "integer" is any number whose mathematical value is an integer (2020-12
+# validation §6.1.1), which is also how Spool reads integers (D8). This test parses numbers
+# exactly (int, or decimal.Decimal for anything with a fraction or exponent, never a double), so
+# the draft 2020-12 validator is given a type checker that knows an integral Decimal is an integer.
+def _is_integer(checker, instance):
+    if isinstance(instance, bool):
+        return False
+    if isinstance(instance, int):
+        return True
+    if isinstance(instance, decimal.Decimal):
+        return instance.is_finite() and instance == instance.to_integral_value()
+    return isinstance(instance, float) and instance.is_integer()
+
+
+EntryValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+
+
+# ----------------------------------------------------------------------------------------------
+# Strict JSON for one line.
+
+class NotJson(Exception):
+    pass
+
+
+def _reject_duplicates(pairs):
+    obj = {}
+    for name, value in pairs:
+        if name in obj:
+            raise NotJson(f"duplicate member name {name!r}")
+        obj[name] = value
+    return obj
+
+
+def _reject_constant(name):
+    raise NotJson(f"{name} is not JSON")
+
+
+def _parse_int(text):
+    # Python refuses int() on more than 4300 digits; such numbers stay exact as Decimal.
+    if len(text) > 4000:
+        return decimal.Decimal(text)
+    return int(text)
+
+
+# Numbers with a fraction or an exponent are kept exact (D8 judges by value: 1.0 and 1e2 are
+# integers, 1.0000000000000000001 is not, though a double would round it to 1.0; 1e400 is a
+# number, not infinity). A context with a huge exponent range keeps to_integral_value() exact.
+_DECIMAL_CONTEXT = decimal.Context(prec=28, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
+def _parse_float(text):
+    return _DECIMAL_CONTEXT.create_decimal(text)
+
+
+def _check_strings(value):
+    """Raises NotJson when a string (or member name) holds a lone surrogate (an escape such as
+    \\ud800 alone): such text is not Unicode, so the line is not valid JSON text (D7)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise NotJson("lone surrogate in a string")
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                stack.append(k)
+                stack.append(item)
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def parse_line(raw):
+    """raw: the bytes of one line (no ending). Returns the dict, or raises NotJson."""
+    try:
+        text = raw.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as e:
+        raise NotJson(f"invalid UTF-8: {e}")
+    try:
+        value = json.loads(text, object_pairs_hook=_reject_duplicates,
+                           parse_constant=_reject_constant, parse_int=_parse_int,
+                           parse_float=_parse_float)
+    except NotJson:
+        raise
+    except RecursionError:
+        raise NotJson("nested too deeply for Python's parser")
+    except (ValueError, decimal.InvalidOperation) as e:
+        raise NotJson(str(e))
+    if not isinstance(value, dict):
+        raise NotJson(f"a JSON {type(value).__name__}, not an object")
+    _check_strings(value)
+    return value
+
+
+def split_lines(data):
+    """The spec's line model (3.4-3.6): strip one leading BOM, split on LF, drop one trailing CR;
+    lines of only space/tab/CR are blank. Yields (1-based line number, bytes, blank)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    parts = data.split(b"\n")
+    if parts and parts[-1] == b"":
+        parts.pop()  # the final line ending does not start another line
+    for number, part in enumerate(parts, start=1):
+        if part.endswith(b"\r"):
+            part = part[:-1]
+        yield number, part, part.strip(b" \t\r") == b""
+
+
+# ----------------------------------------------------------------------------------------------
+
+class Tally:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, what, detail=None):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL: {what}")
+            if detail:
+                for d in detail if isinstance(detail, list) else [detail]:
+                    print(f"      {d}")
+        return ok
+
+
+def load_json(path):
+    with open(path, "rb") as f:
+        return json.loads(f.read().decode("utf-8"))
+
+
+def schema_errors(validator, value):
+    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    out = []
+    for e in errors:
+        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in e.absolute_path)
+        out.append(f"{pointer or '(entry)'}: {e.message}")
+    return out
+
+
+def run_arcs(arcs, format_name, path, limits):
+    cmd = [arcs, "validate", "--json", "--format", format_name]
+    for name, value in sorted((limits or {}).items()):
+        cmd += ["--limit", f"{name}={value}"]
+    cmd.append(path)
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, f"{' '.join(cmd)}: {e}"
+    if proc.returncode not in (0, 1):
+        return None, (f"{' '.join(cmd)}: exit {proc.returncode}: "
+                      f"{proc.stderr.decode('utf-8', 'replace').strip()}")
+    try:
+        doc = json.loads(proc.stdout.decode("utf-8"))
+        files = doc["files"]
+        if len(files) != 1:
+            raise ValueError(f"{len(files)} file reports")
+        report = files[0]
+        findings = report["findings"]
+    except (ValueError, KeyError, TypeError) as e:
+        return None, f"{' '.join(cmd)}: unreadable --json output: {e}"
+    return report, None
+
+
+def fmt_finding(f, ignored):
+    mark = " [ignored: " + ignored + "]" if ignored else ""
+    return (f"{f.get('rule')} {f.get('severity')} col {f.get('column')} "
+            f"ptr {f.get('pointer')!r}: {f.get('message')}{mark}")
