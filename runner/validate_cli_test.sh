@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The command line contract of `arcs validate`: output format, exit codes, --json, --help.
+# The command line contract of `arcs validate` (output format, exit codes, --json, --help),
+# `arcs formats` and `arcs vectors`.
 set -u
 arcs=$1
 root=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
+checks=0
 check() {  # check NAME EXPECTED ACTUAL
+  checks=$((checks + 1))
   if [ "$2" != "$3" ]; then echo "FAIL $1: expected [$2], got [$3]"; failures=$((failures + 1)); fi
 }
 session='{"id":"00000000-0000-0000-0000-000000000000","ts":0,"type":"session","version":"1.0","agent":"test","recorded_at":"2025-01-01T00:00:00Z"}'
@@ -48,5 +51,22 @@ grep -q "SP-10.1-2" "$tmp/out"; check "limit rule" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?
 
-echo "cli: $((17 - failures)) passed, $failures failed"
+# arcs formats: the registry, for people and scripts.
+"$arcs" formats > "$tmp/out"; check "formats exit" 0 $?
+grep -q "^spool: Spool 1.0 (spool.md)" "$tmp/out"; check "formats lists spool" 0 $?
+"$arcs" formats --json > "$tmp/formats.json"; check "formats --json exit" 0 $?
+/usr/bin/python3 - "$tmp/formats.json" <<'PY'; check "formats --json shape" 0 $?
+import json, sys
+spool = {f["name"]: f for f in json.load(open(sys.argv[1]))["formats"]}["spool"]
+assert spool["manifest"] == "vectors/spool/manifest.json", spool
+assert {l["name"] for l in spool["limits"]} >= {"max_line_bytes", "max_entries"}, spool
+assert {p["name"]: p["reference"] for p in spool["policies"]}["invalid_line"] == "reject", spool
+assert [(o["name"], o["inputs"]) for o in spool["operations"]] == \
+    [("validate", ["file"]), ("roundtrip", ["file"])], spool
+PY
+"$arcs" formats --bogus > /dev/null 2>&1; check "formats usage" 2 $?
+"$arcs" vectors --format nope > /dev/null 2>&1; check "vectors unknown format" 2 $?
+"$arcs" vectors --help | grep -q "strict profile"; check "vectors help" 0 $?
+
+echo "cli: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
