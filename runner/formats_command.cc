@@ -17,70 +17,78 @@ the operations with their inputs and outcomes. --json prints the same as one JSO
 (schemas/, fuzz/ and tools/ scripts read it).
 )";
 
-void Quoted(std::string_view s, std::string* out) { json::AppendQuoted(s, out); }
+// "name":"value", after a comma unless it opens its object.
+void Member(std::string_view name, std::string_view value, std::string* out) {
+  if (out->back() != '{') *out += ',';
+  json::AppendQuoted(name, out);
+  *out += ':';
+  json::AppendQuoted(value, out);
+}
 
-void StringArray(const std::vector<std::string_view>& items, std::string* out) {
-  *out += "[";
+void ArrayMember(std::string_view name, const std::vector<std::string_view>& items,
+                 std::string* out) {
+  *out += ',';
+  json::AppendQuoted(name, out);
+  *out += ":[";
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) *out += ",";
-    Quoted(items[i], out);
+    if (i) *out += ',';
+    json::AppendQuoted(items[i], out);
   }
-  *out += "]";
+  *out += ']';
+}
+
+// "name":[{...},...], each object's members written by write(item).
+template <typename T, typename Write>
+void ObjectsMember(std::string_view name, const std::vector<T>& items, Write write,
+                   std::string* out) {
+  *out += ',';
+  json::AppendQuoted(name, out);
+  *out += ":[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    *out += i ? ",{" : "{";
+    write(items[i]);
+    *out += '}';
+  }
+  *out += ']';
 }
 
 void AppendFormatJson(const conformance::FormatModule& f, std::string* out) {
-  *out += "{\"name\":";
-  Quoted(f.name, out);
-  *out += ",\"title\":";
-  Quoted(f.title, out);
-  *out += ",\"spec\":";
-  Quoted(f.spec, out);
-  *out += ",\"spec_version\":";
-  Quoted(f.spec_version, out);
-  *out += ",\"rule_prefix\":";
-  Quoted(f.rule_prefix, out);
-  *out += ",\"extensions\":";
-  StringArray(f.extensions, out);
-  for (const auto& [key, path] :
-       {std::pair{"manifest", f.ManifestPath()}, std::pair{"catalogue", f.CataloguePath()},
-        std::pair{"errata", f.ErrataPath()}}) {
-    *out += ",\"" + std::string(key) + "\":";
-    Quoted(path, out);
-  }
-  *out += ",\"limits\":[";
-  for (std::size_t i = 0; i < f.limits.size(); ++i) {
-    const conformance::LimitSpec& l = f.limits[i];
-    *out += i ? ",{\"name\":" : "{\"name\":";
-    Quoted(l.name, out);
-    *out += ",\"default\":" + std::to_string(l.default_value) + ",\"rule\":";
-    Quoted(l.rule_id, out);
-    *out += "}";
-  }
-  *out += "],\"policies\":[";
-  for (std::size_t i = 0; i < f.policies.size(); ++i) {
-    const conformance::PolicySpec& p = f.policies[i];
-    *out += i ? ",{\"name\":" : "{\"name\":";
-    Quoted(p.name, out);
-    *out += ",\"choices\":";
-    StringArray(p.choices, out);
-    *out += ",\"reference\":";
-    Quoted(p.reference_choice, out);
-    *out += ",\"passage\":";
-    Quoted(p.passage, out);
-    *out += "}";
-  }
-  *out += "],\"operations\":[";
-  for (std::size_t i = 0; i < f.operations.size(); ++i) {
-    const conformance::OperationSpec& op = f.operations[i];
-    *out += i ? ",{\"name\":" : "{\"name\":";
-    Quoted(op.name, out);
-    *out += ",\"inputs\":";
-    StringArray(op.inputs, out);
-    *out += ",\"outcomes\":";
-    StringArray({op.valid_outcome, op.invalid_outcome}, out);
-    *out += "}";
-  }
-  *out += "]}";
+  *out += '{';
+  Member("name", f.name, out);
+  Member("title", f.title, out);
+  Member("spec", f.spec, out);
+  Member("spec_version", f.spec_version, out);
+  Member("rule_prefix", f.rule_prefix, out);
+  ArrayMember("extensions", f.extensions, out);
+  Member("manifest", f.ManifestPath(), out);
+  Member("catalogue", f.CataloguePath(), out);
+  Member("errata", f.ErrataPath(), out);
+  ObjectsMember(
+      "limits", f.limits,
+      [&](const conformance::LimitSpec& l) {
+        Member("name", l.name, out);
+        *out += ",\"default\":" + std::to_string(l.default_value);
+        Member("rule", l.rule_id, out);
+      },
+      out);
+  ObjectsMember(
+      "policies", f.policies,
+      [&](const conformance::PolicySpec& p) {
+        Member("name", p.name, out);
+        ArrayMember("choices", p.choices, out);
+        Member("reference", p.reference_choice, out);
+        Member("passage", p.passage, out);
+      },
+      out);
+  ObjectsMember(
+      "operations", f.operations,
+      [&](const conformance::OperationSpec& op) {
+        Member("name", op.name, out);
+        ArrayMember("inputs", op.inputs, out);
+        ArrayMember("outcomes", {op.valid_outcome, op.invalid_outcome}, out);
+      },
+      out);
+  *out += '}';
 }
 
 void PrintFormat(const conformance::FormatModule& f) {
