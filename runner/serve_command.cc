@@ -17,11 +17,11 @@ implementation: `arcs run` with no --impl runs `arcs serve`. Stops at {"type":"s
 the end of its input.
 )";
 
-protocol::Answer Errored(const protocol::CaseRequest& request, std::string message) {
+protocol::Answer Skipped(const protocol::CaseRequest& request, std::string reason) {
   protocol::Answer answer;
   answer.id = request.id;
-  answer.status = protocol::AnswerStatus::kErrored;
-  answer.reason = std::move(message);
+  answer.status = protocol::AnswerStatus::kSkipped;
+  answer.reason = std::move(reason);
   return answer;
 }
 
@@ -54,7 +54,8 @@ protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
     return answer;
   }
   Result<conformance::LimitValues> limits = format->LimitsFromArgs(request.args);
-  if (!limits.ok()) return Errored(request, "args: " + limits.status().message());
+  // PROTOCOL.md §2: an arg the implementation cannot honour makes it skip the case.
+  if (!limits.ok()) return Skipped(request, "args: " + limits.status().message());
   protocol::Answer answer = op->reference({&request.inputs, std::move(*limits)});
   answer.id = request.id;
   return answer;

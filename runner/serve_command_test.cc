@@ -1,0 +1,63 @@
+// The reference behind the protocol: its hello comes from the registry, its answers from the
+// format modules, and what it cannot do it skips.
+#include "runner/serve_command.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "conformance/registry.h"
+
+namespace arcs::runner {
+namespace {
+
+constexpr char kSession[] =
+    R"({"id":"00000000-0000-4000-8000-000000000000","ts":0,"type":"session","version":"1.0",)"
+    R"("agent":"test","recorded_at":"2025-01-01T00:00:00Z"})"
+    "\n";
+
+TEST(Serve, TheHelloDeclaresEveryFormatOperationAndPolicyOfTheRegistry) {
+  protocol::ImplementationHello hello = ReferenceHello();
+  for (const conformance::FormatModule* format : conformance::Formats()) {
+    const protocol::FormatSupport& support = hello.formats.at(std::string(format->name));
+    EXPECT_EQ(support.operations.size(), format->operations.size());
+    for (const conformance::PolicySpec& p : format->policies) {
+      EXPECT_EQ(support.policies.at(std::string(p.name)), p.reference_choice);
+    }
+  }
+}
+
+TEST(Serve, AnswersThroughTheFormatModuleWithTheCaseLimits) {
+  protocol::CaseRequest request{"c", "spool", "validate", {{"file", kSession}}, ""};
+  protocol::Answer answer = ReferenceAnswer(request);
+  EXPECT_EQ(answer.id, "c");
+  EXPECT_EQ(answer.status, protocol::AnswerStatus::kOk);
+  EXPECT_EQ(answer.verdict, protocol::Verdict::kValid);
+
+  request.args = R"({"limits":{"max_line_bytes":10}})";
+  answer = ReferenceAnswer(request);
+  EXPECT_EQ(answer.verdict, protocol::Verdict::kInvalid);
+  EXPECT_TRUE(
+      std::any_of(answer.findings.begin(), answer.findings.end(),
+                  [](const protocol::ReportedFinding& f) { return f.rule == "SP-10.1-2"; }));
+
+  request.operation = "roundtrip";
+  request.args = "";
+  answer = ReferenceAnswer(request);
+  EXPECT_EQ(answer.verdict, protocol::Verdict::kValid);
+  EXPECT_EQ(answer.outputs.at("file"), kSession);
+}
+
+TEST(Serve, SkipsWhatItCannotDo) {
+  protocol::CaseRequest request{"c", "spool", "hash", {{"file", kSession}}, ""};
+  EXPECT_EQ(ReferenceAnswer(request).status, protocol::AnswerStatus::kSkipped);
+  request = {"c", "spool", "validate", {{"file", kSession}}, R"({"limits":{"max_nope":1}})"};
+  protocol::Answer answer = ReferenceAnswer(request);
+  EXPECT_EQ(answer.status, protocol::AnswerStatus::kSkipped);
+  EXPECT_NE(answer.reason.find("unknown spool limit 'max_nope'"), std::string::npos);
+  request.args = R"({"options":{}})";
+  EXPECT_EQ(ReferenceAnswer(request).status, protocol::AnswerStatus::kSkipped);
+}
+
+}  // namespace
+}  // namespace arcs::runner
