@@ -35,7 +35,8 @@ them one after the other and reports them side by side.
   --no-resource-probes        leave out the cases made at run time to probe resource limits
                               (a 72 MiB line, 4,000,000 nested arrays, 1,000,000 entries,
                               64 MiB of base64: any verdict passes, within the timeout and
-                              without a crash; the report shows peak memory for each)
+                              without a crash; the report shows peak memory for each). Like
+                              any filter, it caps certification at partial
   --known-failures FILE       cases expected to fail: one CASE_ID/OPERATION per line, optionally
                               prefixed by IMPLEMENTATION_NAME: ; # starts a comment
   -j N                        run N copies of each implementation in parallel (default 1)
