@@ -8,14 +8,12 @@
 
 #include <cstdint>
 #include <map>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "conformance/catalogue.h"
 #include "reference/core/diagnostics.h"
-#include "reference/core/json.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/status.h"
 #include "runner/protocol/protocol.h"
