@@ -148,6 +148,11 @@ PYTHON
 # 6. Usage errors.
 expect_status 2 "unknown option" "$arcs" run --no-such-option
 expect_status 2 "unknown format" "$arcs" run --format nope
+for bad in "--timeout 1e-9" "--timeout 0x10" "--timeout inf" "-j 0" "-j 257" "-j 2.0" \
+  "--max-consecutive-failures -1"; do
+  # shellcheck disable=SC2086  # the option and its value are two words on purpose
+  expect_status 2 "strict number: $bad" "$arcs" run $bad
+done
 expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-case-*"
 expect_status 0 "help" "$arcs" run --help
 

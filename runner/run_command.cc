@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <climits>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <optional>
 
 #include "reference/core/io.h"
+#include "reference/core/strings.h"
 #include "runner/report/report.h"
 #include "runner/run.h"
 #include "runner/suite.h"
@@ -71,13 +71,6 @@ struct RunArgs {
   bool pin_workers = true;
 };
 
-std::optional<double> ParsePositive(const std::string& text) {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v > 0) || v > 1e6) return std::nullopt;
-  return v;
-}
-
 // Returns "" or the usage error.
 std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -108,18 +101,16 @@ std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
     } else if (a == "--quiet") {
       out->quiet = true;
     } else if ((a == "-j" || a == "--jobs") && value(&v)) {
-      std::optional<double> n = ParsePositive(v);
-      if (!n || *n != static_cast<int>(*n) || *n > 256) return "-j wants a count from 1 to 256";
+      std::optional<std::uint64_t> n = ParseCount(v, 256);
+      if (!n || *n == 0) return "-j wants a count from 1 to 256";
       out->jobs = static_cast<int>(*n);
     } else if (a == "--timeout" && value(&v)) {
-      std::optional<double> t = ParsePositive(v);
-      if (!t) return "--timeout wants a positive number of seconds";
+      std::optional<double> t = ParseDecimal(v, 0.001, 86400);
+      if (!t) return "--timeout wants seconds, a decimal number from 0.001 to 86400";
       out->timeout = *t;
     } else if (a == "--max-consecutive-failures" && value(&v)) {
-      std::optional<double> n = ParsePositive(v);
-      if (!n || *n != static_cast<int>(*n) || *n > 1e6) {
-        return "--max-consecutive-failures wants a positive count";
-      }
+      std::optional<std::uint64_t> n = ParseCount(v, 1'000'000);
+      if (!n || *n == 0) return "--max-consecutive-failures wants a count from 1 to 1000000";
       out->max_consecutive_failures = static_cast<int>(*n);
     } else if (a.starts_with("-")) {
       return "unknown option or missing value: " + a;

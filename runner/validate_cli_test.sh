@@ -44,6 +44,11 @@ printf 'hello\n' > "$tmp/unknown.txt"
 "$arcs" validate "$tmp/missing.spool" > /dev/null 2>&1; check "missing file" 2 $?
 "$arcs" validate > /dev/null 2>&1; check "no file" 2 $?
 "$arcs" validate --limit nope=1 "$tmp/ok.spool" > /dev/null 2>&1; check "bad limit" 2 $?
+# Counts are parsed strictly: no spaces, signs, hex or overflow quietly turned into a number.
+for bad in "max_line_bytes= -1" "max_line_bytes=-1" "max_line_bytes=0x10" \
+  "max_line_bytes=18446744073709551616" "max_line_bytes=1e3" "max_line_bytes="; do
+  "$arcs" validate --limit "$bad" "$tmp/ok.spool" > /dev/null 2>&1; check "limit '$bad'" 2 $?
+done
 "$arcs" validate --limit max_line_bytes=10 "$tmp/ok.spool" > "$tmp/out"; check "limit applies" 1 $?
 grep -q "SP-10.1-2" "$tmp/out"; check "limit rule" 0 $?
 "$arcs" validate --format spool - < "$tmp/ok.spool" > /dev/null; check "stdin" 0 $?

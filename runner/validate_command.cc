@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -113,14 +114,14 @@ std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs
       }
     } else if (a == "--limit" && i + 1 < args.size()) {
       const std::string& spec = args[++i];
-      std::size_t eq = spec.find('=');
-      std::string number = eq == std::string::npos ? "" : spec.substr(eq + 1);
-      char* end = nullptr;
-      unsigned long long value = std::strtoull(number.c_str(), &end, 10);
-      if (number.empty() || *end != '\0' || number[0] == '-') {
-        return "--limit wants NAME=VALUE with a count, got '" + spec + "'";
+      const std::size_t eq = spec.find('=');
+      const std::optional<std::uint64_t> value =
+          eq == std::string::npos ? std::nullopt
+                                  : ParseCount(std::string_view(spec).substr(eq + 1), INT64_MAX);
+      if (!value) {
+        return "--limit wants NAME=VALUE with a count from 0 to 2^63-1, got '" + spec + "'";
       }
-      out->limits.emplace_back(spec.substr(0, eq), value);
+      out->limits.emplace_back(spec.substr(0, eq), *value);
     } else if (a.starts_with("--") || (a.starts_with("-") && a != "-")) {
       return "unknown option " + a;
     } else {

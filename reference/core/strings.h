@@ -2,6 +2,8 @@
 #ifndef ARCS_REFERENCE_CORE_STRINGS_H_
 #define ARCS_REFERENCE_CORE_STRINGS_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +12,13 @@ namespace arcs {
 
 // The items with `separator` between them ("" for none): Join({"a", "b"}) == "a, b".
 std::string Join(const std::vector<std::string>& items, std::string_view separator = ", ");
+
+// Numbers on a command line, strictly: the whole text, nothing skipped or clamped (strtoull
+// would read " -1" as 2^64-1 and an overflow as its maximum; strtod takes hex and "inf").
+// A count: decimal digits only, at most `max`.
+std::optional<std::uint64_t> ParseCount(std::string_view text, std::uint64_t max);
+// A decimal number (JSON's grammar: 0.5, 2, 1e3), within [min, max].
+std::optional<double> ParseDecimal(std::string_view text, double min, double max);
 
 }  // namespace arcs
 

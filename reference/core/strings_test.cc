@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 namespace arcs {
 namespace {
 
@@ -11,6 +13,27 @@ TEST(Strings, JoinPutsTheSeparatorBetweenItemsOnly) {
   EXPECT_EQ(Join({"a", "b", "c"}), "a, b, c");
   EXPECT_EQ(Join({"", "b"}), ", b");  // an empty item keeps its place
   EXPECT_EQ(Join({"reject", "skip"}, " or "), "reject or skip");
+}
+
+TEST(Strings, CountsAreDigitsOnlyAndNeverClamped) {
+  EXPECT_EQ(ParseCount("0", 10), 0u);
+  EXPECT_EQ(ParseCount("4096", 1u << 20), 4096u);
+  EXPECT_EQ(ParseCount("9223372036854775807", INT64_MAX), 9223372036854775807u);
+  for (const char* bad : {"", " -1", "-1", "+1", " 1", "1 ", "0x10", "1e3", "1.0",
+                          "18446744073709551616", "9223372036854775808"}) {
+    EXPECT_FALSE(ParseCount(bad, INT64_MAX).has_value()) << "'" << bad << "'";
+  }
+  EXPECT_FALSE(ParseCount("11", 10).has_value());
+}
+
+TEST(Strings, DecimalsFollowJsonGrammarWithinTheirRange) {
+  EXPECT_EQ(ParseDecimal("0.5", 0.001, 1e6), 0.5);
+  EXPECT_EQ(ParseDecimal("10", 0.001, 1e6), 10.0);
+  EXPECT_EQ(ParseDecimal("1e3", 0.001, 1e6), 1000.0);
+  for (const char* bad :
+       {"", "1e-9", "0", "-1", "0x10", "inf", "nan", " 1", "1\n", ".5", "1e400", "2e6"}) {
+    EXPECT_FALSE(ParseDecimal(bad, 0.001, 1e6).has_value()) << "'" << bad << "'";
+  }
 }
 
 }  // namespace
