@@ -145,6 +145,11 @@ for line in open(pids):
     assert not running(pid), "pid %d still runs" % pid
 PYTHON
 
+# An implementation that passes nothing has shown nothing: the fake declares no roundtrip, so
+# every selected case is skipped.
+expect_status 1 "everything skipped" "$arcs" run --quiet --operation roundtrip --filter "$one" \
+  --impl "$fake good"
+
 # 6. Usage errors.
 expect_status 2 "unknown option" "$arcs" run --no-such-option
 expect_status 2 "unknown format" "$arcs" run --format nope

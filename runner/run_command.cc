@@ -53,9 +53,10 @@ them one after the other and reports them side by side.
   --quiet                     no progress bar and no per-implementation summary
 
 Exit status: 0 when every MUST case of every implementation passed or is a listed known
-failure (and no listed case passed); 1 otherwise, or when interrupted; 2 on usage or I/O errors.
-Cases of operations an implementation does not declare are skipped and do not fail the run; the
-certification level in the report says what is missing.
+failure, no listed case passed, and every implementation passed at least one case; 1 otherwise
+(an implementation that only skips has shown nothing), or when interrupted; 2 on usage or I/O
+errors. Cases of operations an implementation does not declare are skipped and do not fail the
+run by themselves; the certification level in the report says what is missing.
 )";
 
 struct RunArgs {
@@ -235,7 +236,8 @@ int RunCommand(const std::vector<std::string>& args) {
   for (const std::string& command : commands) {
     if (stop.load()) break;
     ImplementationRun run = RunImplementation(command, reference, *suite, options, known, &stop);
-    failed = failed || run.must_failed || run.stale_known > 0;
+    // An implementation that passed nothing (every case skipped, say) has shown nothing.
+    failed = failed || run.must_failed || run.stale_known > 0 || run.report.summary.passed == 0;
     if (!run_args.quiet) PrintSummary(run.report, run.stale_known);
     report.implementations.push_back(std::move(run.report));
   }
