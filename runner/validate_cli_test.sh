@@ -52,6 +52,22 @@ done
 "$arcs" validate --limit max_line_bytes=10 "$tmp/ok.spool" > "$tmp/out"; check "limit applies" 1 $?
 grep -q "SP-10.1-2" "$tmp/out"; check "limit rule" 0 $?
 "$arcs" validate --format spool - < "$tmp/ok.spool" > /dev/null; check "stdin" 0 $?
+# Read once, from one descriptor: pipes, standard input and FIFOs are sniffed without losing
+# the bytes read to sniff them.
+"$arcs" validate - < "$tmp/ok.spool" > /dev/null 2>&1; check "stdin sniffed" 0 $?
+{ cat "$tmp/ok.spool"; for i in $(seq 1 3000); do
+    printf '{"id":"00000000-0000-0000-0000-%012d","ts":%d,"type":"x_e"}\n' "$i" "$i"; done
+} > "$tmp/big.spool"
+"$arcs" validate <(cat "$tmp/big.spool") > "$tmp/out" 2>/dev/null; check "pipe over 64 KiB" 0 $?
+check "pipe over 64 KiB: no finding" "" "$(cat "$tmp/out")"
+printf '%s\n' "$session" '{"id":"x"}' > "$tmp/bad-piped"
+"$arcs" validate <(cat "$tmp/bad-piped") 2>/dev/null | grep -q ":2: SP-5.1-2 "
+check "pipe findings keep their lines" 0 $?
+mkfifo "$tmp/fifo"
+cat "$tmp/ok.spool" > "$tmp/fifo" &
+timeout 10 "$arcs" validate "$tmp/fifo" > /dev/null 2>&1; check "fifo" 0 $?
+"$arcs" validate "$tmp" > /dev/null 2> "$tmp/err"; check "directory" 2 $?
+grep -q "is a directory" "$tmp/err"; check "directory message" 0 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?

@@ -1,11 +1,13 @@
 #include "runner/validate_command.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <map>
 
@@ -50,17 +52,6 @@ struct FileReport {
   const conformance::FormatModule* format = nullptr;
   Diagnostics diagnostics;
 };
-
-// The first 64 KiB of a file, for format detection ("" when unreadable).
-std::string Head(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) return "";
-  std::string head(65536, '\0');
-  ssize_t n = ::read(fd, head.data(), head.size());
-  ::close(fd);
-  head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-  return head;
-}
 
 std::string FormatNames() {
   std::vector<std::string> names;
@@ -132,28 +123,82 @@ std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs
   return "";
 }
 
-// The format of one file: --format, else its extension, else its content. Null with a message
-// on stderr when it cannot tell.
-const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::string& path) {
+constexpr std::size_t kSniffBytes = 64 * 1024;
+
+// The format of one file: --format, else its extension, else its first 64 KiB (`head`, read
+// only when needed). Null with a message on stderr when it cannot tell.
+const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::string& path,
+                                          const std::function<Result<std::string>()>& head) {
   if (args.format) return args.format;
   if (const conformance::FormatModule* f = conformance::FormatForPath(path)) return f;
-  if (path != "-") {
-    if (const conformance::FormatModule* f = conformance::SniffFormat(Head(path))) {
-      if (!args.as_json) {
-        std::cerr << "note: " << path << ": read as " << f->title << " by its content; its name "
-                  << "does not end in "
-                  << Join(std::vector<std::string>(f->extensions.begin(), f->extensions.end()),
-                          " or ")
-                  << (f->extension_rule.empty() ? "" : " (" + std::string(f->extension_rule) + ")")
-                  << "\n";
-      }
-      return f;
+  Result<std::string> bytes = head();
+  if (!bytes.ok()) {
+    std::cerr << "arcs validate: " << path << ": " << bytes.status().message() << "\n";
+    return nullptr;
+  }
+  if (const conformance::FormatModule* f = conformance::SniffFormat(*bytes)) {
+    if (!args.as_json && path != "-") {
+      std::cerr << "note: " << path << ": read as " << f->title << " by its content; its name "
+                << "does not end in "
+                << Join(std::vector<std::string>(f->extensions.begin(), f->extensions.end()),
+                        " or ")
+                << (f->extension_rule.empty() ? "" : " (" + std::string(f->extension_rule) + ")")
+                << "\n";
     }
+    return f;
   }
   std::cerr << "arcs validate: " << path
             << ": cannot tell the format from the name or the content; use --format ("
             << FormatNames() << ")\n";
   return nullptr;
+}
+
+// Opens `path` ("-": standard input) for reading; -1 with a message on stderr when it cannot,
+// or when it is a directory (an I/O error, never a content finding).
+int OpenInput(const std::string& path) {
+  if (path == "-") return 0;
+  int fd = ::open(path.c_str(), O_RDONLY);
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    std::cerr << "arcs validate: " << path << ": is a directory\n";
+    return -1;
+  }
+  if (fd < 0) std::cerr << "arcs validate: " << path << ": " << std::strerror(errno) << "\n";
+  return fd;
+}
+
+// Validates one file, reading it once from one descriptor (a pipe cannot be read twice): the
+// bytes read to sniff its format are handed back before the rest. False on usage or I/O errors.
+bool ValidateOne(const ValidateArgs& args, const std::string& path,
+                 std::vector<FileReport>* reports) {
+  const int fd = OpenInput(path);
+  if (fd < 0) return false;
+  jsonl::FdSource file(fd);
+  std::string head;
+  const conformance::FormatModule* format = FormatOf(args, path, [&]() -> Result<std::string> {
+    Result<std::string> bytes = jsonl::ReadHead(&file, kSniffBytes);
+    if (bytes.ok()) head = *bytes;
+    return bytes;
+  });
+  conformance::LimitValues limits;
+  if (format) limits = format->DefaultLimits();
+  for (const auto& [name, value] : args.limits) {
+    if (!format) break;
+    if (Status s = format->SetLimit(name, value, &limits); !s.ok()) {
+      std::cerr << "arcs validate: " << path << ": " << s.message() << "\n";
+      format = nullptr;
+    }
+  }
+  if (format) {
+    FileReport& report = reports->emplace_back();
+    report.name = path;
+    report.format = format;
+    jsonl::PrefixedSource source(std::move(head), &file);
+    format->validate(&source, limits, &report.diagnostics);
+  }
+  if (fd != 0) ::close(fd);
+  return format != nullptr;
 }
 
 void AppendText(const FileReport& report, std::string* out) {
@@ -203,30 +248,7 @@ int ValidateCommand(const std::vector<std::string>& args) {
   std::vector<FileReport> reports;
   bool usage_or_io_error = false;
   for (const std::string& path : parsed.files) {
-    const conformance::FormatModule* format = FormatOf(parsed, path);
-    if (!format) {
-      usage_or_io_error = true;
-      continue;
-    }
-    conformance::LimitValues limits = format->DefaultLimits();
-    for (const auto& [name, value] : parsed.limits) {
-      if (Status s = format->SetLimit(name, value, &limits); !s.ok()) {
-        std::cerr << "arcs validate: " << path << ": " << s.message() << "\n";
-        return 2;
-      }
-    }
-    int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY);
-    if (fd < 0) {
-      std::cerr << "arcs validate: " << path << ": " << std::strerror(errno) << "\n";
-      usage_or_io_error = true;
-      continue;
-    }
-    FileReport& report = reports.emplace_back();
-    report.name = path;
-    report.format = format;
-    jsonl::FdSource source(fd);
-    format->validate(&source, limits, &report.diagnostics);
-    if (fd != 0) ::close(fd);
+    if (!ValidateOne(parsed, path, &reports)) usage_or_io_error = true;
   }
   bool any_invalid = false;
   std::string out = parsed.as_json ? "{\"files\":[" : "";

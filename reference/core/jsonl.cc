@@ -40,6 +40,29 @@ Result<std::size_t> FdSource::Read(char* buf, std::size_t size) {
   }
 }
 
+Result<std::string> ReadHead(ByteSource* source, std::size_t max) {
+  std::string head(max, '\0');
+  std::size_t filled = 0;
+  while (filled < max) {
+    Result<std::size_t> n = source->Read(head.data() + filled, max - filled);
+    if (!n.ok()) return n.status();
+    if (*n == 0) break;
+    filled += *n;
+  }
+  head.resize(filled);
+  return head;
+}
+
+Result<std::size_t> PrefixedSource::Read(char* buf, std::size_t size) {
+  if (offset_ < prefix_.size()) {
+    const std::size_t n = std::min(size, prefix_.size() - offset_);
+    std::memcpy(buf, prefix_.data() + offset_, n);
+    offset_ += n;
+    return n;
+  }
+  return rest_->Read(buf, size);
+}
+
 Result<std::size_t> MemorySource::Read(char* buf, std::size_t size) {
   const std::size_t n = std::min(size, bytes_.size());
   if (n > 0) std::memcpy(buf, bytes_.data(), n);

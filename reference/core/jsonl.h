@@ -64,6 +64,22 @@ class MemorySource : public ByteSource {
   std::string_view bytes_;
 };
 
+// Up to `max` bytes from the start of a source (fewer at its end), for sniffing a format: read
+// once, then handed back through PrefixedSource, since a pipe cannot be read twice.
+Result<std::string> ReadHead(ByteSource* source, std::size_t max);
+
+// `prefix`, then the rest of `rest` (not owned).
+class PrefixedSource : public ByteSource {
+ public:
+  PrefixedSource(std::string prefix, ByteSource* rest) : prefix_(std::move(prefix)), rest_(rest) {}
+  Result<std::size_t> Read(char* buf, std::size_t size) override;
+
+ private:
+  std::string prefix_;
+  std::size_t offset_ = 0;
+  ByteSource* rest_;
+};
+
 class LineReader {
  public:
   LineReader(ByteSource* source, LineOptions options = {});

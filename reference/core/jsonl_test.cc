@@ -843,5 +843,40 @@ TEST(IsBlankTest, OnlySpaceTabAndCarriageReturn) {
   EXPECT_FALSE(IsBlank("\0"s));
 }
 
+// A source that hands out at most `chunk` bytes per read, like a pipe.
+class Trickle : public ByteSource {
+ public:
+  Trickle(std::string_view bytes, std::size_t chunk) : bytes_(bytes), chunk_(chunk) {}
+  Result<std::size_t> Read(char* buf, std::size_t size) override {
+    return inner_.Read(buf, std::min({size, chunk_}));
+  }
+
+ private:
+  std::string_view bytes_;
+  std::size_t chunk_;
+  MemorySource inner_{bytes_};
+};
+
+TEST(PrefixedSource, TheHeadReadToSniffIsHandedBackBeforeTheRest) {
+  const std::string file = "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n";
+  Trickle pipe(file, 3);
+  Result<std::string> head = ReadHead(&pipe, 10);  // several short reads make up the head
+  ASSERT_TRUE(head.ok());
+  EXPECT_EQ(*head, file.substr(0, 10));
+  PrefixedSource source(*head, &pipe);
+  LineReader reader(&source);
+  std::string seen;
+  Line line;
+  while (*reader.Next(&line)) seen += std::string(line.text) + "\n";
+  EXPECT_EQ(seen, file);
+}
+
+TEST(PrefixedSource, AHeadLongerThanTheSourceIsTheWholeSource) {
+  MemorySource short_file("{}");
+  Result<std::string> head = ReadHead(&short_file, 65536);
+  ASSERT_TRUE(head.ok());
+  EXPECT_EQ(*head, "{}");
+}
+
 }  // namespace
 }  // namespace arcs::jsonl
