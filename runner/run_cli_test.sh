@@ -153,6 +153,8 @@ expect_status 1 "everything skipped" "$arcs" run --quiet --operation roundtrip -
 # 6. Usage errors.
 expect_status 2 "unknown option" "$arcs" run --no-such-option
 expect_status 2 "unknown format" "$arcs" run --format nope
+expect_status 2 "report into a missing folder" "$arcs" run --report "$tmp/no/such/dir/r.json"
+grep -q "no/such/dir" "$tmp/out" || fail "the unwritable report path is not named"
 for bad in "--timeout 1e-9" "--timeout 0x10" "--timeout inf" "-j 0" "-j 257" "-j 2.0" \
   "--max-consecutive-failures -1"; do
   # shellcheck disable=SC2086  # the option and its value are two words on purpose

@@ -222,6 +222,13 @@ int RunCommand(const std::vector<std::string>& args) {
   report.run.filters = run_args.filter.Describe();
   report.run.known_failures = run_args.known_failures;
 
+  // A report that cannot be written should say so before the run, not after it.
+  if (!run_args.report_path.empty()) {
+    if (Status s = CheckWritable(run_args.report_path); !s.ok()) {
+      std::cerr << "arcs run: --report " << s.message() << "\n";
+      return 2;
+    }
+  }
   bool reference = run_args.impls.empty();
   std::vector<std::string> commands =
       reference ? std::vector<std::string>{ReferenceCommand(SelfPath())} : run_args.impls;

@@ -1,27 +1,78 @@
 #include "reference/core/io.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 namespace arcs {
+namespace {
+
+Status Failed(const std::string& path, int error) {
+  return Status(StatusCode::kIoError, path + ": " + std::strerror(error));
+}
+
+// Writes straight into `path` (truncating it).
+Status WriteInPlace(const std::string& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Failed(path, errno);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return Status(StatusCode::kIoError, path + ": write failed");
+  return Status::Ok();
+}
+
+std::string Directory(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
 
 Result<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(StatusCode::kIoError, path + ": " + std::strerror(errno));
+  if (!in) return Failed(path, errno);
   std::ostringstream bytes;
   bytes << in.rdbuf();
   if (in.bad()) return Status(StatusCode::kIoError, path + ": read failed");
   return bytes.str();
 }
 
+Status CheckWritable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Status(StatusCode::kIoError, path + ": is a directory");
+    if (::access(path.c_str(), W_OK) != 0) return Failed(path, errno);
+    return Status::Ok();
+  }
+  const std::string dir = Directory(path);
+  if (::access(dir.c_str(), W_OK) != 0) return Failed(dir, errno);
+  return Status::Ok();
+}
+
 Status WriteFile(const std::string& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Status(StatusCode::kIoError, path + ": " + std::strerror(errno));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return Status(StatusCode::kIoError, path + ": write failed");
+  struct stat st {};
+  // A device or a pipe (/dev/stdout, a FIFO) is written as it is: it cannot be replaced.
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) return Status(StatusCode::kIoError, path + ": is a directory");
+    return WriteInPlace(path, bytes);
+  }
+  // A file is replaced whole or not at all: written beside it, then renamed over it.
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  if (Status s = WriteInPlace(temporary, bytes); !s.ok()) {
+    std::remove(temporary.c_str());
+    return Status(StatusCode::kIoError, s.message());
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temporary.c_str());
+    return Failed(path, error);
+  }
   return Status::Ok();
 }
 
