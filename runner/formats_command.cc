@@ -17,14 +17,6 @@ the operations with their inputs and outcomes. --json prints the same as one JSO
 (schemas/, fuzz/ and tools/ scripts read it).
 )";
 
-// "name":"value", after a comma unless it opens its object.
-void Member(std::string_view name, std::string_view value, std::string* out) {
-  if (out->back() != '{') *out += ',';
-  json::AppendQuoted(name, out);
-  *out += ':';
-  json::AppendQuoted(value, out);
-}
-
 void ArrayMember(std::string_view name, const std::vector<std::string_view>& items,
                  std::string* out) {
   *out += ',';
@@ -54,36 +46,36 @@ void ObjectsMember(std::string_view name, const std::vector<T>& items, Write wri
 
 void AppendFormatJson(const conformance::FormatModule& f, std::string* out) {
   *out += '{';
-  Member("name", f.name, out);
-  Member("title", f.title, out);
-  Member("spec", f.spec, out);
-  Member("spec_version", f.spec_version, out);
-  Member("rule_prefix", f.rule_prefix, out);
+  json::AppendMember("name", f.name, out);
+  json::AppendMember("title", f.title, out);
+  json::AppendMember("spec", f.spec, out);
+  json::AppendMember("spec_version", f.spec_version, out);
+  json::AppendMember("rule_prefix", f.rule_prefix, out);
   ArrayMember("extensions", f.extensions, out);
-  Member("manifest", f.ManifestPath(), out);
-  Member("catalogue", f.CataloguePath(), out);
-  Member("errata", f.ErrataPath(), out);
+  json::AppendMember("manifest", f.ManifestPath(), out);
+  json::AppendMember("catalogue", f.CataloguePath(), out);
+  json::AppendMember("errata", f.ErrataPath(), out);
   ObjectsMember(
       "limits", f.limits,
       [&](const conformance::LimitSpec& l) {
-        Member("name", l.name, out);
+        json::AppendMember("name", l.name, out);
         *out += ",\"default\":" + std::to_string(l.default_value);
-        Member("rule", l.rule_id, out);
+        json::AppendMember("rule", l.rule_id, out);
       },
       out);
   ObjectsMember(
       "policies", f.policies,
       [&](const conformance::PolicySpec& p) {
-        Member("name", p.name, out);
+        json::AppendMember("name", p.name, out);
         ArrayMember("choices", p.choices, out);
-        Member("reference", p.reference_choice, out);
-        Member("passage", p.passage, out);
+        json::AppendMember("reference", p.reference_choice, out);
+        json::AppendMember("passage", p.passage, out);
       },
       out);
   ObjectsMember(
       "operations", f.operations,
       [&](const conformance::OperationSpec& op) {
-        Member("name", op.name, out);
+        json::AppendMember("name", op.name, out);
         ArrayMember("inputs", op.inputs, out);
         ArrayMember("outcomes", {op.valid_outcome, op.invalid_outcome}, out);
       },

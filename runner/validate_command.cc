@@ -182,12 +182,14 @@ bool ValidateOne(const ValidateArgs& args, const std::string& path,
     return bytes;
   });
   conformance::LimitValues limits;
-  if (format) limits = format->DefaultLimits();
-  for (const auto& [name, value] : args.limits) {
-    if (!format) break;
-    if (Status s = format->SetLimit(name, value, &limits); !s.ok()) {
-      std::cerr << "arcs validate: " << path << ": " << s.message() << "\n";
-      format = nullptr;
+  if (format) {
+    limits = format->DefaultLimits();
+    for (const auto& [name, value] : args.limits) {
+      if (Status s = format->SetLimit(name, value, &limits); !s.ok()) {
+        std::cerr << "arcs validate: " << path << ": " << s.message() << "\n";
+        format = nullptr;
+        break;
+      }
     }
   }
   if (format) {

@@ -155,6 +155,12 @@ std::string ToString(const Value& value);
 // Appends s as a JSON string literal (with quotes) using the same escaping as Write().
 void AppendQuoted(std::string_view s, std::string* out);
 
+// Building compact JSON objects by hand (messages, listings): appends "name":"value" (or the raw
+// JSON text `raw`) to an object under construction in *out, after a comma unless it is the first
+// member (*out ends with '{').
+void AppendMember(std::string_view name, std::string_view value, std::string* out);
+void AppendRawMember(std::string_view name, std::string_view raw, std::string* out);
+
 // RFC 6901 escaping of one reference token ("~" -> "~0", "/" -> "~1").
 void AppendPointerToken(std::string_view token, std::string* out);
 

@@ -128,6 +128,20 @@ void Write(const Value& value, std::string* out) {
   }
 }
 
+void AppendRawMember(std::string_view name, std::string_view raw, std::string* out) {
+  if (out->back() != '{') out->push_back(',');
+  AppendQuoted(name, out);
+  out->push_back(':');
+  *out += raw;
+}
+
+void AppendMember(std::string_view name, std::string_view value, std::string* out) {
+  if (out->back() != '{') out->push_back(',');
+  AppendQuoted(name, out);
+  out->push_back(':');
+  AppendQuoted(value, out);
+}
+
 std::string ToString(const Value& value) {
   std::string out;
   Write(value, &out);

@@ -29,20 +29,6 @@ json::FieldReader Reader(const json::Value* value, std::string pointer, Status* 
   return json::FieldReader(value, std::move(pointer), status, json::FieldReader::Members::kOpen);
 }
 
-void AppendMember(std::string_view name, std::string_view value, std::string* out) {
-  if (out->back() != '{') *out += ',';
-  json::AppendQuoted(name, out);
-  *out += ':';
-  json::AppendQuoted(value, out);
-}
-
-void AppendRawMember(std::string_view name, std::string_view raw, std::string* out) {
-  if (out->back() != '{') *out += ',';
-  json::AppendQuoted(name, out);
-  *out += ':';
-  *out += raw;
-}
-
 std::string StringArray(const std::vector<std::string>& items) {
   std::string out = "[";
   for (const std::string& item : items) {
@@ -81,34 +67,35 @@ std::string_view VerdictName(Verdict verdict) {
 
 std::string EncodeRunnerHello(const RunnerHello& hello) {
   std::string out = "{";
-  AppendMember("type", "hello", &out);
-  AppendRawMember("protocol", std::to_string(hello.protocol), &out);
-  AppendRawMember("formats", StringArray(hello.formats), &out);
+  json::AppendMember("type", "hello", &out);
+  json::AppendRawMember("protocol", std::to_string(hello.protocol), &out);
+  json::AppendRawMember("formats", StringArray(hello.formats), &out);
   return out + "}";
 }
 
 std::string EncodeImplementationHello(const ImplementationHello& hello) {
   std::string out = "{";
-  AppendMember("type", "hello", &out);
-  AppendRawMember("protocol", std::to_string(hello.protocol), &out);
+  json::AppendMember("type", "hello", &out);
+  json::AppendRawMember("protocol", std::to_string(hello.protocol), &out);
   std::string info = "{";
-  AppendMember("name", hello.implementation.name, &info);
-  AppendMember("version", hello.implementation.version, &info);
-  AppendMember("language", hello.implementation.language, &info);
+  json::AppendMember("name", hello.implementation.name, &info);
+  json::AppendMember("version", hello.implementation.version, &info);
+  json::AppendMember("language", hello.implementation.language, &info);
   if (!hello.implementation.homepage.empty()) {
-    AppendMember("homepage", hello.implementation.homepage, &info);
+    json::AppendMember("homepage", hello.implementation.homepage, &info);
   }
-  AppendRawMember("implementation", info + "}", &out);
+  json::AppendRawMember("implementation", info + "}", &out);
   std::string formats = "{";
   for (const auto& [name, support] : hello.formats) {
     std::string format = "{";
-    AppendRawMember("operations", StringArray(support.operations), &format);
+    json::AppendRawMember("operations", StringArray(support.operations), &format);
     std::string policies = "{";
-    for (const auto& [policy, choice] : support.policies) AppendMember(policy, choice, &policies);
-    AppendRawMember("policies", policies + "}", &format);
-    AppendRawMember(name, format + "}", &formats);
+    for (const auto& [policy, choice] : support.policies)
+      json::AppendMember(policy, choice, &policies);
+    json::AppendRawMember("policies", policies + "}", &format);
+    json::AppendRawMember(name, format + "}", &formats);
   }
-  AppendRawMember("formats", formats + "}", &out);
+  json::AppendRawMember("formats", formats + "}", &out);
   return out + "}";
 }
 
@@ -137,45 +124,45 @@ void AppendBytesMap(std::string_view member, const std::map<std::string, std::st
 
 std::string EncodeCase(const CaseRequest& request) {
   std::string out = "{";
-  AppendMember("type", "case", &out);
-  AppendMember("id", request.id, &out);
-  AppendMember("format", request.format, &out);
-  AppendMember("operation", request.operation, &out);
+  json::AppendMember("type", "case", &out);
+  json::AppendMember("id", request.id, &out);
+  json::AppendMember("format", request.format, &out);
+  json::AppendMember("operation", request.operation, &out);
   AppendBytesMap("inputs", request.inputs, &out);
-  if (!request.args.empty()) AppendRawMember("args", request.args, &out);
+  if (!request.args.empty()) json::AppendRawMember("args", request.args, &out);
   return out + "}";
 }
 
 std::string EncodeAnswer(const Answer& answer) {
   std::string out = "{";
-  AppendMember("type", "result", &out);
-  AppendMember("id", answer.id, &out);
-  AppendMember("status", AnswerStatusName(answer.status), &out);
+  json::AppendMember("type", "result", &out);
+  json::AppendMember("id", answer.id, &out);
+  json::AppendMember("status", AnswerStatusName(answer.status), &out);
   switch (answer.status) {
     case AnswerStatus::kOk: {
-      AppendMember("verdict", VerdictName(answer.verdict), &out);
+      json::AppendMember("verdict", VerdictName(answer.verdict), &out);
       if (answer.findings_given || !answer.findings.empty()) {
         std::string findings = "[";
         for (const ReportedFinding& f : answer.findings) {
           if (findings.size() > 1) findings += ',';
           findings += '{';
-          AppendMember("rule", f.rule, &findings);
-          if (!f.severity.empty()) AppendMember("severity", f.severity, &findings);
-          if (f.line) AppendRawMember("line", std::to_string(f.line), &findings);
-          if (!f.pointer.empty()) AppendMember("pointer", f.pointer, &findings);
-          if (!f.message.empty()) AppendMember("message", f.message, &findings);
+          json::AppendMember("rule", f.rule, &findings);
+          if (!f.severity.empty()) json::AppendMember("severity", f.severity, &findings);
+          if (f.line) json::AppendRawMember("line", std::to_string(f.line), &findings);
+          if (!f.pointer.empty()) json::AppendMember("pointer", f.pointer, &findings);
+          if (!f.message.empty()) json::AppendMember("message", f.message, &findings);
           findings += '}';
         }
-        AppendRawMember("findings", findings + "]", &out);
+        json::AppendRawMember("findings", findings + "]", &out);
       }
       if (!answer.outputs.empty()) AppendBytesMap("outputs", answer.outputs, &out);
       break;
     }
     case AnswerStatus::kSkipped:
-      AppendMember("reason", answer.reason, &out);
+      json::AppendMember("reason", answer.reason, &out);
       break;
     case AnswerStatus::kErrored:
-      AppendMember("message", answer.reason, &out);
+      json::AppendMember("message", answer.reason, &out);
       break;
   }
   return out + "}";
