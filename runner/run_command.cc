@@ -12,6 +12,7 @@
 
 #include "reference/core/io.h"
 #include "reference/core/strings.h"
+#include "runner/report/escape.h"
 #include "runner/report/report.h"
 #include "runner/run.h"
 #include "runner/suite.h"
@@ -55,8 +56,10 @@ them one after the other and reports them side by side.
 Exit status: 0 when every MUST case of every implementation passed or is a listed known
 failure, no listed case passed, and every implementation passed at least one case; 1 otherwise
 (an implementation that only skips has shown nothing), or when interrupted; 2 on usage or I/O
-errors. Cases of operations an implementation does not declare are skipped and do not fail the
-run by themselves; the certification level in the report says what is missing.
+errors, or when the runner itself fails (too many jobs for the open-file or process limit, say:
+lower -j or raise `ulimit -n`; the report is then marked incomplete). Cases of operations an
+implementation does not declare are skipped and do not fail the run by themselves; the
+certification level in the report says what is missing.
 )";
 
 struct RunArgs {
@@ -141,16 +144,20 @@ std::string Now() {
 
 void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale) {
   const report::Counts& s = impl.summary;
-  std::cout << impl.name << " " << impl.version << " (" << impl.language << "): " << s.total
-            << " cases: " << s.passed << " passed, " << s.failed << " failed, " << s.errored
-            << " errored, " << s.skipped << " skipped, " << s.known_failures << " known failures\n";
+  // The implementation chose its name, version, language and messages: escaped, like all
+  // untrusted text on a terminal.
+  auto escaped = [](std::string_view text) { return report::EscapeTerminal(text); };
+  std::cout << escaped(impl.name) << " " << escaped(impl.version) << " (" << escaped(impl.language)
+            << "): " << s.total << " cases: " << s.passed << " passed, " << s.failed << " failed, "
+            << s.errored << " errored, " << s.skipped << " skipped, " << s.known_failures
+            << " known failures\n";
   for (const report::FormatSummary& f : impl.formats) {
     std::cout << "  " << f.format << ": " << f.certification;
     for (const report::OperationSummary& op : f.operations) {
       std::cout << "  " << op.operation << " " << op.counts.passed << "/" << op.counts.total;
     }
     std::cout << "\n";
-    for (const std::string& m : f.missing) std::cout << "    - " << m << "\n";
+    for (const std::string& m : f.missing) std::cout << "    - " << escaped(m) << "\n";
   }
   if (impl.abandoned) std::cout << "  abandoned after consecutive crashes or timeouts\n";
   if (stale) {
@@ -165,12 +172,24 @@ void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale)
       std::cout << "  ... (see the report for the rest)\n";
       break;
     }
-    std::cout << "  " << report::OutcomeName(c.outcome) << " " << c.id << "/" << c.operation;
+    std::cout << "  " << report::OutcomeName(c.outcome) << " " << escaped(c.id) << "/"
+              << c.operation;
     if (!c.error_kind.empty()) std::cout << " [" << c.error_kind << "]";
-    if (!c.expected.empty()) std::cout << ": expected " << c.expected << ", got " << c.actual;
-    if (!c.message.empty()) std::cout << " (" << c.message << ")";
+    if (!c.expected.empty()) {
+      std::cout << ": expected " << escaped(c.expected) << ", got " << escaped(c.actual);
+    }
+    if (!c.message.empty()) std::cout << " (" << escaped(c.message) << ")";
     std::cout << "\n";
   }
+}
+
+// What stopped the runner itself during a run (it could not start a process: the cases it left
+// have error kind "runner"), or "" when nothing did.
+std::string RunnerFailure(const report::ImplementationReport& impl) {
+  for (const report::CaseResult& c : impl.cases) {
+    if (c.error_kind == "runner") return c.actual;
+  }
+  return "";
 }
 
 }  // namespace
@@ -240,15 +259,20 @@ int RunCommand(const std::vector<std::string>& args) {
   options.pin_workers = run_args.pin_workers;
   options.progress = !run_args.quiet && ::isatty(2) && !std::getenv("CI");
   bool failed = false;
+  std::string runner_failure;
   for (const std::string& command : commands) {
     if (stop.load()) break;
     ImplementationRun run = RunImplementation(command, reference, *suite, options, known, &stop);
     // An implementation that passed nothing (every case skipped, say) has shown nothing.
     failed = failed || run.must_failed || run.stale_known > 0 || run.report.summary.passed == 0;
     if (!run_args.quiet) PrintSummary(run.report, run.stale_known);
+    runner_failure = RunnerFailure(run.report);
     report.implementations.push_back(std::move(run.report));
+    // The next implementation would meet the same limits.
+    if (!runner_failure.empty()) break;
   }
-  report.complete = !stop.load() && report.implementations.size() == commands.size();
+  report.complete =
+      !stop.load() && runner_failure.empty() && report.implementations.size() == commands.size();
   report.run.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
@@ -258,6 +282,12 @@ int RunCommand(const std::vector<std::string>& args) {
       return 2;
     }
     if (!run_args.quiet) std::cout << "report: " << run_args.report_path << "\n";
+  }
+  if (!runner_failure.empty()) {
+    std::cerr << "arcs run: the runner itself failed, so the run stopped early and the report is "
+                 "marked incomplete: "
+              << runner_failure << "\n";
+    return 2;
   }
   if (!report.complete) {
     std::cerr << "arcs run: interrupted; the report is marked incomplete\n";

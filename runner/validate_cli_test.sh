@@ -68,6 +68,51 @@ cat "$tmp/ok.spool" > "$tmp/fifo" &
 timeout 10 "$arcs" validate "$tmp/fifo" > /dev/null 2>&1; check "fifo" 0 $?
 "$arcs" validate "$tmp" > /dev/null 2> "$tmp/err"; check "directory" 2 $?
 grep -q "is a directory" "$tmp/err"; check "directory message" 0 $?
+# Untrusted text never reaches the terminal raw (issue #8): a file name with a newline cannot
+# forge a finding line, and content quoted in a message shows its controls as escapes.
+evil_name="$tmp/$(printf 'x\nforged.spool:1: SP-0 MUST \033]0;title\007')"
+printf '%s\n{"id":"x"}\n' "$session" > "$evil_name.spool"
+"$arcs" validate "$evil_name.spool" > "$tmp/out" 2>&1; check "hostile name exit" 1 $?
+check "hostile name: no forged line" 0 "$(grep -c '^forged' "$tmp/out")"
+check "hostile name: no raw control" 0 "$(tr -d '\n' < "$tmp/out" | LC_ALL=C grep -c '[[:cntrl:]]')"
+grep -q 'x\\x0Aforged.spool:1: SP-0 MUST \\x1B\]0;title\\x07.spool:2: SP-5.1-2' "$tmp/out"
+check "hostile name escaped" 0 $?
+printf '%s\n{"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"tool_call","\\u001b[2J\\u202e":1}\n' \
+  "$session" > "$tmp/hostile-member.spool"
+"$arcs" validate "$tmp/hostile-member.spool" > "$tmp/out" 2>&1
+check "hostile member: no raw control" 0 "$(tr -d '\n' < "$tmp/out" | LC_ALL=C grep -c $'[\x01-\x1f\x7f]')"
+grep -q '\\x1B\[2J\\u202E' "$tmp/out"; check "hostile member escaped" 0 $?
+# --json stays JSON for a name that is not UTF-8, and keeps the exact bytes in file_base64.
+cp "$tmp/bad.spool" "$tmp/$(printf 'bad-\xff\xfe.spool')"
+"$arcs" validate --json "$tmp/$(printf 'bad-\xff\xfe.spool')" > "$tmp/out.json"
+check "non-UTF-8 name exit" 1 $?
+/usr/bin/python3 - "$tmp/out.json" "$tmp" <<'PY'; check "non-UTF-8 name json" 0 $?
+import base64, json, os, sys
+f = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))["files"][0]
+assert f["file"].endswith("bad-\ufffd\ufffd.spool"), f["file"]
+assert base64.b64decode(f["file_base64"]) == os.fsencode(sys.argv[2]) + b"/bad-\xff\xfe.spool"
+PY
+# A full disk is an error, not a silent success.
+"$arcs" validate --json "$tmp/bad.spool" > /dev/full 2> "$tmp/err"; check "/dev/full exit" 2 $?
+grep -q "cannot write the output: No space left on device" "$tmp/err"; check "/dev/full message" 0 $?
+"$arcs" validate "$tmp/bad.spool" > /dev/full 2> /dev/null; check "/dev/full text exit" 2 $?
+# A quoted string is an excerpt: a member name of 4 MiB on 50 lines gives kilobytes of output.
+long_name=$(head -c 4194304 /dev/zero | tr '\0' 'n')
+{ printf '%s\n' "$session"; for i in $(seq 1 50); do
+    printf '{"id":"00000000-0000-0000-0000-%012d","ts":%d,"type":"tool_call","%s":1}\n' \
+      "$i" "$i" "$long_name"; done; } > "$tmp/long-names.spool"
+"$arcs" validate "$tmp/long-names.spool" > "$tmp/out" 2>&1
+check "long names: findings" 1 "$(grep -q 'unknown field "nnnn' "$tmp/out" && echo 1)"
+check "long names: output under 200 KiB" 1 "$(( $(wc -c < "$tmp/out") < 204800 ))"
+# Each file's findings are written as soon as it is done: the first file's line is out while
+# the second (a FIFO nobody writes yet) is still being read.
+mkfifo "$tmp/slow"
+"$arcs" validate "$tmp/bad.spool" "$tmp/slow" > "$tmp/streamed" 2>&1 &
+validate_pid=$!
+for _ in $(seq 1 100); do [ -s "$tmp/streamed" ] && break; sleep 0.1; done
+check "streamed before the next file" 1 "$(grep -c 'bad.spool:2: SP-5.1-2' "$tmp/streamed")"
+cat "$tmp/ok.spool" > "$tmp/slow"
+wait "$validate_pid"; check "streamed exit" 1 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?

@@ -10,11 +10,14 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "conformance/registry.h"
+#include "reference/core/base64.h"
 #include "reference/core/json.h"
 #include "reference/core/strings.h"
 #include "runner/judge.h"
+#include "runner/report/escape.h"
 #include "runner/serve_command.h"
 #include "runner/suite.h"
 
@@ -47,6 +50,9 @@ reading (the ARCS strict profile) and, for validate, report exactly the manifest
 Exit 0 when every case does, 1 otherwise, 2 on usage or I/O errors.
 )";
 
+// A file name or a message quoting one, as the terminal may show it.
+std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
+
 struct FileReport {
   std::string name;
   const conformance::FormatModule* format = nullptr;
@@ -75,9 +81,9 @@ void AppendFindingJson(const Finding& f, std::string* out) {
   *out += ",\"level\":\"" + std::string(LevelName(f.level)) + "\",\"severity\":\"" +
           std::string(SeverityName(f.severity)) + "\",\"line\":" + std::to_string(f.location.line) +
           ",\"column\":" + std::to_string(f.location.column) + ",\"pointer\":";
-  json::AppendQuoted(f.location.pointer, out);
+  json::AppendQuoted(report::ValidUtf8(f.location.pointer), out);
   *out += ",\"message\":";
-  json::AppendQuoted(f.message, out);
+  json::AppendQuoted(report::ValidUtf8(f.message), out);
   *out += "}";
 }
 
@@ -133,12 +139,14 @@ const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::s
   if (const conformance::FormatModule* f = conformance::FormatForPath(path)) return f;
   Result<std::string> bytes = head();
   if (!bytes.ok()) {
-    std::cerr << "arcs validate: " << path << ": " << bytes.status().message() << "\n";
+    std::cerr << "arcs validate: " << Shown(path) << ": " << Shown(bytes.status().message())
+              << "\n";
     return nullptr;
   }
   if (const conformance::FormatModule* f = conformance::SniffFormat(*bytes)) {
     if (!args.as_json && path != "-") {
-      std::cerr << "note: " << path << ": read as " << f->title << " by its content; its name "
+      std::cerr << "note: " << Shown(path) << ": read as " << f->title
+                << " by its content; its name "
                 << "does not end in "
                 << Join(std::vector<std::string>(f->extensions.begin(), f->extensions.end()),
                         " or ")
@@ -147,7 +155,7 @@ const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::s
     }
     return f;
   }
-  std::cerr << "arcs validate: " << path
+  std::cerr << "arcs validate: " << Shown(path)
             << ": cannot tell the format from the name or the content; use --format ("
             << FormatNames() << ")\n";
   return nullptr;
@@ -161,19 +169,19 @@ int OpenInput(const std::string& path) {
   struct stat st {};
   if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     ::close(fd);
-    std::cerr << "arcs validate: " << path << ": is a directory\n";
+    std::cerr << "arcs validate: " << Shown(path) << ": is a directory\n";
     return -1;
   }
-  if (fd < 0) std::cerr << "arcs validate: " << path << ": " << std::strerror(errno) << "\n";
+  if (fd < 0) std::cerr << "arcs validate: " << Shown(path) << ": " << std::strerror(errno) << "\n";
   return fd;
 }
 
 // Validates one file, reading it once from one descriptor (a pipe cannot be read twice): the
-// bytes read to sniff its format are handed back before the rest. False on usage or I/O errors.
-bool ValidateOne(const ValidateArgs& args, const std::string& path,
-                 std::vector<FileReport>* reports) {
+// bytes read to sniff its format are handed back before the rest. Nothing on usage or I/O errors
+// (reported on stderr).
+std::optional<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path) {
   const int fd = OpenInput(path);
-  if (fd < 0) return false;
+  if (fd < 0) return std::nullopt;
   jsonl::FdSource file(fd);
   std::string head;
   const conformance::FormatModule* format = FormatOf(args, path, [&]() -> Result<std::string> {
@@ -186,41 +194,51 @@ bool ValidateOne(const ValidateArgs& args, const std::string& path,
     limits = format->DefaultLimits();
     for (const auto& [name, value] : args.limits) {
       if (Status s = format->SetLimit(name, value, &limits); !s.ok()) {
-        std::cerr << "arcs validate: " << path << ": " << s.message() << "\n";
+        std::cerr << "arcs validate: " << Shown(path) << ": " << Shown(s.message()) << "\n";
         format = nullptr;
         break;
       }
     }
   }
+  std::optional<FileReport> report;
   if (format) {
-    FileReport& report = reports->emplace_back();
-    report.name = path;
-    report.format = format;
+    report.emplace();
+    report->name = path;
+    report->format = format;
     jsonl::PrefixedSource source(std::move(head), &file);
-    format->validate(&source, limits, &report.diagnostics);
+    format->validate(&source, limits, &report->diagnostics);
   }
   if (fd != 0) ::close(fd);
-  return format != nullptr;
+  return report;
 }
 
+// Every string a file or a command line gave us (the file's name, what its content quotes in a
+// message or a pointer) is escaped: a hostile file cannot forge a "FILE:LINE: RULE" line for a
+// CI log parser, nor reach the terminal raw.
 void AppendText(const FileReport& report, std::string* out) {
   const Diagnostics& d = report.diagnostics;
+  const std::string name = report::EscapeTerminal(report.name);
   for (const Finding& f : d.findings()) {
-    *out += report.name + ":" + std::to_string(f.location.line) + ": " + f.rule_id + " " +
-            std::string(LevelName(f.level)) + " " + f.message;
-    if (!f.location.pointer.empty()) *out += " (at " + f.location.pointer + ")";
+    *out += name + ":" + std::to_string(f.location.line) + ": " + f.rule_id + " " +
+            std::string(LevelName(f.level)) + " " + report::EscapeTerminal(f.message);
+    if (!f.location.pointer.empty()) {
+      *out += " (at " + report::EscapeTerminal(f.location.pointer) + ")";
+    }
     *out += "\n";
   }
   if (d.dropped_count() > 0) {
-    *out +=
-        report.name + ":0: ... " + std::to_string(d.dropped_count()) + " more findings not shown\n";
+    *out += name + ":0: ... " + std::to_string(d.dropped_count()) + " more findings not shown\n";
   }
 }
 
+// JSON must stay JSON whatever the bytes: a file name that is not UTF-8 is given as UTF-8 with
+// U+FFFD where it is ill-formed, and exactly, in base64, as file_base64.
 void AppendJson(const FileReport& report, std::string* out) {
   const Diagnostics& d = report.diagnostics;
-  *out += "{\"file\":";
-  json::AppendQuoted(report.name, out);
+  const std::string name = report::ValidUtf8(report.name);
+  *out += "{";
+  json::AppendMember("file", name, out);
+  if (name != report.name) json::AppendMember("file_base64", base64::Encode(report.name), out);
   *out += ",\"format\":\"" + std::string(report.format->name) +
           "\",\"valid\":" + std::string(d.has_errors() ? "false" : "true") +
           ",\"errors\":" + std::to_string(d.error_count()) +
@@ -233,6 +251,25 @@ void AppendJson(const FileReport& report, std::string* out) {
   *out += "]}";
 }
 
+// Standard output, written as each file is done (a run over many files never holds them all).
+// The first failed write (a full disk, /dev/full) is kept, so the command can fail instead of
+// reporting what nobody received.
+class Output {
+ public:
+  void Write(std::string_view bytes) {
+    while (!bytes.empty() && error_ == 0) {
+      const ssize_t n = ::write(1, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) error_ = errno;
+      if (n > 0) bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+  int error() const { return error_; }
+
+ private:
+  int error_ = 0;
+};
+
 }  // namespace
 
 int ValidateCommand(const std::vector<std::string>& args) {
@@ -244,27 +281,31 @@ int ValidateCommand(const std::vector<std::string>& args) {
   }
   ValidateArgs parsed;
   if (std::string error = ParseValidateArgs(args, &parsed); !error.empty()) {
-    std::cerr << "arcs validate: " << error << " (see arcs validate --help)\n";
+    std::cerr << "arcs validate: " << Shown(error) << " (see arcs validate --help)\n";
     return 2;
   }
-  std::vector<FileReport> reports;
+  Output output;
   bool usage_or_io_error = false;
-  for (const std::string& path : parsed.files) {
-    if (!ValidateOne(parsed, path, &reports)) usage_or_io_error = true;
-  }
   bool any_invalid = false;
-  std::string out = parsed.as_json ? "{\"files\":[" : "";
-  for (std::size_t r = 0; r < reports.size(); ++r) {
-    any_invalid |= reports[r].diagnostics.has_errors();
-    if (!parsed.as_json) {
-      AppendText(reports[r], &out);
+  std::size_t written = 0;
+  if (parsed.as_json) output.Write("{\"files\":[");
+  for (const std::string& path : parsed.files) {
+    std::optional<FileReport> report = ValidateOne(parsed, path);
+    if (!report) {
+      usage_or_io_error = true;
       continue;
     }
-    if (r) out += ",";
-    AppendJson(reports[r], &out);
+    any_invalid |= report->diagnostics.has_errors();
+    std::string out = parsed.as_json && written++ > 0 ? "," : "";
+    parsed.as_json ? AppendJson(*report, &out) : AppendText(*report, &out);
+    output.Write(out);
   }
-  if (parsed.as_json) out += "]}\n";
-  std::cout << out;
+  if (parsed.as_json) output.Write("]}\n");
+  if (output.error() != 0) {
+    std::cerr << "arcs validate: cannot write the output: " << std::strerror(output.error())
+              << "\n";
+    return 2;
+  }
   if (usage_or_io_error) return 2;
   return any_invalid ? 1 : 0;
 }

@@ -10,6 +10,7 @@
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
+#include "reference/core/strings.h"
 #include "reference/core/text_formats.h"
 
 namespace arcs::conformance::spool {
@@ -496,7 +497,7 @@ class Checker {
           break;
         case IdIndex<EntryRecord>::Inserted::kDuplicate:
           Error(rule::kIdUnique, line_, "/id",
-                "duplicate id " + std::string(entry.Find("id")->text()) +
+                "duplicate id " + Excerpt(entry.Find("id")->text(), 80) +
                     "; ids MUST be unique within a file");
           break;
         case IdIndex<EntryRecord>::Inserted::kFull:
@@ -523,7 +524,7 @@ class Checker {
     };
     if (dot == std::string_view::npos || !digits(v.substr(0, dot)) || !digits(v.substr(dot + 1))) {
       Error(rule::kVersionFormat, line_, "/version",
-            "version \"" + std::string(v) + "\" is not MAJOR.MINOR");
+            "version " + Quoted(v) + " is not MAJOR.MINOR");
       return;
     }
     std::string_view major = v.substr(0, dot);
@@ -557,7 +558,7 @@ class Checker {
     json::NumberInfo info = json::Classify(ts->text());
     if (!info.integral) {
       Error(rule::kTsPresent, line_, "/ts",
-            "\"ts\" " + std::string(ts->text()) + " is not an integer");
+            "\"ts\" " + Excerpt(ts->text(), 80) + " is not an integer");
       return -1;
     }
     if (is_session && !info.zero) {
@@ -565,17 +566,17 @@ class Checker {
     }
     if (info.negative && !info.zero) {
       Error(rule::kTsNonNegative, line_, "/ts",
-            "\"ts\" " + std::string(ts->text()) + " is negative");
+            "\"ts\" " + Excerpt(ts->text(), 80) + " is negative");
       return -1;
     }
     std::optional<std::int64_t> value = json::IntegralValueToInt64(ts->text());
     if (!value) {
-      Error(rule::kTsRange, line_, "/ts", "\"ts\" " + std::string(ts->text()) + " is over 2^63-1");
+      Error(rule::kTsRange, line_, "/ts", "\"ts\" " + Excerpt(ts->text(), 80) + " is over 2^63-1");
       return -1;
     }
     if (info.has_fraction || info.has_exponent) {
       Warn(rule::kIntegerSpelling, line_, "/ts",
-           "integer written as " + std::string(ts->text()) +
+           "integer written as " + Excerpt(ts->text(), 80) +
                "; write it without a fraction or exponent");
     }
     if (*value < previous_ts_) {
@@ -602,7 +603,7 @@ class Checker {
     if (value.is_string()) uuid = ParseLowercaseUuid(value.text());
     if (!uuid) {
       Error(rule, line_, pointer,
-            (value.is_string() ? "\"" + std::string(value.text()) + "\""
+            (value.is_string() ? Quoted(value.text())
                                : std::string("a ") + std::string(json::KindName(value.kind()))) +
                 " is not a lowercase hyphenated UUID");
     }
@@ -611,7 +612,7 @@ class Checker {
 
   void CheckUnknownType(std::string_view type) {
     if (type.starts_with("x_")) return;
-    std::string message = "unknown entry type \"" + std::string(type) + "\" without the x_ prefix";
+    std::string message = "unknown entry type " + Quoted(type) + " without the x_ prefix";
     if (later_minor_) {
       Warn(rule::kTypePrefix, line_, "/type", message + " (may belong to a later 1.x version)");
     } else {
@@ -642,7 +643,7 @@ class Checker {
         continue;
       }
       if (!type || m.name.starts_with("x_")) continue;  // unknown types: only common fields
-      std::string message = "unknown field \"" + std::string(m.name) + "\" without the x_ prefix";
+      std::string message = "unknown field " + Quoted(m.name) + " without the x_ prefix";
       std::string pointer = "/";
       json::AppendPointerToken(m.name, &pointer);
       if (later_minor_) {
@@ -670,7 +671,7 @@ class Checker {
     }
     if (info.has_fraction || info.has_exponent) {
       Warn(rule::kIntegerSpelling, line_, pointer,
-           "integer written as " + std::string(value.text()) +
+           "integer written as " + Excerpt(value.text(), 80) +
                "; write it without a fraction or exponent");
     }
   }
@@ -696,8 +697,7 @@ class Checker {
         if (!value.is_string()) {
           TypeError(rule, pointer, "an ISO 8601 date-time string", value);
         } else if (!IsRfc3339DateTime(value.text())) {
-          Error(rule, line_, pointer,
-                "\"" + std::string(value.text()) + "\" is not an RFC 3339 date-time");
+          Error(rule, line_, pointer, Quoted(value.text()) + " is not an RFC 3339 date-time");
         }
         break;
       case FieldType::kStringArray:
@@ -776,7 +776,7 @@ class Checker {
     const Value* encoding = binary.Find("encoding");
     if (encoding && encoding->is_string() && encoding->text() != "base64") {
       Error(rule::kBinaryEncoding, line_, pointer + "/encoding",
-            "encoding \"" + std::string(encoding->text()) + "\"; it MUST be \"base64\"");
+            "encoding " + Quoted(encoding->text()) + "; it MUST be \"base64\"");
     }
     const Value* data = binary.Find("data");
     if (data && data->is_string()) {
@@ -827,7 +827,7 @@ class Checker {
     const Value* v = entry.Find(name);
     if (v && v->is_string() && !allowed(v->text())) {
       Warn(rule, line_, MemberPointer(name),
-           "\"" + std::string(v->text()) + "\" is not one of the values the spec lists");
+           Quoted(v->text()) + " is not one of the values the spec lists");
     }
   }
 
@@ -839,8 +839,7 @@ class Checker {
       const Value* agent = entry.Find("agent");
       if (agent && agent->is_string() && !IsLowercaseHyphenated(agent->text())) {
         Warn(rule::kAgentIdentifier, line_, "/agent",
-             "agent \"" + std::string(agent->text()) +
-                 "\" is not a lowercase identifier with hyphens");
+             "agent " + Quoted(agent->text()) + " is not a lowercase identifier with hyphens");
       }
     } else if (name == "tool_result") {
       bool output = entry.Find("output") != nullptr;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "reference/core/strings.h"
+
 namespace arcs {
 
 std::string_view LevelName(Level level) {
@@ -40,6 +42,12 @@ void Diagnostics::Add(Finding finding) {
   if (findings_.size() >= max_findings_) {
     ++dropped_count_;
     return;
+  }
+  if (finding.message.size() > kMaxMessageBytes) {
+    finding.message = Excerpt(finding.message, kMaxMessageBytes);
+  }
+  if (finding.location.pointer.size() > kMaxPointerBytes) {
+    finding.location.pointer = Excerpt(finding.location.pointer, kMaxPointerBytes);
   }
   findings_.push_back(std::move(finding));
 }

@@ -44,6 +44,11 @@ class Diagnostics {
   explicit Diagnostics(std::size_t max_findings = kDefaultMaxFindings)
       : max_findings_(max_findings) {}
 
+  // A kept finding's message and pointer are cut to these sizes (Excerpt), so that quoting a
+  // 100 MB member name costs kilobytes, not a copy of the name per finding.
+  static constexpr std::size_t kMaxMessageBytes = 1024;
+  static constexpr std::size_t kMaxPointerBytes = 512;
+
   // Keeps at most max_findings findings; the rest are only counted, so a file with millions of
   // bad lines cannot exhaust memory. Errors are always counted, kept or not.
   void Add(Finding finding);

@@ -16,6 +16,19 @@ std::string Join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+std::string Excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(text.substr(0, cut));
+  out += "\xE2\x80\xA6";
+  return out;
+}
+
+std::string Quoted(std::string_view text, std::size_t max_bytes) {
+  return "\"" + Excerpt(text, max_bytes) + "\"";
+}
+
 std::optional<std::uint64_t> ParseCount(std::string_view text, std::uint64_t max) {
   std::uint64_t value = 0;
   if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {

@@ -2,6 +2,7 @@
 #ifndef ARCS_REFERENCE_CORE_STRINGS_H_
 #define ARCS_REFERENCE_CORE_STRINGS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,14 @@ namespace arcs {
 
 // The items with `separator` between them ("" for none): Join({"a", "b"}) == "a, b".
 std::string Join(const std::vector<std::string>& items, std::string_view separator = ", ");
+
+// At most max_bytes bytes of `text`, never ending inside a UTF-8 sequence, with "…" (U+2026)
+// appended when something was cut: how a message quotes text of unbounded length.
+std::string Excerpt(std::string_view text, std::size_t max_bytes);
+
+// A piece of a file's content quoted in a finding's message: "text" in double quotes, cut to an
+// excerpt of max_bytes, so that a message stays readable and small whatever the file holds.
+std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 
 // Numbers on a command line, strictly: the whole text, nothing skipped or clamped (strtoull
 // would read " -1" as 2^64-1 and an overflow as its maximum; strtod takes hex and "inf").

@@ -1,13 +1,15 @@
 #include "runner/report/escape.h"
 
 #include <cstdint>
-#include <cstdio>
+
+#include "reference/core/strings.h"
 
 namespace arcs::report {
 namespace {
 
 constexpr char32_t kInvalid = 0xFFFFFFFF;
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::string_view kWordJoiner = "\xE2\x81\xA0";   // U+2060: invisible, no break
 
 bool InRange(unsigned char byte, unsigned char low, unsigned char high) {
   return byte >= low && byte <= high;
@@ -70,8 +72,20 @@ bool IsControl(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
 
 // Bidirectional embeddings, overrides and isolates: they reorder what the reader sees, so that a
 // case id or a message can display as something it is not ("Trojan Source").
+// The implicit marks (U+061C, U+200E, U+200F) are invisible and steer the same algorithm.
 bool IsBidiControl(char32_t cp) {
-  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x061C ||
+         cp == 0x200E || cp == 0x200F;
+}
+
+// U+2028 and U+2029 end a line for some log viewers and JavaScript-based consoles.
+bool IsLineSeparator(char32_t cp) { return cp == 0x2028 || cp == 0x2029; }
+
+// "\\xNN" (digits = 2) or "\\uNNNN" (digits = 4), upper-case hex.
+void AppendEscape(char32_t value, int digits, std::string* out) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  *out += digits == 2 ? "\\x" : "\\u";
+  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) *out += kHex[(value >> shift) & 0xF];
 }
 
 }  // namespace
@@ -124,9 +138,19 @@ std::string EscapeMarkdown(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   bool after_cr = false;
+  int ws_before = 0;  // 'w' or 'W' just before: "www\." is no autolink
   ForEachCharacter(text, [&](char32_t cp, std::string_view bytes) {
     const bool was_cr = after_cr;
     after_cr = cp == '\r';
+    const bool after_www = ws_before >= 3;
+    ws_before = cp == 'w' || cp == 'W' ? ws_before + 1 : 0;
+    // Neither "www\." nor "https\://" is an autolink; mailto: and xmpp: need an '@' (below).
+    const bool before_slashes = text.substr(bytes.data() - text.data() + 1).starts_with("//");
+    if ((cp == '.' && after_www) || (cp == ':' && before_slashes)) {
+      out += '\\';
+      out += static_cast<char>(cp);
+      return;
+    }
     switch (cp) {
       case '\n':
         if (!was_cr) out += "<br>";  // CRLF is one line break
@@ -157,10 +181,17 @@ std::string EscapeMarkdown(std::string_view text) {
         out += '\\';
         out += static_cast<char>(cp);
         return;
+      case '@':
+        // An e-mail autolink survives backslash escapes, and GitHub finds @mentions in the
+        // rendered text; both need a letter or digit right after the '@'.
+        out += "@" + std::string(kWordJoiner);
+        return;
       default:
         break;
     }
-    out += cp == kInvalid || IsControl(cp) || IsBidiControl(cp) ? kReplacement : bytes;
+    out += cp == kInvalid || IsControl(cp) || IsBidiControl(cp) || IsLineSeparator(cp)
+               ? kReplacement
+               : bytes;
   });
   return out;
 }
@@ -170,14 +201,13 @@ std::string EscapeTerminal(std::string_view text) {
   out.reserve(text.size());
   ForEachCharacter(text, [&](char32_t cp, std::string_view bytes) {
     if (cp == kInvalid) {
-      out += kReplacement;
+      for (char byte : bytes) AppendEscape(static_cast<unsigned char>(byte), 2, &out);
     } else if (cp == '\\') {
       out += "\\\\";  // so that an escape in the output always means an escaped character
-    } else if (IsControl(cp) || IsBidiControl(cp)) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, cp <= 0xFF ? "\\x%02X" : "\\u%04X",
-                    static_cast<unsigned>(cp));
-      out += buffer;
+    } else if (cp < 0x80 && IsControl(cp)) {
+      AppendEscape(cp, 2, &out);
+    } else if (IsControl(cp) || IsBidiControl(cp) || IsLineSeparator(cp)) {
+      AppendEscape(cp, 4, &out);
     } else {
       out += bytes;
     }
@@ -186,13 +216,7 @@ std::string EscapeTerminal(std::string_view text) {
 }
 
 std::string Truncate(std::string_view text, std::size_t max_bytes) {
-  std::string valid = ValidUtf8(text);
-  if (valid.size() <= max_bytes) return valid;
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(valid[cut]) & 0xC0) == 0x80) --cut;
-  valid.resize(cut);
-  valid += "\xE2\x80\xA6";  // U+2026
-  return valid;
+  return Excerpt(ValidUtf8(text), max_bytes);
 }
 
 std::string Slug(std::string_view name) {

@@ -25,15 +25,22 @@ std::string ValidUtf8(std::string_view text);
 std::string EscapeXml(std::string_view text);
 
 // For one cell of a GitHub-flavoured Markdown table (or any inline position): valid UTF-8,
-// controls and bidirectional controls replaced by U+FFFD, line breaks as <br>, the characters that
-// start markup (\ ` * _ [ ] | ~) backslash-escaped and & < > as character references, so the text
-// can neither end the cell, open a code span, a link or an HTML tag, nor inject a line.
+// controls, bidirectional controls and U+2028/U+2029 replaced by U+FFFD, line breaks as <br>, the
+// characters that start markup (\ ` * _ [ ] | ~) backslash-escaped and & < > as character
+// references, so the text can neither end the cell, open a code span, a link or an HTML tag, nor
+// inject a line. Nothing becomes a link or a notification either: the ':' of "://" and the '.' of
+// "www." are backslash-escaped (no "https://" or "www." autolink) and every '@' is followed by
+// U+2060 WORD JOINER, invisible, so that no e-mail autolink or @mention (both want a letter or
+// digit right after the '@') forms. The rendered text reads the same; the JSON report keeps the
+// exact bytes.
 std::string EscapeMarkdown(std::string_view text);
 
-// For a terminal: valid UTF-8, controls (C0, DEL, and C1) as \xNN and bidirectional controls as
-// \uXXXX, so that an implementation's text cannot move the cursor, recolour or retitle the
-// terminal of whoever reads a diff, nor reorder what it shows; a backslash is doubled so that
-// an escape in the output always means an escaped character.
+// For a terminal or a log: C0 controls and DEL as \xNN, C1 controls, bidirectional controls and
+// marks and U+2028/U+2029 as \uNNNN, each byte of an ill-formed UTF-8 sequence as \xNN (NN from
+// 80 to FF: never a character of its own), and a backslash doubled, so that untrusted text (a
+// file name, a file's content, an implementation's message) cannot move the cursor, recolour or
+// retitle the terminal, forge a line for a CI log parser or reorder what is shown; an escape in
+// the output always means an escaped character, and the original bytes can be recovered.
 std::string EscapeTerminal(std::string_view text);
 
 // At most max_bytes bytes of valid UTF-8 text, cut at a character boundary, with "…" appended

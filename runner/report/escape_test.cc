@@ -52,19 +52,50 @@ TEST(ReportEscape, EscapeMarkdownNeutralizesTableAndInlineMarkup) {
   EXPECT_EQ(EscapeMarkdown("one\r\ntwo\nthree\rfour"), "one<br>two<br>three<br>four");
   EXPECT_EQ(EscapeMarkdown("tab\tbell\x07"), "tab bell" + R(1));
   EXPECT_EQ(EscapeMarkdown("spool-11.1-minimal"), "spool-11.1-minimal");
+  EXPECT_EQ(EscapeMarkdown("\xE2\x80\xA8"), R(1));  // LINE SEPARATOR
   EXPECT_EQ(EscapeMarkdown("\xE2\x80\xAE"
                            "abc"),
             R(1) + "abc");
 }
 
+// Checked against cmark-gfm's autolink extension in runner/report/check_markdown_gfm.py.
+TEST(ReportEscape, EscapeMarkdownLeavesNoAutolinkOrMention) {
+  const std::string wj = "\xE2\x81\xA0";  // WORD JOINER
+  EXPECT_EQ(EscapeMarkdown("see https://evil.example/x"), "see https\\://evil.example/x");
+  EXPECT_EQ(EscapeMarkdown("www.evil.example WWW.X"), "www\\.evil.example WWW\\.X");
+  EXPECT_EQ(EscapeMarkdown("ask @octocat or a@b.example"),
+            "ask @" + wj + "octocat or a@" + wj + "b.example");
+  EXPECT_EQ(EscapeMarkdown("1.0 w.x"), "1.0 w.x");
+}
+
 TEST(ReportEscape, EscapeTerminalShowsControlsAsEscapes) {
-  EXPECT_EQ(EscapeTerminal("\x1b[31mred\x07\n"), "\\x1B[31mred\\x07\\x0A");
+  EXPECT_EQ(EscapeTerminal("\x1b[31mred\x07\n\x7f"), "\\x1B[31mred\\x07\\x0A\\x7F");
   EXPECT_EQ(EscapeTerminal("a\\b"), "a\\\\b");
-  EXPECT_EQ(EscapeTerminal("\xC2\x85"), "\\x85");  // C1 NEL
+  EXPECT_EQ(EscapeTerminal("\xC2\x85\xC2\x9B"), "\\u0085\\u009B");  // C1 NEL and CSI
   EXPECT_EQ(EscapeTerminal("\xE2\x80\xAE"
                            "abc"),
             "\\u202Eabc");  // RIGHT-TO-LEFT OVERRIDE
-  EXPECT_EQ(EscapeTerminal("é\xFF"), "é" + R(1));
+  EXPECT_EQ(EscapeTerminal("\xE2\x80\x8F\xD8\x9C\xE2\x80\xA8"),
+            "\\u200F\\u061C\\u2028");  // RLM, ALM, LINE SEPARATOR
+}
+
+// A file name is not always UTF-8: every byte of an ill-formed sequence is shown, so nothing is
+// lost, and as \x80..\xFF, which no character escapes to.
+TEST(ReportEscape, EscapeTerminalShowsEveryByteOfIllFormedUtf8) {
+  EXPECT_EQ(EscapeTerminal("é\xFF"), "é\\xFF");
+  EXPECT_EQ(EscapeTerminal("\xE2\x82"), "\\xE2\\x82");           // a truncated sequence
+  EXPECT_EQ(EscapeTerminal("\xED\xA0\x80"), "\\xED\\xA0\\x80");  // a surrogate
+  EXPECT_EQ(EscapeTerminal("\xC0\xAF"), "\\xC0\\xAF");           // an overlong '/'
+}
+
+// A hostile file name or message cannot start a line a CI log parser reads as a finding.
+TEST(ReportEscape, EscapeTerminalOutputIsOneLineOfPrintableText) {
+  const std::string hostile =
+      "x\nevil.spool:1: SPOOL-1 MUST forged\r\x1b]0;title\x07\xE2\x80\xA8\xC2\x85";
+  const std::string escaped = EscapeTerminal(hostile);
+  for (unsigned char c : escaped) EXPECT_TRUE(c >= 0x20 && c != 0x7F) << static_cast<int>(c);
+  EXPECT_EQ(escaped.find("\xE2\x80\xA8"), std::string::npos);
+  EXPECT_EQ(escaped.find("\xC2\x85"), std::string::npos);
 }
 
 TEST(ReportEscape, TruncateCutsAtCharacterBoundaries) {

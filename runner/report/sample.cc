@@ -13,6 +13,10 @@ constexpr std::string_view kSingleQuote = "' onmouseover='alert(4)";
 constexpr std::string_view kEndStyle = "</style><style>body{display:none}</style>";
 constexpr std::string_view kMarkdown = "| `code` [link](javascript:alert(5)) *em*";
 constexpr std::string_view kCdata = "]]><![CDATA[<x>";
+// Text GitHub-flavoured Markdown would turn into links and notifications.
+constexpr std::string_view kLinks =
+    "see https://evil.example/x, www.evil.example, mailto:a@evil.example, b@evil.example "
+    "and @octocat";
 
 CaseResult Case(std::string id, std::string operation, std::string level, Outcome outcome,
                 std::vector<std::string> requirements) {
@@ -149,7 +153,7 @@ ImplementationReport Reference() {
 ImplementationReport Hostile() {
   ImplementationReport impl;
   impl.name = std::string(kScript) + " py.spool";
-  impl.version = std::string(kAttribute);
+  impl.version = std::string(kAttribute) + " " + std::string(kLinks);
   impl.language = std::string(kMarkdown);
   impl.homepage = "javascript:alert(6)";
   impl.command = std::string("python3 adapter.py --x='y' ") + std::string(kSingleQuote);
@@ -179,10 +183,11 @@ ImplementationReport Hostile() {
                   std::string(kEndScript) + "\n\x1b[31mred\x07 \xE2\x80\xAE" + "evil"),
           "SP-E" + std::string(kEndScript), {}),
       Strict::kFailed);
-  hostile_id.message = std::string(kScript) + "\r\nsecond line\t" + std::string(kMarkdown);
+  hostile_id.message = std::string(kScript) + "\r\nsecond line\t" + std::string(kMarkdown) + " " +
+                       std::string(kLinks);
   hostile_id.rules = "differ";
   CaseResult skipped = Case("spool-3.4-bom", "roundtrip", "MUST", Outcome::kSkipped, {"SP-3.4-1"});
-  skipped.message = "unsupported: " + std::string(kSingleQuote);
+  skipped.message = "unsupported: " + std::string(kSingleQuote) + " " + std::string(kLinks);
   CaseResult abandoned =
       Policy(Failing(Case("spool-11.4-skip", "validate", "MUST", Outcome::kErrored, {"SP-11.4-3"}),
                      "valid", "not run: abandoned"),
