@@ -1,10 +1,12 @@
 #include "runner/serve_command.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <string>
 
 #include "conformance/registry.h"
+#include "reference/core/jsonl.h"
 #include "runner/version.h"
 
 namespace arcs::runner {
@@ -61,28 +63,34 @@ protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
   return answer;
 }
 
-int ServeCommand(const std::vector<std::string>& args) {
-  if (!args.empty()) {
-    bool help = args[0] == "--help" || args[0] == "-h";
-    (help ? std::cout : std::cerr) << kHelp;
-    return help ? 0 : 2;
-  }
-  std::ios::sync_with_stdio(false);
-  auto send = [](const std::string& line) {
-    std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
+int Serve(jsonl::ByteSource* input, std::FILE* output, std::uint64_t max_line_bytes) {
+  auto send = [output](const std::string& line) {
+    std::fwrite(line.data(), 1, line.size(), output);
+    std::fputc('\n', output);
+    std::fflush(output);
   };
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    Result<std::string> type = protocol::MessageType(line);
+  jsonl::LineReader reader(input, {max_line_bytes, UINT64_MAX});
+  jsonl::Line line;
+  for (;;) {
+    Result<bool> more = reader.Next(&line);
+    if (!more.ok()) {
+      std::cerr << "arcs serve: " << more.status().message() << "\n";
+      return 1;
+    }
+    if (!*more) return 0;
+    if (line.too_long) {
+      std::cerr << "arcs serve: line " << line.number << " is " << line.length
+                << " bytes long, over the protocol's limit of " << max_line_bytes << "\n";
+      return 1;
+    }
+    Result<std::string> type = protocol::MessageType(line.text);
     if (!type.ok()) {
       std::cerr << "arcs serve: " << type.status().message() << "\n";
       return 1;
     }
     if (*type == "shutdown") return 0;
     if (*type == "hello") {
-      Result<protocol::RunnerHello> hello = protocol::DecodeRunnerHello(line);
+      Result<protocol::RunnerHello> hello = protocol::DecodeRunnerHello(line.text);
       if (!hello.ok()) {
         std::cerr << "arcs serve: hello: " << hello.status().message() << "\n";
         return 1;
@@ -90,14 +98,23 @@ int ServeCommand(const std::vector<std::string>& args) {
       send(protocol::EncodeImplementationHello(ReferenceHello()));
       continue;
     }
-    Result<protocol::CaseRequest> request = protocol::DecodeCase(line);
+    Result<protocol::CaseRequest> request = protocol::DecodeCase(line.text);
     if (!request.ok()) {
       std::cerr << "arcs serve: " << request.status().message() << "\n";
       return 1;
     }
     send(protocol::EncodeAnswer(ReferenceAnswer(*request)));
   }
-  return 0;
+}
+
+int ServeCommand(const std::vector<std::string>& args) {
+  if (!args.empty()) {
+    bool help = args[0] == "--help" || args[0] == "-h";
+    (help ? std::cout : std::cerr) << kHelp;
+    return help ? 0 : 2;
+  }
+  jsonl::FdSource input(0);
+  return Serve(&input, stdout, protocol::kMaxLineBytes);
 }
 
 }  // namespace arcs::runner

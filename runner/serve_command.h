@@ -3,9 +3,12 @@
 #ifndef ARCS_RUNNER_SERVE_COMMAND_H_
 #define ARCS_RUNNER_SERVE_COMMAND_H_
 
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "reference/core/jsonl.h"
 #include "runner/protocol/protocol.h"
 
 namespace arcs::runner {
@@ -16,8 +19,13 @@ protocol::ImplementationHello ReferenceHello();
 // The reference's answer to one case.
 protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request);
 
-// Serves stdin/stdout until "shutdown" or end of input. Exit 0, or 1 after a message it could
-// not read (reported on stderr).
+// Serves the protocol from `input` to `output` until "shutdown" or end of input. Exit 0, or 1
+// after a message it could not read, or a line over max_line_bytes (never held in memory),
+// reported on stderr.
+int Serve(jsonl::ByteSource* input, std::FILE* output, std::uint64_t max_line_bytes);
+
+// Serves stdin/stdout (lines up to protocol::kMaxLineBytes) until "shutdown" or end of input. Exit
+// 0, or 1 after a message it could not read (reported on stderr).
 int ServeCommand(const std::vector<std::string>& args);
 
 }  // namespace arcs::runner

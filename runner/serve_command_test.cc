@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "conformance/registry.h"
 
@@ -57,6 +59,29 @@ TEST(Serve, SkipsWhatItCannotDo) {
   EXPECT_NE(answer.reason.find("unknown spool limit 'max_nope'"), std::string::npos);
   request.args = R"({"options":{}})";
   EXPECT_EQ(ReferenceAnswer(request).status, protocol::AnswerStatus::kSkipped);
+}
+
+std::string Served(const std::string& input, std::uint64_t max_line_bytes, int* status) {
+  jsonl::MemorySource source(input);
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* output = ::open_memstream(&text, &size);
+  *status = Serve(&source, output, max_line_bytes);
+  std::fclose(output);
+  std::string out(text, size);
+  std::free(text);
+  return out;
+}
+
+TEST(Serve, ALineOverTheLimitEndsTheSessionUnanswered) {
+  const std::string hello = R"({"type":"hello","protocol":2,"formats":["spool"]})"
+                            "\n";
+  int status = -1;
+  EXPECT_NE(Served(hello, 1024, &status), "");
+  EXPECT_EQ(status, 0);
+  const std::string long_case = R"({"type":"case","id":")" + std::string(2000, 'x') + "\"}\n";
+  EXPECT_EQ(Served(long_case, 1024, &status), "");
+  EXPECT_EQ(status, 1);
 }
 
 }  // namespace

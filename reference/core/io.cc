@@ -1,5 +1,6 @@
 #include "reference/core/io.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 namespace arcs {
 namespace {
@@ -34,13 +34,33 @@ std::string Directory(const std::string& path) {
 
 }  // namespace
 
-Result<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Failed(path, errno);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return Status(StatusCode::kIoError, path + ": read failed");
-  return bytes.str();
+Result<std::string> ReadAll(int fd, const std::string& name, std::size_t max_bytes) {
+  std::string bytes;
+  char buffer[64 * 1024];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Failed(name, errno);
+    if (n == 0) return bytes;
+    if (bytes.size() + static_cast<std::size_t>(n) > max_bytes) {
+      return Status(StatusCode::kLimitExceeded,
+                    name + ": larger than " + std::to_string(max_bytes) + " bytes, the most read");
+    }
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Failed(path, errno);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status(StatusCode::kIoError, path + ": is a directory");
+  }
+  Result<std::string> bytes = ReadAll(fd, path, max_bytes);
+  ::close(fd);
+  return bytes;
 }
 
 Status CheckWritable(const std::string& path) {

@@ -37,5 +37,28 @@ TEST(Io, DevicesAreWrittenInPlace) {
   EXPECT_TRUE(S_ISCHR(st.st_mode));
 }
 
+// `arcs report /dev/zero` once grew until std::bad_alloc: reading whole files is bounded.
+TEST(Io, ReadFileStopsAtItsBound) {
+  Result<std::string> zeros = ReadFile("/dev/zero", 1 << 20);
+  ASSERT_FALSE(zeros.ok());
+  EXPECT_EQ(zeros.status().code(), StatusCode::kLimitExceeded);
+  EXPECT_EQ(zeros.status().message(), "/dev/zero: larger than 1048576 bytes, the most read");
+  const std::string path = ::testing::TempDir() + "/io-test-bound";
+  ASSERT_TRUE(WriteFile(path, "12345").ok());
+  EXPECT_EQ(*ReadFile(path, 5), "12345");
+  EXPECT_FALSE(ReadFile(path, 4).ok());
+}
+
+TEST(Io, ReadFileSaysADirectoryIsOne) {
+  const std::string dir = ::testing::TempDir() + "/io-test-3";
+  ::mkdir(dir.c_str(), 0755);
+  Result<std::string> read = ReadFile(dir);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), StatusCode::kIoError);
+  EXPECT_EQ(read.status().message(), dir + ": is a directory");
+  EXPECT_EQ(ReadFile(dir + "/missing").status().message(),
+            dir + "/missing: No such file or directory");
+}
+
 }  // namespace
 }  // namespace arcs

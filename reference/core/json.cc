@@ -122,14 +122,21 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     std::string_view key;  // the container's own member name, if it is an object member
     std::size_t index;     // its index in its parent container
     bool is_object;
+    std::size_t names_start;  // index in names of its first member's name (objects)
+  };
+  struct Name {
+    std::string_view text;
+    std::size_t offset;  // where the name ended in the text
   };
 
   Document::Arena* arena = nullptr;
   const TextStream* stream = nullptr;
   std::uint32_t max_depth = 0;
+  std::uint64_t values_left = 0;
   std::vector<Value> values;
-  std::vector<std::string_view> names;    // parallel to values: member name ("" in arrays)
-  std::vector<std::size_t> name_offsets;  // parallel to values: where the name ended
+  // The names of the members of the open objects, one per member: array elements have none, so
+  // that an array of small values costs 16 bytes a value here, not 40 (issue #8).
+  std::vector<Name> names;
   std::vector<Frame> frames;
   std::string_view pending_key;
   std::size_t pending_key_offset = 0;
@@ -137,10 +144,17 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   ErrorCode stop_reason = ErrorCode::kNone;  // why a handler call returned false
   std::size_t stop_offset = 0;
 
-  void Reset() {
+  // Ready for a text of text_bytes bytes. A value takes at least two bytes of text (one and a
+  // separator), so the stack never outgrows this reservation: it is never copied to grow, and
+  // pages of it that a small text does not reach are never touched (no resident memory). Stacks
+  // left large by a huge text are given back, so a thread does not keep them for ever.
+  void Reset(std::size_t text_bytes) {
+    constexpr std::size_t kKeptValues = std::size_t{1} << 16;
+    if (values.capacity() > kKeptValues) std::vector<Value>().swap(values);
+    if (names.capacity() > kKeptValues) std::vector<Name>().swap(names);
     values.clear();
+    values.reserve(text_bytes / 2 + 2);
     names.clear();
-    name_offsets.clear();
     frames.clear();
     pending_key = {};
     stop_reason = ErrorCode::kNone;
@@ -153,9 +167,12 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   }
 
   bool Push(Value v) {
+    if (values_left == 0) return Stop(ErrorCode::kTooManyValues);
+    --values_left;
     values.push_back(v);
-    names.push_back(pending_key);
-    name_offsets.push_back(pending_key_offset);
+    if (!frames.empty() && frames.back().is_object) {
+      names.push_back({pending_key, pending_key_offset});
+    }
     pending_key = {};
     return true;
   }
@@ -191,7 +208,8 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   bool Open(bool is_object) {
     if (frames.size() >= max_depth) return Stop(ErrorCode::kDepthExceeded);
     std::size_t parent_start = frames.empty() ? 0 : frames.back().start;
-    frames.push_back({values.size(), pending_key, values.size() - parent_start, is_object});
+    frames.push_back(
+        {values.size(), pending_key, values.size() - parent_start, is_object, names.size()});
     pending_key = {};
     return true;
   }
@@ -215,9 +233,9 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     std::size_t n = values.size() - frame.start;
     Member* members = arena->AllocateArray<Member>(n);
     for (std::size_t i = 0; i < n; ++i) {
-      new (&members[i]) Member{names[frame.start + i], values[frame.start + i]};
+      new (&members[i]) Member{names[frame.names_start + i].text, values[frame.start + i]};
     }
-    FindDuplicates(members, n, frame.start);
+    FindDuplicates(members, n, frame.names_start);
     frames.pop_back();
     Value v;
     v.kind_ = Kind::kObject;
@@ -227,25 +245,20 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
 
   // Replaces the closed container's children by the container itself, under its own name.
   bool Close(const Frame& frame, Value container, std::size_t n) {
-    Truncate(frame.start);
+    values.resize(frame.start);
+    names.resize(frame.names_start);
     container.size_ = static_cast<std::uint32_t>(n);
     pending_key = frame.key;
     return Push(container);
   }
 
-  void Truncate(std::size_t size) {
-    values.resize(size);
-    names.resize(size);
-    name_offsets.resize(size);
-  }
-
   // Objects in recordings are small, so a quadratic scan beats hashing until they are not.
-  void FindDuplicates(const Member* members, std::size_t n, std::size_t start) {
+  void FindDuplicates(const Member* members, std::size_t n, std::size_t names_start) {
     auto report = [&](std::size_t second) {
       std::string pointer = PointerOfOpenObject();
       pointer += '/';
       AppendPointerToken(members[second].name, &pointer);
-      duplicates->push_back({std::move(pointer), name_offsets[start + second]});
+      duplicates->push_back({std::move(pointer), names[names_start + second].offset});
     };
     if (n <= 32) {
       for (std::size_t j = 1; j < n; ++j) {
@@ -382,6 +395,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "depth-exceeded";
     case ErrorCode::kTooLarge:
       return "too-large";
+    case ErrorCode::kTooManyValues:
+      return "too-many-values";
   }
   return "none";
 }
@@ -427,7 +442,7 @@ ErrorCode MapRapidJsonError(rapidjson::ParseErrorCode code) {
   }
 }
 
-std::string MessageFor(ErrorCode code, std::uint32_t max_depth) {
+std::string MessageFor(ErrorCode code, const ParseOptions& options) {
   switch (code) {
     case ErrorCode::kEmpty:
       return "no JSON value";
@@ -444,9 +459,11 @@ std::string MessageFor(ErrorCode code, std::uint32_t max_depth) {
     case ErrorCode::kTrailingContent:
       return "content after the JSON value";
     case ErrorCode::kDepthExceeded:
-      return "nesting deeper than the limit of " + std::to_string(max_depth);
+      return "nesting deeper than the limit of " + std::to_string(options.max_depth);
     case ErrorCode::kTooLarge:
       return "text longer than 4 GiB";
+    case ErrorCode::kTooManyValues:
+      return "more than " + std::to_string(options.max_values) + " values";
     default:
       return "not JSON";
   }
@@ -466,20 +483,21 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
     return false;
   };
   if (text.size() >= std::numeric_limits<rapidjson::SizeType>::max()) {
-    return fail(ErrorCode::kTooLarge, 0, MessageFor(ErrorCode::kTooLarge, 0));
+    return fail(ErrorCode::kTooLarge, 0, MessageFor(ErrorCode::kTooLarge, options));
   }
   if (const void* nul = std::memchr(text.data(), '\0', text.size())) {
     std::size_t at = static_cast<const char*>(nul) - text.data();
-    return fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, 0));
+    return fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, options));
   }
 
   char* copy = arena_->CopyText(text);
   TextStream stream{copy, copy, copy + text.size()};
   thread_local ValueBuilder builder;
-  builder.Reset();
+  builder.Reset(text.size());
   builder.arena = arena_.get();
   builder.stream = &stream;
   builder.max_depth = options.max_depth;
+  builder.values_left = options.max_values;
   builder.duplicates = &duplicates_;
 
   // Reused, like the builder: its parse stack is allocated once per thread, not once per line.
@@ -498,9 +516,9 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
         code = ErrorCode::kControlCharacter;
       }
       message = code == ErrorCode::kSyntax ? DescribeRapidJsonError(result.Code())
-                                           : MessageFor(code, options.max_depth);
+                                           : MessageFor(code, options);
     } else {
-      message = MessageFor(code, options.max_depth);
+      message = MessageFor(code, options);
     }
     duplicates_.clear();
     return fail(code, offset, std::move(message));
@@ -509,7 +527,7 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
   if (stream.cur != stream.end) {
     duplicates_.clear();
     return fail(ErrorCode::kTrailingContent, stream.Tell(),
-                MessageFor(ErrorCode::kTrailingContent, 0));
+                MessageFor(ErrorCode::kTrailingContent, options));
   }
   root_ = builder.values.back();
   return true;

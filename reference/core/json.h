@@ -98,6 +98,8 @@ enum class ErrorCode : std::uint8_t {
   kTrailingContent,   // something after the single top-level value
   kDepthExceeded,     // arrays and objects nested deeper than ParseOptions::max_depth
   kTooLarge,          // the text is longer than RapidJSON's 32-bit sizes allow
+  kTooManyValues,     // more values (containers, members and elements included) than
+                      // ParseOptions::max_values
 };
 std::string_view ErrorCodeName(ErrorCode code);
 
@@ -112,8 +114,14 @@ struct Duplicate {
   std::size_t offset = 0;  // byte offset of the second occurrence's name
 };
 
+// Memory: a parse holds the text once and 16 bytes per value while building it, then 16 bytes per
+// value in the document (24 per member), so a text of n bytes costs at most about 17n (a text
+// made only of one-byte values, [0,0,...]; ordinary recordings, whose values are longer, cost 2n
+// to 4n). Callers bound n (a line limit); max_values bounds it further where a document is known
+// to hold few values (protocol messages).
 struct ParseOptions {
-  std::uint32_t max_depth = 128;  // arrays and objects; the top-level value is depth 1
+  std::uint32_t max_depth = 128;          // arrays and objects; the top-level value is depth 1
+  std::uint64_t max_values = UINT64_MAX;  // every value, containers included
 };
 
 // Owns the storage of one parsed value, including its own copy of the text (strings and names

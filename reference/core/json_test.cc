@@ -178,6 +178,19 @@ TEST(JsonParse, ErrorOffsets) {
   EXPECT_EQ(doc.error().offset, 3u);
 }
 
+TEST(JsonParse, ValuesAreBoundedWhenAsked) {
+  ParseOptions options;
+  options.max_values = 4;  // the array, then its elements and members, containers at their end
+  EXPECT_EQ(ParseCode("[1,2,3]", options), ErrorCode::kNone);
+  EXPECT_EQ(ParseCode("[1,2,3,4]", options), ErrorCode::kTooManyValues);
+  EXPECT_EQ(ParseCode(R"({"a":[1],"b":2})", options), ErrorCode::kNone);
+  EXPECT_EQ(ParseCode(R"({"a":[1,2],"b":2})", options), ErrorCode::kTooManyValues);
+  Document doc;
+  EXPECT_FALSE(doc.Parse("[0,0,0,0,0]", options));
+  EXPECT_EQ(doc.error().message, "more than 4 values");
+  EXPECT_EQ(ErrorCodeName(ErrorCode::kTooManyValues), "too-many-values");
+}
+
 TEST(JsonParse, DepthIsBounded) {
   ParseOptions options;
   options.max_depth = 3;

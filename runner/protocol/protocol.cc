@@ -4,12 +4,23 @@
 #include "reference/core/json.h"
 #include "reference/core/json_fields.h"
 #include "reference/core/number.h"
+#include "reference/core/strings.h"
 
 namespace arcs::protocol {
 namespace {
 
 // The other side's messages are bounded by the supervisor's line limit; nesting is not.
-constexpr json::ParseOptions kParseOptions{.max_depth = 16};
+// A message holds few values (a case's inputs are strings, an answer keeps kMaxFindings
+// findings): the bound keeps a line of tiny values from costing 17 times its size (json.h).
+constexpr json::ParseOptions kParseOptions{.max_depth = 16, .max_values = kMaxMessageValues};
+
+// What an answer may make the runner keep: its text and findings are cut to these bounds, and
+// the answer says what was cut (Answer::cut), so a flood of text costs the report nothing.
+std::string Kept(std::string text, std::size_t max_bytes, std::uint64_t* cut_count) {
+  if (text.size() <= max_bytes) return text;
+  ++*cut_count;
+  return Excerpt(text, max_bytes);
+}
 
 Status Malformed(std::string_view what) {
   return Status(StatusCode::kParseError, std::string(what));
@@ -286,15 +297,30 @@ Result<Answer> DecodeAnswer(std::string_view line) {
     }
     answer.verdict = verdict == "invalid" ? Verdict::kInvalid : Verdict::kValid;
     answer.findings_given = fields.Optional("findings", json::Kind::kArray) != nullptr;
+    std::uint64_t findings = 0;
+    std::uint64_t cut_fields = 0;
     fields.ForEach("findings", false, [&](const json::Value& item, const std::string& p) {
       json::FieldReader f = Reader(&item, p, &status);
-      ReportedFinding& finding = answer.findings.emplace_back();
+      ReportedFinding finding;
       f.String("rule", &finding.rule);
       f.OptionalString("severity", &finding.severity);
       f.OptionalCount("line", &finding.line);
       f.OptionalString("pointer", &finding.pointer);
       f.OptionalString("message", &finding.message);
+      if (++findings > kMaxFindings) return;  // checked, not kept
+      finding.rule = Kept(std::move(finding.rule), kMaxRuleBytes, &cut_fields);
+      finding.pointer = Kept(std::move(finding.pointer), kMaxTextBytes, &cut_fields);
+      finding.message = Kept(std::move(finding.message), kMaxTextBytes, &cut_fields);
+      answer.findings.push_back(std::move(finding));
     });
+    if (cut_fields > 0) {
+      answer.cut.push_back(std::to_string(cut_fields) +
+                           " rule ids, pointers or messages of findings cut to their bounds");
+    }
+    if (findings > kMaxFindings) {
+      answer.cut.push_back("findings: the first " + std::to_string(kMaxFindings) + " of " +
+                           std::to_string(findings) + " kept");
+    }
     ReadBytesMap(&fields, "outputs", false, &answer.outputs);
   } else if (answer_status == "skipped") {
     answer.status = AnswerStatus::kSkipped;
@@ -306,6 +332,13 @@ Result<Answer> DecodeAnswer(std::string_view line) {
     fields.Fail(fields.Pointer("status"), "must be \"ok\", \"skipped\" or \"errored\"");
   }
   if (!status.ok()) return status;
+  if (const std::size_t size = answer.reason.size(); size > kMaxTextBytes) {
+    std::uint64_t cut_reason = 0;
+    answer.reason = Kept(std::move(answer.reason), kMaxTextBytes, &cut_reason);
+    answer.cut.push_back(
+        std::string(answer.status == AnswerStatus::kSkipped ? "reason" : "message") + " cut from " +
+        std::to_string(size) + " bytes");
+  }
   return answer;
 }
 

@@ -5,6 +5,7 @@
 #ifndef ARCS_RUNNER_PROTOCOL_PROTOCOL_H_
 #define ARCS_RUNNER_PROTOCOL_PROTOCOL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -20,6 +21,21 @@ namespace arcs::protocol {
 // The protocol version this build speaks. A change that an existing adapter could misread
 // increments it; new operations, formats and optional members do not (they are data).
 inline constexpr int kVersion = 2;
+
+// The longest message line either side accepts, without its newline. A case carries its inputs
+// in base64, and the runner's resource probes send files of tens of megabytes; a longer line is a
+// protocol error, and is never held in memory.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{256} << 20;
+
+// Bounds on what the other side can make the runner hold, whatever the line's length. A message
+// with more JSON values than kMaxMessageValues is malformed. Of an answer, the runner keeps the
+// first kMaxFindings findings (all are checked), and cuts a finding's rule id to kMaxRuleBytes,
+// its pointer and message and the answer's reason or message to kMaxTextBytes; Answer::cut says
+// what was cut, and the report shows it.
+inline constexpr std::uint64_t kMaxMessageValues = std::uint64_t{1} << 20;
+inline constexpr std::size_t kMaxFindings = 1000;
+inline constexpr std::size_t kMaxRuleBytes = 256;
+inline constexpr std::size_t kMaxTextBytes = 4096;
 
 // runner -> implementation, first line: {"type":"hello","protocol":2,"formats":["spool"]}
 struct RunnerHello {
@@ -88,6 +104,7 @@ struct Answer {
   bool findings_given = false;                 // whether "findings" was present
   std::map<std::string, std::string> outputs;  // output name -> raw bytes (base64 on the wire)
   std::string reason;                          // skipped: why; errored: the message
+  std::vector<std::string> cut;                // what decoding cut or dropped (see kMaxFindings)
 };
 
 // runner -> implementation, last line: {"type":"shutdown"}. The implementation exits (status 0)

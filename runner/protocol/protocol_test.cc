@@ -170,6 +170,44 @@ TEST(Protocol, AnswerProblems) {
   }
 }
 
+// An implementation cannot make the runner hold more than the bounds, whatever it sends: one
+// 3.3 GB run came from a line of tiny findings, 1.67 GB from six huge messages (issue #8).
+TEST(Protocol, AnswersAreCutToTheirBoundsAndSaySo) {
+  Answer errored;
+  errored.id = "x";
+  errored.status = AnswerStatus::kErrored;
+  errored.reason = std::string(kMaxTextBytes + 100, 'm');
+  Result<Answer> back = DecodeAnswer(EncodeAnswer(errored));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->reason, std::string(kMaxTextBytes, 'm') + "\xE2\x80\xA6");
+  ASSERT_EQ(back->cut.size(), 1u);
+  EXPECT_EQ(back->cut[0], "message cut from " + std::to_string(kMaxTextBytes + 100) + " bytes");
+
+  Answer ok;
+  ok.id = "x";
+  ok.verdict = Verdict::kInvalid;
+  ok.findings_given = true;
+  for (std::size_t i = 0; i < kMaxFindings + 5; ++i) ok.findings.push_back({"SP-1", "", 0, "", ""});
+  ok.findings[0].message = std::string(kMaxTextBytes + 1, 'f');
+  back = DecodeAnswer(EncodeAnswer(ok));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->findings.size(), kMaxFindings);
+  EXPECT_EQ(back->findings[0].message.size(), kMaxTextBytes + 3);  // and the "…"
+  EXPECT_EQ(back->cut, (std::vector<std::string>{
+                           "1 rule ids, pointers or messages of findings cut to their bounds",
+                           "findings: the first 1000 of 1005 kept"}));
+}
+
+TEST(Protocol, AMessageOfTooManyValuesIsMalformed) {
+  std::string line = R"({"type":"result","id":"x","status":"ok","verdict":"valid","x_pad":[)";
+  for (std::uint64_t i = 0; i < kMaxMessageValues; ++i) line += i ? ",0" : "0";
+  line += "]}";
+  Result<Answer> answer = DecodeAnswer(line);
+  ASSERT_FALSE(answer.ok());
+  EXPECT_NE(answer.status().message().find("more than 1048576 values"), std::string::npos)
+      << answer.status().message();
+}
+
 TEST(Protocol, MessageTypeAndShutdown) {
   Result<std::string> type = MessageType(EncodeShutdown());
   ASSERT_TRUE(type.ok());

@@ -2,11 +2,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <iostream>
 #include <limits>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "reference/core/io.h"
 #include "reference/core/json.h"
@@ -558,17 +556,10 @@ Result<Report> FromJson(std::string_view text) {
 }
 
 Result<Report> ReadReportFile(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    std::ostringstream in;
-    in << std::cin.rdbuf();
-    text = in.str();
-  } else {
-    Result<std::string> bytes = ReadFile(path);
-    if (!bytes.ok()) return bytes.status();
-    text = std::move(bytes).value();
-  }
-  Result<Report> report = FromJson(text);
+  Result<std::string> text =
+      path == "-" ? ReadAll(0, "standard input", kMaxReportBytes) : ReadFile(path, kMaxReportBytes);
+  if (!text.ok()) return text.status();
+  Result<Report> report = FromJson(*text);
   if (!report.ok()) {
     return Status(report.status().code(), path + ": " + report.status().message());
   }

@@ -205,7 +205,12 @@ std::string ToJson(const Report& report);
 // report_version other than kReportVersion is kUnsupported.
 Result<Report> FromJson(std::string_view text);
 
-// ReadFile + FromJson; the message starts with the path. "-" reads standard input.
+// The largest report read (`arcs report`, `arcs diff`): a full run of every format by a few
+// implementations is a few megabytes; anything past this is not a report.
+inline constexpr std::size_t kMaxReportBytes = std::size_t{64} << 20;
+
+// ReadFile + FromJson; the message starts with the path. "-" reads standard input. A directory, a
+// file over kMaxReportBytes (or /dev/zero) is an error naming the path, never a crash.
 Result<Report> ReadReportFile(const std::string& path);
 
 // Recomputes every Counts of `implementation` from its cases: summary, each FormatSummary's
