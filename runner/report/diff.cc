@@ -14,16 +14,13 @@ constexpr std::size_t kMaxValueBytes = 200;
 using CaseMap = std::map<CaseKey, const CaseResult*>;
 
 Result<CaseMap> IndexCases(const Report& report, std::string_view which) {
+  if (Status s = CheckUniqueCases(report, std::string(which) + " report: "); !s.ok()) {
+    return Status(StatusCode::kInvalidArgument, s.message());
+  }
   CaseMap cases;
   for (const ImplementationReport& impl : report.implementations) {
-    for (const CaseResult& c : impl.cases) {
-      CaseKey key{impl.name, c.format, c.id, c.operation};
-      if (!cases.emplace(key, &c).second) {
-        return Status(StatusCode::kInvalidArgument,
-                      std::string(which) + " report: case " + c.id + " (" + c.operation +
-                          ") appears twice for " + impl.name + "/" + c.format);
-      }
-    }
+    for (const CaseResult& c : impl.cases)
+      cases.emplace(CaseKey{impl.name, c.format, c.id, c.operation}, &c);
   }
   return cases;
 }

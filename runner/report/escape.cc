@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "reference/core/sha256.h"
 #include "reference/core/strings.h"
 
 namespace arcs::report {
@@ -231,6 +232,10 @@ std::string Slug(std::string_view name) {
     if (pending_dash && !out.empty()) out += '-';
     pending_dash = false;
     out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  if (out.size() > kMaxSlugBytes) {
+    out.resize(kMaxSlugBytes - 9);
+    out += "-" + ToHex(Sha256::Of(name)).substr(0, 8);
   }
   return out.empty() ? "x" : out;
 }

@@ -49,7 +49,10 @@ std::string EscapeTerminal(std::string_view text);
 std::string Truncate(std::string_view text, std::size_t max_bytes);
 
 // A file-name-safe form of a name: ASCII letters and digits lowercased, every other run of bytes
-// one '-', no leading or trailing '-'; "x" when nothing is left.
+// one '-', no leading or trailing '-'; "x" when nothing is left. At most kMaxSlugBytes: a longer
+// one is cut and ends with '-' and 8 hex digits of the name's SHA-256, so that a 300-character
+// implementation name still makes a file name, and two long names stay apart.
+inline constexpr std::size_t kMaxSlugBytes = 64;
 std::string Slug(std::string_view name);
 
 }  // namespace arcs::report

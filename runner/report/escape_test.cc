@@ -110,6 +110,11 @@ TEST(ReportEscape, SlugKeepsLowercaseAlphanumericsAndSingleDashes) {
   EXPECT_EQ(Slug("../../etc/passwd"), "etc-passwd");
   EXPECT_EQ(Slug("<>"), "x");
   EXPECT_EQ(Slug("héllo"), "h-llo");
+  const std::string slug = Slug(std::string(300, 'a'));
+  EXPECT_EQ(slug.size(), kMaxSlugBytes);
+  EXPECT_EQ(slug.substr(0, kMaxSlugBytes - 9), std::string(kMaxSlugBytes - 9, 'a'));
+  EXPECT_EQ(slug[kMaxSlugBytes - 9], '-');
+  EXPECT_NE(slug, Slug(std::string(299, 'a') + "b"));
 }
 
 }  // namespace

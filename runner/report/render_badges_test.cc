@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "runner/report/escape.h"
 #include "runner/report/render.h"
 #include "runner/report/sample.h"
 
@@ -49,6 +50,18 @@ TEST(ReportBadges, FileNamesStayUniqueAndInsideTheDirectory) {
   EXPECT_EQ(badges[0].file_name, "arcs-reference-spool.svg");
   EXPECT_EQ(badges[1].file_name, "arcs-reference-spool-2.svg");
   EXPECT_EQ(badges[2].file_name, "arcs-reference-spool-3.svg");
+}
+
+// A 300-character implementation name once failed with "File name too long" (issue #8).
+TEST(ReportBadges, LongNamesMakeShortDistinctFileNamesThatCanBeWritten) {
+  Report r = testing::SampleReport();
+  r.implementations[0].name = std::string(300, 'a');
+  r.implementations[1].name = std::string(299, 'a') + "b";
+  const std::vector<Badge> badges = RenderBadges(r);
+  EXPECT_LE(badges[0].file_name.size(), 2 * kMaxSlugBytes + 5);
+  EXPECT_NE(badges[0].file_name.substr(0, 64), badges[1].file_name.substr(0, 64));
+  const std::string dir = ::testing::TempDir() + "/long-badges";
+  ASSERT_TRUE(WriteBadges(r, dir).ok());
 }
 
 }  // namespace

@@ -166,9 +166,14 @@ std::string StrictLine(const StrictCounts& strict) {
 }
 
 std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string_view)) {
+  // Any double a report may hold (up to 1.8e308) fits, never cut off.
   auto seconds = [](double value) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f", value);
+    if (value < 1e9) {
+      std::snprintf(buffer, sizeof buffer, "%.1f", value);
+    } else {
+      std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    }
     return std::string(buffer);
   };
   // Appended piece by piece, for GCC 12's -Wrestrict (see ExpectedActual).

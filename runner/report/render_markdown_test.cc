@@ -74,6 +74,16 @@ TEST(ReportMarkdown, OpensNoHtmlNoCodeSpanAndNoLink) {
   EXPECT_EQ(md.find('\x07'), std::string::npos);
 }
 
+// Any double a report may hold is shown whole (1e308 with "%.1f" was cut off at 31 characters).
+TEST(ReportMarkdown, ShowsHugeDurationsWhole) {
+  Report r = testing::SampleReport();
+  r.run.seconds = 1e308;
+  r.run.timeout_seconds = 86400;
+  const std::string md = RenderMarkdown(r);
+  EXPECT_NE(md.find(", 1e+308 s, 2 job(s), timeout 86400.0 s per case"), std::string::npos);
+  EXPECT_NE(RenderHtml(r).find("1e+308 s"), std::string::npos);
+}
+
 TEST(ReportMarkdown, SummarizesCertificationOperationsAndFailures) {
   const std::string md = RenderMarkdown(testing::SampleReport());
   EXPECT_NE(md.find("| implementation | version | passed | failed | errored | skipped | known "

@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "reference/core/io.h"
 #include "reference/core/json.h"
@@ -440,6 +441,12 @@ void ReadRun(const json::Value* value, const std::string& pointer, Status* statu
   r.Double("seconds", &run->seconds);
   r.Int("jobs", &run->jobs);
   r.Double("timeout_seconds", &run->timeout_seconds);
+  // The schema's bounds: no negative time, and at least one worker.
+  if (status->ok() && run->seconds < 0) r.Fail(r.Pointer("seconds"), "must not be negative");
+  if (status->ok() && run->jobs < 1) r.Fail(r.Pointer("jobs"), "must be at least 1");
+  if (status->ok() && run->timeout_seconds < 0) {
+    r.Fail(r.Pointer("timeout_seconds"), "must not be negative");
+  }
   r.StringList("filters", &run->filters);
   r.String("known_failures", &run->known_failures);
   r.Finish();
@@ -531,6 +538,21 @@ std::string ToJson(const Report& report) {
   return std::move(w).Take();
 }
 
+Status CheckUniqueCases(const Report& report, std::string_view which) {
+  using Key = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
+  std::set<Key> seen;
+  for (const ImplementationReport& impl : report.implementations) {
+    for (const CaseResult& c : impl.cases) {
+      if (!seen.emplace(impl.name, c.format, c.id, c.operation).second) {
+        return Status(StatusCode::kParseError, std::string(which) + "case " + c.id + " (" +
+                                                   c.operation + ") appears twice for " +
+                                                   impl.name + "/" + c.format);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Report> FromJson(std::string_view text) {
   json::Document doc;
   // A report nests seven levels deep; the default bound leaves ample room.
@@ -552,6 +574,7 @@ Result<Report> FromJson(std::string_view text) {
   });
   r.Finish();
   if (!status.ok()) return status;
+  if (Status unique = CheckUniqueCases(report, "/implementations: "); !unique.ok()) return unique;
   return report;
 }
 

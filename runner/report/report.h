@@ -205,6 +205,11 @@ std::string ToJson(const Report& report);
 // report_version other than kReportVersion is kUnsupported.
 Result<Report> FromJson(std::string_view text);
 
+// Whether the report holds at most one case per implementation name, format, case id and
+// operation (every reader of a report, `arcs diff` and the renderers, relies on it: FromJson
+// checks it). The message starts with `which`.
+Status CheckUniqueCases(const Report& report, std::string_view which);
+
 // The largest report read (`arcs report`, `arcs diff`): a full run of every format by a few
 // implementations is a few megabytes; anything past this is not a report.
 inline constexpr std::size_t kMaxReportBytes = std::size_t{64} << 20;

@@ -322,6 +322,37 @@ TEST(ReportModel, FromJsonNamesTheOffendingPlace) {
   EXPECT_TRUE(ErrorAfterReplacing("\"formats\": [", "\"formats\": {").starts_with("not JSON ("));
 }
 
+// Issue #8 part 5: the reader holds a report to its schema's bounds, and to one case per
+// implementation, format, id and operation, as `arcs diff` always did.
+TEST(ReportModel, FromJsonHoldsRunFieldsToTheirBoundsAndCasesToOneEach) {
+  EXPECT_EQ(ErrorAfterReplacing("\"seconds\": 1.25", "\"seconds\": -1"),
+            "/run/seconds: must not be negative");
+  EXPECT_EQ(ErrorAfterReplacing("\"jobs\": 2", "\"jobs\": 0"), "/run/jobs: must be at least 1");
+  EXPECT_EQ(ErrorAfterReplacing("\"jobs\": 2", "\"jobs\": -3"), "/run/jobs: must be at least 1");
+  EXPECT_EQ(ErrorAfterReplacing("\"timeout_seconds\": 10", "\"timeout_seconds\": -0.5"),
+            "/run/timeout_seconds: must not be negative");
+  Report twice = SampleReport();
+  twice.implementations[0].cases.push_back(twice.implementations[0].cases[0]);
+  Result<Report> read = FromJson(ToJson(twice));
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().message(),
+            "/implementations: case spool-11.1-minimal (validate) appears twice for "
+            "arcs-reference/spool");
+}
+
+// `arcs report DIR` said "not JSON"; `arcs report /dev/zero` grew until std::bad_alloc.
+TEST(ReportModel, ReadReportFileNamesDirectoriesAndStopsAtItsBound) {
+  const std::string dir = ::testing::TempDir();
+  Result<Report> read = ReadReportFile(dir);
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(read.status().message().ends_with(": is a directory")) << read.status().message();
+  read = ReadReportFile("/dev/zero");
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), StatusCode::kLimitExceeded);
+  EXPECT_EQ(read.status().message(),
+            "/dev/zero: larger than " + std::to_string(kMaxReportBytes) + " bytes, the most read");
+}
+
 TEST(ReportModel, FromJsonRejectsUnknownMissingAndDuplicateMembers) {
   EXPECT_EQ(ErrorAfterReplacing("\"rules\": \"agree\"", "\"rules\": \"agree\", \"extra\": 1"),
             "/implementations/0/cases/5/extra: unknown member");
