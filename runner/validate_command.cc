@@ -13,13 +13,12 @@
 #include <optional>
 
 #include "conformance/registry.h"
-#include "reference/core/base64.h"
-#include "reference/core/json.h"
 #include "reference/core/strings.h"
 #include "runner/judge.h"
 #include "runner/report/escape.h"
 #include "runner/serve_command.h"
 #include "runner/suite.h"
+#include "runner/validate_output.h"
 
 namespace arcs::runner {
 namespace {
@@ -74,22 +73,6 @@ void PrintLimits(std::ostream& out) {
     }
   }
 }
-
-void AppendFindingJson(const Finding& f, std::string* out) {
-  *out += "{\"rule\":";
-  json::AppendQuoted(f.rule_id, out);
-  *out += ",\"level\":\"" + std::string(LevelName(f.level)) + "\",\"severity\":\"" +
-          std::string(SeverityName(f.severity)) + "\",\"line\":" + std::to_string(f.location.line) +
-          ",\"column\":" + std::to_string(f.location.column) + ",\"pointer\":";
-  json::AppendQuoted(report::ValidUtf8(f.location.pointer), out);
-  *out += ",\"message\":";
-  json::AppendQuoted(report::ValidUtf8(f.message), out);
-  *out += "}";
-}
-
-}  // namespace
-
-namespace {
 
 struct ValidateArgs {
   const conformance::FormatModule* format = nullptr;  // --format, else per file
@@ -212,45 +195,6 @@ std::optional<FileReport> ValidateOne(const ValidateArgs& args, const std::strin
   return report;
 }
 
-// Every string a file or a command line gave us (the file's name, what its content quotes in a
-// message or a pointer) is escaped: a hostile file cannot forge a "FILE:LINE: RULE" line for a
-// CI log parser, nor reach the terminal raw.
-void AppendText(const FileReport& report, std::string* out) {
-  const Diagnostics& d = report.diagnostics;
-  const std::string name = report::EscapeTerminal(report.name);
-  for (const Finding& f : d.findings()) {
-    *out += name + ":" + std::to_string(f.location.line) + ": " + f.rule_id + " " +
-            std::string(LevelName(f.level)) + " " + report::EscapeTerminal(f.message);
-    if (!f.location.pointer.empty()) {
-      *out += " (at " + report::EscapeTerminal(f.location.pointer) + ")";
-    }
-    *out += "\n";
-  }
-  if (d.dropped_count() > 0) {
-    *out += name + ":0: ... " + std::to_string(d.dropped_count()) + " more findings not shown\n";
-  }
-}
-
-// JSON must stay JSON whatever the bytes: a file name that is not UTF-8 is given as UTF-8 with
-// U+FFFD where it is ill-formed, and exactly, in base64, as file_base64.
-void AppendJson(const FileReport& report, std::string* out) {
-  const Diagnostics& d = report.diagnostics;
-  const std::string name = report::ValidUtf8(report.name);
-  *out += "{";
-  json::AppendMember("file", name, out);
-  if (name != report.name) json::AppendMember("file_base64", base64::Encode(report.name), out);
-  *out += ",\"format\":\"" + std::string(report.format->name) +
-          "\",\"valid\":" + std::string(d.has_errors() ? "false" : "true") +
-          ",\"errors\":" + std::to_string(d.error_count()) +
-          ",\"warnings\":" + std::to_string(d.warning_count()) +
-          ",\"dropped\":" + std::to_string(d.dropped_count()) + ",\"findings\":[";
-  for (std::size_t i = 0; i < d.findings().size(); ++i) {
-    if (i) *out += ",";
-    AppendFindingJson(d.findings()[i], out);
-  }
-  *out += "]}";
-}
-
 // Standard output, written as each file is done (a run over many files never holds them all).
 // The first failed write (a full disk, /dev/full) is kept, so the command can fail instead of
 // reporting what nobody received.
@@ -297,7 +241,8 @@ int ValidateCommand(const std::vector<std::string>& args) {
     }
     any_invalid |= report->diagnostics.has_errors();
     std::string out = parsed.as_json && written++ > 0 ? "," : "";
-    parsed.as_json ? AppendJson(*report, &out) : AppendText(*report, &out);
+    const ValidatedFile file{report->name, report->format->name, report->diagnostics};
+    parsed.as_json ? AppendValidateJson(file, &out) : AppendValidateText(file, &out);
     output.Write(out);
   }
   if (parsed.as_json) output.Write("]}\n");

@@ -16,10 +16,12 @@ constexpr json::ParseOptions kParseOptions{.max_depth = 16, .max_values = kMaxMe
 
 // What an answer may make the runner keep: its text and findings are cut to these bounds, and
 // the answer says what was cut (Answer::cut), so a flood of text costs the report nothing.
+// The kept text, "…" included, fits the bound: decoding an encoded answer cuts nothing more.
 std::string Kept(std::string text, std::size_t max_bytes, std::uint64_t* cut_count) {
+  static constexpr std::size_t kEllipsisBytes = 3;
   if (text.size() <= max_bytes) return text;
   ++*cut_count;
-  return Excerpt(text, max_bytes);
+  return Excerpt(text, max_bytes - kEllipsisBytes);
 }
 
 Status Malformed(std::string_view what) {

@@ -179,7 +179,7 @@ TEST(Protocol, AnswersAreCutToTheirBoundsAndSaySo) {
   errored.reason = std::string(kMaxTextBytes + 100, 'm');
   Result<Answer> back = DecodeAnswer(EncodeAnswer(errored));
   ASSERT_TRUE(back.ok()) << back.status().message();
-  EXPECT_EQ(back->reason, std::string(kMaxTextBytes, 'm') + "\xE2\x80\xA6");
+  EXPECT_EQ(back->reason, std::string(kMaxTextBytes - 3, 'm') + "\xE2\x80\xA6");
   ASSERT_EQ(back->cut.size(), 1u);
   EXPECT_EQ(back->cut[0], "message cut from " + std::to_string(kMaxTextBytes + 100) + " bytes");
 
@@ -192,7 +192,11 @@ TEST(Protocol, AnswersAreCutToTheirBoundsAndSaySo) {
   back = DecodeAnswer(EncodeAnswer(ok));
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->findings.size(), kMaxFindings);
-  EXPECT_EQ(back->findings[0].message.size(), kMaxTextBytes + 3);  // and the "…"
+  EXPECT_EQ(back->findings[0].message.size(), kMaxTextBytes);  // "…" included
+  Result<Answer> again = DecodeAnswer(EncodeAnswer(*back));    // cut once, never again
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->findings[0].message, back->findings[0].message);
+  EXPECT_TRUE(again->cut.empty());
   EXPECT_EQ(back->cut, (std::vector<std::string>{
                            "1 rule ids, pointers or messages of findings cut to their bounds",
                            "findings: the first 1000 of 1005 kept"}));
