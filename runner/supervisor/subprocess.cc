@@ -4,7 +4,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -134,10 +135,124 @@ std::string Seconds(double seconds) {
   return buffer;
 }
 
+namespace {
+
+// What a child that failed between fork and exec sends its parent, through a close-on-exec pipe
+// that exec closes (so end of file means success). `call` points to a string literal, which fork
+// leaves at the same address in both processes.
+struct ChildFailure {
+  const char* call;
+  int error;
+};
+
+[[noreturn]] void ChildFailed(int report_fd, const char* call) {
+  ChildFailure failure{call, errno};
+  ssize_t n = write(report_fd, &failure, sizeof failure);  // atomic: less than PIPE_BUF
+  (void)n;  // nothing more can be done about a failed report: the parent sees status 127
+  _exit(127);
+}
+
+// Every descriptor from 3 up closes at exec (the report pipe must stay open until then).
+bool CloseOthersOnExec() {
+  if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return true;
+  // Kernels before 5.11: one by one, up to the limit on descriptors.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return false;
+  const int max = static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
+  for (int fd = 3; fd < max; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
+  return true;
+}
+
+// The child, between fork and exec. The runner has other threads, so only async-signal-safe calls
+// (system calls), and nothing allocated: argv is built before the fork.
+[[noreturn]] void ExecChild(const int fds[3], pid_t parent, char* const argv[], int report_fd) {
+  // SIGKILL when the thread that forked us ends, however it ends: the runner may be SIGKILLed
+  // and get no chance to kill us itself. (The signal survives the exec of /bin/sh, and of the
+  // command it execs, as long as neither is set-user-ID.)
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) ChildFailed(report_fd, "prctl");
+  // The runner may have died before the prctl: then the signal will never come, and nobody
+  // waits for us.
+  if (getppid() != parent) _exit(127);
+  // A new session: the child leads its own process group (pgid == pid), which killpg ends as a
+  // whole, and has no controlling terminal, so the user's Ctrl-C reaches only the runner, which
+  // then stops its children itself.
+  if (setsid() < 0) ChildFailed(report_fd, "setsid");
+  // Every signal gets its default action (an ignored one would stay ignored across exec: the
+  // runner ignores SIGPIPE), then none is blocked (the parent blocked them all around the fork).
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &default_action, nullptr);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  // dup2 clears O_CLOEXEC on the copies, so exactly 0, 1 and 2 survive the exec.
+  for (int i = 0; i < 3; ++i) {
+    if (dup2(fds[i], i) < 0) ChildFailed(report_fd, "dup2");
+  }
+  // Anything else the runner has open without O_CLOEXEC (libraries, the test framework) stays
+  // out of the child too.
+  if (!CloseOthersOnExec()) ChildFailed(report_fd, "close_range");
+  execve("/bin/sh", argv, environ);
+  ChildFailed(report_fd, "execve /bin/sh");
+}
+
+// "pipe2: Too many open files (EMFILE)", and what would help when a limit of the machine is what
+// failed (many jobs start many processes, each with three pipes).
+Status StartError(const char* call, int error) {
+  std::string message = std::string(call) + ": " + std::strerror(error);
+  if (const char* name = strerrorname_np(error)) message += std::string(" (") + name + ")";
+  if (error == EMFILE || error == ENFILE) {
+    message += "; fewer jobs (-j) or a higher open-file limit (ulimit -n) would help";
+  } else if (error == EAGAIN) {
+    message += "; fewer jobs (-j) or a higher process limit (ulimit -u) would help";
+  } else if (error == ENOMEM) {
+    message += "; fewer jobs (-j) or more free memory would help";
+  }
+  return Status(StatusCode::kIoError, message);
+}
+
+// Forks the child that execs /bin/sh -c command with `fds` as 0, 1 and 2, and waits until it has
+// exec'd, or failed to.
+Result<pid_t> ForkExec(const std::string& command, const int fds[3]) {
+  int report[2] = {-1, -1};
+  if (pipe2(report, O_CLOEXEC) != 0) return StartError("pipe2", errno);
+  std::string sh = "/bin/sh", dash_c = "-c", cmd = command;
+  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  const pid_t parent = getpid();
+  // No signal handler may run in the child before it has reset them all.
+  sigset_t all, saved;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &saved);
+  pid_t pid = fork();
+  if (pid == 0) ExecChild(fds, parent, argv, report[1]);
+  int fork_error = errno;
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+  CloseFd(&report[1]);
+  ChildFailure failure{nullptr, 0};
+  ssize_t n = 0;
+  // End of file comes once every copy of the write end is closed: ours, the child's at its exec,
+  // and those of children other workers forked meanwhile, at theirs (they exec at once too).
+  if (pid > 0) {
+    do {
+      n = read(report[0], &failure, sizeof failure);
+    } while (n < 0 && errno == EINTR);
+  }
+  CloseFd(&report[0]);
+  if (pid < 0) return StartError("fork", fork_error);
+  if (n != static_cast<ssize_t>(sizeof failure)) return pid;  // end of file: exec'd
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  return StartError(failure.call, failure.error);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Subprocess>> Subprocess::Start(const std::string& command,
                                                       std::size_t max_line_bytes,
                                                       std::size_t stderr_tail_bytes) {
-  // O_CLOEXEC from birth: another worker spawning at the same moment must not inherit these.
+  // O_CLOEXEC from birth: another worker forking at the same moment must not pass these on.
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   auto close_all = [&] {
     for (int* fd : {&in[0], &in[1], &out[0], &out[1], &err[0], &err[1]}) CloseFd(fd);
@@ -145,46 +260,13 @@ Result<std::unique_ptr<Subprocess>> Subprocess::Start(const std::string& command
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     int e = errno;
     close_all();
-    return Status(StatusCode::kIoError, std::string("pipe2: ") + std::strerror(e));
+    return StartError("pipe2", e);
   }
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  // dup2 clears O_CLOEXEC on the copies, so exactly 0, 1 and 2 survive the exec.
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  // Anything else the runner has open without O_CLOEXEC (libraries, the test framework) stays
-  // out of the child too.
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // A new session: the child leads its own process group (pgid == pid), which killpg ends as a
-  // whole, and has no controlling terminal, so the user's Ctrl-C reaches only the runner, which
-  // then stops its children itself.
-  short flags = POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
-  posix_spawnattr_setflags(&attr, flags);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  // Ignored signals stay ignored across exec: the runner ignores SIGPIPE, the child must not.
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGXFSZ}) {
-    sigaddset(&defaults, sig);
-  }
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  sigset_t mask;
-  sigemptyset(&mask);
-  posix_spawnattr_setsigmask(&attr, &mask);
-
-  std::string sh = "/bin/sh", dash_c = "-c", cmd = command;
-  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
+  const int child_fds[3] = {in[0], out[1], err[1]};
+  Result<pid_t> pid = ForkExec(command, child_fds);
+  if (!pid.ok()) {
     close_all();
-    return Status(StatusCode::kIoError, std::string("posix_spawn /bin/sh: ") + std::strerror(rc));
+    return pid.status();
   }
   CloseFd(&in[0]);
   CloseFd(&out[1]);
@@ -193,7 +275,7 @@ Result<std::unique_ptr<Subprocess>> Subprocess::Start(const std::string& command
   SetNonBlocking(out[0]);
   SetNonBlocking(err[0]);
   return std::unique_ptr<Subprocess>(
-      new Subprocess(pid, in[1], out[0], err[0], max_line_bytes, stderr_tail_bytes));
+      new Subprocess(*pid, in[1], out[0], err[0], max_line_bytes, stderr_tail_bytes));
 }
 
 Subprocess::Subprocess(pid_t pid, int in, int out, int err, std::size_t max_line_bytes,
@@ -377,18 +459,42 @@ Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
   }
 }
 
-std::string Subprocess::WaitForExit(Clock::duration grace, const std::atomic<bool>* stop) {
+void Subprocess::PassLines(const LineSink& on_line) {
+  std::string line;
+  while (!stdout_discarded_ && TakeLine(&line)) on_line(line);
+  if (stdout_buffer_.size() > max_line_bytes_) {
+    // Too long to be a message: drop it and all that follows, to keep memory bounded.
+    stdout_discarded_ = true;
+    std::string().swap(stdout_buffer_);
+    scanned_ = 0;
+  }
+}
+
+void Subprocess::DrainStdout(const LineSink& on_line, Clock::time_point end) {
+  // Bounded by the clock: a descendant may hold stdout open and write for ever.
+  while (stdout_fd_ >= 0 && !stdout_discarded_ && Clock::now() < end) {
+    std::size_t before = stdout_buffer_.size();
+    ReadStdout(false);
+    if (stdout_buffer_.size() == before) break;  // nothing more in the pipe, or end of file
+    PassLines(on_line);
+  }
+}
+
+std::string Subprocess::WaitForExit(Clock::duration grace, const std::atomic<bool>* stop,
+                                    const LineSink& on_line) {
   Clock::time_point end = Clock::now() + grace;
+  if (on_line) PassLines(on_line);  // lines read earlier, behind the last one taken
   for (;;) {
     if (Exited()) {
-      // Its last words (often the reason it died) are in the pipe by now; stdout's end of file
-      // may have been seen before them.
+      // What it wrote before it ended is in the pipes by now; end of file may have been seen
+      // before it, and its last words on stderr are often the reason it died.
+      if (on_line) DrainStdout(on_line, end);
       ReadStderr();
       return exit_description_;
     }
     Clock::time_point now = Clock::now();
     if (now >= end || StopRequested(stop)) return "";
-    // Keep draining, so a child blocked writing can go on to exit; stdout no longer matters.
+    // Keep draining, so a child blocked writing can go on to exit.
     pollfd fds[2];
     nfds_t count = 0;
     if (stdout_fd_ >= 0) fds[count++] = {stdout_fd_, POLLIN, 0};
@@ -397,17 +503,20 @@ std::string Subprocess::WaitForExit(Clock::duration grace, const std::atomic<boo
     if (poll(count ? fds : nullptr, count, timeout) <= 0) continue;
     for (nfds_t i = 0; i < count; ++i) {
       if (!fds[i].revents) continue;
-      if (fds[i].fd == stdout_fd_) {
-        ReadStdout(true);
-      } else {
+      if (fds[i].fd != stdout_fd_) {
         ReadStderr();
+      } else if (on_line && !stdout_discarded_) {
+        ReadStdout(false);
+        PassLines(on_line);
+      } else {
+        ReadStdout(true);
       }
     }
   }
 }
 
 void Subprocess::Shutdown(std::string_view message, Clock::duration grace,
-                          const std::atomic<bool>* stop) {
+                          const std::atomic<bool>* stop, const LineSink& on_line) {
   if (pid_ <= 0) return;
   if (stdin_fd_ >= 0) {
     // One attempt: the line is tiny, and if the pipe is full the child is not listening anyway;
@@ -418,7 +527,7 @@ void Subprocess::Shutdown(std::string_view message, Clock::duration grace,
     } while (n < 0 && errno == EINTR);
     CloseStdin();
   }
-  WaitForExit(grace, stop);
+  WaitForExit(grace, stop, on_line);
   Kill();
 }
 

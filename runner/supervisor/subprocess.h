@@ -8,9 +8,18 @@
 // pipe would look hung), and the end of the process never waits for the pipes to close (a
 // grandchild may hold them open for ever).
 //
-// What cannot be tracked: a descendant that leaves the process group (setsid, setpgid) survives
-// the group kill. We never wait for it: its pipes are closed on our side, so it sees end of file
-// and EPIPE, and it is reparented to init (or the nearest subreaper) like any daemon.
+// No child outlives the runner. Kill() ends the whole process group, and every way the runner
+// ends that it can catch (its own exit, SIGINT, SIGTERM, SIGHUP: supervisor.h) goes through it.
+// The child (the /bin/sh, or the command it execs) also gets SIGKILL from the kernel when the
+// thread that started it ends, whatever ends it, even a SIGKILL of the runner (Linux's
+// parent-death signal, set in the child before exec; if the runner died before that, the child
+// sees its new parent and exits at once). Its own children in the group are not covered by that
+// signal: they die with the group on every catchable exit, but outlive a runner killed outright
+// (they see end of file on stdin).
+//
+// What cannot be tracked at all: a descendant that leaves the process group (setsid, setpgid)
+// survives the group kill. We never wait for it: its pipes are closed on our side, so it sees end
+// of file and EPIPE, and it is reparented to init (or the nearest subreaper) like any daemon.
 #ifndef ARCS_RUNNER_SUPERVISOR_SUBPROCESS_H_
 #define ARCS_RUNNER_SUPERVISOR_SUBPROCESS_H_
 
@@ -20,6 +29,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,9 +61,12 @@ struct Exchange {
 class Subprocess {
  public:
   // Starts `/bin/sh -c command` in a new session with pipes on fds 0, 1 and 2; nothing else is
-  // inherited (every other fd is closed in the child) and SIGPIPE, SIGINT, SIGTERM have their
-  // default actions there. `max_line_bytes` bounds one stdout line; `stderr_tail_bytes` bounds
-  // the stderr kept.
+  // inherited (every other fd is closed in the child), every signal has its default action there
+  // and none is blocked. `max_line_bytes` bounds one stdout line; `stderr_tail_bytes` bounds the
+  // stderr kept. The child is SIGKILLed when the calling *thread* ends (the parent-death signal
+  // follows the thread that forked), so that thread must outlive the Subprocess. An error names
+  // the system call that failed and its errno (e.g. "pipe2: Too many open files (EMFILE)", with
+  // what would help): the runner's resources, never the command, are what failed.
   static Result<std::unique_ptr<Subprocess>> Start(const std::string& command,
                                                    std::size_t max_line_bytes,
                                                    std::size_t stderr_tail_bytes);
@@ -70,15 +83,24 @@ class Subprocess {
   Exchange Send(std::string_view message, Clock::time_point deadline,
                 const std::atomic<bool>* stop);
 
+  // Receives each complete stdout line (without its "\n") written after the last one Send took.
+  using LineSink = std::function<void(std::string_view line)>;
+
   // How the process ended, waiting up to `grace` for it to end: "exited with status 0",
   // "killed by signal 11 (SIGSEGV)"; "" when it is still running. Once it has ended, what it
   // wrote on stderr is read too. Does not reap it (the process group id stays reserved until
-  // Kill, so killing the group can never hit a stranger).
-  std::string WaitForExit(Clock::duration grace, const std::atomic<bool>* stop);
+  // Kill, so killing the group can never hit a stranger). Stdout is drained meanwhile; with
+  // on_line, every complete line it holds, up to the end of `grace`, is passed on, and those it
+  // held when the process ended too (a line longer than max_line_bytes ends that: it and what
+  // follows are dropped, so memory stays bounded).
+  std::string WaitForExit(Clock::duration grace, const std::atomic<bool>* stop,
+                          const LineSink& on_line = nullptr);
 
   // The polite end: writes `message` (the protocol's shutdown line), closes stdin, waits up to
-  // `grace` for the process to exit, then Kill()s whatever is left of the group.
-  void Shutdown(std::string_view message, Clock::duration grace, const std::atomic<bool>* stop);
+  // `grace` for the process to exit (passing on its stdout lines as WaitForExit does), then
+  // Kill()s whatever is left of the group.
+  void Shutdown(std::string_view message, Clock::duration grace, const std::atomic<bool>* stop,
+                const LineSink& on_line = nullptr);
 
   // Kills the whole process group (SIGKILL), reaps the child and closes every pipe. Never waits
   // for the pipes to reach end of file. Idempotent.
@@ -107,6 +129,10 @@ class Subprocess {
   void ReadStderr();
   // A complete line in stdout_buffer_, moved to *line.
   bool TakeLine(std::string* line);
+  // Hands on_line the complete lines in stdout_buffer_; drops a line that is too long.
+  void PassLines(const LineSink& on_line);
+  // Reads what stdout holds now, passing on its lines, until the pipe is empty or `end`.
+  void DrainStdout(const LineSink& on_line, Clock::time_point end);
   // Whether the child has ended, without reaping it; fills exit_description_.
   bool Exited();
   void CloseStdin();
@@ -118,7 +144,8 @@ class Subprocess {
   std::size_t max_line_bytes_;
   std::size_t stderr_tail_bytes_;
   std::string stdout_buffer_;
-  std::size_t scanned_ = 0;  // stdout_buffer_[0, scanned_) holds no "\n"
+  std::size_t scanned_ = 0;        // stdout_buffer_[0, scanned_) holds no "\n"
+  bool stdout_discarded_ = false;  // a line grew too long while lines were passed on
   std::string stderr_tail_;
   std::uint64_t stderr_total_ = 0;
   std::string exit_description_;  // set once the child has ended

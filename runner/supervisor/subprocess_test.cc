@@ -2,10 +2,14 @@
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 
@@ -24,6 +28,15 @@ void ExpectNoChildren() {
   errno = 0;
   EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1) << "a child is left";
   EXPECT_EQ(errno, ECHILD);
+}
+
+// A process that is gone, or a zombie waiting for init (not ours to reap): nothing runs.
+bool Running(pid_t pid) {
+  if (kill(pid, 0) != 0) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string all((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::size_t paren = all.rfind(')');
+  return paren == std::string::npos || paren + 2 >= all.size() || all[paren + 2] != 'Z';
 }
 
 TEST(Excerpt, QuotesAndEscapesEveryByte) {
@@ -126,6 +139,48 @@ TEST(Subprocess, BoundsTheLineAndTheStderrTail) {
   EXPECT_EQ(p->stderr_tail().size(), 100u);
   EXPECT_EQ(p->LastStderrLine(), "tail");
   EXPECT_EQ(p->stderr_total(), 3000005u);
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, TheChildDiesWithTheRunnerEvenWhenTheRunnerIsKilledOutright) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  // A stand-in for the runner, in its own process: it starts the child, says its pid, and waits
+  // to be SIGKILLed, which leaves it no chance to kill the child itself.
+  pid_t runner = fork();
+  ASSERT_GE(runner, 0);
+  if (runner == 0) {
+    close(fds[0]);
+    Result<std::unique_ptr<Subprocess>> started = Subprocess::Start("exec sleep 600", 1024, 1024);
+    pid_t pid = started.ok() ? (*started)->pid() : -1;
+    if (write(fds[1], &pid, sizeof pid) != static_cast<ssize_t>(sizeof pid)) _exit(1);
+    for (;;) pause();
+  }
+  close(fds[1]);
+  pid_t child = -1;
+  ssize_t n = read(fds[0], &child, sizeof child);
+  close(fds[0]);
+  kill(runner, SIGKILL);
+  waitpid(runner, nullptr, 0);
+  ASSERT_EQ(n, static_cast<ssize_t>(sizeof child));
+  ASSERT_GT(child, 0);
+  // The kernel delivers the parent-death signal, and init reaps, on their own schedule.
+  auto deadline = std::chrono::steady_clock::now() + seconds(30);
+  while (Running(child) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(Running(child)) << "the child " << child << " outlived its runner";
+  if (Running(child)) kill(child, SIGKILL);
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, AFailureToStartNamesTheSystemCall) {
+  // A child that cannot exec reports why; so would pipe2 or fork. (Tested end to end, with a
+  // real descriptor shortage, in supervisor_test.)
+  Result<std::unique_ptr<Subprocess>> started =
+      Subprocess::Start(std::string(4 << 20, 'x'), 1024, 1024);
+  ASSERT_FALSE(started.ok());
+  EXPECT_EQ(started.status().message(), "execve /bin/sh: Argument list too long (E2BIG)");
   ExpectNoChildren();
 }
 
