@@ -79,6 +79,9 @@ report::CaseResult Unanswered(const SuiteCase& c, const supervisor::Outcome& o) 
     case supervisor::Fate::kInterrupted:
       r.error_kind = "interrupted";
       break;
+    case supervisor::Fate::kRunner:
+      r.error_kind = "runner";  // the runner's own failure, not the implementation's
+      break;
     case supervisor::Fate::kAnswered:
       break;
   }

@@ -91,6 +91,12 @@ expect_status 1 "garbage" "$arcs" run --quiet --filter "$one" \
   --impl "$fake garbage --case $one/validate" --report "$tmp/garbage.json"
 [ "$(case_field "$tmp/garbage.json" $one validate error_kind)" = protocol ] ||
   fail "garbage not classified"
+expect_status 1 "answering twice" "$arcs" run --quiet --filter "$three" \
+  --impl "$fake twice --case $one/validate" --report "$tmp/twice.json"
+[ "$(case_field "$tmp/twice.json" $one validate error_kind)" = protocol ] ||
+  fail "a second answer is not a protocol error of the case it answers"
+[ "$(case_field "$tmp/twice.json" spool-11.2-unknown-entry-type validate outcome)" = passed ] ||
+  fail "the case pending at the second answer is blamed for it"
 expect_status 1 "no handshake" "$arcs" run --quiet --filter "$one" --timeout 0.5 \
   --impl "$fake no-hello" --report "$tmp/nohello.json"
 [ "$(case_field "$tmp/nohello.json" $one validate error_kind)" = handshake ] ||
@@ -105,26 +111,28 @@ assert impl["abandoned"], "not abandoned"
 assert kinds.count("abandoned") >= len(kinds) - 3, kinds
 PYTHON
 
-# 5. Ctrl-C: the run stops promptly, writes what finished, marks the report incomplete, exits 1,
-#    and leaves no implementation process behind.
-/usr/bin/python3 - "$arcs" "$fake" "$tmp" <<'PYTHON' || fail "an interrupted run is not handled cleanly"
+# 5. Ctrl-C, and SIGHUP (a closed terminal or SSH session): the run stops promptly, writes what
+#    finished, marks the report incomplete, exits 1, and leaves no implementation process behind.
+for sig in SIGINT SIGHUP; do
+/usr/bin/python3 - "$arcs" "$fake" "$tmp" "$sig" <<'PYTHON' || fail "a run interrupted by $sig is not handled cleanly"
 import json, os, signal, subprocess, sys, time
-arcs, fake, tmp = sys.argv[1:]
-pids = os.path.join(tmp, "int.pids")
+arcs, fake, tmp, sig = sys.argv[1:]
+pids = os.path.join(tmp, "int-%s.pids" % sig)
+report_path = os.path.join(tmp, "int-%s.json" % sig)
 run = subprocess.Popen([arcs, "run", "--quiet", "--filter", "spool-11.*",
                         "--impl", "%s slow --delay 0.3 --pids %s" % (fake, pids),
-                        "--report", os.path.join(tmp, "int.json")])
+                        "--report", report_path])
 # Interrupt once the implementation has had time for a few cases, however slow its start.
 deadline = time.monotonic() + 60
 while not (os.path.exists(pids) and open(pids).read()) and time.monotonic() < deadline:
     time.sleep(0.05)
 time.sleep(1.5)
 start = time.monotonic()
-run.send_signal(signal.SIGINT)
+run.send_signal(signal.Signals[sig])
 status = run.wait(timeout=30)
 assert status == 1, "exit %d" % status
 assert time.monotonic() - start < 10, "slow to stop"
-report = json.load(open(os.path.join(tmp, "int.json")))
+report = json.load(open(report_path))
 assert report["complete"] is False, "not marked incomplete"
 kinds = [c["error_kind"] for c in report["implementations"][0]["cases"]]
 outcomes = [c["outcome"] for c in report["implementations"][0]["cases"]]
@@ -143,6 +151,22 @@ for line in open(pids):
     while running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not running(pid), "pid %d still runs" % pid
+PYTHON
+done
+
+# The runner's own limits are not the implementation's failures: with more jobs than open files
+# allow, the cases it could not start are "runner" errors, never crashes; the run stops early,
+# says what would help on stderr, marks the report incomplete and exits 2.
+expect_status 2 "too many jobs for ulimit -n" bash -c 'ulimit -n 32 && exec "$@"' - "$arcs" run \
+  --quiet -j 32 --filter "spool-11.*" --impl "$fake slow --delay 0.3" --report "$tmp/ulimit.json"
+grep -q "Too many open files (EMFILE).*ulimit -n.*report is marked incomplete" "$tmp/out" ||
+  fail "running out of descriptors is not explained on stderr"
+/usr/bin/python3 - "$tmp/ulimit.json" <<'PYTHON' || fail "running out of descriptors is misreported"
+import json, sys
+report = json.load(open(sys.argv[1]))
+kinds = [c["error_kind"] for c in report["implementations"][0]["cases"]]
+assert report["complete"] is False, "not marked incomplete"
+assert "runner" in kinds and "crash" not in kinds and "abandoned" not in kinds, kinds
 PYTHON
 
 # An implementation that passes nothing has shown nothing: the fake declares no roundtrip, so

@@ -187,7 +187,12 @@ void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale)
 // have error kind "runner"), or "" when nothing did.
 std::string RunnerFailure(const report::ImplementationReport& impl) {
   for (const report::CaseResult& c : impl.cases) {
-    if (c.error_kind == "runner") return c.actual;
+    if (c.error_kind != "runner") continue;
+    std::string_view detail = c.actual;  // "runner: [not run: ]the runner could not ..."
+    for (std::string_view prefix : {"runner: ", "not run: "}) {
+      if (detail.starts_with(prefix)) detail.remove_prefix(prefix.size());
+    }
+    return std::string(detail);
   }
   return "";
 }
@@ -284,9 +289,8 @@ int RunCommand(const std::vector<std::string>& args) {
     if (!run_args.quiet) std::cout << "report: " << run_args.report_path << "\n";
   }
   if (!runner_failure.empty()) {
-    std::cerr << "arcs run: the runner itself failed, so the run stopped early and the report is "
-                 "marked incomplete: "
-              << runner_failure << "\n";
+    std::cerr << "arcs run: " << runner_failure
+              << "; the run stopped early and the report is marked incomplete\n";
     return 2;
   }
   if (!report.complete) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -51,6 +52,9 @@ struct Attempt {
   protocol::Answer answer;
   std::string detail;
   std::uint64_t peak_rss_bytes = 0;
+  // The line was the held case's second answer (kProtocolError): the fault is that case's, not
+  // this one's.
+  bool second_answer = false;
 };
 
 std::string Describe(const Attempt& attempt) {
@@ -106,6 +110,17 @@ class Shared {
     return abandoned_;
   }
 
+  // The runner's own failure (see Run): the first one stops cases from being begun.
+  void RunnerFailed(const std::string& detail) {
+    std::lock_guard lock(mu_);
+    if (runner_error_.empty()) runner_error_ = detail;
+  }
+  bool RunnerHalted(std::string* detail) {
+    std::lock_guard lock(mu_);
+    if (!runner_error_.empty() && detail) *detail = "not run: " + runner_error_;
+    return !runner_error_.empty();
+  }
+
   // Starts a process; *number is its 1-based rank among the processes of this run.
   Result<std::unique_ptr<Subprocess>> Start(std::uint64_t* number) {
     Result<std::unique_ptr<Subprocess>> process =
@@ -114,12 +129,14 @@ class Shared {
     return process;
   }
 
-  // Kills the process (politely first if `shutdown`) and keeps the end of its stderr.
-  void Retire(std::unique_ptr<Subprocess> process, std::uint64_t number, bool shutdown) {
+  // Kills the process (politely first if `shutdown`, passing on_line what it writes on stdout
+  // meanwhile) and keeps the end of its stderr.
+  void Retire(std::unique_ptr<Subprocess> process, std::uint64_t number, bool shutdown,
+              const Subprocess::LineSink& on_line = nullptr) {
     if (!process) return;
     if (shutdown) {
       process->Shutdown(protocol::EncodeShutdown() + "\n",
-                        ToDuration(options.shutdown_grace_seconds), stop);
+                        ToDuration(options.shutdown_grace_seconds), stop, on_line);
     }
     process->Kill();
     if (process->stderr_total() == 0) return;
@@ -141,6 +158,7 @@ class Shared {
     std::lock_guard lock(mu_);
     summary->abandoned = abandoned_;
     summary->interrupted = interrupted_;
+    summary->runner_error = runner_error_;
     summary->processes_started = processes_started_.load();
     summary->stderr_tail = std::move(stderr_tail_);
   }
@@ -155,6 +173,7 @@ class Shared {
   int consecutive_failures_ = 0;
   bool abandoned_ = false;
   std::string abandon_detail_;
+  std::string runner_error_;
   std::string stderr_tail_;
 };
 
@@ -220,7 +239,10 @@ Attempt StartAndHandshake(Shared& shared, std::unique_ptr<Subprocess>* process,
   const Options& options = shared.options;
   Result<std::unique_ptr<Subprocess>> started = shared.Start(number);
   if (!started.ok()) {
-    return Attempt{Fate::kCrash, {}, "could not start: " + started.status().message()};
+    Attempt a;
+    a.fate = Fate::kRunner;
+    a.detail = "the runner could not start a process: " + started.status().message();
+    return a;
   }
   std::unique_ptr<Subprocess> p = std::move(started).value();
   protocol::RunnerHello ours;
@@ -245,14 +267,22 @@ Attempt StartAndHandshake(Shared& shared, std::unique_ptr<Subprocess>* process,
   return a;
 }
 
-// Decodes the line answering `request`.
-Attempt Classify(const protocol::CaseRequest& request, const Exchange& ex) {
+// Decodes the line answering `request`; `held` is the id of the case the process answered last,
+// whose answer is held (null when none).
+Attempt Classify(const protocol::CaseRequest& request, const Exchange& ex,
+                 const std::string* held) {
   Attempt a;
   Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line);
   if (!answer.ok()) {
     a.fate = Fate::kProtocolError;
     a.detail = "not a valid answer: " + answer.status().message() +
                "; the line: " + Excerpt(ex.line, kExcerptBytes);
+  } else if (held && answer->id == *held) {
+    a.fate = Fate::kProtocolError;
+    a.second_answer = true;
+    a.detail = "answered twice: a second answer came while case " +
+               Excerpt(request.id, kExcerptBytes) +
+               " was pending; the second answer: " + Excerpt(ex.line, kExcerptBytes);
   } else if (answer->id != request.id) {
     a.fate = Fate::kProtocolError;
     a.detail = "an answer for case " + Excerpt(answer->id, kExcerptBytes) + " instead of " +
@@ -302,6 +332,15 @@ class CpuPin {
   bool pinned_ = false;
 };
 
+// Whether `line` is an answer to the case `id`.
+bool IsAnswerFor(std::string_view line, const std::string& id) {
+  Result<protocol::Answer> answer = protocol::DecodeAnswer(line);
+  return answer.ok() && answer->id == id;
+}
+
+// Runs cases in its own process, one at a time. It starts, owns and reaps every process it uses,
+// all on the thread that runs Loop, so that thread outlives each of them: the parent-death signal
+// (subprocess.h) follows the thread that forked.
 class Worker {
  public:
   Worker(Shared& shared, std::unique_ptr<Subprocess> process, std::uint64_t number)
@@ -309,51 +348,69 @@ class Worker {
 
   void Loop() {
     std::size_t index;
-    while (shared_.NextIndex(&index)) {
-      shared_.Emit(RunCase(index));
-    }
-    shared_.Retire(std::move(process_), number_, /*shutdown=*/!shared_.Stopped());
+    while (shared_.NextIndex(&index)) RunCase(index);
+    End();
   }
 
  private:
-  Outcome RunCase(std::size_t index) {
+  void RunCase(std::size_t index) {
     const protocol::CaseRequest& request = shared_.requests[index];
     Outcome out;
     out.index = index;
-    if (!shared_.send[index]) {
-      out.fate = Fate::kNotDeclared;
-      out.detail = "not sent: the implementation does not declare " + request.format + " " +
-                   request.operation;
-      return out;
+    if (NotRun(request, &out)) {
+      shared_.Emit(out);
+      return;
     }
-    if (shared_.Stopped()) {
-      out.fate = Fate::kInterrupted;
-      out.detail = "not run: the run was stopped";
-      return out;
-    }
-    if (shared_.Abandoned(&out.detail)) {
-      out.fate = Fate::kAbandoned;
-      return out;
-    }
-    Attempt attempt = TryOnce(request);
+    Attempt attempt = TryOwn(request);
     if (attempt.fate != Fate::kAnswered && attempt.fate != Fate::kInterrupted &&
-        !shared_.Stopped() && !shared_.Abandoned(nullptr)) {
+        attempt.fate != Fate::kRunner && !shared_.Stopped() && !shared_.Abandoned(nullptr) &&
+        !shared_.RunnerHalted(nullptr)) {
       // Once, in a fresh process: a case that fails again breaks the implementation by itself;
       // one that passes had met a process poisoned by earlier cases.
       out.rerun = true;
       out.first_attempt = Describe(attempt);
-      attempt = TryOnce(request);
+      attempt = TryOwn(request);
     }
     out.fate = attempt.fate;
     out.detail = std::move(attempt.detail);
     if (out.fate == Fate::kAnswered) {
       out.answer = std::move(attempt.answer);
       out.peak_rss_bytes = attempt.peak_rss_bytes;
-      shared_.CaseAnswered();
+      held_ = std::move(out);  // until the process shows it did not answer twice
+      return;
+    }
+    if (out.fate == Fate::kRunner) {
+      shared_.RunnerFailed(out.detail);
     } else if (out.fate != Fate::kInterrupted) {
       shared_.CaseFailed(request.id, std::string(FateName(out.fate)) + ": " + out.detail);
     }
-    return out;
+    shared_.Emit(out);
+  }
+
+  // Fills *out for a case that is not to be run, and says so.
+  bool NotRun(const protocol::CaseRequest& request, Outcome* out) {
+    if (!shared_.send[out->index]) {
+      out->fate = Fate::kNotDeclared;
+      out->detail = "not sent: the implementation does not declare " + request.format + " " +
+                    request.operation;
+    } else if (shared_.Stopped()) {
+      out->fate = Fate::kInterrupted;
+      out->detail = "not run: the run was stopped";
+    } else if (shared_.RunnerHalted(&out->detail)) {
+      out->fate = Fate::kRunner;
+    } else if (shared_.Abandoned(&out->detail)) {
+      out->fate = Fate::kAbandoned;
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // An attempt whose result is the case's own. One that met the held case's second answer is
+  // not, and is made again, in a fresh process: nothing is held there, so once is enough.
+  Attempt TryOwn(const protocol::CaseRequest& request) {
+    Attempt a = TryOnce(request);
+    return a.second_answer ? TryOnce(request) : a;
   }
 
   // One attempt at `request`, in the current process or a fresh one. A failed attempt leaves no
@@ -362,7 +419,9 @@ class Worker {
     if (!process_) {
       Attempt handshake = StartAndHandshake(shared_, &process_, &number_, nullptr);
       if (!process_) {
-        handshake.detail = "in the handshake of a fresh process: " + handshake.detail;
+        if (handshake.fate != Fate::kRunner) {
+          handshake.detail = "in the handshake of a fresh process: " + handshake.detail;
+        }
         return handshake;
       }
     }
@@ -372,20 +431,92 @@ class Worker {
     Exchange ex =
         process_->Send(protocol::EncodeCase(request) + "\n",
                        Clock::now() + ToDuration(options.case_timeout_seconds), shared_.stop);
+    const std::string* held = held_ ? &shared_.requests[held_->index].id : nullptr;
     Attempt a = ex.end == SendEnd::kLine
-                    ? Classify(request, ex)
+                    ? Classify(request, ex, held)
                     : Failure(*process_, ex, options.case_timeout_seconds, "answer", shared_);
     if (measure && a.fate == Fate::kAnswered) a.peak_rss_bytes = process_->PeakMemoryBytes();
+    // The process has moved on from the held case: by answering it again, or otherwise.
+    if (a.second_answer) {
+      FailHeld(a.detail);
+    } else {
+      ReleaseHeld();
+    }
     if (a.fate != Fate::kAnswered) {
       shared_.Retire(std::move(process_), number_, /*shutdown=*/false);
     }
     return a;
   }
 
+  // No case is left for this worker: shuts its process down, reading what it still writes for a
+  // second answer to the held case (unless the run was stopped: then nothing is waited for).
+  void End() {
+    const bool polite = !shared_.Stopped();
+    std::string second;  // an excerpt of the second answer
+    Subprocess::LineSink on_line;
+    if (held_ && polite) {
+      on_line = [&second, &id = shared_.requests[held_->index].id](std::string_view line) {
+        if (second.empty() && IsAnswerFor(line, id)) second = Excerpt(line, kExcerptBytes);
+      };
+    }
+    shared_.Retire(std::move(process_), number_, polite, on_line);
+    if (!second.empty()) {
+      FailHeld(
+          "answered twice: a second answer came after the shutdown request; the second "
+          "answer: " +
+          second);
+    } else {
+      ReleaseHeld();
+    }
+  }
+
+  void ReleaseHeld() {
+    if (!held_) return;
+    shared_.CaseAnswered();
+    shared_.Emit(*held_);
+    held_.reset();
+  }
+
+  void FailHeld(std::string detail) {
+    Outcome& out = *held_;
+    out.fate = Fate::kProtocolError;
+    out.detail = std::move(detail);
+    out.answer = {};
+    out.peak_rss_bytes = 0;
+    shared_.CaseFailed(shared_.requests[out.index].id, "protocol: " + out.detail);
+    shared_.Emit(out);
+    held_.reset();
+  }
+
   Shared& shared_;
   std::unique_ptr<Subprocess> process_;
   std::uint64_t number_;
+  // The last case process_ answered, until it shows it did not answer it twice (see Run).
+  std::optional<Outcome> held_;
 };
+
+// The first process did not shake hands: every request gets the reason, and the run ends.
+void NothingRun(const Attempt& handshake, Shared* shared, RunSummary* summary) {
+  summary->handshake_error = Describe(handshake);
+  Outcome out;
+  if (handshake.fate == Fate::kInterrupted) {
+    out.fate = Fate::kInterrupted;
+    out.detail = "not run: the run was stopped";
+  } else if (handshake.fate == Fate::kRunner) {
+    shared->RunnerFailed(handshake.detail);
+    out.fate = Fate::kRunner;
+    out.detail = "not run: " + handshake.detail;
+  } else {
+    out.fate = Fate::kHandshakeFailed;
+    out.detail = "not run: no handshake (" + summary->handshake_error + ")";
+  }
+  for (std::size_t i = 0; i < shared->requests.size(); ++i) {
+    out.index = i;
+    shared->Emit(out);
+  }
+  shared->Finish(summary);
+  if (handshake.fate == Fate::kInterrupted) summary->interrupted = true;
+}
 
 }  // namespace
 
@@ -407,6 +538,8 @@ std::string_view FateName(Fate fate) {
       return "interrupted";
     case Fate::kNotDeclared:
       return "not declared";
+    case Fate::kRunner:
+      return "runner";
   }
   return "unknown";
 }
@@ -427,18 +560,7 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
   std::uint64_t first_number = 0;
   Attempt handshake = StartAndHandshake(shared, &first, &first_number, &summary.hello);
   if (!first) {
-    summary.handshake_error = Describe(handshake);
-    Outcome out;
-    out.fate = handshake.fate == Fate::kInterrupted ? Fate::kInterrupted : Fate::kHandshakeFailed;
-    out.detail = out.fate == Fate::kInterrupted
-                     ? "not run: the run was stopped"
-                     : "not run: no handshake (" + summary.handshake_error + ")";
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-      out.index = i;
-      shared.Emit(out);
-    }
-    shared.Finish(&summary);
-    if (handshake.fate == Fate::kInterrupted) summary.interrupted = true;
+    NothingRun(handshake, &shared, &summary);
     return summary;
   }
   summary.handshake_ok = true;
@@ -466,6 +588,9 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
 
 namespace {
 
+// Each asks the run to stop: Ctrl-C, a polite kill, and a closed terminal or SSH session.
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
 std::atomic<std::atomic<bool>*> interrupt_flag{nullptr};
 static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free);
 static_assert(std::atomic<bool>::is_always_lock_free);
@@ -474,12 +599,12 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 void OnInterrupt(int) {
   int saved_errno = errno;
   if (std::atomic<bool>* flag = interrupt_flag.load()) flag->store(true);
-  // The next Ctrl-C (or SIGTERM) takes the default action: a stuck runner can still be killed.
+  // The next Ctrl-C (or SIGTERM, SIGHUP) takes the default action: a stuck runner can still be
+  // killed.
   struct sigaction fallback {};
   fallback.sa_handler = SIG_DFL;
   sigemptyset(&fallback.sa_mask);
-  sigaction(SIGINT, &fallback, nullptr);
-  sigaction(SIGTERM, &fallback, nullptr);
+  for (int sig : kInterruptSignals) sigaction(sig, &fallback, nullptr);
   errno = saved_errno;
 }
 
@@ -491,8 +616,7 @@ void InstallInterruptHandler(std::atomic<bool>* flag) {
   action.sa_handler = OnInterrupt;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  for (int sig : kInterruptSignals) sigaction(sig, &action, nullptr);
   struct sigaction ignore {};
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);

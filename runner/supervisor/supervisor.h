@@ -35,8 +35,9 @@ struct Options {
   // implementation with threads of its own shares one CPU per worker; turn it off for those.
   bool pin_workers = true;
   // Abandonment: the count of consecutive *cases* whose final attempt (after the re-run) failed
-  // with kCrash, kTimeout or kProtocolError, across all workers, in the order their outcomes are
-  // decided. An answered case (whatever its status) resets it to 0. When it reaches this number
+  // with kCrash, kTimeout or kProtocolError (a second answer included), across all workers, in
+  // the order their outcomes are decided. An answered case (whatever its status) resets it to 0;
+  // kRunner, kInterrupted and the other cases not run leave it alone. When it reaches this number
   // the implementation is abandoned: every case not yet begun is kAbandoned, a case whose first
   // attempt has just failed is not re-run, and cases already running finish. So an
   // implementation that fails everything costs at most 2 x max_consecutive_failures attempts
@@ -65,14 +66,17 @@ enum class Fate : std::uint8_t {
   kTimeout,          // no answer in time (or no hello in time from its fresh process)
   kProtocolError,    // a line that is not a valid answer, an answer with another id, a flood,
                      // an answer before the request was taken (or a bad hello from its fresh
-                     // process)
+                     // process); or a second answer to this case, before the process's next
+                     // answer or after "shutdown" (see Run)
   kAbandoned,        // not run: the implementation was abandoned
   kHandshakeFailed,  // not run: the first process's handshake failed (see Run)
   kInterrupted,      // not run: the run was stopped
   kNotDeclared,      // not sent: Options::should_send refused it (the hello does not declare it)
+  kRunner,           // not run: the runner could not start a process for it (its own resources
+                     // ran out: RunSummary::runner_error), or had stopped for that reason
 };
 // "answered", "crash", "timeout", "protocol", "abandoned", "handshake", "interrupted",
-// "not declared".
+// "not declared", "runner".
 std::string_view FateName(Fate fate);
 
 struct Outcome {
@@ -95,6 +99,10 @@ struct RunSummary {
   std::string handshake_error;          // when !handshake_ok
   bool abandoned = false;
   bool interrupted = false;
+  // The runner's own failure that stopped the run early (a system call short of a resource when
+  // starting a process: "the runner could not start a process: pipe2: Too many open files
+  // (EMFILE); ..."); empty when none. The run is then incomplete, as when interrupted.
+  std::string runner_error;
   std::uint64_t processes_started = 0;
   // The last stderr_tail_bytes written by its processes, each process's part (kept when it ends)
   // after a line "--- process N ---" ("--- process N: the last K of T bytes ---" when cut).
@@ -103,9 +111,9 @@ struct RunSummary {
 
 // Runs every request (their ids must be unique) over `options.jobs` workers and calls
 // on_outcome exactly once per request, from worker threads but never concurrently (the calls are
-// serialized), in completion order. Returns when every request has an outcome. Every request is
-// sent unless options.should_send refuses it (filtering by the hello is the caller's decision).
-// With no requests, Run only shakes hands (and shuts the process down).
+// serialized), in the order the outcomes are decided. Returns when every request has an outcome.
+// Every request is sent unless options.should_send refuses it (filtering by the hello is the
+// caller's decision). With no requests, Run only shakes hands (and shuts the process down).
 //
 // The first process is started and shakes hands before any worker starts; if that handshake
 // fails, nothing is run (every request is kHandshakeFailed, handshake_error says why) and no
@@ -116,12 +124,32 @@ struct RunSummary {
 // Per case: the request goes to the worker's process; a crash, timeout or protocol error kills
 // that process (its whole group) and the case is re-run once in a fresh one (rerun = true, the
 // first attempt in first_attempt, the fate the re-run's). The next case then starts yet another
-// process. Re-runs are skipped once the run is stopped or abandoned.
+// process. Re-runs are skipped once the run is stopped, abandoned or halted by the runner.
+//
+// Second answers: an answered case's outcome is held until its process shows that it did not
+// answer it twice, that is until the process answers its next case, or has been shut down (what
+// it writes on stdout until it exits, within the shutdown grace, is read for a second answer;
+// one line of at most max_line_bytes at a time). A second answer makes the case kProtocolError
+// (not re-run: its answer did come, and only another case after it could show whether a fresh
+// process answers twice again), and kills the process. The case that was pending when the second
+// answer came is not at fault: it is sent again in a fresh process, which is not a failed attempt
+// of its own. When its process fails in any other way, or the run is stopped, a held case is
+// released as answered.
+//
+// The runner's own failures: when a process cannot be started (pipe, fork or exec failing, mostly
+// for lack of descriptors, processes or memory: too many jobs for the machine's limits), the case
+// that needed it is kRunner with the system call and errno in its detail, runner_error says the
+// same, no case that has not begun is run any more (they are kRunner too), and cases running
+// finish. None of them counts towards abandonment. If it is the first process that cannot start,
+// handshake_ok is false and every request is kRunner.
 //
 // Guarantees: never blocks longer than the timeouts allow; leaves no child process (the group of
 // every process it started is killed and every child it forked is reaped) and no open pipe
-// behind; memory is bounded by max_line_bytes per worker plus the stderr tails. A descendant that
-// leaves its process group (setsid) escapes the kill; Run never waits for it or its pipes.
+// behind; memory is bounded by max_line_bytes per worker plus the stderr tails. Each process is
+// started, owned and reaped by one worker thread, which ends only after it: so the kernel's
+// parent-death signal (subprocess.h) kills a process only when the runner itself dies, and then
+// even when it is SIGKILLed. A descendant that leaves its process group (setsid) escapes the
+// kill; Run never waits for it or its pipes.
 // Ignores SIGPIPE process-wide (if it had its default action): a write to a dead child must fail
 // with EPIPE rather than kill the runner.
 //
@@ -132,9 +160,11 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
                const std::function<void(const Outcome&)>& on_outcome,
                const std::atomic<bool>* stop);
 
-// Installs SIGINT/SIGTERM handlers that set *flag and ignores SIGPIPE. The first signal also
-// restores the default actions of both, so a second Ctrl-C kills a stuck program the usual way.
-// The handler only stores to lock-free atomics and calls sigaction (async-signal-safe).
+// Installs SIGINT/SIGTERM/SIGHUP handlers that set *flag and ignores SIGPIPE: a closed terminal or
+// SSH session (SIGHUP) stops the run like Ctrl-C, so the report is still written and no process
+// group is left running. The first signal also restores the default actions of all three, so a
+// second Ctrl-C kills a stuck program the usual way. The handler only stores to lock-free
+// atomics and calls sigaction (async-signal-safe).
 void InstallInterruptHandler(std::atomic<bool>* flag);
 
 }  // namespace arcs::supervisor

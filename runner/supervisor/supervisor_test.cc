@@ -1,14 +1,19 @@
 #include "runner/supervisor/supervisor.h"
 
+#include <dirent.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -270,6 +275,94 @@ TEST(Supervisor, AnAnswerForAnotherCaseIsAProtocolError) {
   EXPECT_EQ(ran.Count(Fate::kAnswered), 2);
 }
 
+TEST(Supervisor, AnImplementationThatAnswersEveryCaseTwiceFailsEveryCase) {
+  PidFile pids;
+  Options options = Defaults(Fake("twice --pids " + pids.path()));
+  options.max_consecutive_failures = 100;
+  Ran ran = RunAll(options, Requests(4));
+  EXPECT_EQ(ran.Count(Fate::kProtocolError), 4);
+  for (int i = 0; i < 3; ++i) {
+    const Outcome& o = ran.outcomes[i];
+    EXPECT_THAT(o.detail,
+                StartsWith("answered twice: a second answer came while case \"case-" +
+                           std::to_string(i + 1) + "\" was pending; the second answer: "));
+    EXPECT_THAT(o.detail, HasSubstr("\\\"id\\\": \\\"case-" + std::to_string(i) + "\\\""));
+    EXPECT_FALSE(o.rerun);  // its answer came; only a case after it could check a re-run's
+  }
+  // The last case's second answer comes before the process exits, after "shutdown".
+  EXPECT_THAT(ran.outcomes[3].detail,
+              StartsWith("answered twice: a second answer came after the shutdown request"));
+  // Each case but the first met its predecessor's second answer, which killed the process; it was
+  // sent again in a fresh one, without counting that as an attempt of its own.
+  EXPECT_EQ(ran.summary.processes_started, 4u);
+  EXPECT_FALSE(ran.summary.abandoned);
+  ExpectNoChildren();
+  pids.ExpectAllGone();
+}
+
+TEST(Supervisor, OnlyTheCaseAnsweredTwiceFailsNotTheOnePendingThen) {
+  Ran ran = RunAll(Defaults(Fake("twice --case case-1")), Requests(4));
+  EXPECT_EQ(ran.outcomes[1].fate, Fate::kProtocolError);
+  EXPECT_THAT(ran.outcomes[1].detail, StartsWith("answered twice: "));
+  for (std::size_t i : {0u, 2u, 3u}) {
+    EXPECT_EQ(ran.outcomes[i].fate, Fate::kAnswered) << i;
+    EXPECT_FALSE(ran.outcomes[i].rerun) << i;
+  }
+  EXPECT_EQ(ran.outcomes[2].answer.id, "case-2");
+  EXPECT_EQ(ran.summary.processes_started, 2u);
+}
+
+TEST(Supervisor, ASecondAnswerToTheLastCaseAtShutdownIsCaught) {
+  // Answers each case once, then, told to shut down, answers the last one again.
+  Ran ran = RunAll(Defaults(Fake("late-twice")), Requests(3));
+  EXPECT_EQ(ran.outcomes[0].fate, Fate::kAnswered);
+  EXPECT_EQ(ran.outcomes[1].fate, Fate::kAnswered);
+  EXPECT_EQ(ran.outcomes[2].fate, Fate::kProtocolError);
+  EXPECT_THAT(
+      ran.outcomes[2].detail,
+      StartsWith("answered twice: a second answer came after the shutdown request; the "
+                 "second answer: \"{\\\"type\\\": \\\"result\\\", \\\"id\\\": \\\"case-2\\\""));
+  EXPECT_EQ(ran.summary.processes_started, 1u);
+  ExpectNoChildren();
+}
+
+TEST(Supervisor, WhatAProcessWritesAfterShutdownIsReadOneBoundedLineAtATime) {
+  // After "shutdown": a line far over the limit (dropped, with all that follows), then the second
+  // answer, which is therefore not seen; the process then exits, and the case stands.
+  std::string hello = R"({"type":"hello","protocol":2,"implementation":{"name":"sh","version":"1",)"
+                      R"("language":"sh"},"formats":{"spool":{"operations":["validate"]}}})";
+  std::string result = R"({"type":"result","id":"case-0","status":"ok","verdict":"valid"})";
+  Options options =
+      Defaults("read line; echo '" + hello + "'; read line; echo '" + result +
+               "'; read line; head -c 3000000 /dev/zero; echo; echo '" + result + "'");
+  options.max_line_bytes = 1 << 20;
+  Ran ran = RunAll(options, Requests(1));
+  EXPECT_EQ(ran.outcomes[0].fate, Fate::kAnswered);
+  ExpectNoChildren();
+}
+
+TEST(Supervisor, SecondAnswersCountTowardsAbandonment) {
+  Options options = Defaults(Fake("twice"));
+  options.max_consecutive_failures = 3;
+  Ran ran = RunAll(options, Requests(10));
+  EXPECT_TRUE(ran.summary.abandoned);
+  // case-2's second answer abandons it while case-3 is pending: case-3, already begun, is sent
+  // again, answers twice too, and the rest is not run.
+  EXPECT_EQ(ran.Count(Fate::kProtocolError), 4);
+  EXPECT_EQ(ran.Count(Fate::kAbandoned), 6);
+  EXPECT_THAT(ran.outcomes[9].detail, HasSubstr("(the last, \"case-2\": protocol: answered twice"));
+  ExpectNoChildren();
+}
+
+TEST(Supervisor, WorkersCatchSecondAnswersLikeOne) {
+  Options options = Defaults(Fake("twice"));
+  options.max_consecutive_failures = 100;
+  options.jobs = 3;
+  Ran ran = RunAll(options, Requests(12));
+  EXPECT_EQ(ran.Count(Fate::kProtocolError), 12);
+  ExpectNoChildren();
+}
+
 TEST(Supervisor, AFloodIsAProtocolError) {
   Options options = Defaults(Fake("flood --case case-0"));
   options.max_line_bytes = 1 << 20;
@@ -519,6 +612,117 @@ TEST(Supervisor, WhatIsNotSentStaysNotDeclaredWhenTheRunIsAbandoned) {
   EXPECT_EQ(ran.Count(Fate::kAbandoned), 3);
 }
 
+// What a run in a child process saw: its fates by name, and its summary's runner_error.
+struct ChildRun {
+  std::map<std::string, int> fates;
+  bool handshake_ok = false;
+  std::string runner_error;
+  bool children_left = false;
+  std::string problem;  // set when the child could not run at all
+};
+
+// The open-file limit that leaves this process exactly `spare` more descriptors: new ones take
+// the lowest free numbers, and the limit bounds the numbers, not how many are open.
+rlim_t LimitLeaving(int spare) {
+  std::set<int> open;
+  if (DIR* dir = opendir("/proc/self/fd")) {
+    while (const dirent* entry = readdir(dir)) {
+      if (entry->d_name[0] != '.' && std::atoi(entry->d_name) != dirfd(dir)) {
+        open.insert(std::atoi(entry->d_name));
+      }
+    }
+    closedir(dir);
+  }
+  int limit = 0;
+  for (int free = 0; free < spare; ++limit) free += !open.contains(limit);
+  return static_cast<rlim_t>(limit);
+}
+
+// The child's side of RunWithFewDescriptors: runs, and writes what it saw to `out`.
+[[noreturn]] void RunAndTell(const Options& options, int requests, int spare, int out) {
+  std::ostringstream told;
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = LimitLeaving(spare);
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    told << "problem cannot set the limit\n";
+  } else {
+    RunSummary summary = Run(
+        options, Requests(requests),
+        [&](const Outcome& o) { told << "fate " << FateName(o.fate) << "\n"; }, nullptr);
+    told << "handshake_ok " << summary.handshake_ok << "\n";
+    told << "children_left " << (waitpid(-1, nullptr, WNOHANG) != -1) << "\n";
+    told << "runner_error " << summary.runner_error << "\n";
+  }
+  std::string text = told.str();
+  for (std::size_t at = 0; at < text.size();) {
+    ssize_t n = write(out, text.data() + at, text.size() - at);
+    if (n <= 0) break;
+    at += static_cast<std::size_t>(n);
+  }
+  _exit(0);
+}
+
+// Runs `options` in a forked child whose open-file limit leaves it `spare` descriptors beyond
+// those it has open, so that this process keeps its own limit.
+ChildRun RunWithFewDescriptors(const Options& options, int requests, int spare) {
+  ChildRun run;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    run.problem = "pipe";
+    return run;
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    RunAndTell(options, requests, spare, fds[1]);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  close(fds[0]);
+  if (pid < 0 || waitpid(pid, nullptr, 0) != pid) {
+    run.problem = "fork";
+    return run;
+  }
+  std::istringstream lines(text);
+  for (std::string key, value; lines >> key && std::getline(lines >> std::ws, value);) {
+    if (key == "fate") ++run.fates[value];
+    if (key == "handshake_ok") run.handshake_ok = value == "1";
+    if (key == "children_left") run.children_left = value == "1";
+    if (key == "runner_error") run.runner_error = value;
+    if (key == "problem") run.problem = value;
+  }
+  return run;
+}
+
+TEST(Supervisor, RunningOutOfDescriptorsIsTheRunnersFailureNotACrash) {
+  // Room for the first process (three pipes for its fds, one to hear of a failed exec) but not
+  // for a second beside it: of 8 workers, 7 cannot start theirs. The slow answers keep the first
+  // busy while they try.
+  Options options = Defaults(Fake("slow --delay 0.2"));
+  options.jobs = 8;
+  ChildRun run = RunWithFewDescriptors(options, 16, 10);
+  ASSERT_EQ(run.problem, "");
+  EXPECT_TRUE(run.handshake_ok);
+  EXPECT_EQ(run.fates["crash"], 0);
+  EXPECT_GE(run.fates["runner"], 1);
+  EXPECT_EQ(run.fates["answered"] + run.fates["runner"], 16);
+  EXPECT_EQ(run.runner_error,
+            "the runner could not start a process: pipe2: Too many open files (EMFILE); fewer "
+            "jobs (-j) or a higher open-file limit (ulimit -n) would help");
+  EXPECT_FALSE(run.children_left);
+}
+
+TEST(Supervisor, NoDescriptorsForTheFirstProcessRunsNothing) {
+  ChildRun run = RunWithFewDescriptors(Defaults(Fake("good")), 3, 4);
+  ASSERT_EQ(run.problem, "");
+  EXPECT_FALSE(run.handshake_ok);
+  EXPECT_EQ(run.fates["runner"], 3);
+  EXPECT_THAT(run.runner_error, StartsWith("the runner could not start a process: pipe2: "));
+  EXPECT_FALSE(run.children_left);
+}
+
 TEST(Supervisor, FateNames) {
   EXPECT_EQ(FateName(Fate::kAnswered), "answered");
   EXPECT_EQ(FateName(Fate::kCrash), "crash");
@@ -528,27 +732,50 @@ TEST(Supervisor, FateNames) {
   EXPECT_EQ(FateName(Fate::kHandshakeFailed), "handshake");
   EXPECT_EQ(FateName(Fate::kInterrupted), "interrupted");
   EXPECT_EQ(FateName(Fate::kNotDeclared), "not declared");
+  EXPECT_EQ(FateName(Fate::kRunner), "runner");
+}
+
+// Saves the actions of the signals InstallInterruptHandler changes, and restores them.
+class SavedActions {
+ public:
+  SavedActions() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], nullptr, &saved_[i]);
+  }
+  ~SavedActions() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &saved_[i], nullptr);
+  }
+
+ private:
+  static constexpr std::array<int, 4> kSignals = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+  std::array<struct sigaction, 4> saved_;
+};
+
+sighandler_t Handler(int sig) {
+  struct sigaction now;
+  sigaction(sig, nullptr, &now);
+  return now.sa_handler;
 }
 
 TEST(InstallInterruptHandler, TheFirstSignalSetsTheFlagAndTheSecondKills) {
-  struct sigaction old_int, old_term, old_pipe;
-  sigaction(SIGINT, nullptr, &old_int);
-  sigaction(SIGTERM, nullptr, &old_term);
-  sigaction(SIGPIPE, nullptr, &old_pipe);
+  SavedActions saved;
   std::atomic<bool> flag{false};
   InstallInterruptHandler(&flag);
-  struct sigaction now;
-  sigaction(SIGPIPE, nullptr, &now);
-  EXPECT_EQ(now.sa_handler, SIG_IGN);
+  EXPECT_EQ(Handler(SIGPIPE), SIG_IGN);
   raise(SIGINT);
   EXPECT_TRUE(flag.load());
-  sigaction(SIGINT, nullptr, &now);
-  EXPECT_EQ(now.sa_handler, SIG_DFL);  // a second Ctrl-C takes the default action
-  sigaction(SIGTERM, nullptr, &now);
-  EXPECT_EQ(now.sa_handler, SIG_DFL);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  sigaction(SIGPIPE, &old_pipe, nullptr);
+  // A second Ctrl-C (or SIGTERM, SIGHUP) takes the default action.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) EXPECT_EQ(Handler(sig), SIG_DFL) << sig;
+}
+
+TEST(InstallInterruptHandler, AHangUpStopsTheRunLikeCtrlC) {
+  // A closed terminal or SSH session: the run must stop cleanly, not die with its children
+  // running.
+  SavedActions saved;
+  std::atomic<bool> flag{false};
+  InstallInterruptHandler(&flag);
+  raise(SIGHUP);
+  EXPECT_TRUE(flag.load());
+  EXPECT_EQ(Handler(SIGHUP), SIG_DFL);
 }
 
 }  // namespace

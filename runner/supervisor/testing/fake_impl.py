@@ -20,6 +20,8 @@ cases); without either, every case.
   slow          sleep --delay seconds, then answer
   garbage       print a line that is not JSON
   lie           answer with another case id
+  twice         answer twice
+  late-twice    answer; then, on shutdown (or end of file), answer the last selected case again
   flood         print bytes without a newline, for ever
   stderr-flood  write --bytes bytes on stderr, then answer
   hog           touch --bytes bytes of memory, free them, then answer (a peak to measure)
@@ -100,10 +102,11 @@ def main():
         sys.exit(0)
 
     seen = 0
+    last = None  # the last case selected for late-twice
     for raw in sys.stdin.buffer:
         message = json.loads(raw)
         if message.get("type") == "shutdown":
-            return
+            break
         case_id = message["id"]
         seen += 1
         if args.case is not None:
@@ -129,6 +132,10 @@ def main():
         elif mode == "lie":
             answer(case_id + "-other")
             continue
+        elif mode == "twice":
+            answer(case_id)
+        elif mode == "late-twice":
+            last = case_id
         elif mode == "flood":
             chunk = b"x" * 65536
             while True:
@@ -151,6 +158,8 @@ def main():
             fork_holder(args, mode == "fork-escape")
             os.kill(os.getpid(), signal.SIGSEGV)
         answer(case_id)
+    if last is not None:
+        answer(last)
 
 
 if __name__ == "__main__":
