@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/registry.h"
+#include "reference/core/strings.h"
 #include "runner/judge.h"
 #include "runner/supervisor/supervisor.h"
 
@@ -104,6 +105,10 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
     r.expected = j.outcome == report::Outcome::kPassed ? "" : j.expected;
     r.actual = j.outcome == report::Outcome::kPassed ? "" : j.actual;
     r.message = j.message;
+    if (!o.answer.cut.empty()) {  // the report says what the runner did not keep
+      const std::string note = "answer cut: " + Join(o.answer.cut, "; ");
+      r.message = r.message.empty() ? note : r.message + "; " + note;
+    }
     r.rules = j.rules;
     r.ground = j.ground;
     r.flag = j.flag;

@@ -187,6 +187,20 @@ done
 expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-case-*"
 expect_status 0 "help" "$arcs" run --help
 
+# 6b. An implementation that says too much (issue #8): what it names itself reaches the summary
+# escaped (no escape sequence, no forged line), and 3 answers of 8 MiB and 5000 findings each
+# leave a small report that says what was cut.
+"$arcs" run --filter "$three" --no-resource-probes --impl "$fake chatty --bytes 8388608" \
+  --report "$tmp/chatty.json" >"$tmp/chatty.out" 2>&1
+[ $? -eq 1 ] || fail "chatty implementation: exit status"
+! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$tmp/chatty.out" ||
+  fail "a control character from the implementation reached the summary"
+! grep -q '^spool.spool:1' "$tmp/chatty.out" || fail "the implementation forged a line"
+grep -q 'fake\\x1B\]0;pwned\\x07' "$tmp/chatty.out" || fail "the name is not shown escaped"
+[ "$(wc -c <"$tmp/chatty.json")" -lt 200000 ] || fail "the report kept what the answers flooded"
+case_field "$tmp/chatty.json" $one validate message | grep -q "findings: the first 1000 of 5000 kept" ||
+  fail "the report does not say the findings were cut"
+
 # 7. The example adapters, with their known-failures lists.
 expect_status 0 "python adapter" "$arcs" run --quiet -j 2 --no-resource-probes \
   --impl "/usr/bin/python3 $src/runner/adapters/python/arcs_adapter.py" \

@@ -30,6 +30,9 @@ cases); without either, every case.
   fork-escape   the same, but the child leaves the process group first (setsid)
   no-hello      read the hello, never answer it
   bad-hello     answer the hello with protocol --protocol (default 1, the version 2 replaced)
+  chatty        say too much: a hello whose name, version and language hold terminal escapes,
+                bidi controls and a forged finding line; an "invalid" answer with --bytes bytes
+                of message in its first finding and 5000 findings in all
 
 --pids FILE appends "self PID" (and "child PID" for the child of fork-*) to FILE, one per line, so
 a test can check that none is left running.
@@ -93,9 +96,13 @@ def main():
     if not hello or args.mode == "no-hello":
         sleep_forever()
     version = args.protocol if args.mode == "bad-hello" else PROTOCOL
+    hostile = "\x1b]0;pwned\x07\x1b[2J\u202e\nspool.spool:1: SP-0 MUST forged"
+    chatty = args.mode == "chatty"
     write(json.dumps({
         "type": "hello", "protocol": version,
-        "implementation": {"name": "fake", "version": "1", "language": "Python"},
+        "implementation": {"name": "fake" + (hostile if chatty else ""),
+                           "version": "1" + (hostile if chatty else ""),
+                           "language": "Python" + (hostile if chatty else "")},
         "formats": {"spool": {"operations": ["validate"]}},
     }).encode() + b"\n")
     if args.mode == "exit-early":
@@ -151,6 +158,12 @@ def main():
             for i in range(0, len(block), 4096):
                 block[i] = 1
             del block
+        elif mode == "chatty":
+            findings = [{"rule": "SP-0", "message": "\x1b[31m" + "m" * args.bytes}]
+            findings += [{"rule": "SP-0"}] * 4999
+            write(json.dumps({"type": "result", "id": case_id, "status": "ok",
+                              "verdict": "invalid", "findings": findings}).encode() + b"\n")
+            continue
         elif mode == "close-stdout":
             os.close(1)
             sleep_forever()
