@@ -242,6 +242,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
       stop);
 
   ImplementationRun run;
+  run.runner_error = summary.runner_error;
   report::ImplementationReport& impl = run.report;
   const protocol::ImplementationInfo& info = summary.hello.implementation;
   impl.name = summary.handshake_ok ? info.name : command;

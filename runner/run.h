@@ -39,6 +39,7 @@ struct ImplementationRun {
   report::ImplementationReport report;
   bool must_failed = false;       // a MUST case failed or errored and is not a known failure
   std::uint64_t stale_known = 0;  // listed known failures that passed
+  std::string runner_error;       // what stopped the runner itself (supervisor::RunSummary), or ""
 };
 
 // Runs `command` (/bin/sh -c) over every case of the suite. `reference` only changes how the

@@ -183,20 +183,6 @@ void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale)
   }
 }
 
-// What stopped the runner itself during a run (it could not start a process: the cases it left
-// have error kind "runner"), or "" when nothing did.
-std::string RunnerFailure(const report::ImplementationReport& impl) {
-  for (const report::CaseResult& c : impl.cases) {
-    if (c.error_kind != "runner") continue;
-    std::string_view detail = c.actual;  // "runner: [not run: ]the runner could not ..."
-    for (std::string_view prefix : {"runner: ", "not run: "}) {
-      if (detail.starts_with(prefix)) detail.remove_prefix(prefix.size());
-    }
-    return std::string(detail);
-  }
-  return "";
-}
-
 }  // namespace
 
 int RunCommand(const std::vector<std::string>& args) {
@@ -271,7 +257,7 @@ int RunCommand(const std::vector<std::string>& args) {
     // An implementation that passed nothing (every case skipped, say) has shown nothing.
     failed = failed || run.must_failed || run.stale_known > 0 || run.report.summary.passed == 0;
     if (!run_args.quiet) PrintSummary(run.report, run.stale_known);
-    runner_failure = RunnerFailure(run.report);
+    runner_failure = run.runner_error;
     report.implementations.push_back(std::move(run.report));
     // The next implementation would meet the same limits.
     if (!runner_failure.empty()) break;

@@ -69,7 +69,8 @@ std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string
 
 // The warnings both human-readable renderings show, in plain text.
 inline constexpr std::string_view kIncompleteNote =
-    "the run was interrupted; cases not run are reported as errored (interrupted).";
+    "the run was interrupted, or the runner itself failed; cases not run are reported as errored "
+    "(interrupted, or runner).";
 inline constexpr std::string_view kAbandonedNote =
     "after too many consecutive crashes or timeouts; the cases not run are reported as errored "
     "(abandoned).";

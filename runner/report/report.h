@@ -53,12 +53,14 @@ bool ParseStrict(std::string_view name, Strict* strict);
 //  "crash"          the process exited or was killed by a signal while the case was pending
 //  "timeout"        no answer within the per-case timeout
 //  "protocol"       the answer line was not a valid protocol message, named another case id,
-//                   or was longer than the line limit (flooding)
+//                   was longer than the line limit (flooding), or answered a case twice
 //  "implementation" the implementation answered status "errored"
 //  "abandoned"      not run: too many consecutive crashes or timeouts before it
 //  "handshake"      not run: the implementation never completed the handshake
-//  "interrupted"    not run: the run was stopped (Ctrl-C)
-//  "runner"         the runner could not judge the answer (no judge for the operation)
+//  "interrupted"    not run: the run was stopped (Ctrl-C, SIGTERM, SIGHUP)
+//  "runner"         the runner's own failure, not the implementation's: it could not judge the
+//                   answer (no judge for the operation), or could not start a process (too few
+//                   descriptors, processes or memory; the run stops and is marked incomplete)
 struct CaseResult {
   std::string id;                         // the vector case id, e.g. "spool-11.1-minimal"
   std::string format;                     // "spool"
