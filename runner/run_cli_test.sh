@@ -219,6 +219,15 @@ for form in --html --markdown --junit; do
   [ -s "$tmp/r$form" ] || fail "report $form wrote nothing"
 done
 expect_status 0 "report --badges" "$arcs" report "$tmp/ref.json" --badges "$tmp/badges"
+# Whole-file reads are bounded and name what is wrong (issue #8): no std::bad_alloc, no "not JSON"
+# for a directory.
+expect_status 2 "report /dev/zero" "$arcs" report /dev/zero --html
+grep -q "/dev/zero: larger than 67108864 bytes" "$tmp/out" || fail "report /dev/zero: no clear error"
+expect_status 2 "diff /dev/zero" "$arcs" diff "$tmp/ref.json" /dev/zero
+expect_status 2 "report DIR" "$arcs" report "$tmp" --html
+grep -q "is a directory" "$tmp/out" || fail "report DIR does not say it is a directory"
+expect_status 2 "known failures /dev/zero" "$arcs" run --quiet --known-failures /dev/zero
+grep -q "/dev/zero: larger than" "$tmp/out" || fail "--known-failures /dev/zero: no clear error"
 ls "$tmp/badges"/*.svg >/dev/null 2>&1 || fail "no badge written"
 
 if [ "$failures" -ne 0 ]; then
