@@ -6,12 +6,11 @@
 
 #include <cerrno>
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 
 #include "gtest/gtest.h"
+#include "runner/supervisor/testing/processes.h"
 
 namespace arcs::supervisor {
 namespace {
@@ -24,20 +23,9 @@ std::unique_ptr<Subprocess> StartOrDie(const std::string& command) {
   return started.ok() ? std::move(started).value() : nullptr;
 }
 
-void ExpectNoChildren() {
-  errno = 0;
-  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1) << "a child is left";
-  EXPECT_EQ(errno, ECHILD);
-}
+void ExpectNoChildren() { EXPECT_FALSE(testing::ChildLeft()) << "a child process is left"; }
 
-// A process that is gone, or a zombie waiting for init (not ours to reap): nothing runs.
-bool Running(pid_t pid) {
-  if (kill(pid, 0) != 0) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string all((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  std::size_t paren = all.rfind(')');
-  return paren == std::string::npos || paren + 2 >= all.size() || all[paren + 2] != 'Z';
-}
+using testing::Running;
 
 TEST(Excerpt, QuotesAndEscapesEveryByte) {
   EXPECT_EQ(Excerpt("a\"b\\c\n\r\t\x01\xff"), R"("a\"b\\c\n\r\t\x01\xff")");
