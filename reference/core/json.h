@@ -154,10 +154,21 @@ class Document {
   std::vector<Duplicate> duplicates_;
 };
 
-// Writes a value as compact JSON: members in order, numbers as their source text, strings with
-// the minimal RFC 8259 escaping (", \, and U+0000..U+001F; \b \f \n \r \t in short form) and
-// UTF-8 written raw. Parsing the output gives a value Equal() to the input.
-void Write(const Value& value, std::string* out);
+// How Write lays values out. kAsParsed: members in source order, numbers as their source text.
+// kPython: what Python's json.dumps(sort_keys=True) writes of the object json.loads made: member
+// names in code point order (the byte order of their UTF-8, not RFC 8785's UTF-16 order, which
+// differs above U+FFFF), of a repeated name only the last member, and integers as Python prints
+// them ("-0" is 0; other numbers are written as their text).
+enum class WriteStyle : std::uint8_t { kAsParsed, kPython };
+
+// Writes a value as compact JSON in `style`, strings with the minimal RFC 8259 escaping (", \,
+// and U+0000..U+001F; \b \f \n \r \t in short form, the others as lowercase \u00xx) and UTF-8
+// written raw, U+2028 and DEL included: the escaping of Python's json.dumps with
+// ensure_ascii=False. As parsed, parsing the output gives a value Equal() to the input.
+void Write(const Value& value, std::string* out, WriteStyle style = WriteStyle::kAsParsed);
+
+// An object's members in the order WriteStyle::kPython writes them.
+std::vector<const Member*> MembersSortedLastWins(const Value& object);
 std::string ToString(const Value& value);
 
 // Appends s as a JSON string literal (with quotes) using the same escaping as Write().

@@ -8,15 +8,43 @@
 #include "reference/core/number.h"
 
 namespace arcs::json {
+
+// Python's dict keeps the last value of a repeated name, and sort_keys orders names by code
+// point, which is the byte order of their UTF-8.
+std::vector<const Member*> MembersSortedLastWins(const Value& object) {
+  std::vector<const Member*> sorted;
+  sorted.reserve(object.members().size());
+  for (const Member& m : object.members()) sorted.push_back(&m);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Member* a, const Member* b) { return a->name < b->name; });
+  std::vector<const Member*> last;
+  last.reserve(sorted.size());
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    if (i + 1 < sorted.size() && sorted[i + 1]->name == sorted[i]->name) continue;
+    last.push_back(sorted[i]);
+  }
+  return last;
+}
+
 namespace {
 
-// One open container while walking: the value and how many children have been visited.
+// One open container while walking: the value and how many children have been visited, and
+// for sorted objects the order to visit its members in.
 struct Cursor {
   const Value* value;
   std::size_t next;
+  std::vector<const Member*> sorted;  // WriteStyle::kPython only
 };
 
-void AppendScalar(const Value& v, std::string* out) {
+Cursor Open(const Value* value, WriteStyle style) {
+  Cursor cursor{value, 0, {}};
+  if (value->is_object() && style == WriteStyle::kPython) {
+    cursor.sorted = MembersSortedLastWins(*value);
+  }
+  return cursor;
+}
+
+void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyle::kAsParsed) {
   switch (v.kind()) {
     case Kind::kNull:
       out->append("null");
@@ -28,7 +56,7 @@ void AppendScalar(const Value& v, std::string* out) {
       out->append("true");
       break;
     case Kind::kNumber:
-      out->append(v.text());
+      out->append(style == WriteStyle::kPython && v.text() == "-0" ? "0" : v.text());
       break;
     case Kind::kString:
       AppendQuoted(v.text(), out);
@@ -94,15 +122,18 @@ void AppendPointerToken(std::string_view token, std::string* out) {
   }
 }
 
-void Write(const Value& value, std::string* out) {
-  if (!value.is_array() && !value.is_object()) return AppendScalar(value, out);
+void Write(const Value& value, std::string* out, WriteStyle style) {
+  if (!value.is_array() && !value.is_object()) return AppendScalar(value, out, style);
   std::vector<Cursor> stack;
-  stack.push_back({&value, 0});
+  stack.push_back(Open(&value, style));
   out->push_back(value.is_array() ? '[' : '{');
   while (!stack.empty()) {
     Cursor& top = stack.back();
     const Value& container = *top.value;
-    std::size_t size = container.is_array() ? container.items().size() : container.members().size();
+    const bool sorted = container.is_object() && style == WriteStyle::kPython;
+    const std::size_t size = container.is_array() ? container.items().size()
+                             : sorted             ? top.sorted.size()
+                                                  : container.members().size();
     if (top.next == size) {
       out->push_back(container.is_array() ? ']' : '}');
       stack.pop_back();
@@ -113,7 +144,7 @@ void Write(const Value& value, std::string* out) {
     if (container.is_array()) {
       child = &container.items()[top.next];
     } else {
-      const Member& m = container.members()[top.next];
+      const Member& m = sorted ? *top.sorted[top.next] : container.members()[top.next];
       AppendQuoted(m.name, out);
       out->push_back(':');
       child = &m.value;
@@ -121,9 +152,9 @@ void Write(const Value& value, std::string* out) {
     ++top.next;
     if (child->is_array() || child->is_object()) {
       out->push_back(child->is_array() ? '[' : '{');
-      stack.push_back({child, 0});
+      stack.push_back(Open(child, style));  // may move `top`: not used again in this turn
     } else {
-      AppendScalar(*child, out);
+      AppendScalar(*child, out, style);
     }
   }
 }

@@ -1,0 +1,29 @@
+// Canonical forms of JSON values, the bytes a format hashes. One per convention a spec names;
+// each is written once here so that every format (and its fuzzers and oracle tests) shares it.
+#ifndef ARCS_REFERENCE_CORE_CANONICAL_H_
+#define ARCS_REFERENCE_CORE_CANONICAL_H_
+
+#include <string>
+#include <string_view>
+
+#include "reference/core/json.h"
+#include "reference/core/status.h"
+
+namespace arcs::canonical {
+
+// Python's json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False), encoded as
+// UTF-8, of the object json.loads makes from `value`'s text (Lightbox's hash input):
+//  - names sorted by code point, of a repeated name only the last member (json::MemberOrder);
+//  - strings escaped as Python does: \" \\ \b \f \n \r \t, the other U+0000..U+001F as lowercase
+//    \u00xx, everything else raw (DEL and U+2028 included);
+//  - integers of any size exact, as Python prints them ("-0" is 0);
+//  - no floats: a number with a fraction or an exponent fails with kInvalidArgument naming its
+//    JSON Pointer (Python reads it as a float, which the canonical form prohibits).
+// A value that is a string holding a lone surrogate cannot occur: the strict parser refuses it
+// (Python parses it, but cannot encode the result as UTF-8).
+// `omit`, when not empty, is a member of the top-level object left out (an event's own "hash").
+Result<std::string> PythonSortedJson(const json::Value& value, std::string_view omit = "");
+
+}  // namespace arcs::canonical
+
+#endif  // ARCS_REFERENCE_CORE_CANONICAL_H_
