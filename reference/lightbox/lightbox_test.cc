@@ -1,0 +1,136 @@
+// The chain's mechanics. What a verifier must say about each kind of file is data: the Lightbox
+// vectors; the canonical form is held to CPython by reference/core's oracle test.
+#include "reference/lightbox/lightbox.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace arcs::lightbox {
+namespace {
+
+// The spec's example event, as the upstream recorder writes it (Python's default json.dumps:
+// ASCII escapes, spaces), with an astral character. Its hash is CPython's
+// hashlib.sha256(json.dumps(event, sort_keys=True, separators=(",", ":"),
+// ensure_ascii=False).encode()).hexdigest().
+constexpr std::string_view kUpstreamLine =
+    R"({"schema_version": "1", "session_id": "session_92c1", "invocation_id": "inv_00042", )"
+    R"("tool": "send_email", "input": {"to": "user@example.com", "subject": "Hello \u00e9\ud83d\ude00"}, )"
+    R"("output": {"success": true, "message_id": "msg_123"}, "status": "complete", )"
+    R"("timestamp_start": "2025-01-15T10:23:01.123+00:00", "timestamp_end": "2025-01-15T10:23:01.456+00:00", )"
+    R"("prev_hash": null})";
+constexpr std::string_view kUpstreamHash =
+    "e9cf142fb3d9686cb0cacff9b9c382d145d169bddfa3a51256a55e0773587a3d";
+
+std::string Event(int n) {
+  return R"({"session_id":"s","invocation_id":"inv_)" + std::to_string(10000 + n).substr(0) +
+         R"(","tool":"t","input":{"n":)" + std::to_string(n) +
+         R"(},"output":{},"status":"complete","timestamp_start":"2025-01-15T10:23:01.123+00:00",)"
+         R"("timestamp_end":"2025-01-15T10:23:01.456+00:00"})";
+}
+
+std::string Chain(int events) {
+  std::string input;
+  for (int i = 0; i < events; ++i) input += Event(i) + "\n";
+  jsonl::MemorySource source(input);
+  std::string out;
+  EXPECT_TRUE(WriteChain(&source, {}, &out).ok());
+  return out;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string Join(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+ChainVerdict Verified(const std::string& text) {
+  jsonl::MemorySource source(text);
+  Result<ChainVerdict> verdict = Verify(&source, {});
+  EXPECT_TRUE(verdict.ok());
+  return verdict.ok() ? *verdict : ChainVerdict{};
+}
+
+TEST(LightboxHash, IsCPythonsHashOfTheReserializedEvent) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(kUpstreamLine));
+  Result<std::string> hash = EventHash(doc.root());
+  ASSERT_TRUE(hash.ok());
+  EXPECT_EQ(*hash, kUpstreamHash);
+  // The stored hash is not part of what it hashes.
+  std::string with_hash(kUpstreamLine);
+  with_hash.insert(with_hash.size() - 1, R"(, "hash": "x")");
+  ASSERT_TRUE(doc.Parse(with_hash));
+  EXPECT_EQ(*EventHash(doc.root()), kUpstreamHash);
+}
+
+TEST(LightboxWrite, WritesAChainThatVerifies) {
+  const std::string chain = Chain(5);
+  const std::vector<std::string> lines = Lines(chain);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_NE(lines[0].find(R"("prev_hash":null,"schema_version":"1")"), std::string::npos);
+  EXPECT_NE(lines[1].find(R"("prev_hash":")"), std::string::npos);
+  const ChainVerdict verdict = Verified(chain + "\n");  // a blank line is not an event
+  EXPECT_TRUE(verdict.intact()) << verdict.reason;
+  EXPECT_EQ(verdict.events, 5u);
+}
+
+TEST(LightboxWrite, RefusesFloatsAndOtherSchemaVersions) {
+  std::string out;
+  jsonl::MemorySource floats(R"({"input":{"x":1.5}})");
+  EXPECT_EQ(WriteChain(&floats, {}, &out).code(), StatusCode::kInvalidArgument);
+  jsonl::MemorySource version(R"({"schema_version":"2"})");
+  EXPECT_EQ(WriteChain(&version, {}, &out).code(), StatusCode::kUnsupported);
+}
+
+TEST(LightboxVerify, NamesTheFirstBrokenEventAndWhy) {
+  std::vector<std::string> lines = Lines(Chain(5));
+  struct Case {
+    std::string name;
+    std::vector<std::string> lines;
+    Break expected;
+    std::uint64_t index;
+  };
+  std::vector<std::string> edited = lines;
+  edited[2].replace(edited[2].find(R"("n":2)"), 5, R"("n":7)");
+  std::vector<std::string> deleted = lines;
+  deleted.erase(deleted.begin() + 2);
+  std::vector<std::string> reordered = lines;
+  std::swap(reordered[2], reordered[3]);
+  std::vector<std::string> inserted = lines;
+  inserted.insert(inserted.begin() + 2, lines[1]);  // event 1 again: event 3 then links to 1
+  std::vector<std::string> truncated_start(lines.begin() + 1, lines.end());
+  const std::vector<Case> cases = {
+      {"edited", edited, Break::kContentChanged, 2},
+      {"deleted", deleted, Break::kDeleted, 2},
+      {"reordered", reordered, Break::kReordered, 2},
+      {"inserted", inserted, Break::kInserted, 2},
+      {"starts mid-chain", truncated_start, Break::kStartsMidChain, 0},
+      {"not JSON", {lines[0], "{", lines[1]}, Break::kUnreadable, 1},
+  };
+  for (const Case& c : cases) {
+    const ChainVerdict verdict = Verified(Join(c.lines));
+    EXPECT_EQ(BreakName(verdict.first_break), BreakName(c.expected)) << c.name << ": "
+                                                                     << verdict.reason;
+    EXPECT_EQ(verdict.first_broken, c.index) << c.name << ": " << verdict.reason;
+    EXPECT_EQ(verdict.events, c.lines.size()) << c.name;
+  }
+}
+
+TEST(LightboxVerify, AnEmptyFileIsAnIntactChainOfNoEvents) {
+  const ChainVerdict verdict = Verified("");
+  EXPECT_TRUE(verdict.intact());
+  EXPECT_EQ(verdict.events, 0u);
+}
+
+}  // namespace
+}  // namespace arcs::lightbox
