@@ -5,10 +5,7 @@
 #include "reference/core/number.h"
 
 namespace arcs::canonical {
-namespace {
 
-// The JSON Pointer of the first number with a fraction or an exponent, or nullopt. Iterative:
-// any depth the parser allowed.
 std::optional<std::string> FirstFloat(const json::Value& root) {
   struct Frame {
     const json::Value* value;
@@ -50,8 +47,6 @@ std::optional<std::string> FirstFloat(const json::Value& root) {
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 Result<std::string> PythonSortedJson(const json::Value& value, std::string_view omit) {
   if (std::optional<std::string> at = FirstFloat(value)) {

@@ -3,6 +3,7 @@
 #ifndef ARCS_REFERENCE_CORE_CANONICAL_H_
 #define ARCS_REFERENCE_CORE_CANONICAL_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,10 @@ namespace arcs::canonical {
 // (Python parses it, but cannot encode the result as UTF-8).
 // `omit`, when not empty, is a member of the top-level object left out (an event's own "hash").
 Result<std::string> PythonSortedJson(const json::Value& value, std::string_view omit = "");
+
+// The JSON Pointer of the first number in `value` with a fraction or an exponent ("" for the value
+// itself), or nullopt when it has none. Iterative: any depth the parser allowed.
+std::optional<std::string> FirstFloat(const json::Value& value);
 
 }  // namespace arcs::canonical
 
