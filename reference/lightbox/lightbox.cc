@@ -43,8 +43,8 @@ class EventReader {
       event->problem = "line " + std::to_string(line.number) + " is longer than " +
                        std::to_string(limits_.max_line_bytes) + " bytes (max_line_bytes)";
     } else if (!document_.Parse(line.text, ParseOptionsFor(limits_))) {
-      event->problem = "line " + std::to_string(line.number) +
-                       " is not JSON: " + document_.error().message;
+      event->problem =
+          "line " + std::to_string(line.number) + " is not JSON: " + document_.error().message;
     } else if (!document_.root().is_object()) {
       event->problem = "line " + std::to_string(line.number) + " is not a JSON object";
     } else {
@@ -67,80 +67,6 @@ std::uint64_t Prefix(std::string_view hash) {
   std::from_chars(hash.data(), hash.data() + std::min<std::size_t>(16, hash.size()), value, 16);
   return value;
 }
-
-// What Verify keeps between events.
-class ChainState {
- public:
-  // Checks event `e` against the chain so far; records the first break.
-  void Check(const ReadEvent& e, ChainVerdict* verdict) {
-    const json::Value* hash = e.value ? e.value->Find("hash") : nullptr;
-    const json::Value* prev = e.value ? e.value->Find("prev_hash") : nullptr;
-    stored_.push_back(hash && hash->is_string() ? Prefix(hash->text()) : 0);
-    if (lookahead_ && hash && hash->is_string() && hash->text() == *lookahead_) {
-      Fail(verdict, Break::kReordered,
-           "its prev_hash names event " + std::to_string(e.index) + ", which comes after it");
-      lookahead_.reset();
-    }
-    if (!verdict->intact() || lookahead_) return;
-    at_ = e.index;
-    if (!e.value) return Fail(verdict, Break::kUnreadable, e.problem);
-    if (!hash || !hash->is_string() || !prev || !(prev->is_null() || prev->is_string())) {
-      return Fail(verdict, Break::kNoHash, "it has no string \"hash\", or no \"prev_hash\" "
-                                           "that is null or a string");
-    }
-    Result<std::string> computed = EventHash(*e.value);
-    if (!computed.ok()) return Fail(verdict, Break::kUnreadable, computed.status().message());
-    if (*computed != hash->text()) {
-      return Fail(verdict, Break::kContentChanged,
-                  "its stored hash is not the hash of its content (" + *computed + ")");
-    }
-    CheckLink(e.index, *prev, verdict);
-    previous_hash_ = std::string(hash->text());
-  }
-
-  // At the end: a link whose target never came names a deleted event.
-  void Finish(ChainVerdict* verdict) {
-    if (!lookahead_) return;
-    Fail(verdict, Break::kDeleted,
-         "its prev_hash names no event of the file: the event before it was deleted");
-  }
-
- private:
-  void CheckLink(std::uint64_t index, const json::Value& prev, ChainVerdict* verdict) {
-    if (index == 0) {
-      if (!prev.is_null()) {
-        Fail(verdict, Break::kStartsMidChain,
-             "the first event's prev_hash is not null: the events before it were deleted");
-      }
-      return;
-    }
-    if (prev.is_null()) {
-      return Fail(verdict, Break::kReordered,
-                  "its prev_hash is null, as only the first event's may be");
-    }
-    if (prev.text() == previous_hash_) return;
-    const std::uint64_t target = Prefix(prev.text());
-    for (std::uint64_t j = 0; j + 1 < index; ++j) {
-      if (stored_[j] == target) {
-        return Fail(verdict, Break::kInserted,
-                    "its prev_hash names event " + std::to_string(j) + ", not event " +
-                        std::to_string(index - 1) + ": the events between were inserted");
-      }
-    }
-    lookahead_ = std::string(prev.text());  // later in the file (reordered), or nowhere (deleted)
-  }
-
-  void Fail(ChainVerdict* verdict, Break kind, std::string why) {
-    verdict->first_break = kind;
-    verdict->first_broken = at_;
-    verdict->reason = "event " + std::to_string(at_) + ": " + why;
-  }
-
-  std::vector<std::uint64_t> stored_;  // Prefix of each event's stored hash
-  std::string previous_hash_;
-  std::optional<std::string> lookahead_;  // the first broken link's target, searched for ahead
-  std::uint64_t at_ = 0;                  // the event being checked
-};
 
 // `event` as a chain writer writes it, without "hash": sorted members, prev_hash set, and
 // schema_version set when it is missing.
@@ -186,6 +112,85 @@ std::string WithLink(const json::Value& event, const std::string& prev_hash) {
 
 }  // namespace
 
+struct ChainChecker::State {
+  // Checks event `index` against the chain so far; records the first break.
+  void Check(std::uint64_t index, const json::Value* event, std::string_view problem) {
+    const json::Value* hash = event ? event->Find("hash") : nullptr;
+    const json::Value* prev = event ? event->Find("prev_hash") : nullptr;
+    stored.push_back(hash && hash->is_string() ? Prefix(hash->text()) : 0);
+    if (lookahead && hash && hash->is_string() && hash->text() == *lookahead) {
+      Fail(Break::kReordered,
+           "its prev_hash names event " + std::to_string(index) + ", which comes after it");
+      lookahead.reset();
+    }
+    if (!verdict.intact() || lookahead) return;
+    at = index;
+    if (!event) return Fail(Break::kUnreadable, std::string(problem));
+    if (!hash || !hash->is_string() || !prev || !(prev->is_null() || prev->is_string())) {
+      return Fail(Break::kNoHash,
+                  "it has no string \"hash\", or no \"prev_hash\" that is null or a string");
+    }
+    Result<std::string> computed = EventHash(*event);
+    if (!computed.ok()) return Fail(Break::kUnreadable, computed.status().message());
+    if (*computed != hash->text()) {
+      return Fail(Break::kContentChanged,
+                  "its stored hash is not the hash of its content (" + *computed + ")");
+    }
+    CheckLink(index, *prev);
+    previous_hash = std::string(hash->text());
+  }
+
+  void CheckLink(std::uint64_t index, const json::Value& prev) {
+    if (index == 0) {
+      if (!prev.is_null()) {
+        Fail(Break::kStartsMidChain,
+             "the first event's prev_hash is not null: the events before it were deleted");
+      }
+      return;
+    }
+    if (prev.is_null()) {
+      return Fail(Break::kReordered, "its prev_hash is null, as only the first event's may be");
+    }
+    if (prev.text() == previous_hash) return;
+    const std::uint64_t target = Prefix(prev.text());
+    for (std::uint64_t j = 0; j + 1 < index; ++j) {
+      if (stored[j] == target) {
+        return Fail(Break::kInserted, "its prev_hash names event " + std::to_string(j) +
+                                          ", not event " + std::to_string(index - 1) +
+                                          ": the events between were inserted");
+      }
+    }
+    lookahead = std::string(prev.text());  // later in the file (reordered), or nowhere (deleted)
+  }
+
+  void Fail(Break kind, std::string why) {
+    verdict.first_break = kind;
+    verdict.first_broken = at;
+    verdict.reason = "event " + std::to_string(at) + ": " + why;
+  }
+
+  ChainVerdict verdict;
+  std::vector<std::uint64_t> stored;  // Prefix of each event's stored hash
+  std::string previous_hash;
+  std::optional<std::string> lookahead;  // the first broken link's target, searched for ahead
+  std::uint64_t at = 0;                  // the event being checked
+};
+
+ChainChecker::ChainChecker() : state_(std::make_unique<State>()) {}
+ChainChecker::~ChainChecker() = default;
+
+void ChainChecker::Add(const json::Value* event, std::string_view problem) {
+  state_->Check(state_->verdict.events++, event, problem);
+}
+
+ChainVerdict ChainChecker::Finish() {
+  if (state_->lookahead) {
+    state_->Fail(Break::kDeleted,
+                 "its prev_hash names no event of the file: the event before it was deleted");
+  }
+  return state_->verdict;
+}
+
 jsonl::LineOptions LineOptionsFor(const Limits& limits) {
   jsonl::LineOptions options;
   options.max_line_bytes = limits.max_line_bytes;
@@ -195,8 +200,8 @@ jsonl::LineOptions LineOptionsFor(const Limits& limits) {
 
 json::ParseOptions ParseOptionsFor(const Limits& limits) {
   json::ParseOptions options;
-  options.max_depth = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-      limits.max_json_depth, std::numeric_limits<std::uint32_t>::max()));
+  options.max_depth = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(limits.max_json_depth, std::numeric_limits<std::uint32_t>::max()));
   return options;
 }
 
@@ -234,18 +239,14 @@ std::string_view BreakName(Break b) {
 
 Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits) {
   EventReader reader(events, limits);
-  ChainState chain;
-  ChainVerdict verdict;
+  ChainChecker chain;
   ReadEvent event;
   for (;;) {
     Result<bool> more = reader.Next(&event);
     if (!more.ok()) return more.status();
-    if (!*more) break;
-    ++verdict.events;
-    chain.Check(event, &verdict);
+    if (!*more) return chain.Finish();
+    chain.Add(event.value, event.problem);
   }
-  chain.Finish(&verdict);
-  return verdict;
 }
 
 Status HashEach(jsonl::ByteSource* events, const Limits& limits,
@@ -256,9 +257,9 @@ Status HashEach(jsonl::ByteSource* events, const Limits& limits,
     Result<bool> more = reader.Next(&event);
     if (!more.ok()) return more.status();
     if (!*more) return Status::Ok();
-    on_event(event.index, event.value ? EventHash(*event.value)
-                                      : Result<std::string>(
-                                            Status(StatusCode::kParseError, event.problem)));
+    on_event(event.index,
+             event.value ? EventHash(*event.value)
+                         : Result<std::string>(Status(StatusCode::kParseError, event.problem)));
   }
 }
 

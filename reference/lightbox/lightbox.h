@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -57,11 +58,30 @@ enum class Break : std::uint8_t {
 std::string_view BreakName(Break b);  // "none", "unreadable", "no-hash", "content-changed", ...
 
 struct ChainVerdict {
-  std::uint64_t events = 0;        // events read (all of them, also past a break)
+  std::uint64_t events = 0;  // events read (all of them, also past a break)
   Break first_break = Break::kNone;
   std::uint64_t first_broken = 0;  // 0-based index of the first broken event, when any
   std::string reason;              // "event 3: its stored hash is not the hash of its content"
   bool intact() const { return first_break == Break::kNone; }
+};
+
+// Verify's state, one event at a time, for a caller that reads the events itself (the validator
+// reads each line once for all its rules). Keeps 8 bytes an event.
+class ChainChecker {
+ public:
+  ChainChecker();
+  ~ChainChecker();
+  ChainChecker(const ChainChecker&) = delete;
+  ChainChecker& operator=(const ChainChecker&) = delete;
+
+  // The next event: its parsed object, or null and why it has none (not JSON, too long, ...).
+  void Add(const json::Value* event, std::string_view problem);
+  // The verdict once every event was added.
+  ChainVerdict Finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 // Verifies the chain of events.jsonl: prev_hash null for the first event, each prev_hash equal
