@@ -42,6 +42,14 @@ struct PolicySpec {
 };
 
 // What one case gives an operation: its named inputs and its limits (already checked).
+// A file read beside the one a format validates (see FormatModule::companions).
+struct Companion {
+  std::string_view input;      // its input name in cases, "meta"
+  std::string_view file_name;  // its name in the validated file's folder, "meta.json"
+};
+// The companions found, by input name; an absent one is not in the map.
+using CompanionSources = std::map<std::string, jsonl::ByteSource*, std::less<>>;
+
 struct CaseInput {
   const std::map<std::string, std::string>* inputs = nullptr;  // name -> bytes
   LimitValues limits;
@@ -84,9 +92,9 @@ struct OperationSpec {
   std::string_view invalid_outcome;
   // The reference's answer (id and status left to the caller).
   protocol::Answer (*reference)(const CaseInput& input);
-  // For an answer whose verdict is the operation's valid outcome: checks what else the operation
-  // asks of it (a round trip's output). "" when it holds, else what is wrong. Null when the
-  // verdict is all there is.
+  // Checks what else the operation asks of an answer besides its verdict (a round trip's
+  // output when it accepts; a chain's first broken event when it is broken). "" when it holds,
+  // else what is wrong. Null when the verdict is all there is.
   std::string (*check_answer)(const AnswerCheck& check) = nullptr;
 };
 
@@ -97,7 +105,9 @@ class FormatModule {
   std::string_view spec;          // the normative text's file name in the shared specs folder
   std::string_view spec_version;  // "1.0"
   std::string_view rule_prefix;   // "SP-": every requirement id starts with it
-  std::vector<std::string_view> extensions;  // ".spool"
+  // How a file of the format is named: an extension (".spool") or a whole file name
+  // ("events.jsonl", matched after a '/').
+  std::vector<std::string_view> extensions;
   std::string_view extension_rule;  // the requirement that names the extension, if the spec has one
   // Whether the first bytes of a file (up to 64 KiB) look like this format.
   bool (*sniff)(std::string_view head) = nullptr;
@@ -108,9 +118,15 @@ class FormatModule {
   std::vector<ResourceProbe> resource_probes;
   // Every rule id the validator can cite. Levels are not here: they come from the catalogue.
   std::vector<std::string_view> (*rules)() = nullptr;
-  // The verdict on a file: every finding into *diagnostics.
-  void (*validate)(jsonl::ByteSource* source, const LimitValues& limits,
-                   Diagnostics* diagnostics) = nullptr;
+  // A format whose recordings are folders (Lightbox: a session folder holding events.jsonl and
+  // meta.json): the file inside a folder that `arcs validate FOLDER` reads; "" for none.
+  std::string_view folder_file;
+  // Files read beside the one validated, when present, by input name (Lightbox: "meta" from
+  // meta.json). Cases carry them as named inputs like the main one.
+  std::vector<Companion> companions;
+  // The verdict on a file and the companions found beside it: every finding into *diagnostics.
+  void (*validate)(jsonl::ByteSource* source, const CompanionSources& companions,
+                   const LimitValues& limits, Diagnostics* diagnostics) = nullptr;
   // The catalogue as built into the binary (requirements.json, embedded at build time), so the
   // level of every finding comes from the catalogue and nowhere else.
   std::string_view (*catalogue_text)() = nullptr;

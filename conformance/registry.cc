@@ -18,10 +18,22 @@ const FormatModule* FindFormat(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// An extension (".spool") needs a name before it; a whole file name ("events.jsonl") is the
+// path's last component.
+bool NamedAs(std::string_view path, std::string_view ending) {
+  if (!path.ends_with(ending)) return false;
+  if (ending.starts_with('.')) return path.size() > ending.size();
+  return path.size() == ending.size() || path[path.size() - ending.size() - 1] == '/';
+}
+
+}  // namespace
+
 const FormatModule* FormatForPath(std::string_view path) {
   for (const FormatModule* f : Formats()) {
-    for (std::string_view extension : f->extensions) {
-      if (path.size() > extension.size() && path.ends_with(extension)) return f;
+    for (std::string_view ending : f->extensions) {
+      if (NamedAs(path, ending)) return f;
     }
   }
   return nullptr;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "conformance/registry.h"
@@ -159,19 +160,67 @@ int OpenInput(const std::string& path) {
   return fd;
 }
 
-// Validates one file, reading it once from one descriptor (a pipe cannot be read twice): the
-// bytes read to sniff its format are handed back before the rest. Nothing on usage or I/O errors
-// (reported on stderr).
+bool IsDirectory(const std::string& path) {
+  struct stat st {};
+  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// A folder stands for the file inside it that its format reads (a Lightbox session folder:
+// events.jsonl). `format` is null, the format told by --format, or the one whose folder file the
+// folder holds; the path is left as it is when there is none (then it is "a directory").
+std::string FileOf(const std::string& path, const ValidateArgs& args,
+                   const conformance::FormatModule** format) {
+  if (!IsDirectory(path)) return path;
+  for (const conformance::FormatModule* f : conformance::Formats()) {
+    if (f->folder_file.empty() || (args.format && args.format != f)) continue;
+    const std::string inside = path + "/" + std::string(f->folder_file);
+    struct stat st {};
+    if (::stat(inside.c_str(), &st) == 0) {
+      *format = f;
+      return inside;
+    }
+  }
+  return path;
+}
+
+// The companions found beside `file`, opened (owned by *open); a missing one is left out.
+conformance::CompanionSources OpenCompanions(const conformance::FormatModule& format,
+                                             const std::string& file,
+                                             std::vector<std::unique_ptr<jsonl::FdSource>>* open,
+                                             std::vector<int>* fds) {
+  conformance::CompanionSources sources;
+  if (file == "-") return sources;
+  const std::size_t slash = file.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : file.substr(0, slash);
+  for (const conformance::Companion& c : format.companions) {
+    const std::string companion = folder + "/" + std::string(c.file_name);
+    struct stat st {};
+    if (::stat(companion.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    const int fd = ::open(companion.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    fds->push_back(fd);
+    open->push_back(std::make_unique<jsonl::FdSource>(fd));
+    sources.emplace(std::string(c.input), open->back().get());
+  }
+  return sources;
+}
+
+// Validates one file (or folder), reading it once from one descriptor (a pipe cannot be read
+// twice): the bytes read to sniff its format are handed back before the rest. Nothing on usage or
+// I/O errors (reported on stderr).
 std::optional<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path) {
-  const int fd = OpenInput(path);
+  const conformance::FormatModule* folder_format = nullptr;
+  const std::string file_path = FileOf(path, args, &folder_format);
+  const int fd = OpenInput(file_path);
   if (fd < 0) return std::nullopt;
   jsonl::FdSource file(fd);
   std::string head;
-  const conformance::FormatModule* format = FormatOf(args, path, [&]() -> Result<std::string> {
-    Result<std::string> bytes = jsonl::ReadHead(&file, kSniffBytes);
-    if (bytes.ok()) head = *bytes;
-    return bytes;
-  });
+  const conformance::FormatModule* format =
+      folder_format ? folder_format : FormatOf(args, file_path, [&]() -> Result<std::string> {
+        Result<std::string> bytes = jsonl::ReadHead(&file, kSniffBytes);
+        if (bytes.ok()) head = *bytes;
+        return bytes;
+      });
   conformance::LimitValues limits;
   if (format) {
     limits = format->DefaultLimits();
@@ -189,7 +238,11 @@ std::optional<FileReport> ValidateOne(const ValidateArgs& args, const std::strin
     report->name = path;
     report->format = format;
     jsonl::PrefixedSource source(std::move(head), &file);
-    format->validate(&source, limits, &report->diagnostics);
+    std::vector<std::unique_ptr<jsonl::FdSource>> open;
+    std::vector<int> fds;
+    format->validate(&source, OpenCompanions(*format, file_path, &open, &fds), limits,
+                     &report->diagnostics);
+    for (int companion : fds) ::close(companion);
   }
   if (fd != 0) ::close(fd);
   return report;

@@ -56,14 +56,15 @@ bool LooksLikeSpool(std::string_view head) {
   return type && type->is_string() && type->text() == "session";
 }
 
-void ValidateFile(jsonl::ByteSource* source, const LimitValues& limits, Diagnostics* out) {
+void ValidateFile(jsonl::ByteSource* source, const CompanionSources&, const LimitValues& limits,
+                  Diagnostics* out) {
   Validate(source, ToSpoolLimits(limits), out);
 }
 
 protocol::Answer ValidateAnswer(const CaseInput& input) {
   jsonl::MemorySource source(input.Input("file"));
   Diagnostics diagnostics;
-  ValidateFile(&source, input.limits, &diagnostics);
+  ValidateFile(&source, {}, input.limits, &diagnostics);
   protocol::Answer answer;
   answer.verdict =
       diagnostics.has_errors() ? protocol::Verdict::kInvalid : protocol::Verdict::kValid;
@@ -176,6 +177,7 @@ bool SameEntry(const json::Value& output, const arcs::spool::Entry& entry) {
 // less what AllowanceFor allows, and no BOM (§3.4: "Writers MUST NOT emit a BOM"). CRLF and a
 // missing final line ending are a writer's SHOULD (§3.5), not checked. "" or the first problem.
 std::string CheckRoundtrip(const AnswerCheck& check) {
+  if (check.answer.verdict != protocol::Verdict::kValid) return "";  // rejected: nothing written
   auto out = check.answer.outputs.find("file");
   if (out == check.answer.outputs.end()) return "no output \"file\"";
   const std::string& output = out->second;

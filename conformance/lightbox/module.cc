@@ -1,0 +1,267 @@
+#include "conformance/lightbox/module.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "conformance/lightbox/checker.h"
+#include "reference/core/json.h"
+
+namespace arcs::conformance::lightbox {
+
+// Built at compile time from conformance/lightbox/requirements.json.
+std::string_view CatalogueText();
+
+namespace {
+
+using arcs::lightbox::Limits;
+
+// lightbox.md sets no limits; a verifier of untrusted logs needs them all the same (errata).
+struct LightboxLimit {
+  LimitSpec spec;
+  std::uint64_t Limits::*field;
+};
+
+const std::vector<LightboxLimit>& LightboxLimits() {
+  static const Limits d;
+  static const std::vector<LightboxLimit> limits = {
+      {{"max_line_bytes", d.max_line_bytes, "LB-FILE-1", "bytes in one line of events.jsonl"},
+       &Limits::max_line_bytes},
+      {{"max_events", d.max_events, "LB-FILE-1", "events (non-blank lines)"}, &Limits::max_events},
+      {{"max_json_depth", d.max_json_depth, "LB-FILE-1",
+        "nesting of arrays and objects in one event (the event is 1)"},
+       &Limits::max_json_depth},
+  };
+  return limits;
+}
+
+// The first line is an event: a JSON object with an invocation_id and a prev_hash.
+bool LooksLikeLightbox(std::string_view head) {
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  json::Document doc;
+  if (!doc.Parse(head.substr(0, head.find('\n'))) || !doc.root().is_object()) return false;
+  return doc.root().Find("invocation_id") && doc.root().Find("prev_hash");
+}
+
+void ValidateSession(jsonl::ByteSource* events, const CompanionSources& companions,
+                     const LimitValues& limits, Diagnostics* out) {
+  auto meta = companions.find("meta");
+  Validate(events, meta == companions.end() ? nullptr : meta->second, ToLightboxLimits(limits),
+           out);
+}
+
+protocol::Answer ValidateAnswer(const CaseInput& input) {
+  jsonl::MemorySource events(input.Input("events"));
+  std::unique_ptr<jsonl::MemorySource> meta;
+  CompanionSources companions;
+  if (input.inputs->contains("meta")) {
+    meta = std::make_unique<jsonl::MemorySource>(input.Input("meta"));
+    companions.emplace("meta", meta.get());
+  }
+  Diagnostics diagnostics;
+  ValidateSession(&events, companions, input.limits, &diagnostics);
+  protocol::Answer answer;
+  answer.verdict =
+      diagnostics.has_errors() ? protocol::Verdict::kInvalid : protocol::Verdict::kValid;
+  answer.findings_given = true;
+  for (const Finding& f : diagnostics.findings()) {
+    answer.findings.push_back({f.rule_id, std::string(SeverityName(f.severity)), f.location.line,
+                               f.location.pointer, f.message});
+  }
+  return answer;
+}
+
+// The reference's verdict on a chain; an I/O error cannot happen in memory, a limit can.
+Result<arcs::lightbox::ChainVerdict> VerifyInput(const CaseInput& input) {
+  jsonl::MemorySource events(input.Input("events"));
+  return arcs::lightbox::Verify(&events, ToLightboxLimits(input.limits));
+}
+
+protocol::Answer VerifyAnswer(const CaseInput& input) {
+  protocol::Answer answer;
+  Result<arcs::lightbox::ChainVerdict> verdict = VerifyInput(input);
+  if (!verdict.ok() || !verdict->intact()) {
+    answer.verdict = protocol::Verdict::kInvalid;
+    if (verdict.ok()) answer.outputs["first_broken"] = std::to_string(verdict->first_broken);
+  }
+  return answer;
+}
+
+// A broken chain's answer names the first broken event (0-based), as the reference finds it.
+std::string CheckVerify(const AnswerCheck& check) {
+  if (check.answer.verdict != protocol::Verdict::kInvalid) return "";
+  Result<arcs::lightbox::ChainVerdict> verdict = VerifyInput(check.input);
+  if (!verdict.ok() || verdict->intact()) return "";  // the verdict itself is judged elsewhere
+  auto given = check.answer.outputs.find("first_broken");
+  const std::string expected = std::to_string(verdict->first_broken);
+  if (given == check.answer.outputs.end()) {
+    return "no output \"first_broken\" (the first broken event is " + expected + ")";
+  }
+  if (given->second != expected) {
+    return "first_broken is " + given->second + "; the first broken event is " + expected + " (" +
+           verdict->reason + ")";
+  }
+  return "";
+}
+
+// The hashes of the events, one per line, or nothing when an event cannot be hashed.
+std::optional<std::string> Hashes(const CaseInput& input) {
+  jsonl::MemorySource events(input.Input("events"));
+  std::string hashes;
+  bool all = true;
+  Status s = arcs::lightbox::HashEach(&events, ToLightboxLimits(input.limits),
+                                      [&](std::uint64_t, const Result<std::string>& hash) {
+                                        all = all && hash.ok();
+                                        if (hash.ok()) hashes += *hash + "\n";
+                                      });
+  if (!s.ok() || !all) return std::nullopt;
+  return hashes;
+}
+
+protocol::Answer HashAnswer(const CaseInput& input) {
+  protocol::Answer answer;
+  if (std::optional<std::string> hashes = Hashes(input)) {
+    answer.outputs["hashes"] = *hashes;
+  } else {
+    answer.verdict = protocol::Verdict::kInvalid;
+  }
+  return answer;
+}
+
+std::string CheckHash(const AnswerCheck& check) {
+  if (check.answer.verdict != protocol::Verdict::kValid) return "";
+  std::optional<std::string> expected = Hashes(check.input);
+  if (!expected) return "";
+  auto given = check.answer.outputs.find("hashes");
+  if (given == check.answer.outputs.end()) return "no output \"hashes\"";
+  if (given->second != *expected) {
+    return "the hashes differ from the canonical ones (one lowercase hex SHA-256 per event, one "
+           "per line)";
+  }
+  return "";
+}
+
+protocol::Answer WriteAnswer(const CaseInput& input) {
+  protocol::Answer answer;
+  jsonl::MemorySource events(input.Input("events"));
+  std::string chain;
+  if (arcs::lightbox::WriteChain(&events, ToLightboxLimits(input.limits), &chain).ok()) {
+    answer.outputs["events"] = std::move(chain);
+  } else {
+    answer.verdict = protocol::Verdict::kInvalid;
+  }
+  return answer;
+}
+
+// The hashes of every event of `events`, in order; an event with none stops the list.
+std::vector<std::string> HashList(std::string_view events, const Limits& limits) {
+  jsonl::MemorySource source(events);
+  std::vector<std::string> hashes;
+  bool all = true;
+  (void)arcs::lightbox::HashEach(&source, limits,
+                                 [&](std::uint64_t, const Result<std::string>& hash) {
+                                   all = all && hash.ok();
+                                   if (all) hashes.push_back(*hash);
+                                 });
+  return hashes;
+}
+
+// A written chain verifies and is the reference's chain of the same input, whatever the spelling:
+// a hash covers an event's canonical data and its link, so equal hashes, event by event, mean the
+// same events (schema_version "1" set where the input had none) linked in the same order.
+std::string CheckWrite(const AnswerCheck& check) {
+  if (check.answer.verdict != protocol::Verdict::kValid) return "";
+  auto given = check.answer.outputs.find("events");
+  if (given == check.answer.outputs.end()) return "no output \"events\"";
+  const Limits limits = ToLightboxLimits(check.input.limits);
+  jsonl::MemorySource written(given->second);
+  Result<arcs::lightbox::ChainVerdict> verdict = arcs::lightbox::Verify(&written, limits);
+  if (!verdict.ok()) return "the written chain cannot be read: " + verdict.status().message();
+  if (!verdict->intact()) return "the written chain does not verify: " + verdict->reason;
+  std::string reference;
+  jsonl::MemorySource events(check.input.Input("events"));
+  if (!arcs::lightbox::WriteChain(&events, limits, &reference).ok()) return "";
+  const std::vector<std::string> mine = HashList(given->second, limits);
+  const std::vector<std::string> expected = HashList(reference, limits);
+  for (std::size_t i = 0; i < std::min(mine.size(), expected.size()); ++i) {
+    if (mine[i] != expected[i]) {
+      return "written event " + std::to_string(i) + " is not the input's event " +
+             std::to_string(i) +
+             " (its data, with schema_version \"1\" where it had none, and its link)";
+    }
+  }
+  if (mine.size() != expected.size()) {
+    return "the written chain holds " + std::to_string(mine.size()) + " events, the input " +
+           std::to_string(expected.size());
+  }
+  return "";
+}
+
+FormatModule Build() {
+  FormatModule m;
+  m.name = "lightbox";
+  m.title = "Lightbox v1";
+  m.spec = "lightbox.md";
+  m.spec_version = "1";
+  m.rule_prefix = "LB-";
+  m.extensions = {"events.jsonl"};
+  m.sniff = LooksLikeLightbox;
+  m.folder_file = "events.jsonl";
+  m.companions = {{"meta", "meta.json"}};
+  for (const LightboxLimit& l : LightboxLimits()) m.limits.push_back(l.spec);
+  m.operations = {
+      {"validate",
+       "judges whether the session (events.jsonl, and meta.json when given) conforms",
+       {"events", "meta"},
+       "valid",
+       "invalid",
+       ValidateAnswer,
+       nullptr},
+      {"verify",
+       "verifies the hash chain; a broken one names its first broken event (output "
+       "first_broken, 0-based)",
+       {"events"},
+       "intact",
+       "broken",
+       VerifyAnswer,
+       CheckVerify},
+      {"hash",
+       "computes each event's hash (output hashes: one lowercase hex SHA-256 per line), or "
+       "refuses events that have none",
+       {"events"},
+       "hashed",
+       "refused",
+       HashAnswer,
+       CheckHash},
+      {"write",
+       "writes the given events as a chain (output events), or refuses them",
+       {"events"},
+       "written",
+       "refused",
+       WriteAnswer,
+       CheckWrite},
+  };
+  m.rules = AllRules;
+  m.validate = ValidateSession;
+  m.catalogue_text = CatalogueText;
+  return m;
+}
+
+}  // namespace
+
+const FormatModule& Module() {
+  static const FormatModule module = Build();
+  return module;
+}
+
+Limits ToLightboxLimits(const LimitValues& values) {
+  Limits limits;
+  for (const LightboxLimit& l : LightboxLimits()) {
+    auto it = values.find(l.spec.name);
+    if (it != values.end()) limits.*l.field = it->second;
+  }
+  return limits;
+}
+
+}  // namespace arcs::conformance::lightbox
