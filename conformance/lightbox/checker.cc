@@ -18,44 +18,61 @@ namespace arcs::conformance::lightbox {
 namespace {
 
 // Every rule the validator cites, written once: the constants below and AllRules() come from it.
-#define ARCS_LIGHTBOX_RULES(X)           \
-  X(kJsonObjectLine, "LB-FILE-1")        \
-  X(kSchemaVersionField, "LB-REQ-1")     \
-  X(kSessionIdField, "LB-REQ-2")         \
-  X(kInvocationIdField, "LB-REQ-3")      \
-  X(kToolField, "LB-REQ-4")              \
-  X(kInputField, "LB-REQ-5")             \
-  X(kOutputField, "LB-REQ-6")            \
-  X(kStatusField, "LB-REQ-7")            \
-  X(kTimestampStartField, "LB-REQ-8")    \
-  X(kTimestampEndField, "LB-REQ-9")      \
-  X(kPrevHashField, "LB-REQ-10")         \
-  X(kHashField, "LB-REQ-11")             \
-  X(kParentInvocationField, "LB-OPT-1")  \
-  X(kActorField, "LB-OPT-2")             \
-  X(kOriginatingActorField, "LB-OPT-3")  \
-  X(kErrorField, "LB-OPT-4")             \
-  X(kChunkCountField, "LB-OPT-5")        \
-  X(kTotalBytesField, "LB-OPT-6")        \
-  X(kContentHashesField, "LB-OPT-7")     \
-  X(kRetryOfField, "LB-OPT-8")           \
-  X(kSchemaVersionValue, "LB-VERSION-1") \
-  X(kStatusValue, "LB-STATUS-1")         \
-  X(kInvocationIdShape, "LB-ID-1")       \
-  X(kInvocationIdUnique, "LB-ID-2")      \
-  X(kTimestampShape, "LB-TIME-1")        \
-  X(kPendingShape, "LB-ASYNC-1")         \
-  X(kResolutionShape, "LB-ASYNC-2")      \
-  X(kRetryTarget, "LB-RETRY-1")          \
-  X(kParentTarget, "LB-PARENT-1")        \
-  X(kRedaction, "LB-REDACT-1")           \
-  X(kOneSession, "LB-SESSION-1")         \
-  X(kErrorDetails, "LB-ERROR-1")         \
-  X(kNoFloats, "LB-CANON-1")             \
-  X(kHashChain, "LB-CHAIN-1")            \
-  X(kMetaObject, "LB-META-1")            \
-  X(kMetaFields, "LB-META-2")            \
-  X(kMetaAgrees, "LB-META-3")
+#define ARCS_LIGHTBOX_RULES(X)             \
+  X(kJsonObjectLine, "LB-LAYOUT-1")        \
+  X(kLimits, "LB-LAYOUT-5")                \
+  X(kSchemaVersionField, "LB-EVENT-1")     \
+  X(kSessionIdField, "LB-EVENT-2")         \
+  X(kInvocationIdField, "LB-EVENT-3")      \
+  X(kToolField, "LB-EVENT-4")              \
+  X(kInputField, "LB-EVENT-5")             \
+  X(kOutputField, "LB-EVENT-6")            \
+  X(kStatusField, "LB-EVENT-7")            \
+  X(kTimestampStartField, "LB-EVENT-8")    \
+  X(kTimestampEndField, "LB-EVENT-9")      \
+  X(kPrevHashField, "LB-EVENT-10")         \
+  X(kHashField, "LB-EVENT-11")             \
+  X(kStatusValue, "LB-EVENT-12")           \
+  X(kInvocationIdShape, "LB-EVENT-13")     \
+  X(kInvocationIdUnique, "LB-EVENT-14")    \
+  X(kTimestampStartShape, "LB-EVENT-15")   \
+  X(kTimestampEndShape, "LB-EVENT-16")     \
+  X(kOutputNullOnlyPending, "LB-EVENT-17") \
+  X(kEndNullOnlyPending, "LB-EVENT-18")    \
+  X(kOneSession, "LB-EVENT-19")            \
+  X(kParentInvocationField, "LB-OPT-1")    \
+  X(kActorField, "LB-OPT-2")               \
+  X(kOriginatingActorField, "LB-OPT-3")    \
+  X(kErrorField, "LB-OPT-4")               \
+  X(kChunkCountField, "LB-OPT-5")          \
+  X(kTotalBytesField, "LB-OPT-6")          \
+  X(kContentHashesField, "LB-OPT-7")       \
+  X(kRetryOfField, "LB-OPT-8")             \
+  X(kParentKnown, "LB-OPT-9")              \
+  X(kParentNotSelf, "LB-OPT-10")           \
+  X(kErrorOnlyOnError, "LB-OPT-11")        \
+  X(kCountsNonNegative, "LB-OPT-12")       \
+  X(kErrorDetails, "LB-OPT-13")            \
+  X(kNoFloats, "LB-CANON-5")               \
+  X(kUnicodeText, "LB-CANON-8")            \
+  X(kUniqueNames, "LB-CANON-9")            \
+  X(kHashMatches, "LB-HASH-2")             \
+  X(kHashHex, "LB-HASH-3")                 \
+  X(kFirstPrevNull, "LB-HASH-4")           \
+  X(kLinked, "LB-HASH-5")                  \
+  X(kPendingShape, "LB-ASYNC-2")           \
+  X(kResolutionShape, "LB-ASYNC-3")        \
+  X(kRetryNotSelf, "LB-RETRY-1")           \
+  X(kRetryTarget, "LB-RETRY-2")            \
+  X(kRedactionPath, "LB-REDACT-1")         \
+  X(kRedactionMarker, "LB-REDACT-2")       \
+  X(kRedactionHash, "LB-REDACT-3")         \
+  X(kMetaObject, "LB-META-1")              \
+  X(kMetaSessionId, "LB-META-2")           \
+  X(kMetaSchemaVersion, "LB-META-3")       \
+  X(kMetaLightboxVersion, "LB-META-4")     \
+  X(kMetaCreatedAt, "LB-META-5")           \
+  X(kMetaAgrees, "LB-META-6")
 
 struct RuleRef {
   std::string_view id;
@@ -113,7 +130,7 @@ bool HasShape(const json::Value& v, Shape shape) {
     case Shape::kInteger: {
       if (!v.is_number()) return false;
       const json::NumberInfo info = json::Classify(v.text());
-      return !info.has_fraction && !info.has_exponent && !(info.negative && !info.zero);
+      return !info.has_fraction && !info.has_exponent;
     }
   }
   return false;
@@ -130,7 +147,7 @@ std::string_view ShapeName(Shape shape) {
     case Shape::kObjectOrNull:
       return "an object or null";
     case Shape::kInteger:
-      return "a non-negative integer";
+      return "an integer";
   }
   return "";
 }
@@ -159,7 +176,7 @@ std::optional<std::uint64_t> InvocationNumber(std::string_view id) {
 bool IsTimestampWithMilliseconds(std::string_view s) {
   if (s.size() < 24 || s[19] != '.' || !IsDigits(s.substr(20, 3))) return false;
   const std::string_view zone = s.substr(23);
-  return (zone == "Z" || zone.size() == 6) && IsRfc3339DateTime(s);
+  return (zone == "Z" || zone == "z" || zone.size() == 6) && IsRfc3339DateTime(s);
 }
 
 bool IsSha256Hex(std::string_view s) {
@@ -168,15 +185,19 @@ bool IsSha256Hex(std::string_view s) {
          });
 }
 
-// The value at a content_hashes path ("input.api_key", "output.large_field.inner"), or null.
-const json::Value* AtPath(const json::Value& event, std::string_view path) {
-  const json::Value* at = &event;
-  while (at && !path.empty()) {
-    const std::size_t dot = path.find('.');
-    at = at->is_object() ? at->Find(path.substr(0, dot)) : nullptr;
-    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+// The value at a content_hashes path inside `at` ("api_key", "large_field.inner"), or null.
+// A member name may hold a dot itself, so every split at the dots is tried (errata LB-E37);
+// the first that reaches a value wins.
+const json::Value* AtPath(const json::Value& at, std::string_view path, int depth = 0) {
+  if (!at.is_object() || depth > 64) return nullptr;
+  if (const json::Value* whole = at.Find(path)) return whole;
+  for (std::size_t dot = path.find('.'); dot != std::string_view::npos;
+       dot = path.find('.', dot + 1)) {
+    if (const json::Value* head = at.Find(path.substr(0, dot))) {
+      if (const json::Value* found = AtPath(*head, path.substr(dot + 1), depth + 1)) return found;
+    }
   }
-  return at;
+  return nullptr;
 }
 
 // "[REDACTED]", or {"_redacted": true, "_reason": "...", "_bytes": N}.
@@ -187,7 +208,7 @@ bool IsRedacted(const json::Value& v) {
   const json::Value* reason = v.Find("_reason");
   const json::Value* bytes = v.Find("_bytes");
   return redacted && redacted->is_bool() && redacted->as_bool() && reason && reason->is_string() &&
-         bytes && HasShape(*bytes, Shape::kInteger);
+         bytes && HasShape(*bytes, Shape::kInteger) && !json::Classify(bytes->text()).negative;
 }
 
 // What the cross-event rules keep per invocation: a byte (and the hash map's own ~40).
@@ -237,11 +258,11 @@ class Checker {
       Error(rule::kJsonObjectLine, 1, "", "events.jsonl starts with a byte order mark");
     }
     if (!line.too_long && jsonl::IsBlank(line.text)) {
-      Warn(rule::kJsonObjectLine, line_, "", "a blank line is not an event");
+      Error(rule::kJsonObjectLine, line_, "", "a blank line holds no JSON object (errata LB-E4)");
       return true;
     }
     if (events_ == limits_.max_events) {
-      Error(rule::kJsonObjectLine, line_, "",
+      Error(rule::kLimits, line_, "",
             "more than max_events=" + std::to_string(limits_.max_events) +
                 " events; not read "
                 "further");
@@ -250,15 +271,23 @@ class Checker {
     ++events_;
     event_lines_.push_back(line_);
     std::string problem;
+    RuleRef cited = rule::kJsonObjectLine;
     if (line.too_long) {
       problem = "the line is longer than max_line_bytes=" + std::to_string(limits_.max_line_bytes);
+      cited = rule::kLimits;
     } else if (!document_.Parse(line.text, arcs::lightbox::ParseOptionsFor(limits_))) {
       problem = "not JSON: " + document_.error().message;
+      const json::ErrorCode code = document_.error().code;
+      if (code == json::ErrorCode::kLoneSurrogate || code == json::ErrorCode::kInvalidUtf8) {
+        cited = rule::kUnicodeText;
+      } else if (code == json::ErrorCode::kDepthExceeded) {
+        cited = rule::kLimits;
+      }
     } else if (!document_.root().is_object()) {
       problem = "not a JSON object";
     }
     if (!problem.empty()) {
-      Error(rule::kJsonObjectLine, line_, "", problem);
+      Error(cited, line_, "", problem);
       chain_.Add(nullptr, problem);
       return true;
     }
@@ -269,7 +298,7 @@ class Checker {
 
   void CheckEvent(const json::Value& event) {
     for (const json::Duplicate& d : document_.duplicates()) {
-      Error(rule::kJsonObjectLine, line_, d.pointer, "a repeated member name");
+      Error(rule::kUniqueNames, line_, d.pointer, "a repeated member name");
     }
     if (std::optional<std::string> at = canonical::FirstFloat(event)) {
       Error(rule::kNoFloats, line_, *at, "a float: the canonical form prohibits them");
@@ -296,23 +325,17 @@ class Checker {
 
   void CheckValues(const json::Value& event) {
     if (const json::Value* v = String(event, "schema_version"); v && v->text() != "1") {
-      Warn(rule::kSchemaVersionValue, line_, "/schema_version",
-           "schema_version " + Quoted(v->text()) +
-               " is not \"1\", the version this validator "
-               "knows");
+      Error(rule::kSchemaVersionField, line_, "/schema_version",
+            "schema_version " + Quoted(v->text()) + " is not \"1\" (errata LB-E34)");
     }
-    if (const json::Value* v = String(event, "status");
-        v && v->text() != "pending" && v->text() != "complete" && v->text() != "error") {
+    const json::Value* status = String(event, "status");
+    if (status && status->text() != "pending" && status->text() != "complete" &&
+        status->text() != "error") {
       Error(rule::kStatusValue, line_, "/status",
-            "status " + Quoted(v->text()) + " is not pending, complete or error");
+            "status " + Quoted(status->text()) + " is not pending, complete or error");
     }
-    for (std::string_view name : {"timestamp_start", "timestamp_end"}) {
-      if (const json::Value* v = String(event, name);
-          v && !IsTimestampWithMilliseconds(v->text())) {
-        Error(rule::kTimestampShape, line_, Pointer(name),
-              Quoted(v->text()) + " is not an ISO 8601 date-time with milliseconds and an offset");
-      }
-    }
+    CheckTimestamp(event, "timestamp_start", rule::kTimestampStartShape);
+    CheckTimestamp(event, "timestamp_end", rule::kTimestampEndShape);
     if (const json::Value* v = String(event, "session_id")) {
       if (!session_) {
         session_ = std::string(v->text());
@@ -321,9 +344,47 @@ class Checker {
               "session_id " + Quoted(v->text()) + " is not the first event's " + Quoted(*session_));
       }
     }
-    const json::Value* status = String(event, "status");
-    if (status && status->text() == "error" && !event.Find("error")) {
+    for (std::string_view name : {"chunk_count", "total_bytes"}) {
+      const json::Value* v = event.Find(name);
+      if (v && HasShape(*v, Shape::kInteger) && json::Classify(v->text()).negative &&
+          !json::Classify(v->text()).zero) {
+        Error(rule::kCountsNonNegative, line_, Pointer(name), std::string(name) + " is negative");
+      }
+    }
+    for (std::string_view name : {"hash", "prev_hash"}) {
+      if (const json::Value* v = String(event, name); v && !IsSha256Hex(v->text())) {
+        Error(rule::kHashHex, line_, Pointer(name),
+              std::string(name) + " is not 64 lowercase hexadecimal digits");
+      }
+    }
+    if (status) CheckStatusFields(event, status->text());
+  }
+
+  void CheckTimestamp(const json::Value& event, std::string_view name, const RuleRef& rule) {
+    if (const json::Value* v = String(event, name); v && !IsTimestampWithMilliseconds(v->text())) {
+      Error(rule, line_, Pointer(name),
+            Quoted(v->text()) + " is not an ISO 8601 date-time with milliseconds and an offset");
+    }
+  }
+
+  // output and timestamp_end are null for pending events only; error goes with status error.
+  void CheckStatusFields(const json::Value& event, std::string_view status) {
+    const json::Value* output = event.Find("output");
+    const json::Value* end = event.Find("timestamp_end");
+    if (status != "pending" && output && output->is_null()) {
+      Error(rule::kOutputNullOnlyPending, line_, "/output",
+            "output is null, but status is " + std::string(status));
+    }
+    if (status != "pending" && end && end->is_null()) {
+      Error(rule::kEndNullOnlyPending, line_, "/timestamp_end",
+            "timestamp_end is null, but status is " + std::string(status));
+    }
+    const bool has_error = event.Find("error") != nullptr;
+    if (status == "error" && !has_error) {
       Warn(rule::kErrorDetails, line_, "", "an event with status error has no \"error\" details");
+    } else if (status != "error" && has_error) {
+      Error(rule::kErrorOnlyOnError, line_, "/error",
+            "an \"error\" member, but status is " + std::string(status));
     }
   }
 
@@ -347,8 +408,15 @@ class Checker {
             "invocation_id " + Quoted(id->text()) + " was used by an earlier call");
     }
     state |= kSeen | (pending ? kPending : 0);
-    CheckTarget(event, "retry_of", rule::kRetryTarget, /*may_come_later=*/false);
-    CheckTarget(event, "parent_invocation", rule::kParentTarget, /*may_come_later=*/true);
+    for (std::string_view name : {"retry_of", "parent_invocation"}) {
+      if (const json::Value* v = String(event, name); v && v->text() == id->text()) {
+        Error(name == "retry_of" ? rule::kRetryNotSelf : rule::kParentNotSelf, line_, Pointer(name),
+              std::string(name) + " names the event's own invocation");
+        return;
+      }
+    }
+    CheckTarget(event, "retry_of", /*may_come_later=*/false);
+    CheckTarget(event, "parent_invocation", /*may_come_later=*/true);
   }
 
   void CheckPending(const json::Value& event, std::uint8_t state) {
@@ -378,18 +446,18 @@ class Checker {
     state |= kResolved;
   }
 
-  // retry_of names an earlier invocation; parent_invocation one anywhere in the session.
-  void CheckTarget(const json::Value& event, std::string_view name, const RuleRef& rule,
-                   bool may_come_later) {
+  // retry_of names an earlier invocation (an error when not); parent_invocation one anywhere in
+  // the session (a warning when not: errata LB-E21).
+  void CheckTarget(const json::Value& event, std::string_view name, bool may_come_later) {
     const json::Value* target = String(event, name);
     if (!target) return;
     const std::optional<std::uint64_t> number = InvocationNumber(target->text());
     if (number && invocations_.contains(*number)) return;
-    if (number && may_come_later) {
-      later_.push_back({line_, *number, rule});
+    if (may_come_later) {
+      later_.push_back({line_, number.value_or(UINT64_MAX), std::string(target->text())});
       return;
     }
-    Error(rule, line_, Pointer(name),
+    Error(rule::kRetryTarget, line_, Pointer(name),
           std::string(name) + " " + Quoted(target->text()) + " names no earlier invocation");
   }
 
@@ -399,11 +467,19 @@ class Checker {
     for (const json::Member& m : hashes->members()) {
       const std::string pointer = "/content_hashes" + Pointer(m.name);
       if (!m.value.is_string() || !IsSha256Hex(m.value.text())) {
-        Error(rule::kRedaction, line_, pointer, "not a lowercase hex SHA-256");
+        Error(rule::kRedactionHash, line_, pointer, "not 64 lowercase hexadecimal digits");
       }
-      const json::Value* at = AtPath(event, m.name);
-      if (!at || !IsRedacted(*at)) {
-        Error(rule::kRedaction, line_, pointer,
+      const std::size_t dot = m.name.find('.');
+      const std::string_view top = m.name.substr(0, dot);
+      const json::Value* member = (top == "input" || top == "output") && dot != std::string::npos
+                                      ? event.Find(top)
+                                      : nullptr;
+      const json::Value* at = member ? AtPath(*member, m.name.substr(dot + 1)) : nullptr;
+      if (!at) {
+        Error(rule::kRedactionPath, line_, pointer,
+              Quoted(m.name) + " is not input. or output. and a path to a value of the event");
+      } else if (!IsRedacted(*at)) {
+        Error(rule::kRedactionMarker, line_, pointer,
               "the value at " + Quoted(m.name) +
                   " is not \"[REDACTED]\" or a {_redacted, _reason, _bytes} object");
       }
@@ -413,12 +489,32 @@ class Checker {
   void Finish() {
     for (const Later& l : later_) {
       if (!invocations_.contains(l.target)) {
-        Error(l.rule, l.line, "/parent_invocation", "parent_invocation names no invocation");
+        Warn(rule::kParentKnown, l.line, "/parent_invocation",
+             "parent_invocation " + Quoted(l.text) + " names no invocation of the session");
       }
     }
     const arcs::lightbox::ChainVerdict chain = chain_.Finish();
-    if (!chain.intact()) {
-      Error(rule::kHashChain, LineOfEvent(chain.first_broken), "",
+    using arcs::lightbox::Break;
+    const RuleRef* cited = nullptr;
+    switch (chain.first_break) {
+      case Break::kContentChanged:
+        cited = &rule::kHashMatches;
+        break;
+      case Break::kStartsMidChain:
+        cited = &rule::kFirstPrevNull;
+        break;
+      case Break::kInserted:
+      case Break::kReordered:
+      case Break::kDeleted:
+        cited = &rule::kLinked;
+        break;
+      case Break::kNone:
+      case Break::kUnreadable:  // already a finding of its own: not JSON, a float, no hash
+      case Break::kNoHash:
+        break;
+    }
+    if (cited) {
+      Error(*cited, LineOfEvent(chain.first_broken), "",
             "the hash chain breaks at " + chain.reason + " (" +
                 std::string(arcs::lightbox::BreakName(chain.first_break)) + ")");
     }
@@ -436,7 +532,7 @@ class Checker {
       Result<std::size_t> n = meta->Read(buffer, sizeof buffer);
       if (!n.ok() || *n == 0) break;
       if (text.size() + *n > limits_.max_line_bytes) {
-        return Error(rule::kMetaObject, 0, "meta.json", "meta.json is larger than max_line_bytes");
+        return Error(rule::kLimits, 0, "meta.json", "meta.json is larger than max_line_bytes");
       }
       text.append(buffer, *n);
     }
@@ -444,31 +540,45 @@ class Checker {
     if (!doc.Parse(text, arcs::lightbox::ParseOptionsFor(limits_)) || !doc.root().is_object()) {
       return Error(rule::kMetaObject, 0, "meta.json", "meta.json is not a JSON object");
     }
-    for (std::string_view name :
-         {"session_id", "schema_version", "lightbox_version", "created_at"}) {
-      const json::Value* v = doc.root().Find(name);
+    for (const json::Duplicate& d : doc.duplicates()) {
+      Error(rule::kUniqueNames, 0, "meta.json" + d.pointer, "a repeated member name");
+    }
+    const json::Value& object = doc.root();
+    const std::array<std::pair<std::string_view, RuleRef>, 4> fields = {{
+        {"session_id", rule::kMetaSessionId},
+        {"schema_version", rule::kMetaSchemaVersion},
+        {"lightbox_version", rule::kMetaLightboxVersion},
+        {"created_at", rule::kMetaCreatedAt},
+    }};
+    for (const auto& [name, cited] : fields) {
+      const json::Value* v = object.Find(name);
       if (!v || !v->is_string()) {
-        Error(rule::kMetaFields, 0, "meta.json" + Pointer(name),
+        Error(cited, 0, "meta.json" + Pointer(name),
               "meta.json has no string \"" + std::string(name) + "\"");
       }
     }
-    const json::Value* created = doc.root().Find("created_at");
-    if (created && created->is_string() && !IsTimestampWithMilliseconds(created->text())) {
-      Error(rule::kMetaFields, 0, "meta.json/created_at",
+    const json::Value* version = String(object, "schema_version");
+    if (version && version->text() != "1") {
+      Error(rule::kMetaSchemaVersion, 0, "meta.json/schema_version",
+            "schema_version " + Quoted(version->text()) + " is not \"1\"");
+    }
+    const json::Value* created = String(object, "created_at");
+    if (created && !IsTimestampWithMilliseconds(created->text())) {
+      Error(rule::kMetaCreatedAt, 0, "meta.json/created_at",
             Quoted(created->text()) + " is not an ISO 8601 date-time with milliseconds");
     }
-    const json::Value* session = doc.root().Find("session_id");
-    if (session && session->is_string() && session_ && session->text() != *session_) {
+    const json::Value* session = String(object, "session_id");
+    if (session && session_ && session->text() != *session_) {
       Error(rule::kMetaAgrees, 0, "meta.json/session_id",
             "meta.json's session_id " + Quoted(session->text()) + " is not the events' " +
                 Quoted(*session_));
     }
   }
 
-  struct Later {
+  struct Later {  // a parent_invocation not seen yet
     std::uint64_t line;
-    std::uint64_t target;
-    RuleRef rule;
+    std::uint64_t target;  // UINT64_MAX when it is not inv_NNNNN: never found
+    std::string text;
   };
 
   arcs::lightbox::Limits limits_;

@@ -1,7 +1,7 @@
 // Lightbox v1 (lightbox.md): the reference hash chain. An event's hash is the lowercase hex
 // SHA-256 of its canonical bytes: the event without its "hash" member, as Python's
 // json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False) writes it (the rule list;
-// the code sample's default ASCII escaping contradicts it: errata LB-E1). The bytes on disk are
+// the code sample's default ASCII escaping contradicts it: errata LB-E23). The bytes on disk are
 // not the canonical bytes (the upstream recorder writes lines with Python's default escaping),
 // so every event is parsed and re-serialized.
 //

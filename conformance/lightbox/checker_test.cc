@@ -1,0 +1,134 @@
+// Unit tests of the validator's mechanics. What the validator must say about each kind of session
+// is data: vectors/lightbox/manifest.json, run by `arcs vectors`.
+#include "conformance/lightbox/checker.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace arcs::conformance::lightbox {
+namespace {
+
+std::string Event(std::string_view id, std::string_view status, std::string_view extra = "") {
+  const bool pending = status == "pending";
+  return R"({"schema_version":"1","session_id":"session_1","invocation_id":")" + std::string(id) +
+         R"(","tool":"t","input":{"q":1},"output":)" + (pending ? "null" : R"({"ok":true})") +
+         R"(,"status":")" + std::string(status) +
+         R"(","timestamp_start":"2025-01-15T10:23:01.123+00:00","timestamp_end":)" +
+         (pending ? "null" : R"("2025-01-15T10:23:01.456Z")") + std::string(extra) + "}";
+}
+
+// The events chained by the reference writer.
+std::string Chained(const std::vector<std::string>& events) {
+  std::string input;
+  for (const std::string& e : events) input += e + "\n";
+  jsonl::MemorySource source(input);
+  std::string out;
+  EXPECT_TRUE(arcs::lightbox::WriteChain(&source, {}, &out).ok());
+  return out;
+}
+
+Diagnostics Check(const std::string& events, const std::string* meta = nullptr) {
+  jsonl::MemorySource source(events);
+  std::unique_ptr<jsonl::MemorySource> meta_source;
+  if (meta) meta_source = std::make_unique<jsonl::MemorySource>(*meta);
+  Diagnostics d;
+  Validate(&source, meta_source.get(), {}, &d);
+  return d;
+}
+
+std::set<std::string> ErrorRules(const Diagnostics& d) {
+  std::set<std::string> rules;
+  for (const Finding& f : d.findings()) {
+    if (f.severity == Severity::kError) rules.insert(f.rule_id);
+  }
+  return rules;
+}
+
+TEST(LightboxChecker, AChainedSessionWithAnAsyncPairARetryAndARedactionIsValid) {
+  const std::string events = Chained({
+      Event("inv_00001", "complete", R"(,"parent_invocation":"inv_00003")"),
+      Event("inv_00002", "pending"),
+      R"({"schema_version":"1","session_id":"session_1","invocation_id":"inv_00002","tool":"t",)"
+      R"("input":{},"output":{"ok":1},"status":"error","error":{"type":"Timeout"},)"
+      R"("timestamp_start":"2025-01-15T10:23:01.123+00:00","timestamp_end":"2025-01-15T10:23:02.000+00:00"})",
+      Event("inv_00003", "complete",
+            R"(,"retry_of":"inv_00001","content_hashes":{"input.q":")" + std::string(64, 'a') +
+                R"("},"chunk_count":3,"total_bytes":12345678901234567890)"),
+  });
+  // inv_00003's input.q is not redacted: the one error, for the redaction marker rule.
+  EXPECT_EQ(ErrorRules(Check(events)), (std::set<std::string>{"LB-REDACT-2"}));
+  const std::string meta =
+      R"({"session_id":"session_1","schema_version":"1","lightbox_version":"0.1.0",)"
+      R"("created_at":"2025-01-15T10:00:00.000+00:00"})";
+  EXPECT_EQ(ErrorRules(Check(events, &meta)), (std::set<std::string>{"LB-REDACT-2"}));
+}
+
+TEST(LightboxChecker, CrossEventRules) {
+  struct Case {
+    std::vector<std::string> events;
+    std::set<std::string> rules;
+    bool chained = true;  // the writer refuses floats: those events go unchained
+  };
+  const std::vector<Case> cases = {
+      {{Event("inv_00001", "complete"), Event("inv_00001", "complete")}, {"LB-EVENT-14"}},
+      {{Event("inv_00001", "pending"),
+        Event("inv_00001", "complete")},  // a resolution with input {"q":1}, not {}
+       {"LB-ASYNC-3"}},
+      {{Event("inv_00001", "complete", R"(,"retry_of":"inv_00002")"),
+        Event("inv_00002", "complete")},
+       {"LB-RETRY-2"}},
+      {{Event("inv_00001", "complete", R"(,"parent_invocation":"inv_00001")")}, {"LB-OPT-10"}},
+      {{Event("inv_00001", "complete", R"(,"retry_of":"inv_00001")")}, {"LB-RETRY-1"}},
+      {{Event("inv_1", "complete")}, {"LB-EVENT-13"}},
+      {{Event("inv_00001", "done")}, {"LB-EVENT-12"}},
+      {{Event("inv_00001", "complete", R"(,"error":{})")}, {"LB-OPT-11"}},
+      {{Event("inv_00001", "complete", R"(,"chunk_count":-1)")}, {"LB-OPT-12"}},
+      {{Event("inv_00001", "complete",
+              R"(,"total_bytes":1.5,"prev_hash":null,"hash":")" + std::string(64, '0') + "\"")},
+       {"LB-CANON-5", "LB-OPT-6"},
+       false},
+  };
+  for (const Case& c : cases) {
+    const std::string events = c.chained ? Chained(c.events) : c.events[0] + "\n";
+    EXPECT_EQ(ErrorRules(Check(events)), c.rules) << c.events[0];
+  }
+}
+
+TEST(LightboxChecker, AnUnknownParentIsAWarning) {
+  const Diagnostics d =
+      Check(Chained({Event("inv_00001", "complete", R"(,"parent_invocation":"inv_00009")")}));
+  EXPECT_FALSE(d.has_errors());
+  ASSERT_EQ(d.findings().size(), 1u);
+  EXPECT_EQ(d.findings()[0].rule_id, "LB-OPT-9");
+}
+
+TEST(LightboxChecker, ABrokenChainIsCitedOnTheLineOfItsFirstBrokenEvent) {
+  std::string events = Chained({Event("inv_00001", "complete"), Event("inv_00002", "complete"),
+                                Event("inv_00003", "complete")});
+  events.insert(0, "\n");  // a blank line: an error of its own, and no event
+  const std::size_t second = events.find('\n', 1) + 1;  // line 3: event 1
+  events.replace(events.find(R"("q":1)", second), 5, R"("q":2)");
+  const Diagnostics d = Check(events);
+  bool found = false;
+  for (const Finding& f : d.findings()) {
+    if (f.rule_id != "LB-HASH-2") continue;
+    found = true;
+    EXPECT_EQ(f.location.line, 3u);
+    EXPECT_NE(f.message.find("event 1"), std::string::npos) << f.message;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(LightboxChecker, MetaJsonMustAgree) {
+  const std::string events = Chained({Event("inv_00001", "complete")});
+  const std::string meta =
+      R"({"session_id":"session_2","schema_version":"1","lightbox_version":"0.1.0",)"
+      R"("created_at":"2025-01-15T10:00:00+00:00"})";
+  EXPECT_EQ(ErrorRules(Check(events, &meta)), (std::set<std::string>{"LB-META-5", "LB-META-6"}));
+}
+
+}  // namespace
+}  // namespace arcs::conformance::lightbox
