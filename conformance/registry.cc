@@ -1,5 +1,6 @@
 #include "conformance/registry.h"
 
+#include "conformance/lightbox/module.h"
 #include "conformance/spool/module.h"
 
 namespace arcs::conformance {
@@ -7,6 +8,7 @@ namespace arcs::conformance {
 std::span<const FormatModule* const> Formats() {
   static const FormatModule* const formats[] = {
       &spool::Module(),
+      &lightbox::Module(),
   };
   return formats;
 }

@@ -79,8 +79,47 @@ Result<arcs::lightbox::ChainVerdict> VerifyInput(const CaseInput& input) {
   return arcs::lightbox::Verify(&events, ToLightboxLimits(input.limits));
 }
 
+// Whether every event (and meta.json, when given) says schema_version "1": the reference
+// declares unknown_schema_version=refuse (errata LB-E34), so it reads and verifies nothing else.
+// A missing schema_version is not "unknown" (LB-E31).
+bool OnlyVersionOne(const CaseInput& input) {
+  bool known = true;
+  auto check = [&](const json::Value* v) {
+    const json::Value* version = v ? v->Find("schema_version") : nullptr;
+    if (version && !(version->is_string() && version->text() == arcs::lightbox::kSchemaVersion)) {
+      known = false;
+    }
+  };
+  jsonl::MemorySource events(input.Input("events"));
+  (void)arcs::lightbox::ForEachEvent(
+      &events, ToLightboxLimits(input.limits),
+      [&](std::uint64_t, const json::Value* event, std::string_view) { check(event); });
+  json::Document meta;
+  if (input.inputs->contains("meta") && meta.Parse(input.Input("meta"))) check(&meta.root());
+  return known;
+}
+
+// A reader accepts a session whose every line is an event (a JSON object) of a version it knows.
+protocol::Answer ReadAnswer(const CaseInput& input) {
+  bool readable = OnlyVersionOne(input);
+  jsonl::MemorySource events(input.Input("events"));
+  Status s =
+      arcs::lightbox::ForEachEvent(&events, ToLightboxLimits(input.limits),
+                                   [&](std::uint64_t, const json::Value* event, std::string_view) {
+                                     readable = readable && event != nullptr;
+                                   });
+  protocol::Answer answer;
+  if (!s.ok() || !readable) answer.verdict = protocol::Verdict::kInvalid;
+  return answer;
+}
+
 protocol::Answer VerifyAnswer(const CaseInput& input) {
   protocol::Answer answer;
+  if (!OnlyVersionOne(input)) {
+    answer.verdict = protocol::Verdict::kInvalid;
+    answer.reason = "schema_version other than \"1\": refused (unknown_schema_version=refuse)";
+    return answer;
+  }
   Result<arcs::lightbox::ChainVerdict> verdict = VerifyInput(input);
   if (!verdict.ok() || !verdict->intact()) {
     answer.verdict = protocol::Verdict::kInvalid;
@@ -91,7 +130,9 @@ protocol::Answer VerifyAnswer(const CaseInput& input) {
 
 // A broken chain's answer names the first broken event (0-based), as the reference finds it.
 std::string CheckVerify(const AnswerCheck& check) {
-  if (check.answer.verdict != protocol::Verdict::kInvalid) return "";
+  if (check.answer.verdict != protocol::Verdict::kInvalid || !OnlyVersionOne(check.input)) {
+    return "";
+  }
   Result<arcs::lightbox::ChainVerdict> verdict = VerifyInput(check.input);
   if (!verdict.ok() || verdict->intact()) return "";  // the verdict itself is judged elsewhere
   auto given = check.answer.outputs.find("first_broken");
@@ -211,6 +252,14 @@ FormatModule Build() {
   m.folder_file = "events.jsonl";
   m.companions = {{"meta", "meta.json"}};
   for (const LightboxLimit& l : LightboxLimits()) m.limits.push_back(l.spec);
+  // The reference's choice where lightbox.md leaves one: a session of another schema_version is
+  // refused, since a new version is what announces other canonicalization or hash rules.
+  m.policies = {
+      {"unknown_schema_version",
+       {"refuse", "warn"},
+       "refuse",
+       "lightbox.md Compatibility Policy: Readers MAY refuse to read schema_version > N"},
+  };
   m.operations = {
       {"validate",
        "judges whether the session (events.jsonl, and meta.json when given) conforms",
@@ -219,12 +268,19 @@ FormatModule Build() {
        "invalid",
        ValidateAnswer,
        nullptr},
+      {"read",
+       "reads the session as a Lightbox reader: accepts it, or refuses it",
+       {"events", "meta"},
+       "accept",
+       "reject",
+       ReadAnswer,
+       nullptr},
       {"verify",
-       "verifies the hash chain; a broken one names its first broken event (output "
-       "first_broken, 0-based)",
-       {"events"},
-       "intact",
-       "broken",
+       "checks the hash chain; a failed one names its first broken event (output first_broken, "
+       "0-based)",
+       {"events", "meta"},
+       "verified",
+       "failed",
        VerifyAnswer,
        CheckVerify},
       {"hash",

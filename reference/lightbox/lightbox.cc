@@ -237,30 +237,37 @@ std::string_view BreakName(Break b) {
   return "none";
 }
 
-Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits) {
-  EventReader reader(events, limits);
-  ChainChecker chain;
-  ReadEvent event;
-  for (;;) {
-    Result<bool> more = reader.Next(&event);
-    if (!more.ok()) return more.status();
-    if (!*more) return chain.Finish();
-    chain.Add(event.value, event.problem);
-  }
-}
-
-Status HashEach(jsonl::ByteSource* events, const Limits& limits,
-                const std::function<void(std::uint64_t, const Result<std::string>&)>& on_event) {
+Status ForEachEvent(
+    jsonl::ByteSource* events, const Limits& limits,
+    const std::function<void(std::uint64_t, const json::Value*, std::string_view)>& on_event) {
   EventReader reader(events, limits);
   ReadEvent event;
   for (;;) {
     Result<bool> more = reader.Next(&event);
     if (!more.ok()) return more.status();
     if (!*more) return Status::Ok();
-    on_event(event.index,
-             event.value ? EventHash(*event.value)
-                         : Result<std::string>(Status(StatusCode::kParseError, event.problem)));
+    on_event(event.index, event.value, event.problem);
   }
+}
+
+Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits) {
+  ChainChecker chain;
+  Status s = ForEachEvent(events, limits,
+                          [&](std::uint64_t, const json::Value* event, std::string_view problem) {
+                            chain.Add(event, problem);
+                          });
+  if (!s.ok()) return s;
+  return chain.Finish();
+}
+
+Status HashEach(jsonl::ByteSource* events, const Limits& limits,
+                const std::function<void(std::uint64_t, const Result<std::string>&)>& on_event) {
+  return ForEachEvent(
+      events, limits, [&](std::uint64_t index, const json::Value* event, std::string_view problem) {
+        on_event(index, event ? EventHash(*event)
+                              : Result<std::string>(
+                                    Status(StatusCode::kParseError, std::string(problem))));
+      });
 }
 
 Status WriteChain(jsonl::ByteSource* events, const Limits& limits, std::string* out) {

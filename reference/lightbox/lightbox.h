@@ -65,6 +65,13 @@ struct ChainVerdict {
   bool intact() const { return first_break == Break::kNone; }
 };
 
+// Calls on_event(index, event or null, why null) for each event of events.jsonl in order: blank
+// lines are skipped, a line that is not a JSON object (or is too long) comes as null with the
+// reason. Status only for I/O errors and max_events.
+Status ForEachEvent(jsonl::ByteSource* events, const Limits& limits,
+                    const std::function<void(std::uint64_t index, const json::Value* event,
+                                             std::string_view problem)>& on_event);
+
 // Verify's state, one event at a time, for a caller that reads the events itself (the validator
 // reads each line once for all its rules). Keeps 8 bytes an event.
 class ChainChecker {
