@@ -96,8 +96,9 @@ class Rng {
   std::array<std::uint64_t, 4> state_{};
 };
 
-// Words for prose and code. The last 22 are non-ASCII: 2-, 3- and 4-byte UTF-8 sequences, DEL and
-// U+2028 (which Python writes raw in the canonical form and escapes by default).
+// Words for prose and code. The last 22 are the ones the two line styles write differently: DEL,
+// U+2028 and 2-, 3- and 4-byte UTF-8 sequences (raw in the canonical form, escaped by json.dumps's
+// defaults).
 constexpr std::string_view kWords[] = {
     "the",
     "a",
