@@ -48,27 +48,33 @@ std::optional<std::string> FirstFloat(const json::Value& root) {
   return std::nullopt;
 }
 
-Result<std::string> PythonSortedJson(const json::Value& value, std::string_view omit) {
+Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out) {
   if (std::optional<std::string> at = FirstFloat(value)) {
     return Status(StatusCode::kInvalidArgument,
                   (at->empty() ? std::string("the value") : *at) +
                       " is a float (a number with a fraction or an exponent): the canonical form "
                       "has none");
   }
-  std::string out;
   if (omit.empty() || !value.is_object()) {
-    json::Write(value, &out, json::WriteStyle::kPython);
-    return out;
+    json::Write(value, out, json::WriteStyle::kPython);
+    return Status::Ok();
   }
-  out += '{';
+  const std::size_t start = out->size();
+  *out += '{';
   for (const json::Member* m : json::MembersSortedLastWins(value)) {
     if (m->name == omit) continue;
-    if (out.size() > 1) out += ',';
-    json::AppendQuoted(m->name, &out);
-    out += ':';
-    json::Write(m->value, &out, json::WriteStyle::kPython);
+    if (out->size() > start + 1) *out += ',';
+    json::AppendQuoted(m->name, out);
+    *out += ':';
+    json::Write(m->value, out, json::WriteStyle::kPython);
   }
-  out += '}';
+  *out += '}';
+  return Status::Ok();
+}
+
+Result<std::string> PythonSortedJson(const json::Value& value, std::string_view omit) {
+  std::string out;
+  if (Status s = AppendPythonSortedJson(value, omit, &out); !s.ok()) return s;
   return out;
 }
 

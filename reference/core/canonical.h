@@ -25,6 +25,10 @@ namespace arcs::canonical {
 // `omit`, when not empty, is a member of the top-level object left out (an event's own "hash").
 Result<std::string> PythonSortedJson(const json::Value& value, std::string_view omit = "");
 
+// The same, appended to *out (which a caller hashing many values reuses); *out is unchanged on
+// failure.
+Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out);
+
 // The JSON Pointer of the first number in `value` with a fraction or an exponent ("" for the value
 // itself), or nullopt when it has none. Iterative: any depth the parser allowed.
 std::optional<std::string> FirstFloat(const json::Value& value);
