@@ -98,6 +98,21 @@ struct OperationSpec {
   std::string (*check_answer)(const AnswerCheck& check) = nullptr;
 };
 
+// What a format's own command produced: lines for standard output and for standard error, and
+// the exit status. The runner prints them, escaped: they quote files (names, content).
+struct VerbOutput {
+  int exit_code = 0;
+  std::vector<std::string> out;
+  std::vector<std::string> err;
+};
+
+// A command of the format's own, `arcs <format> <verb> ARGS...` (Lightbox: verify, hash).
+struct VerbSpec {
+  std::string_view name;
+  std::string_view help;  // usage, what it does, exit statuses
+  VerbOutput (*run)(const std::vector<std::string>& args);
+};
+
 class FormatModule {
  public:
   std::string_view name;          // "spool": directory names, --format, the protocol
@@ -127,6 +142,8 @@ class FormatModule {
   // The verdict on a file and the companions found beside it: every finding into *diagnostics.
   void (*validate)(jsonl::ByteSource* source, const CompanionSources& companions,
                    const LimitValues& limits, Diagnostics* diagnostics) = nullptr;
+  // The format's own commands.
+  std::vector<VerbSpec> verbs;
   // The catalogue as built into the binary (requirements.json, embedded at build time), so the
   // level of every finding comes from the catalogue and nowhere else.
   std::string_view (*catalogue_text)() = nullptr;

@@ -3,11 +3,13 @@
 #include <string>
 #include <vector>
 
+#include "conformance/registry.h"
 #include "runner/formats_command.h"
 #include "runner/report/report_command.h"
 #include "runner/run_command.h"
 #include "runner/serve_command.h"
 #include "runner/validate_command.h"
+#include "runner/verb_command.h"
 #include "runner/version.h"
 
 namespace {
@@ -25,6 +27,8 @@ commands:
   serve                   the reference implementation over the runner protocol
   vectors                 hold the reference, in process, to every vector
   formats [--json]        the formats, their limits, policies and operations
+  FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs FORMAT
+                          --help lists them)
 
 Run `arcs COMMAND --help` for a command's options; `arcs --version` for the version.
 The runner protocol: runner/PROTOCOL.md.
@@ -51,6 +55,9 @@ int main(int argc, char** argv) {
   if (command == "serve") return arcs::runner::ServeCommand(args);
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
   if (command == "formats") return arcs::runner::FormatsCommand(args);
+  if (const arcs::conformance::FormatModule* format = arcs::conformance::FindFormat(command)) {
+    return arcs::runner::VerbCommand(*format, args);
+  }
   std::cerr << "arcs: unknown command '" << command << "'\n" << kHelp;
   return 2;
 }

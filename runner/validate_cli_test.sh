@@ -113,6 +113,22 @@ for _ in $(seq 1 100); do [ -s "$tmp/streamed" ] && break; sleep 0.1; done
 check "streamed before the next file" 1 "$(grep -c 'bad.spool:2: SP-5.1-2' "$tmp/streamed")"
 cat "$tmp/ok.spool" > "$tmp/slow"
 wait "$validate_pid"; check "streamed exit" 1 $?
+# A format's own verbs (arcs lightbox verify/hash): the chain CPython computed verifies, and every
+# hash arcs prints is the one CPython stored.
+chain="$root/vectors/lightbox/cases/example-chain"
+"$arcs" lightbox verify "$chain" > "$tmp/out"; check "lightbox verify exit" 0 $?
+check "lightbox verify says" "intact: 3 events" "$(cat "$tmp/out")"
+"$arcs" lightbox verify "$root/vectors/lightbox/cases/content-edited/events.jsonl" > "$tmp/out"
+check "lightbox verify broken exit" 1 $?
+grep -q "^broken: event 1: its stored hash is not the hash of its content" "$tmp/out"
+check "lightbox verify names the event" 0 $?
+"$arcs" lightbox hash "$chain" | cut -d' ' -f2 > "$tmp/ours"
+/usr/bin/python3 -c 'import json, sys; [print(json.loads(l)["hash"]) for l in open(sys.argv[1])]' \
+  "$chain/events.jsonl" > "$tmp/cpython"
+check "lightbox hash is CPython's" "$(cat "$tmp/cpython")" "$(cat "$tmp/ours")"
+"$arcs" lightbox nope > /dev/null 2>&1; check "unknown verb" 2 $?
+"$arcs" lightbox verify "$tmp/missing" > /dev/null 2>&1; check "verify missing" 2 $?
+"$arcs" lightbox --help | grep -q "arcs lightbox verify SESSION"; check "lightbox help" 0 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?

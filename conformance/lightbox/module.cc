@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "conformance/lightbox/checker.h"
+#include "conformance/lightbox/verbs.h"
 #include "reference/core/json.h"
 
 namespace arcs::conformance::lightbox {
@@ -301,6 +302,7 @@ FormatModule Build() {
   };
   m.rules = AllRules;
   m.validate = ValidateSession;
+  m.verbs = Verbs();
   m.catalogue_text = CatalogueText;
   return m;
 }
