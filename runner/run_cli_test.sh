@@ -58,12 +58,25 @@ expect_status 0 "reference run -j 2" "$arcs" run --quiet -j 2 --report "$tmp/ref
 expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.json" "$tmp/ref2.json"
 
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
-lie="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs $one/validate"
+lie_tool="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs"
+lie="$lie_tool $one/validate"
 expect_status 1 "lying implementation" "$arcs" run --quiet --no-resource-probes --impl "$lie" --report "$tmp/lie.json"
 [ "$(case_field "$tmp/lie.json" $one validate outcome)" = failed ] || fail "the lie was not caught"
 expect_status 1 "diff catches the regression" "$arcs" diff "$tmp/ref.json" "$tmp/lie.json"
 grep -q "$one" "$tmp/out" || fail "diff does not name $one"
 expect_status 0 "diff of equal reports" "$arcs" diff "$tmp/ref.json" "$tmp/ref2.json"
+
+# 2b. Lightbox: a lie in an output is caught even when the verdict is right (the first broken
+# event of a failed chain), as is a flipped verdict.
+expect_status 1 "lightbox output lie" "$arcs" run --quiet --format lightbox --no-resource-probes \
+  --impl "$lie_tool lightbox-content-edited/verify@first_broken lightbox-example-chain/validate" \
+  --report "$tmp/lightbox-lie.json"
+[ "$(case_field "$tmp/lightbox-lie.json" lightbox-content-edited verify outcome)" = failed ] ||
+  fail "a wrong first_broken was not caught"
+case_field "$tmp/lightbox-lie.json" lightbox-content-edited verify message |
+  grep -q "first_broken is 2; the first broken event is 1" || fail "the first_broken lie is not explained"
+[ "$(case_field "$tmp/lightbox-lie.json" lightbox-example-chain validate outcome)" = failed ] ||
+  fail "a flipped lightbox verdict was not caught"
 
 # 3. Known failures: a listed failure passes the run; a listed case that passes fails it.
 printf '# the lie\n%s/validate\n' "$one" >"$tmp/known.txt"

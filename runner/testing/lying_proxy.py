@@ -6,18 +6,35 @@ flipped to invalid loses its outputs (a rejected round trip writes nothing); one
 has none (the reference wrote nothing), so a flipped roundtrip also fails for its missing
 output "file".
 
-usage: lying_proxy.py ARCS REQUEST_ID...
+usage: lying_proxy.py ARCS LIE...
+  LIE is REQUEST_ID (flip that answer's verdict) or REQUEST_ID@OUTPUT (keep the verdict, but
+  change the output OUTPUT: its last byte, or a decimal number plus one).
 
 The runner's tests use it to inject a regression that `arcs diff` must catch: it reports the
 reference's own name and version, so its report lines up case by case with the reference's.
 """
+import base64
 import json
 import subprocess
 import sys
 
 
+def tampered(value):
+    """The base64 output `value` changed: a decimal number plus one, else its last byte."""
+    data = base64.b64decode(value)
+    if data.isdigit():
+        data = str(int(data) + 1).encode()
+    elif data:
+        data = data[:-1] + bytes([data[-1] ^ 1])
+    else:
+        data = b"x"
+    return base64.b64encode(data).decode()
+
+
 def main():
-    arcs, lies = sys.argv[1], set(sys.argv[2:])
+    arcs = sys.argv[1]
+    lies = {lie for lie in sys.argv[2:] if "@" not in lie}
+    output_lies = dict(lie.split("@", 1) for lie in sys.argv[2:] if "@" in lie)
     server = subprocess.Popen([arcs, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     for line in sys.stdin.buffer:
         server.stdin.write(line)
@@ -29,6 +46,9 @@ def main():
             answer["verdict"] = "invalid" if answer["verdict"] == "valid" else "valid"
             if answer["verdict"] == "invalid":
                 answer.pop("outputs", None)
+        name = output_lies.get(answer.get("id"))
+        if name and name in answer.get("outputs", {}):
+            answer["outputs"][name] = tampered(answer["outputs"][name])
         sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         sys.stdout.flush()
     server.stdin.close()
