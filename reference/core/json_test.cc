@@ -300,3 +300,62 @@ TEST(JsonParse, TruncatedUtf8AtTheEnd) {
 
 }  // namespace
 }  // namespace arcs::json
+
+namespace arcs::json {
+namespace {
+
+// AppendQuoted scans 16 or 8 bytes at a time: every special byte at every offset of strings of
+// every length around those widths is escaped as the byte-at-a-time rule says.
+TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
+  auto escaped_slowly = [](std::string_view s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          if (c < 0x20) {
+            out += std::string("\\u00") + kHex[c >> 4] + kHex[c & 15];
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+    }
+    return out + "\"";
+  };
+  for (char special : {'"', '\\', '\0', '\x01', '\x1f', '\n'}) {
+    for (std::size_t length = 1; length <= 40; ++length) {
+      for (std::size_t at = 0; at < length; ++at) {
+        std::string s(length, 'a');
+        s[at] = special;
+        if (length > 2) s[length / 2 == at ? 0 : length / 2] = '\xc3';  // a byte over 0x7f
+        std::string out;
+        AppendQuoted(s, &out);
+        ASSERT_EQ(out, escaped_slowly(s)) << "length " << length << " at " << at;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace arcs::json
