@@ -86,7 +86,7 @@ Result<arcs::lightbox::ChainVerdict> VerifyInput(const CaseInput& input) {
 bool OnlyVersionOne(const CaseInput& input) {
   bool known = true;
   auto check = [&](const json::Value* v) {
-    const json::Value* version = v ? v->Find("schema_version") : nullptr;
+    const json::Value* version = v ? v->FindLast("schema_version") : nullptr;
     if (version && !(version->is_string() && version->text() == arcs::lightbox::kSchemaVersion)) {
       known = false;
     }

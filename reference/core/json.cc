@@ -418,6 +418,14 @@ const Value* Value::Find(std::string_view name) const {
   return nullptr;
 }
 
+const Value* Value::FindLast(std::string_view name) const {
+  const std::span<const Member> all = members();
+  for (auto m = all.rbegin(); m != all.rend(); ++m) {
+    if (m->name == name) return &m->value;
+  }
+  return nullptr;
+}
+
 Document::Document() : arena_(std::make_unique<Arena>()) {}
 Document::~Document() = default;
 Document::Document(Document&&) noexcept = default;

@@ -55,6 +55,8 @@ class Value {
   // The first member with this name, or nullptr. Objects with duplicate names are reported by the
   // parser; callers that care check Document::duplicates().
   const Value* Find(std::string_view name) const;
+  // The last member with this name: the one Python's json.loads keeps (WriteStyle::kPython).
+  const Value* FindLast(std::string_view name) const;
 
  private:
   friend class Document;

@@ -82,7 +82,7 @@ std::string WithLink(const json::Value& event, const std::string& prev_hash) {
     json::AppendQuoted(prev_hash, &prev);
   }
   overrides.push_back({"prev_hash", prev});
-  if (!event.Find("schema_version")) {
+  if (!event.FindLast("schema_version")) {
     std::string version;
     json::AppendQuoted(kSchemaVersion, &version);
     overrides.push_back({"schema_version", version});  // sorts after prev_hash
@@ -115,8 +115,8 @@ std::string WithLink(const json::Value& event, const std::string& prev_hash) {
 struct ChainChecker::State {
   // Checks event `index` against the chain so far; records the first break.
   void Check(std::uint64_t index, const json::Value* event, std::string_view problem) {
-    const json::Value* hash = event ? event->Find("hash") : nullptr;
-    const json::Value* prev = event ? event->Find("prev_hash") : nullptr;
+    const json::Value* hash = event ? event->FindLast("hash") : nullptr;
+    const json::Value* prev = event ? event->FindLast("prev_hash") : nullptr;
     stored.push_back(hash && hash->is_string() ? Prefix(hash->text()) : 0);
     if (lookahead && hash && hash->is_string() && hash->text() == *lookahead) {
       Fail(Break::kReordered,
@@ -284,7 +284,7 @@ Status WriteChain(jsonl::ByteSource* events, const Limits& limits, std::string* 
     if (std::optional<std::string> at = canonical::FirstFloat(*event.value)) {
       return Status(StatusCode::kInvalidArgument, where + *at + " is a float");
     }
-    const json::Value* version = event.value->Find("schema_version");
+    const json::Value* version = event.value->FindLast("schema_version");
     if (version && !(version->is_string() && version->text() == kSchemaVersion)) {
       return Status(StatusCode::kUnsupported,
                     where + "schema_version is not \"1\", the version this writer implements");
