@@ -127,11 +127,8 @@ bool HasShape(const json::Value& v, Shape shape) {
       return v.is_object();
     case Shape::kObjectOrNull:
       return v.is_object() || v.is_null();
-    case Shape::kInteger: {
-      if (!v.is_number()) return false;
-      const json::NumberInfo info = json::Classify(v.text());
-      return !info.has_fraction && !info.has_exponent;
-    }
+    case Shape::kInteger:
+      return v.is_number();  // one with a fraction or an exponent is LB-CANON-5's finding
   }
   return false;
 }
@@ -162,13 +159,33 @@ bool IsDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// "inv_NNNNN": "inv_" and at least five digits (the upstream recorder counts with "%05d", so
-// the 100,000th call has six): the number, or nullopt.
-std::optional<std::uint64_t> InvocationNumber(std::string_view id) {
+// An invocation_id of the shape "inv_NNNNN" ("inv_" and at least five digits: the upstream
+// recorder counts with "%05d", so the 100,000th call has six), in 16 bytes: its digits' value and
+// count, so that inv_00001 and inv_000001 stay apart. Exact up to 19 digits; a longer id is kept
+// as a 64-bit hash of its digits (a collision would need 2^32 such ids).
+struct InvocationKey {
+  std::uint64_t value = 0;
+  std::uint32_t digits = 0;
+  bool operator==(const InvocationKey&) const = default;
+};
+
+struct InvocationKeyHash {
+  std::size_t operator()(const InvocationKey& k) const {
+    return std::hash<std::uint64_t>()(k.value * 31 + k.digits);
+  }
+};
+
+std::optional<InvocationKey> KeyOf(std::string_view id) {
   if (!id.starts_with("inv_")) return std::nullopt;
   const std::string_view digits = id.substr(4);
-  if (digits.size() < 5 || digits.size() > 19 || !IsDigits(digits)) return std::nullopt;
-  return std::stoull(std::string(digits));
+  if (digits.size() < 5 || !IsDigits(digits)) return std::nullopt;
+  InvocationKey key{0, static_cast<std::uint32_t>(digits.size())};
+  if (digits.size() <= 19) {
+    for (char c : digits) key.value = key.value * 10 + static_cast<std::uint64_t>(c - '0');
+  } else {
+    key.value = std::hash<std::string_view>()(digits);
+  }
+  return key;
 }
 
 // "ISO 8601 with milliseconds": YYYY-MM-DDTHH:MM:SS.mmm and an offset (Z or ±HH:MM), a date that
@@ -188,12 +205,24 @@ bool IsSha256Hex(std::string_view s) {
 // The value at a content_hashes path inside `at` ("api_key", "large_field.inner"), or null.
 // A member name may hold a dot itself, so every split at the dots is tried (errata LB-E37);
 // the first that reaches a value wins.
+// In an array a step is a decimal index ("output.items.0").
+const json::Value* Step(const json::Value& at, std::string_view step) {
+  if (at.is_object()) return at.Find(step);
+  if (!at.is_array() || !IsDigits(step) || (step.size() > 1 && step[0] == '0')) return nullptr;
+  std::size_t index = 0;
+  for (char c : step) {
+    index = index * 10 + static_cast<std::size_t>(c - '0');
+    if (index >= at.items().size()) return nullptr;
+  }
+  return &at.items()[index];
+}
+
 const json::Value* AtPath(const json::Value& at, std::string_view path, int depth = 0) {
-  if (!at.is_object() || depth > 64) return nullptr;
-  if (const json::Value* whole = at.Find(path)) return whole;
+  if (depth > 64) return nullptr;
+  if (const json::Value* whole = Step(at, path)) return whole;
   for (std::size_t dot = path.find('.'); dot != std::string_view::npos;
        dot = path.find('.', dot + 1)) {
-    if (const json::Value* head = at.Find(path.substr(0, dot))) {
+    if (const json::Value* head = Step(at, path.substr(0, dot))) {
       if (const json::Value* found = AtPath(*head, path.substr(dot + 1), depth + 1)) return found;
     }
   }
@@ -278,7 +307,7 @@ class Checker {
     } else if (!document_.Parse(line.text, arcs::lightbox::ParseOptionsFor(limits_))) {
       problem = "not JSON: " + document_.error().message;
       const json::ErrorCode code = document_.error().code;
-      if (code == json::ErrorCode::kLoneSurrogate || code == json::ErrorCode::kInvalidUtf8) {
+      if (code == json::ErrorCode::kLoneSurrogate) {  // grammatical JSON, no Unicode text
         cited = rule::kUnicodeText;
       } else if (code == json::ErrorCode::kDepthExceeded) {
         cited = rule::kLimits;
@@ -355,7 +384,13 @@ class Checker {
       if (const json::Value* v = String(event, name); v && !IsSha256Hex(v->text())) {
         Error(rule::kHashHex, line_, Pointer(name),
               std::string(name) + " is not 64 lowercase hexadecimal digits");
+        malformed_links_.push_back({events_ - 1, name == "hash"});
       }
+    }
+    const json::Value* prev = event.FindLast("prev_hash");
+    if (events_ == 1 && prev && !prev->is_null()) {
+      Error(rule::kFirstPrevNull, line_, "/prev_hash",
+            "the first event's prev_hash is not null: the events before it were deleted");
     }
     if (status) CheckStatusFields(event, status->text());
   }
@@ -391,15 +426,15 @@ class Checker {
   void CheckInvocation(const json::Value& event) {
     const json::Value* id = String(event, "invocation_id");
     if (!id) return;
-    const std::optional<std::uint64_t> number = InvocationNumber(id->text());
-    if (!number) {
+    const std::optional<InvocationKey> key = KeyOf(id->text());
+    if (!key) {
       Error(rule::kInvocationIdShape, line_, "/invocation_id",
             "invocation_id " + Quoted(id->text()) + " is not inv_NNNNN");
       return;
     }
     const json::Value* status = String(event, "status");
     const bool pending = status && status->text() == "pending";
-    std::uint8_t& state = invocations_[*number];
+    std::uint8_t& state = invocations_[*key];
     if (pending) CheckPending(event, state);
     if (!pending && (state & kPending)) {
       CheckResolution(event, state);
@@ -417,6 +452,11 @@ class Checker {
     }
     CheckTarget(event, "retry_of", /*may_come_later=*/false);
     CheckTarget(event, "parent_invocation", /*may_come_later=*/true);
+    const json::Value* parent = String(event, "parent_invocation");
+    if (const std::optional<InvocationKey> parent_key =
+            parent ? KeyOf(parent->text()) : std::nullopt) {
+      parent_of_.emplace(*key, Parent{*parent_key, line_});
+    }
   }
 
   void CheckPending(const json::Value& event, std::uint8_t state) {
@@ -451,10 +491,10 @@ class Checker {
   void CheckTarget(const json::Value& event, std::string_view name, bool may_come_later) {
     const json::Value* target = String(event, name);
     if (!target) return;
-    const std::optional<std::uint64_t> number = InvocationNumber(target->text());
-    if (number && invocations_.contains(*number)) return;
+    const std::optional<InvocationKey> key = KeyOf(target->text());
+    if (key && invocations_.contains(*key)) return;
     if (may_come_later) {
-      later_.push_back({line_, number.value_or(UINT64_MAX), std::string(target->text())});
+      later_.push_back({line_, key, std::string(target->text())});
       return;
     }
     Error(rule::kRetryTarget, line_, Pointer(name),
@@ -488,28 +528,34 @@ class Checker {
 
   void Finish() {
     for (const Later& l : later_) {
-      if (!invocations_.contains(l.target)) {
+      if (!l.target || !invocations_.contains(*l.target)) {
         Warn(rule::kParentKnown, l.line, "/parent_invocation",
              "parent_invocation " + Quoted(l.text) + " names no invocation of the session");
       }
     }
+    CheckParentCycles();
     const arcs::lightbox::ChainVerdict chain = chain_.Finish();
     using arcs::lightbox::Break;
+    // A hash or prev_hash that is no SHA-256 hex is LB-HASH-3's finding: it is not compared
+    // (LB-HASH-2, LB-HASH-5). The first event's prev_hash is checked on its own (LB-HASH-4).
+    auto malformed = [&](bool hash) {
+      return std::any_of(malformed_links_.begin(), malformed_links_.end(), [&](const auto& m) {
+        return m.first == chain.first_broken && m.second == hash;
+      });
+    };
     const RuleRef* cited = nullptr;
     switch (chain.first_break) {
       case Break::kContentChanged:
-        cited = &rule::kHashMatches;
-        break;
-      case Break::kStartsMidChain:
-        cited = &rule::kFirstPrevNull;
+        if (!malformed(true)) cited = &rule::kHashMatches;
         break;
       case Break::kInserted:
       case Break::kReordered:
       case Break::kDeleted:
-        cited = &rule::kLinked;
+        if (!malformed(false)) cited = &rule::kLinked;
         break;
       case Break::kNone:
-      case Break::kUnreadable:  // already a finding of its own: not JSON, a float, no hash
+      case Break::kStartsMidChain:  // LB-HASH-4, reported with the first event
+      case Break::kUnreadable:      // already a finding of its own: not JSON, a float, no hash
       case Break::kNoHash:
         break;
     }
@@ -517,6 +563,31 @@ class Checker {
       Error(*cited, LineOfEvent(chain.first_broken), "",
             "the hash chain breaks at " + chain.reason + " (" +
                 std::string(arcs::lightbox::BreakName(chain.first_break)) + ")");
+    }
+  }
+
+  // No invocation is its own ancestor (LB-OPT-10): each parent path is walked once, colouring
+  // invocations on the current path and those already cleared.
+  void CheckParentCycles() {
+    enum : std::uint8_t { kOnPath = 1, kCleared = 2 };
+    std::unordered_map<InvocationKey, std::uint8_t, InvocationKeyHash> colour;
+    for (const auto& [start, first] : parent_of_) {
+      std::vector<InvocationKey> path;
+      for (InvocationKey at = start;;) {
+        std::uint8_t& c = colour[at];
+        if (c == kCleared) break;
+        if (c == kOnPath) {
+          Error(rule::kParentNotSelf, parent_of_.at(at).line, "/parent_invocation",
+                "parent_invocation closes a cycle: an invocation is its own ancestor");
+          break;
+        }
+        c = kOnPath;
+        path.push_back(at);
+        auto up = parent_of_.find(at);
+        if (up == parent_of_.end()) break;
+        at = up->second.key;
+      }
+      for (const InvocationKey& k : path) colour[k] = kCleared;
     }
   }
 
@@ -537,7 +608,12 @@ class Checker {
       text.append(buffer, *n);
     }
     json::Document doc;
-    if (!doc.Parse(text, arcs::lightbox::ParseOptionsFor(limits_)) || !doc.root().is_object()) {
+    if (!doc.Parse(text, arcs::lightbox::ParseOptionsFor(limits_))) {
+      return Error(doc.error().code == json::ErrorCode::kLoneSurrogate ? rule::kUnicodeText
+                                                                       : rule::kMetaObject,
+                   0, "meta.json", "meta.json is not JSON: " + doc.error().message);
+    }
+    if (!doc.root().is_object()) {
       return Error(rule::kMetaObject, 0, "meta.json", "meta.json is not a JSON object");
     }
     for (const json::Duplicate& d : doc.duplicates()) {
@@ -577,7 +653,7 @@ class Checker {
 
   struct Later {  // a parent_invocation not seen yet
     std::uint64_t line;
-    std::uint64_t target;  // UINT64_MAX when it is not inv_NNNNN: never found
+    std::optional<InvocationKey> target;  // none when it is not inv_NNNNN: never found
     std::string text;
   };
 
@@ -585,9 +661,17 @@ class Checker {
   Diagnostics* out_;
   json::Document document_;
   arcs::lightbox::ChainChecker chain_;
-  std::unordered_map<std::uint64_t, std::uint8_t> invocations_;
+  std::unordered_map<InvocationKey, std::uint8_t, InvocationKeyHash> invocations_;
+  // The parent of each invocation that names one, and where, for LB-OPT-10's cycles.
+  struct Parent {
+    InvocationKey key;
+    std::uint64_t line;
+  };
+  std::unordered_map<InvocationKey, Parent, InvocationKeyHash> parent_of_;
   std::vector<Later> later_;
   std::vector<std::uint64_t> event_lines_;  // each event's line: 8 bytes an event
+  // Events whose hash (true) or prev_hash (false) is no SHA-256 hex: a few, in a broken file.
+  std::vector<std::pair<std::uint64_t, bool>> malformed_links_;
   std::optional<std::string> session_;
   std::uint64_t line_ = 0;
   std::uint64_t events_ = 0;
