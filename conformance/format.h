@@ -33,6 +33,32 @@ struct LimitSpec {
 // Limit values by name, every limit of the format present: its defaults, overridden.
 using LimitValues = std::map<std::string, std::uint64_t, std::less<>>;
 
+// A limit of the module bound to the field of the reference's own Limits struct that holds it,
+// so that a module writes each limit once and converts both ways with the helpers below.
+template <typename Limits>
+struct BoundLimit {
+  LimitSpec spec;
+  std::uint64_t Limits::*field;
+};
+
+template <typename Limits>
+std::vector<LimitSpec> LimitSpecs(const std::vector<BoundLimit<Limits>>& bound) {
+  std::vector<LimitSpec> specs;
+  for (const BoundLimit<Limits>& l : bound) specs.push_back(l.spec);
+  return specs;
+}
+
+// The reference's limits from limit values (a name absent keeps the struct's default).
+template <typename Limits>
+Limits ToReferenceLimits(const std::vector<BoundLimit<Limits>>& bound, const LimitValues& values) {
+  Limits limits;
+  for (const BoundLimit<Limits>& l : bound) {
+    auto it = values.find(l.spec.name);
+    if (it != values.end()) limits.*l.field = it->second;
+  }
+  return limits;
+}
+
 // A choice the spec leaves to implementations, declared once in the protocol hello.
 struct PolicySpec {
   std::string_view name;

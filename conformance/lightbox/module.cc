@@ -19,14 +19,9 @@ namespace {
 using arcs::lightbox::Limits;
 
 // lightbox.md sets no limits; a verifier of untrusted logs needs them all the same (errata).
-struct LightboxLimit {
-  LimitSpec spec;
-  std::uint64_t Limits::*field;
-};
-
-const std::vector<LightboxLimit>& LightboxLimits() {
+const std::vector<BoundLimit<Limits>>& LightboxLimits() {
   static const Limits d;
-  static const std::vector<LightboxLimit> limits = {
+  static const std::vector<BoundLimit<Limits>> limits = {
       {{"max_line_bytes", d.max_line_bytes, "LB-LAYOUT-5", "bytes in one line of events.jsonl"},
        &Limits::max_line_bytes},
       {{"max_events", d.max_events, "LB-LAYOUT-5", "events (non-blank lines)"},
@@ -255,7 +250,7 @@ FormatModule Build() {
   m.sniff = LooksLikeLightbox;
   m.folder_file = "events.jsonl";
   m.companions = {{"meta", "meta.json"}};
-  for (const LightboxLimit& l : LightboxLimits()) m.limits.push_back(l.spec);
+  m.limits = LimitSpecs(LightboxLimits());
   // The reference's choice where lightbox.md leaves one: a session of another schema_version is
   // refused, since a new version is what announces other canonicalization or hash rules.
   m.policies = {
@@ -318,12 +313,7 @@ const FormatModule& Module() {
 }
 
 Limits ToLightboxLimits(const LimitValues& values) {
-  Limits limits;
-  for (const LightboxLimit& l : LightboxLimits()) {
-    auto it = values.find(l.spec.name);
-    if (it != values.end()) limits.*l.field = it->second;
-  }
-  return limits;
+  return ToReferenceLimits(LightboxLimits(), values);
 }
 
 }  // namespace arcs::conformance::lightbox

@@ -18,14 +18,9 @@ using arcs::spool::Limits;
 // §10.1: "Set maximum limits for: Total file size, Individual line length, Number of entries,
 // Nesting depth (for subagents), Base64 decoded size"; JSON nesting depth is §9.5's "MAY impose
 // limits" (errata SP-E31). The defaults are the reader's (reference/spool/spool.h).
-struct SpoolLimit {
-  LimitSpec spec;
-  std::uint64_t Limits::*field;
-};
-
-const std::vector<SpoolLimit>& SpoolLimits() {
+const std::vector<BoundLimit<Limits>>& SpoolLimits() {
   static const Limits d;
-  static const std::vector<SpoolLimit> limits = {
+  static const std::vector<BoundLimit<Limits>> limits = {
       {{"max_file_bytes", d.max_file_bytes, "SP-10.1-1", "bytes in the whole file, a BOM included"},
        &Limits::max_file_bytes},
       {{"max_line_bytes", d.max_line_bytes, "SP-10.1-2", "bytes in one line, not its ending"},
@@ -246,7 +241,7 @@ FormatModule Build() {
   m.extensions = {".spool"};
   m.extension_rule = "SP-3.1-1";
   m.sniff = LooksLikeSpool;
-  for (const SpoolLimit& l : SpoolLimits()) m.limits.push_back(l.spec);
+  m.limits = LimitSpecs(SpoolLimits());
   // The reference's choices where spool.md leaves one:
   //  - invalid_line: reject. Skipping would drop a user's line on a round trip, silently
   //    changing what they gave us.
@@ -289,13 +284,6 @@ const FormatModule& Module() {
   return module;
 }
 
-Limits ToSpoolLimits(const LimitValues& values) {
-  Limits limits;
-  for (const SpoolLimit& l : SpoolLimits()) {
-    auto it = values.find(l.spec.name);
-    if (it != values.end()) limits.*l.field = it->second;
-  }
-  return limits;
-}
+Limits ToSpoolLimits(const LimitValues& values) { return ToReferenceLimits(SpoolLimits(), values); }
 
 }  // namespace arcs::conformance::spool
