@@ -1,5 +1,9 @@
 #include "reference/core/strings.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <charconv>
 
 #include "reference/core/json.h"
@@ -14,6 +18,55 @@ std::string Join(const std::vector<std::string>& items, std::string_view separat
     out += items[i];
   }
   return out;
+}
+
+namespace {
+
+// The length of the run of ASCII bytes at the start of `text`.
+std::size_t AsciiPrefix(std::string_view text) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    if (const int high = _mm_movemask_epi8(v)) return i + __builtin_ctz(high);
+  }
+#endif
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  return i;
+}
+
+bool InRange(unsigned char byte, unsigned char low, unsigned char high) {
+  return byte >= low && byte <= high;
+}
+
+}  // namespace
+
+bool IsValidUtf8(std::string_view text) {
+  for (std::size_t i = AsciiPrefix(text); i < text.size(); i += AsciiPrefix(text.substr(i))) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t length;
+    unsigned char low = 0x80, high = 0xBF;  // the second byte's range
+    if (InRange(lead, 0xC2, 0xDF)) {
+      length = 2;
+    } else if (InRange(lead, 0xE0, 0xEF)) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;   // overlong
+      if (lead == 0xED) high = 0x9F;  // surrogates
+    } else if (InRange(lead, 0xF0, 0xF4)) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;   // overlong
+      if (lead == 0xF4) high = 0x8F;  // past U+10FFFF
+    } else {
+      return false;  // a continuation byte, C0, C1 or F5..FF
+    }
+    if (i + length > text.size()) return false;
+    if (!InRange(static_cast<unsigned char>(text[i + 1]), low, high)) return false;
+    for (std::size_t k = 2; k < length; ++k) {
+      if (!InRange(static_cast<unsigned char>(text[i + k]), 0x80, 0xBF)) return false;
+    }
+    i += length;
+  }
+  return true;
 }
 
 std::string Excerpt(std::string_view text, std::size_t max_bytes) {

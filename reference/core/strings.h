@@ -22,6 +22,10 @@ std::string Excerpt(std::string_view text, std::size_t max_bytes);
 // excerpt of max_bytes, so that a message stays readable and small whatever the file holds.
 std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 
+// Whether `text` is well-formed UTF-8 (Unicode §3.9 table 3-7: no overlong form, no surrogate,
+// nothing past U+10FFFF, no truncated sequence). Runs of ASCII are checked 16 bytes at a time.
+bool IsValidUtf8(std::string_view text);
+
 // Numbers on a command line, strictly: the whole text, nothing skipped or clamped (strtoull
 // would read " -1" as 2^64-1 and an overflow as its maximum; strtod takes hex and "inf").
 // A count: decimal digits only, at most `max`.

@@ -38,3 +38,26 @@ TEST(Strings, DecimalsFollowJsonGrammarWithinTheirRange) {
 
 }  // namespace
 }  // namespace arcs
+
+namespace arcs {
+namespace {
+
+// Unicode §3.9 table 3-7, at its edges; the JSON fuzzer also holds the parser's fast path (which
+// relies on this) to RapidJSON's own validation.
+TEST(Strings, IsValidUtf8FollowsTheWellFormedByteSequences) {
+  for (std::string_view ok :
+       {"", "plain ASCII text that is longer than sixteen bytes", "\xC2\x80", "\xDF\xBF",
+        "\xE0\xA0\x80", "\xED\x9F\xBF", "\xEE\x80\x80", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF",
+        "0123456789abcdef\xC3\xA9 and more", "\xF0\x9F\x98\x80"}) {
+    EXPECT_TRUE(IsValidUtf8(ok)) << ok;
+  }
+  for (std::string_view bad :
+       {"\x80", "\xC0\xAF", "\xC1\xBF", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF",
+        "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xFF", "\xC3", "\xE2\x82",
+        "0123456789abcdef\xE2\x82", "0123456789abcdefX\xBF"}) {
+    EXPECT_FALSE(IsValidUtf8(bad)) << testing::PrintToString(bad);
+  }
+}
+
+}  // namespace
+}  // namespace arcs
