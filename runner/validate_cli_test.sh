@@ -126,6 +126,10 @@ check "lightbox verify names the event" 0 $?
 /usr/bin/python3 -c 'import json, sys; [print(json.loads(l)["hash"]) for l in open(sys.argv[1])]' \
   "$chain/events.jsonl" > "$tmp/cpython"
 check "lightbox hash is CPython's" "$(cat "$tmp/cpython")" "$(cat "$tmp/ours")"
+# A companion that is there but cannot be read is an I/O error, never silently left out.
+mkdir -p "$tmp/session" && cp "$chain/events.jsonl" "$tmp/session/" && mkdir "$tmp/session/meta.json"
+"$arcs" validate "$tmp/session" > /dev/null 2> "$tmp/err"; check "unreadable meta.json exit" 2 $?
+grep -q "meta.json: is a directory" "$tmp/err"; check "unreadable meta.json says so" 0 $?
 "$arcs" lightbox nope > /dev/null 2>&1; check "unknown verb" 2 $?
 "$arcs" lightbox verify "$tmp/missing" > /dev/null 2>&1; check "verify missing" 2 $?
 "$arcs" lightbox --help | grep -q "arcs lightbox verify SESSION"; check "lightbox help" 0 $?

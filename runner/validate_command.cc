@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -183,26 +184,31 @@ std::string FileOf(const std::string& path, const ValidateArgs& args,
   return path;
 }
 
-// The companions found beside `file`, opened (owned by *open); a missing one is left out.
-conformance::CompanionSources OpenCompanions(const conformance::FormatModule& format,
-                                             const std::string& file,
-                                             std::vector<std::unique_ptr<jsonl::FdSource>>* open,
-                                             std::vector<int>* fds) {
-  conformance::CompanionSources sources;
-  if (file == "-") return sources;
+// The companions found beside `file`, opened (their descriptors in *fds, their sources owned by
+// *open). A missing one is left out; one that is there but cannot be read is an I/O error
+// (reported on stderr; false), never silently left out.
+bool OpenCompanions(const conformance::FormatModule& format, const std::string& file,
+                    conformance::CompanionSources* sources,
+                    std::vector<std::unique_ptr<jsonl::FdSource>>* open, std::vector<int>* fds) {
+  if (file == "-") return true;
   const std::size_t slash = file.find_last_of('/');
   const std::string folder = slash == std::string::npos ? "." : file.substr(0, slash);
   for (const conformance::Companion& c : format.companions) {
     const std::string companion = folder + "/" + std::string(c.file_name);
     struct stat st {};
-    if (::stat(companion.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (::stat(companion.c_str(), &st) != 0 && errno == ENOENT) continue;
     const int fd = ::open(companion.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
+    if (fd < 0 || (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))) {
+      std::cerr << "arcs validate: " << Shown(companion) << ": "
+                << (fd < 0 ? std::strerror(errno) : "is a directory") << "\n";
+      if (fd >= 0) ::close(fd);
+      return false;
+    }
     fds->push_back(fd);
     open->push_back(std::make_unique<jsonl::FdSource>(fd));
-    sources.emplace(std::string(c.input), open->back().get());
+    sources->emplace(std::string(c.input), open->back().get());
   }
-  return sources;
+  return true;
 }
 
 // Validates one file (or folder), reading it once from one descriptor (a pipe cannot be read
@@ -238,10 +244,14 @@ std::optional<FileReport> ValidateOne(const ValidateArgs& args, const std::strin
     report->name = path;
     report->format = format;
     jsonl::PrefixedSource source(std::move(head), &file);
+    conformance::CompanionSources companions;
     std::vector<std::unique_ptr<jsonl::FdSource>> open;
     std::vector<int> fds;
-    format->validate(&source, OpenCompanions(*format, file_path, &open, &fds), limits,
-                     &report->diagnostics);
+    if (OpenCompanions(*format, file_path, &companions, &open, &fds)) {
+      format->validate(&source, companions, limits, &report->diagnostics);
+    } else {
+      report.reset();
+    }
     for (int companion : fds) ::close(companion);
   }
   if (fd != 0) ::close(fd);
