@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
@@ -114,6 +115,29 @@ const Catalogue& FormatModule::BuiltInCatalogue() const {
 Level FormatModule::LevelOf(std::string_view rule_id) const {
   const Requirement* r = BuiltInCatalogue().Find(rule_id);
   return r ? r->level : Level::kMust;
+}
+
+protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput& input) {
+  const OperationSpec* validate = format.FindOperation("validate");
+  jsonl::MemorySource main(input.Input(validate->inputs.front()));
+  std::vector<std::unique_ptr<jsonl::MemorySource>> owned;
+  CompanionSources companions;
+  for (const Companion& c : format.companions) {
+    if (!input.inputs->contains(std::string(c.input))) continue;
+    owned.push_back(std::make_unique<jsonl::MemorySource>(input.Input(c.input)));
+    companions.emplace(std::string(c.input), owned.back().get());
+  }
+  Diagnostics diagnostics;
+  format.validate(&main, companions, input.limits, &diagnostics);
+  protocol::Answer answer;
+  answer.verdict =
+      diagnostics.has_errors() ? protocol::Verdict::kInvalid : protocol::Verdict::kValid;
+  answer.findings_given = true;
+  for (const Finding& f : diagnostics.findings()) {
+    answer.findings.push_back({f.rule_id, std::string(SeverityName(f.severity)), f.location.line,
+                               f.location.pointer, f.message});
+  }
+  return answer;
 }
 
 }  // namespace arcs::conformance

@@ -195,6 +195,11 @@ class FormatModule {
   Level LevelOf(std::string_view rule_id) const;
 };
 
+// The reference's answer to a validate case of `format`: its validator over the case's first input
+// of the operation and the companions the case carries, every finding with its rule id. Every
+// module's validate operation answers with it.
+protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput& input);
+
 }  // namespace arcs::conformance
 
 #endif  // ARCS_CONFORMANCE_FORMAT_H_

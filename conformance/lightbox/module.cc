@@ -49,24 +49,7 @@ void ValidateSession(jsonl::ByteSource* events, const CompanionSources& companio
 }
 
 protocol::Answer ValidateAnswer(const CaseInput& input) {
-  jsonl::MemorySource events(input.Input("events"));
-  std::unique_ptr<jsonl::MemorySource> meta;
-  CompanionSources companions;
-  if (input.inputs->contains("meta")) {
-    meta = std::make_unique<jsonl::MemorySource>(input.Input("meta"));
-    companions.emplace("meta", meta.get());
-  }
-  Diagnostics diagnostics;
-  ValidateSession(&events, companions, input.limits, &diagnostics);
-  protocol::Answer answer;
-  answer.verdict =
-      diagnostics.has_errors() ? protocol::Verdict::kInvalid : protocol::Verdict::kValid;
-  answer.findings_given = true;
-  for (const Finding& f : diagnostics.findings()) {
-    answer.findings.push_back({f.rule_id, std::string(SeverityName(f.severity)), f.location.line,
-                               f.location.pointer, f.message});
-  }
-  return answer;
+  return ValidateCaseAnswer(Module(), input);
 }
 
 // The reference's verdict on a chain; an I/O error cannot happen in memory, a limit can.

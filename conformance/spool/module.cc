@@ -57,18 +57,7 @@ void ValidateFile(jsonl::ByteSource* source, const CompanionSources&, const Limi
 }
 
 protocol::Answer ValidateAnswer(const CaseInput& input) {
-  jsonl::MemorySource source(input.Input("file"));
-  Diagnostics diagnostics;
-  ValidateFile(&source, {}, input.limits, &diagnostics);
-  protocol::Answer answer;
-  answer.verdict =
-      diagnostics.has_errors() ? protocol::Verdict::kInvalid : protocol::Verdict::kValid;
-  answer.findings_given = true;
-  for (const Finding& f : diagnostics.findings()) {
-    answer.findings.push_back({f.rule_id, std::string(SeverityName(f.severity)), f.location.line,
-                               f.location.pointer, f.message});
-  }
-  return answer;
+  return ValidateCaseAnswer(Module(), input);
 }
 
 protocol::Answer RoundtripAnswer(const CaseInput& input) {
