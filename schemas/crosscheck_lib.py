@@ -180,6 +180,22 @@ def load_json(path):
         return json.loads(f.read().decode("utf-8"))
 
 
+def load_schemas(tally, paths):
+    """The schemas at `paths`, by path, each checked to be a valid draft 2020-12 schema that says
+    so in `$schema`; None (after counting the failures in `tally`) when any is not."""
+    schemas = {}
+    for path in paths:
+        try:
+            schema = load_json(path)
+            jsonschema.Draft202012Validator.check_schema(schema)
+            ok = schema.get("$schema") == "https://json-schema.org/draft/2020-12/schema"
+            tally.check(ok, f"{path}: $schema is not draft 2020-12")
+            schemas[path] = schema
+        except (OSError, ValueError, jsonschema.SchemaError) as e:
+            tally.check(False, f"{path}: not a valid draft 2020-12 schema", str(e).split("\n")[0])
+    return schemas if len(schemas) == len(paths) else None
+
+
 def schema_errors(validator, value):
     errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
     out = []

@@ -22,10 +22,8 @@ are held to the same readings.
 
 import os
 
-import jsonschema
-
-from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, load_json, make_format_checker,
-                            parse_line, run_arcs, schema_errors, split_lines)
+from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, load_schemas,
+                            make_format_checker, parse_line, run_arcs, schema_errors, split_lines)
 
 EVENT_SCHEMA = "schemas/lightbox/event.schema.json"
 META_SCHEMA = "schemas/lightbox/meta.schema.json"
@@ -159,17 +157,8 @@ def check(tally, arcs, cases, catalogue_ids):
         print(f"  {cid}:{line}  {reason}")
 
     # 1. The schemas are draft 2020-12 schemas.
-    schemas = {}
-    for path in (EVENT_SCHEMA, META_SCHEMA):
-        try:
-            schema = load_json(path)
-            jsonschema.Draft202012Validator.check_schema(schema)
-            ok = schema.get("$schema") == "https://json-schema.org/draft/2020-12/schema"
-            tally.check(ok, f"{path}: $schema is not draft 2020-12")
-            schemas[path] = schema
-        except (OSError, ValueError, jsonschema.SchemaError) as e:
-            tally.check(False, f"{path}: not a valid draft 2020-12 schema", str(e).split("\n")[0])
-    if len(schemas) != 2:
+    schemas = load_schemas(tally, (EVENT_SCHEMA, META_SCHEMA))
+    if schemas is None:
         return
     events = EntryValidator(schemas[EVENT_SCHEMA], format_checker=format_checker)
     metas = EntryValidator(schemas[META_SCHEMA], format_checker=format_checker)

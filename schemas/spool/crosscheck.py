@@ -24,10 +24,8 @@ import json
 import os
 import re
 
-import jsonschema
-
-from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, make_format_checker,
-                            parse_line, run_arcs, schema_errors, split_lines, load_json)
+from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, load_schemas,
+                            make_format_checker, parse_line, run_arcs, schema_errors, split_lines)
 
 ENTRY_SCHEMA = "schemas/spool/entry.schema.json"
 
@@ -175,17 +173,8 @@ def check(tally, arcs, cases, catalogue_ids):
         print(f"  {rule:<12} {reason}")
 
     # 1. The entry schema is a draft 2020-12 schema.
-    schemas = {}
-    for path in (ENTRY_SCHEMA,):
-        try:
-            schema = load_json(path)
-            jsonschema.Draft202012Validator.check_schema(schema)
-            ok = schema.get("$schema") == "https://json-schema.org/draft/2020-12/schema"
-            tally.check(ok, f"{path}: $schema is not draft 2020-12")
-            schemas[path] = schema
-        except (OSError, ValueError, jsonschema.SchemaError) as e:
-            tally.check(False, f"{path}: not a valid draft 2020-12 schema", str(e).split("\n")[0])
-    if len(schemas) != 1:
+    schemas = load_schemas(tally, (ENTRY_SCHEMA,))
+    if schemas is None:
         return
 
     strict = EntryValidator(schemas[ENTRY_SCHEMA], format_checker=format_checker)
