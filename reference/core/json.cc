@@ -186,9 +186,10 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     return Push(v);
   }
   // Numbers, strings and names are not copied: they point into the document's in-situ text.
-  bool PushText(Kind kind, const char* s, rapidjson::SizeType n) {
+  bool PushText(Kind kind, const char* s, rapidjson::SizeType n, bool escape_free = false) {
     Value v;
     v.kind_ = kind;
+    v.escape_free_ = escape_free;
     v.chars_ = s;
     v.size_ = n;
     return Push(v);
@@ -196,12 +197,19 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
     return PushText(Kind::kNumber, s, n);
   }
+  // Whether the string just decoded (the closing quote is taken) had an escape in its source: it
+  // did when the decoded bytes are fewer. Only escapes can bring a surrogate (raw ones never pass
+  // the UTF-8 check) or a character a writer must escape.
+  bool HadEscape(const char* s, rapidjson::SizeType n) const {
+    return static_cast<std::size_t>(stream->cur - 1 - s) != n;
+  }
   bool String(const char* s, rapidjson::SizeType n, bool) {
-    if (HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
-    return PushText(Kind::kString, s, n);
+    const bool escaped = HadEscape(s, n);
+    if (escaped && HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
+    return PushText(Kind::kString, s, n, !escaped);
   }
   bool Key(const char* s, rapidjson::SizeType n, bool) {
-    if (HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
+    if (HadEscape(s, n) && HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
     pending_key = {s, n};
     pending_key_offset = stream->Tell();
     return true;
@@ -365,6 +373,22 @@ template <>
 void Reader::ParseNumber<kValidUtf8ParseFlags, arcs::json::TextStream, arcs::json::ValueBuilder>(
     arcs::json::TextStream& is, arcs::json::ValueBuilder& handler) {
   ParseNumber<kParseFlags>(is, handler);
+}
+
+// RapidJSON copies a string's bytes one at a time unless its stream type has a SIMD scan, which our
+// TextStream does not: this gives it one, for the path without encoding validation (RapidJSON
+// calls it only there). Parsing in situ, `is` and `os` are the same stream; the run up to the next
+// '"', '\\' or control character (the NUL after the text is one) is skipped, or moved down to the
+// write position once an escape has made the decoded string shorter than its source.
+template <>
+template <>
+void Reader::ScanCopyUnescapedString<arcs::json::TextStream, arcs::json::TextStream>(
+    arcs::json::TextStream& is, arcs::json::TextStream& os) {
+  const std::size_t run =
+      arcs::JsonPlainPrefix(std::string_view(is.cur, static_cast<std::size_t>(is.end - is.cur)));
+  if (os.dst != is.cur) std::memmove(os.dst, is.cur, run);
+  os.dst += run;
+  is.cur += run;
 }
 
 namespace arcs::json {

@@ -49,6 +49,9 @@ class Value {
   bool as_bool() const { return kind_ == Kind::kTrue; }
   // The decoded UTF-8 content of a string (may contain U+0000), or a number's exact source text.
   std::string_view text() const { return {chars_, size_}; }
+  // A string whose source had no escape, so text() holds no '"', '\\' or control character:
+  // writers copy it without looking for one.
+  bool is_escape_free() const { return escape_free_; }
   std::span<const Value> items() const;     // array elements; empty unless an array
   std::span<const Member> members() const;  // object members in source order; empty unless object
 
@@ -62,6 +65,7 @@ class Value {
   friend class Document;
   friend struct ValueBuilder;
   Kind kind_ = Kind::kNull;
+  bool escape_free_ = false;
   std::uint32_t size_ = 0;
   union {
     const char* chars_ = nullptr;

@@ -359,3 +359,42 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
 
 }  // namespace
 }  // namespace arcs::json
+
+namespace arcs::json {
+namespace {
+
+// The parser skips runs of plain bytes 16 at a time and, once an escape has shortened the decoded
+// string, moves them down to where the decoded bytes go: an escape at every offset, around that
+// width, decodes as one at a time would. A string is escape free only when its source had none.
+TEST(JsonParse, EscapesAtEveryOffsetDecodeInPlace) {
+  for (std::size_t length = 1; length <= 40; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      std::string source(length, 'p');
+      std::string decoded = source;
+      source.replace(at, 1, R"(\n)");
+      source += R"(\u00e9)" + std::string(length, 'q');
+      decoded[at] = '\n';
+      decoded += "\xC3\xA9" + std::string(length, 'q');
+      Document doc;
+      ASSERT_TRUE(doc.Parse("[\"" + source + "\",\"" + std::string(length, 'r') + "\"]"));
+      EXPECT_EQ(doc.root().items()[0].text(), decoded) << length << " " << at;
+      EXPECT_FALSE(doc.root().items()[0].is_escape_free());
+      EXPECT_EQ(doc.root().items()[1].text(), std::string(length, 'r'));
+      EXPECT_TRUE(doc.root().items()[1].is_escape_free());
+    }
+  }
+}
+
+TEST(JsonWrite, EscapeFreeStringsAreCopiedAndOthersEscaped) {
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"(["plain \u00e9 \u2028","\u0041","a\"b","\u001f", "é"])"));
+  const std::span<const Value> items = doc.root().items();
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_FALSE(items[i].is_escape_free()) << items[i].text();
+  EXPECT_TRUE(items[4].is_escape_free());
+  EXPECT_EQ(ToString(doc.root()),
+            "[\"plain \xC3\xA9 \xE2\x80\xA8\",\"A\",\"a\\\"b\",\"\\u001f\","
+            "\"\xC3\xA9\"]");
+}
+
+}  // namespace
+}  // namespace arcs::json

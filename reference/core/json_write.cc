@@ -1,8 +1,5 @@
 // Writing and comparing json::Value trees. Both walk with an explicit stack: a document parsed
 // with a generous depth limit must not overflow the call stack here either.
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -11,6 +8,7 @@
 
 #include "reference/core/json.h"
 #include "reference/core/number.h"
+#include "reference/core/strings.h"
 
 namespace arcs::json {
 
@@ -70,7 +68,13 @@ void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyl
       out->append(style == WriteStyle::kPython && v.text() == "-0" ? "0" : v.text());
       break;
     case Kind::kString:
-      AppendQuoted(v.text(), out);
+      if (v.is_escape_free()) {
+        out->push_back('"');
+        out->append(v.text());
+        out->push_back('"');
+      } else {
+        AppendQuoted(v.text(), out);
+      }
       break;
     case Kind::kArray:
     case Kind::kObject:
@@ -80,50 +84,14 @@ void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyl
 
 }  // namespace
 
-namespace {
-
-// The length of the run at the start of `s` that needs no escape: no byte below 0x20, '"' or
-// '\\'. Strings are most of what Lightbox re-serializes to hash, and scanning them a byte at a
-// time was a quarter of its verification time: 16 bytes at a time with SSE2 (every x86-64 has
-// it), else 8 with word arithmetic.
-std::size_t PlainPrefix(std::string_view s) {
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
-  const __m128i below = _mm_set1_epi8(static_cast<char>(0x20 ^ 0x80));  // unsigned < 0x20
-  for (; i + 16 <= s.size(); i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    const __m128i special =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                     _mm_cmplt_epi8(_mm_xor_si128(v, flip), below));
-    if (const int mask = _mm_movemask_epi8(special)) return i + __builtin_ctz(mask);
-  }
-#endif
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-  auto has_zero = [](std::uint64_t v) { return ((v - kOnes) & ~v & kHighs) != 0; };
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, s.data() + i, sizeof word);
-    const bool control = ((word - kOnes * 0x20) & ~word & kHighs) != 0;
-    if (control || has_zero(word ^ (kOnes * '"')) || has_zero(word ^ (kOnes * '\\'))) break;
-  }
-  return i;
-}
-
-}  // namespace
-
 void AppendQuoted(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
   std::size_t run = 0;  // start of the pending run of bytes that need no escaping
   for (std::size_t i = 0; i < s.size(); ++i) {
-    i += PlainPrefix(s.substr(i));
+    i += JsonPlainPrefix(s.substr(i));
     if (i == s.size()) break;
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    const auto c = static_cast<unsigned char>(s[i]);
     out->append(s.data() + run, i - run);
     run = i + 1;
     switch (c) {

@@ -41,6 +41,28 @@ bool InRange(unsigned char byte, unsigned char low, unsigned char high) {
 
 }  // namespace
 
+std::size_t JsonPlainPrefix(std::string_view text) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
+  const __m128i below = _mm_set1_epi8(static_cast<char>(0x20 ^ 0x80));  // unsigned < 0x20
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                     _mm_cmplt_epi8(_mm_xor_si128(v, flip), below));
+    if (const int mask = _mm_movemask_epi8(special)) return i + __builtin_ctz(mask);
+  }
+#endif
+  for (; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == '"' || c == '\\') break;
+  }
+  return i;
+}
+
 bool IsValidUtf8(std::string_view text) {
   for (std::size_t i = AsciiPrefix(text); i < text.size(); i += AsciiPrefix(text.substr(i))) {
     const auto lead = static_cast<unsigned char>(text[i]);

@@ -26,6 +26,12 @@ std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 // nothing past U+10FFFF, no truncated sequence). Runs of ASCII are checked 16 bytes at a time.
 bool IsValidUtf8(std::string_view text);
 
+// The length of the run at the start of `text` that a JSON string holds as it is: no byte below
+// 0x20, no '"' and no '\\'. Strings are most of what Lightbox parses and re-serializes to hash,
+// and scanning them a byte at a time was a quarter of its verification time: 16 bytes at a time
+// with SSE2 (every x86-64 has it).
+std::size_t JsonPlainPrefix(std::string_view text);
+
 // Numbers on a command line, strictly: the whole text, nothing skipped or clamped (strtoull
 // would read " -1" as 2^64-1 and an overflow as its maximum; strtod takes hex and "inf").
 // A count: decimal digits only, at most `max`.

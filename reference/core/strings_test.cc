@@ -61,3 +61,28 @@ TEST(Strings, IsValidUtf8FollowsTheWellFormedByteSequences) {
 
 }  // namespace
 }  // namespace arcs
+
+namespace arcs {
+namespace {
+
+// JsonPlainPrefix scans 16 bytes at a time: a special byte at every offset of strings of every
+// length around that width ends the run there; every other byte, 0x20, DEL and UTF-8 included,
+// belongs to it.
+TEST(Strings, JsonPlainPrefixStopsAtTheFirstByteAJsonStringMustEscape) {
+  for (std::size_t length = 0; length <= 40; ++length) {
+    const std::string plain(length, 'a');
+    EXPECT_EQ(JsonPlainPrefix(plain), length);
+    for (std::size_t at = 0; at < length; ++at) {
+      for (char special : {'"', '\\', '\0', '\x01', '\n', '\x1F'}) {
+        std::string text = plain;
+        text[at] = special;
+        EXPECT_EQ(JsonPlainPrefix(text), at) << length << " " << at << " " << int(special);
+      }
+    }
+  }
+  const std::string_view mixed = " \x7F\xC3\xA9\xF0\x9F\x98\x80/0123456789abcdef";
+  EXPECT_EQ(JsonPlainPrefix(mixed), mixed.size());
+}
+
+}  // namespace
+}  // namespace arcs
