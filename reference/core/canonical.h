@@ -33,6 +33,30 @@ Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, s
 // itself), or nullopt when it has none. Iterative: any depth the parser allowed.
 std::optional<std::string> FirstFloat(const json::Value& value);
 
+// RFC 8785 (JSON Canonicalization Scheme, JCS), the canonical form Model IO hashes:
+//  - names sorted by their UTF-16 code units (not code points: U+10000 and above sort before
+//    U+E000..U+FFFF), no repeated name;
+//  - strings escaped as ECMAScript's JSON.stringify does, which is Python's escaping above;
+//  - numbers as ECMAScript writes the nearest IEEE 754 double (EcmaScriptNumber): 1.0 is 1,
+//    1e21 is 1e+21, -0 is 0; a number beyond the doubles' range has no canonical form;
+//  - no whitespace.
+// Fails with kInvalidArgument, naming the JSON Pointer, for what RFC 8785 §3.1 excludes (I-JSON,
+// RFC 7493): a repeated member name, a number that overflows a double. (Lone surrogates never
+// reach here: the strict parser refuses them.)
+Result<std::string> Jcs(const json::Value& value);
+
+// The same, appended to *out; *out may hold part of the value on failure.
+Status AppendJcs(const json::Value& value, std::string* out);
+
+// ECMAScript's Number::toString(x) for a finite double (ECMA-262 §6.1.6.1.20; RFC 8785
+// §3.2.2.3): the shortest digits that read back as x, in plain notation for exponents from -7 to
+// 20 and as d.ddde+n otherwise; -0 is "0".
+std::string EcmaScriptNumber(double x);
+
+// Whether UTF-8 string a sorts before b when both are compared as UTF-16 code units, as ECMAScript
+// compares strings (JCS's member order).
+bool Utf16Less(std::string_view a, std::string_view b);
+
 }  // namespace arcs::canonical
 
 #endif  // ARCS_REFERENCE_CORE_CANONICAL_H_
