@@ -1,0 +1,68 @@
+// Model IO 1.0.0 (model-io.md): the reference verifier and hasher of a model_io.json. Verify()
+// checks invariants MI1-MI11 and the field tables and returns every violation (rule id, JSON
+// Pointer, message) sorted as MI10 asks; ModelIOHash() is "sha256:" + the lowercase hex SHA-256
+// of ModelIOCore (§4.1-4.4) canonicalized by RFC 8785 (canonical::Jcs), with no trailing newline.
+//
+// Decisions the text leaves open are in conformance/model_io/errata.md; the ones that shape this
+// file: content limits are counted in UTF-8 bytes; `i` is compared by its numeric value (1.0 is
+// 1, as JavaScript reads it); MI5 holds for an empty list; a session with any violation has no
+// ModelIOHash (the reference refuses to content-address an invalid artifact); unknown members are
+// ignored and are not part of the core (MI12).
+#ifndef ARCS_REFERENCE_MODEL_IO_MODEL_IO_H_
+#define ARCS_REFERENCE_MODEL_IO_MODEL_IO_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/core/json.h"
+#include "reference/core/status.h"
+
+namespace arcs::model_io {
+
+// MI11, as the spec states them.
+struct Limits {
+  std::uint64_t max_interactions = 10'000;
+  std::uint64_t max_content_bytes = 1'000'000;          // per interaction, UTF-8
+  std::uint64_t max_total_content_bytes = 100'000'000;  // per session, UTF-8
+  std::uint64_t max_json_depth = 128;                   // ARCS's, not the spec's
+};
+
+json::ParseOptions ParseOptionsFor(const Limits& limits);
+
+struct Violation {
+  std::string rule_id;  // "MI5", or a field-table requirement such as "MIO-FIELDS-6"
+  std::string path;     // JSON Pointer: "/interactions/3/i"; "" for the document
+  std::string message;
+};
+
+// MI10 sorts by (rule_id, path, message) ascending; whether "MI10" sorts before "MI2" is not said
+// (errata): kCodeUnit compares the ids as strings (JavaScript's sort), kNumeric compares the
+// number after the letters as a number.
+enum class ViolationOrder : std::uint8_t { kCodeUnit, kNumeric };
+bool ViolationLess(const Violation& a, const Violation& b, ViolationOrder order);
+
+// Every violation of a parsed model_io.json, sorted in `order`.
+std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
+                              ViolationOrder order = ViolationOrder::kCodeUnit);
+
+// "sha256:" + lowercase hex SHA-256 of the UTF-8 bytes (§4.5, MI6 and MI7's form).
+std::string ContentHash(std::string_view bytes);
+
+// Writes the canonical bytes of ModelIOCore to `sink` in pieces (one interaction at a time, so
+// that hashing a 100 MB session never holds its canonical form whole). The session must verify:
+// otherwise kParseError naming the first violation.
+Status WriteCanonicalCore(const json::Value& session, const Limits& limits,
+                          const std::function<void(std::string_view)>& sink);
+
+// The canonical bytes of ModelIOCore, whole.
+Result<std::string> CanonicalCore(const json::Value& session, const Limits& limits);
+
+// "sha256:" + lowercase hex SHA-256 of the canonical bytes of ModelIOCore.
+Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits);
+
+}  // namespace arcs::model_io
+
+#endif  // ARCS_REFERENCE_MODEL_IO_MODEL_IO_H_

@@ -1,0 +1,163 @@
+// Expected hashes and canonical bytes below were computed by Node 20 running the spec's §4.3/4.4
+// code with the npm package canonicalize 2.1.0 and node:crypto, not by this code.
+#include "reference/model_io/model_io.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace arcs::model_io {
+namespace {
+
+constexpr std::string_view kZeros =
+    "sha256:0000000000000000000000000000000000000000000000000000000000000000";
+
+// A valid session: i written 1.0 (JavaScript reads 1), an astral character, ephemeral and
+// unknown members.
+const std::string kSession = R"({"model_io_schema_version":"1.0.0","adapter_id":"adapter-1",
+ "model_id":"gpt-x","mode":"record","interactions":[
+ {"i":0,"prompt_hash":")" + std::string(kZeros) +
+                             R"(",
+  "response_hash":"sha256:b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9",
+  "response_content":"hello world","tokens_input":3,"latency_ms":12.5},
+ {"i":1.0,"prompt_hash":")" + std::string(kZeros) +
+                             R"(",
+  "response_hash":"sha256:fca8485f5be1a556c52dfba174e5249a7be07316c4fb94b494e61ae8c40c0438",
+  "response_content":"h\u00e9\ud83d\ude00\n"}],
+ "stats":{"total_interactions":2,"total_tokens_input":3,"total_tokens_output":0,
+  "total_latency_ms":12.5},"created_at_utc":"2026-01-05T10:00:00.000Z","extra":{"x":1}})";
+
+std::vector<std::string> RuleIds(std::string_view text, ViolationOrder order = {}) {
+  json::Document doc;
+  EXPECT_TRUE(doc.Parse(text)) << text;
+  std::vector<std::string> ids;
+  for (const Violation& v : Verify(doc.root(), Limits{}, order)) ids.push_back(v.rule_id);
+  return ids;
+}
+
+TEST(ModelIo, AValidSessionHashesAsNodeDoes) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(kSession));
+  EXPECT_TRUE(Verify(doc.root(), Limits{}).empty());
+  Result<std::string> hash = ModelIOHash(doc.root(), Limits{});
+  ASSERT_TRUE(hash.ok()) << hash.status().message();
+  EXPECT_EQ(*hash, "sha256:94b44cbc6ceaa0f9c5f4224636e9c0976111c90b0ee88444c2c2dba450cb4cba");
+  Result<std::string> core = CanonicalCore(doc.root(), Limits{});
+  ASSERT_TRUE(core.ok());
+  EXPECT_EQ(
+      *core,
+      R"({"adapter_id":"adapter-1","interactions":[{"i":0,"prompt_hash":")" + std::string(kZeros) +
+          R"(","response_content":"hello world","response_hash":"sha256:b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9"},{"i":1,"prompt_hash":")" +
+          std::string(kZeros) +
+          "\",\"response_content\":\"h\xc3\xa9\xf0\x9f\x98\x80\\n\",\"response_hash\":"
+          "\"sha256:fca8485f5be1a556c52dfba174e5249a7be07316c4fb94b494e61ae8c40c0438\"}"
+          R"(],"mode":"record","model_id":"gpt-x","model_io_schema_version":"1.0.0"})");
+}
+
+TEST(ModelIo, ContentHashIsOfTheUtf8Bytes) {
+  EXPECT_EQ(ContentHash("hello world"),
+            "sha256:b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9");
+}
+
+TEST(ModelIo, EachInvariantIsItsOwnRule) {
+  auto with = [](std::string_view from, std::string_view to) {
+    std::string text = kSession;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  EXPECT_EQ(RuleIds(with(R"("1.0.0")", R"("1.0")")), std::vector<std::string>{"MI1"});
+  EXPECT_EQ(RuleIds(with(R"("1.0.0")", R"("01.0.0")")), std::vector<std::string>{"MI1"});
+  EXPECT_EQ(RuleIds(with(R"("adapter-1")", R"("")")), std::vector<std::string>{"MI2"});
+  EXPECT_EQ(RuleIds(with(R"("record")", R"("Record")")), std::vector<std::string>{"MI3"});
+  EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":2)")), std::vector<std::string>{"MI5"});
+  EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":"1")")), std::vector<std::string>{"MI5"});
+  // A repeated i is still ascending order (MI9 holds), but not its index (MI5), and it repeats
+  // the (prompt_hash, i) pair (MI8); a smaller i breaks the order.
+  EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":0)")), (std::vector<std::string>{"MI5", "MI8"}));
+  EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":-1)")), (std::vector<std::string>{"MI5", "MI9"}));
+  EXPECT_EQ(RuleIds(with(R"(:"sha256:0000)", R"(:"SHA256:0000)")), std::vector<std::string>{"MI6"});
+  EXPECT_EQ(RuleIds(with("sha256:b94d", "sha256:c94d")), std::vector<std::string>{"MI7"});
+  EXPECT_EQ(RuleIds(with(R"("tokens_input":3)", R"("tokens_input":null)")),
+            std::vector<std::string>{"MIO-INTERACTION-5"});
+}
+
+TEST(ModelIo, AnEmptyListHoldsEveryInvariant) {
+  EXPECT_TRUE(RuleIds(R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m",
+                          "mode":"replay","interactions":[]})")
+                  .empty());
+}
+
+TEST(ModelIo, ViolationsSortInTheDeclaredOrder) {
+  // Interaction 1 is missing (MI5 at every later one) and there are too many: MI11 and MI4.
+  std::string text = R"({"model_io_schema_version":"x","adapter_id":"a","model_id":"m",
+                         "mode":"record","interactions":[)";
+  for (int k = 0; k <= 10'000; ++k) {
+    const int i = k == 0 ? 0 : k + 1;
+    text +=
+        (k ? "," : "") + std::string(R"({"i":)") + std::to_string(i) + R"(,"prompt_hash":")" +
+        std::string(kZeros) +
+        R"(","response_hash":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","response_content":""})";
+  }
+  text += "]}";
+  const std::vector<std::string> by_code_unit = RuleIds(text);
+  ASSERT_EQ(by_code_unit.size(), 1u + 1u + 10'000u + 1u);
+  EXPECT_EQ(by_code_unit.front(), "MI1");
+  EXPECT_EQ(by_code_unit[1], "MI11");
+  EXPECT_EQ(by_code_unit[2], "MI4");
+  EXPECT_EQ(by_code_unit.back(), "MI5");
+  const std::vector<std::string> numeric = RuleIds(text, ViolationOrder::kNumeric);
+  EXPECT_EQ(numeric[1], "MI4");
+  EXPECT_EQ(numeric[2], "MI5");
+  EXPECT_EQ(numeric.back(), "MI11");
+}
+
+TEST(ModelIo, PathsSortAsStrings) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m",
+    "mode":"record","interactions":[null,0,1,2,3,4,5,6,7,8,9,10]})"));
+  const std::vector<Violation> v = Verify(doc.root(), Limits{});
+  std::vector<std::string> mi6_paths;
+  for (const Violation& x : v) {
+    if (x.rule_id == "MI6") mi6_paths.push_back(x.path);
+  }
+  ASSERT_EQ(mi6_paths.size(), 12u);
+  EXPECT_EQ(mi6_paths[0], "/interactions/0/prompt_hash");
+  EXPECT_EQ(mi6_paths[1], "/interactions/1/prompt_hash");
+  EXPECT_EQ(mi6_paths[2], "/interactions/10/prompt_hash");
+  EXPECT_EQ(mi6_paths[3], "/interactions/11/prompt_hash");
+  EXPECT_EQ(mi6_paths[4], "/interactions/2/prompt_hash");
+}
+
+TEST(ModelIo, NoCoreForAnInvalidSession) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"model_io_schema_version":"1.0.0","adapter_id":"a","mode":"record",
+                           "interactions":[]})"));
+  Result<std::string> hash = ModelIOHash(doc.root(), Limits{});
+  ASSERT_FALSE(hash.ok());
+  EXPECT_EQ(hash.status().code(), StatusCode::kParseError);
+  EXPECT_NE(hash.status().message().find("MI2 at /model_id"), std::string::npos)
+      << hash.status().message();
+}
+
+TEST(ModelIo, ContentLimitsCountUtf8Bytes) {
+  Limits small;
+  small.max_content_bytes = 4;
+  small.max_total_content_bytes = 6;
+  // "éé" is 4 bytes of UTF-8 (2 UTF-16 units): at the limit; "ééé" is past it, and the two
+  // together are past the total.
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(
+      R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m","mode":"record",
+          "interactions":[{"i":0,"prompt_hash":")" +
+      std::string(kZeros) + R"(","response_hash":")" + ContentHash("\xc3\xa9\xc3\xa9") +
+      R"(","response_content":"éé"},{"i":1,"prompt_hash":")" + std::string(kZeros) +
+      R"(","response_hash":")" + ContentHash("\xc3\xa9\xc3\xa9\xc3\xa9") +
+      R"(","response_content":"ééé"}]})"));
+  std::vector<std::string> paths;
+  for (const Violation& v : Verify(doc.root(), small)) paths.push_back(v.rule_id + " " + v.path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"MI11 /interactions",
+                                             "MI11 /interactions/1/response_content"}));
+}
+
+}  // namespace
+}  // namespace arcs::model_io
