@@ -1,5 +1,6 @@
 #include "conformance/format.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -19,17 +20,19 @@ const std::string& CaseInput::Input(std::string_view name) const {
   return it == inputs->end() ? kNone : it->second;
 }
 
+std::string FormatModule::Folder() const {
+  std::string folder(name);
+  std::replace(folder.begin(), folder.end(), '-', '_');
+  return folder;
+}
+
 std::string FormatModule::CataloguePath() const {
-  return "conformance/" + std::string(name) + "/requirements.json";
+  return "conformance/" + Folder() + "/requirements.json";
 }
 
-std::string FormatModule::ErrataPath() const {
-  return "conformance/" + std::string(name) + "/errata.md";
-}
+std::string FormatModule::ErrataPath() const { return "conformance/" + Folder() + "/errata.md"; }
 
-std::string FormatModule::ManifestPath() const {
-  return "vectors/" + std::string(name) + "/manifest.json";
-}
+std::string FormatModule::ManifestPath() const { return "vectors/" + Folder() + "/manifest.json"; }
 
 const OperationSpec* FormatModule::FindOperation(std::string_view operation) const {
   for (const OperationSpec& op : operations) {

@@ -174,10 +174,13 @@ class FormatModule {
   // level of every finding comes from the catalogue and nowhere else.
   std::string_view (*catalogue_text)() = nullptr;
 
-  // Repository paths, by convention from the name.
-  std::string CataloguePath() const;  // conformance/<name>/requirements.json
-  std::string ErrataPath() const;     // conformance/<name>/errata.md
-  std::string ManifestPath() const;   // vectors/<name>/manifest.json
+  // The format's folder in each part (reference/, conformance/, vectors/, schemas/, fuzz/): its
+  // name with '_' for '-' ("model-io" lives in model_io/), a name C++ and CMake take as it is.
+  std::string Folder() const;
+  // Repository paths, by convention from the folder.
+  std::string CataloguePath() const;  // conformance/<folder>/requirements.json
+  std::string ErrataPath() const;     // conformance/<folder>/errata.md
+  std::string ManifestPath() const;   // vectors/<folder>/manifest.json
 
   const OperationSpec* FindOperation(std::string_view operation) const;
   const PolicySpec* FindPolicy(std::string_view policy) const;

@@ -52,6 +52,7 @@ void AppendFormatJson(const conformance::FormatModule& f, std::string* out) {
   json::AppendMember("spec_version", f.spec_version, out);
   json::AppendMember("rule_prefix", f.rule_prefix, out);
   ArrayMember("extensions", f.extensions, out);
+  json::AppendMember("folder", f.Folder(), out);
   json::AppendMember("manifest", f.ManifestPath(), out);
   json::AppendMember("catalogue", f.CataloguePath(), out);
   json::AppendMember("errata", f.ErrataPath(), out);

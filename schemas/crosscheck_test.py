@@ -119,11 +119,11 @@ def check_format(tally, arcs, fmt, manifest_validator):
             if p not in listed:
                 print(f"note: {p} is not named by any case")
 
-    module_path = os.path.join("schemas", fmt["name"], "crosscheck.py")
+    module_path = os.path.join("schemas", fmt["folder"], "crosscheck.py")
     if not os.path.isfile(module_path):
-        print(f"crosscheck: {fmt['name']}: no schemas/{fmt['name']}/crosscheck.py")
+        print(f"crosscheck: {fmt['name']}: no schemas/{fmt['folder']}/crosscheck.py")
         return
-    spec = importlib.util.spec_from_file_location(f"crosscheck_{fmt['name']}", module_path)
+    spec = importlib.util.spec_from_file_location(f"crosscheck_{fmt['folder']}", module_path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.check(tally, arcs, cases, catalogue_ids)

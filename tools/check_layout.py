@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Holds the folders to the registry: every format `arcs formats --json` lists has its folder in
-each part (reference/, conformance/, vectors/, schemas/, fuzz/), and no part has a folder for a
+each part (reference/, conformance/, vectors/, schemas/, fuzz/; the folder is the name with '_'
+for '-'), and no part has a folder for a
 format the registry does not list (a format half added, or half removed). Run from the
 repository root: /usr/bin/python3 tools/check_layout.py --arcs build/arcs
 """
@@ -22,7 +23,7 @@ def main():
     ap.add_argument("--arcs", required=True)
     args = ap.parse_args()
     out = subprocess.run([args.arcs, "formats", "--json"], stdout=subprocess.PIPE, check=True)
-    formats = [f["name"] for f in json.loads(out.stdout)["formats"]]
+    formats = [f["folder"] for f in json.loads(out.stdout)["formats"]]
     passed = failed = 0
     for part in PARTS:
         folders = {d for d in os.listdir(part) if os.path.isdir(os.path.join(part, d))}

@@ -63,6 +63,27 @@ Result<std::size_t> PrefixedSource::Read(char* buf, std::size_t size) {
   return rest_->Read(buf, size);
 }
 
+Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
+  constexpr std::size_t kChunk = 1 << 20;
+  std::string out;
+  if (std::optional<std::uint64_t> hint = source->SizeHint()) {
+    // Room for the last, empty read too: growing then would double the buffer.
+    out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
+  }
+  for (;;) {
+    const std::size_t before = out.size();
+    out.resize(before + kChunk);
+    Result<std::size_t> n = source->Read(out.data() + before, kChunk);
+    if (!n.ok()) return n.status();
+    out.resize(before + *n);
+    if (out.size() > max_bytes) {
+      return Status(StatusCode::kLimitExceeded,
+                    "the file is longer than " + std::to_string(max_bytes) + " bytes");
+    }
+    if (*n == 0) return out;
+  }
+}
+
 Result<std::size_t> MemorySource::Read(char* buf, std::size_t size) {
   const std::size_t n = std::min(size, bytes_.size());
   if (n > 0) std::memcpy(buf, bytes_.data(), n);

@@ -43,6 +43,10 @@ class ByteSource {
   virtual std::optional<std::uint64_t> SizeHint() const { return std::nullopt; }
 };
 
+// Every byte of `source`, for formats whose file is one JSON document; kLimitExceeded once it
+// holds more than max_bytes (nothing more is read).
+Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes);
+
 // Reads a file descriptor (a file, a pipe, stdin).
 class FdSource : public ByteSource {
  public:

@@ -878,5 +878,19 @@ TEST(PrefixedSource, AHeadLongerThanTheSourceIsTheWholeSource) {
   EXPECT_EQ(*head, "{}");
 }
 
+TEST(ReadSource, ReadsEveryByteUpToTheLimit) {
+  const std::string file(3 << 20 | 5, 'x');  // more than one 1 MiB read
+  Trickle pipe(file, 100000);
+  Result<std::string> all = ReadSource(&pipe, file.size());
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(*all, file);
+  MemorySource over(file);
+  Result<std::string> cut = ReadSource(&over, file.size() - 1);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.status().code(), StatusCode::kLimitExceeded);
+  MemorySource empty("");
+  EXPECT_EQ(*ReadSource(&empty, 0), "");
+}
+
 }  // namespace
 }  // namespace arcs::jsonl

@@ -298,6 +298,24 @@ std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
   return violations;
 }
 
+std::vector<std::string_view> VerifyRules() {
+  return {"MI1",
+          "MI2",
+          "MI3",
+          "MI4",
+          "MI5",
+          "MI6",
+          "MI7",
+          "MI8",
+          "MI9",
+          "MI11",
+          kTimestampRule,
+          kStatsRule,
+          kInteractionRule,
+          kMetricRule,
+          kDocumentRule};
+}
+
 std::string ContentHash(std::string_view bytes) { return "sha256:" + ToHex(Sha256::Of(bytes)); }
 
 Status WriteCanonicalCore(const json::Value& session, const Limits& limits,

@@ -27,7 +27,10 @@ struct Limits {
   std::uint64_t max_interactions = 10'000;
   std::uint64_t max_content_bytes = 1'000'000;          // per interaction, UTF-8
   std::uint64_t max_total_content_bytes = 100'000'000;  // per session, UTF-8
-  std::uint64_t max_json_depth = 128;                   // ARCS's, not the spec's
+  // ARCS's, not the spec's: MI11 bounds the content at 100,000,000 bytes, which JSON escaping may
+  // write in up to six times as many.
+  std::uint64_t max_file_bytes = std::uint64_t{1} << 30;
+  std::uint64_t max_json_depth = 128;
 };
 
 json::ParseOptions ParseOptionsFor(const Limits& limits);
@@ -47,6 +50,9 @@ bool ViolationLess(const Violation& a, const Violation& b, ViolationOrder order)
 // Every violation of a parsed model_io.json, sorted in `order`.
 std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
                               ViolationOrder order = ViolationOrder::kCodeUnit);
+
+// Every rule id Verify can report.
+std::vector<std::string_view> VerifyRules();
 
 // "sha256:" + lowercase hex SHA-256 of the UTF-8 bytes (§4.5, MI6 and MI7's form).
 std::string ContentHash(std::string_view bytes);
