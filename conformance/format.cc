@@ -20,6 +20,13 @@ const std::string& CaseInput::Input(std::string_view name) const {
   return it == inputs->end() ? kNone : it->second;
 }
 
+bool FormatModule::IsNativeRuleId(std::string_view id) const {
+  if (native_rule_prefix.empty() || !id.starts_with(native_rule_prefix)) return false;
+  id.remove_prefix(native_rule_prefix.size());
+  return !id.empty() &&
+         std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::string FormatModule::Folder() const {
   std::string folder(name);
   std::replace(folder.begin(), folder.end(), '-', '_');

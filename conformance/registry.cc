@@ -1,6 +1,7 @@
 #include "conformance/registry.h"
 
 #include "conformance/lightbox/module.h"
+#include "conformance/model_io/module.h"
 #include "conformance/spool/module.h"
 
 namespace arcs::conformance {
@@ -9,6 +10,7 @@ std::span<const FormatModule* const> Formats() {
   static const FormatModule* const formats[] = {
       &spool::Module(),
       &lightbox::Module(),
+      &model_io::Module(),
   };
   return formats;
 }

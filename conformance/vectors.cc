@@ -133,6 +133,7 @@ void ReadOperation(const FormatModule& format, const OperationSpec& op, const js
   ExpectationReader(format, op, status)
       .Read(f.Required("expect", json::Kind::kObject), f.Pointer("expect"), &c->expect);
   ReadRuleSets(&f, status, &c->rules);
+  f.OptionalString("same_hash_as", &c->same_hash_as);
   f.Finish();
 }
 

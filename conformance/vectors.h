@@ -48,6 +48,9 @@ struct OperationCase {
   std::string spec_text;
   Expectation expect;
   RuleSets rules;
+  // A hash operation's claim that this case hashes as another does (Model IO's MI12 proofs: two
+  // sessions that differ only in what the core leaves out): that case's id, or "".
+  std::string same_hash_as;
 };
 
 struct VectorCase {

@@ -78,6 +78,21 @@ case_field "$tmp/lightbox-lie.json" lightbox-content-edited verify message |
 [ "$(case_field "$tmp/lightbox-lie.json" lightbox-example-chain validate outcome)" = failed ] ||
   fail "a flipped lightbox verdict was not caught"
 
+# 2c. Model IO: violations out of MI10's order, a violation left out, a wrong hash and wrong
+# canonical bytes are each caught though the verdict is right.
+expect_status 1 "model-io lies" "$arcs" run --quiet --format model-io --no-resource-probes \
+  --impl "$lie_tool model-io-violations-several/validate!reverse model-io-mode-capitalized/validate!drop model-io-compact/hash@hash model-io-compact/canonicalize@canonical" \
+  --report "$tmp/model-io-lie.json"
+for c in "model-io-violations-several validate" "model-io-mode-capitalized validate" \
+  "model-io-compact hash" "model-io-compact canonicalize"; do
+  # shellcheck disable=SC2086
+  [ "$(case_field "$tmp/model-io-lie.json" $c outcome)" = failed ] || fail "a model-io lie was not caught: $c"
+done
+case_field "$tmp/model-io-lie.json" model-io-violations-several validate message |
+  grep -q "comes before the one above it" || fail "the order lie is not explained"
+case_field "$tmp/model-io-lie.json" model-io-mode-capitalized validate message |
+  grep -q "do not name MI3" || fail "the missing violation is not explained"
+
 # 3. Known failures: a listed failure passes the run; a listed case that passes fails it.
 printf '# the lie\n%s/validate\n' "$one" >"$tmp/known.txt"
 expect_status 0 "listed known failure" "$arcs" run --quiet --no-resource-probes --impl "$lie" \

@@ -17,13 +17,44 @@
 namespace arcs::model_io {
 namespace {
 
-// The field-table requirements of conformance/model_io/requirements.json that no invariant
-// covers: the optional members' types.
-constexpr std::string_view kTimestampRule = "MIO-FIELDS-6";         // created_at_utc, ended_at_utc
-constexpr std::string_view kStatsRule = "MIO-STATS-1";              // stats and its four numbers
-constexpr std::string_view kInteractionRule = "MIO-INTERACTION-1";  // an interaction's types
-constexpr std::string_view kMetricRule = "MIO-INTERACTION-5";       // tokens_input, ..., latency_ms
-constexpr std::string_view kDocumentRule = "MIO-JSON-2";            // the document is an object
+// The requirements of conformance/model_io/requirements.json beyond the invariants.
+constexpr std::string_view kDocumentRule = "MIO-JSON-1";     // the document is an object
+constexpr std::string_view kDoubleRangeRule = "MIO-JSON-4";  // every number is a finite double
+constexpr std::string_view kTimestampFormRule = "MIO-FIELDS-9";
+constexpr std::string_view kInteractionRule = "MIO-INTERACTION-1";  // an element is an object
+
+// A member as a field table types it: its name, kind, whether it is required, the requirement it
+// is typed by, and the invariant (if any) that fails with it when it is missing or mistyped.
+struct Field {
+  std::string_view name;
+  json::Kind kind;
+  bool required;
+  std::string_view type_rule;
+  std::string_view invariant = "";
+};
+
+constexpr Field kVersion{"model_io_schema_version", json::Kind::kString, true, "MIO-FIELDS-1",
+                         "MI1"};
+constexpr Field kAdapterId{"adapter_id", json::Kind::kString, true, "MIO-FIELDS-2", "MI2"};
+constexpr Field kModelId{"model_id", json::Kind::kString, true, "MIO-FIELDS-3", "MI2"};
+constexpr Field kMode{"mode", json::Kind::kString, true, "MIO-FIELDS-4", "MI3"};
+constexpr Field kInteractions{"interactions", json::Kind::kArray, true, "MIO-FIELDS-5", "MI4"};
+constexpr Field kTimestamps[] = {{"created_at_utc", json::Kind::kString, false, "MIO-FIELDS-6"},
+                                 {"ended_at_utc", json::Kind::kString, false, "MIO-FIELDS-7"}};
+constexpr Field kStats{"stats", json::Kind::kObject, false, "MIO-FIELDS-8"};
+constexpr Field kStatsMembers[] = {
+    {"total_interactions", json::Kind::kNumber, true, "MIO-STATS-1"},
+    {"total_tokens_input", json::Kind::kNumber, true, "MIO-STATS-2"},
+    {"total_tokens_output", json::Kind::kNumber, true, "MIO-STATS-3"},
+    {"total_latency_ms", json::Kind::kNumber, true, "MIO-STATS-4"}};
+constexpr Field kIndex{"i", json::Kind::kNumber, true, "MIO-INTERACTION-2", "MI5"};
+constexpr Field kPromptHash{"prompt_hash", json::Kind::kString, true, "MIO-INTERACTION-3", "MI6"};
+constexpr Field kResponseHash{"response_hash", json::Kind::kString, true, "MIO-INTERACTION-4",
+                              "MI7"};
+constexpr Field kContent{"response_content", json::Kind::kString, true, "MIO-INTERACTION-5", "MI7"};
+constexpr Field kMetrics[] = {{"tokens_input", json::Kind::kNumber, false, "MIO-INTERACTION-6"},
+                              {"tokens_output", json::Kind::kNumber, false, "MIO-INTERACTION-7"},
+                              {"latency_ms", json::Kind::kNumber, false, "MIO-INTERACTION-8"}};
 
 // "X.Y.Z": three decimal numbers without leading zeros, nothing else (errata).
 bool IsSemver(std::string_view text) {
@@ -61,14 +92,12 @@ std::string Describe(const json::Value* v) {
   return json::DescribeKind(v->kind());
 }
 
-// The numeric value of `i` as JavaScript reads it (errata: 1.0 and 1e0 are 1); nullopt when `i`
-// is not a number. A number beyond the doubles is infinite.
-std::optional<double> IndexValue(const json::Value* i) {
-  if (!i || !i->is_number()) return std::nullopt;
-  const std::optional<double> d = json::ToDouble(i->text());
-  if (d) return d;
-  return i->text().starts_with('-') ? -std::numeric_limits<double>::infinity()
-                                    : std::numeric_limits<double>::infinity();
+// The numeric value of the number `i` as JavaScript reads it (errata: 1.0 and 1e0 are 1); a
+// number beyond the doubles is infinite (and MIO-JSON-4).
+double IndexValue(const json::Value& i) {
+  if (const std::optional<double> d = json::ToDouble(i.text())) return *d;
+  return i.text().starts_with('-') ? -std::numeric_limits<double>::infinity()
+                                   : std::numeric_limits<double>::infinity();
 }
 
 class Verifier {
@@ -76,6 +105,7 @@ class Verifier {
   explicit Verifier(const Limits& limits) : limits_(limits) {}
 
   std::vector<Violation> Run(const json::Value& session) {
+    CheckDoubleRange(session);
     if (!session.is_object()) {
       Add(kDocumentRule, "",
           "the document is " + json::DescribeKind(session.kind()) +
@@ -84,10 +114,7 @@ class Verifier {
     }
     CheckIdentity(session);
     CheckOptionalMembers(session);
-    const json::Value* interactions = session.FindLast("interactions");
-    if (!interactions || !interactions->is_array()) {
-      Add("MI4", "/interactions", "interactions is " + Describe(interactions) + ", not an array");
-    } else {
+    if (const json::Value* interactions = Typed(session, kInteractions, "")) {
       CheckInteractions(interactions->items());
     }
     return std::move(violations_);
@@ -98,24 +125,58 @@ class Verifier {
     violations_.push_back({std::string(rule), std::move(path), std::move(message)});
   }
 
+  // The member `field` of `object` (at `path`) when it is of its kind; otherwise nullptr, and a
+  // missing required member or a member of another kind (null included: errata) breaks its type
+  // rule and its invariant.
+  const json::Value* Typed(const json::Value& object, const Field& field, const std::string& path) {
+    const json::Value* v = object.FindLast(field.name);
+    if (v && v->kind() == field.kind) return v;
+    if (!v && !field.required) return nullptr;
+    const std::string where = path + "/" + std::string(field.name);
+    const std::string message =
+        std::string(field.name) + " is " + Describe(v) + ", not " + json::DescribeKind(field.kind);
+    Add(field.type_rule, where, message);
+    if (!field.invariant.empty()) Add(field.invariant, where, message);
+    return nullptr;
+  }
+
+  // MIO-JSON-4: every number of the document rounds to a finite double (RFC 8785 §3.1).
+  void CheckDoubleRange(const json::Value& root) {
+    std::vector<std::pair<const json::Value*, std::string>> work{{&root, ""}};
+    while (!work.empty()) {
+      auto [v, path] = std::move(work.back());
+      work.pop_back();
+      if (v->is_number() && !json::ToDouble(v->text())) {
+        Add(kDoubleRangeRule, path,
+            "the number " + Excerpt(v->text(), 40) + " is beyond the range of IEEE 754 doubles");
+      }
+      for (std::size_t k = 0; k < v->items().size(); ++k) {
+        work.emplace_back(&v->items()[k], path + "/" + std::to_string(k));
+      }
+      for (const json::Member& m : v->members()) {
+        std::string member = path + "/";
+        json::AppendPointerToken(m.name, &member);
+        work.emplace_back(&m.value, std::move(member));
+      }
+    }
+  }
+
   // MI1, MI2, MI3: the version, the two ids and the mode.
   void CheckIdentity(const json::Value& session) {
-    const json::Value* version = session.FindLast("model_io_schema_version");
-    if (!version || !version->is_string() || !IsSemver(version->text())) {
+    const json::Value* version = Typed(session, kVersion, "");
+    if (version && !IsSemver(version->text())) {
       Add("MI1", "/model_io_schema_version",
           "model_io_schema_version is " + Describe(version) +
               ", not a semantic version X.Y.Z (three numbers, no leading zeros)");
     }
-    for (std::string_view name : {"adapter_id", "model_id"}) {
-      const json::Value* id = session.FindLast(name);
-      if (!id || !id->is_string() || id->text().empty()) {
-        Add("MI2", "/" + std::string(name),
-            std::string(name) + " is " + (id && id->is_string() ? "empty" : Describe(id)) +
-                ", not a non-empty string");
+    for (const Field& field : {kAdapterId, kModelId}) {
+      const json::Value* id = Typed(session, field, "");
+      if (id && id->text().empty()) {
+        Add("MI2", "/" + std::string(field.name), std::string(field.name) + " is empty");
       }
     }
-    const json::Value* mode = session.FindLast("mode");
-    if (!mode || !mode->is_string() || (mode->text() != "record" && mode->text() != "replay")) {
+    const json::Value* mode = Typed(session, kMode, "");
+    if (mode && mode->text() != "record" && mode->text() != "replay") {
       Add("MI3", "/mode", "mode is " + Describe(mode) + ", not \"record\" or \"replay\"");
     }
   }
@@ -123,26 +184,15 @@ class Verifier {
   // created_at_utc, ended_at_utc and stats: optional, and of their type when present (null is
   // not absent: errata).
   void CheckOptionalMembers(const json::Value& session) {
-    for (std::string_view name : {"created_at_utc", "ended_at_utc"}) {
-      const json::Value* at = session.FindLast(name);
-      if (at && !(at->is_string() && IsUtcTimestamp(at->text()))) {
-        Add(kTimestampRule, "/" + std::string(name),
-            std::string(name) + " is " + Describe(at) + ", not an ISO 8601 UTC timestamp");
+    for (const Field& field : kTimestamps) {
+      const json::Value* at = Typed(session, field, "");
+      if (at && !IsUtcTimestamp(at->text())) {
+        Add(kTimestampFormRule, "/" + std::string(field.name),
+            std::string(field.name) + " is " + Describe(at) + ", not an ISO 8601 UTC timestamp");
       }
     }
-    const json::Value* stats = session.FindLast("stats");
-    if (!stats) return;
-    if (!stats->is_object()) {
-      Add(kStatsRule, "/stats", "stats is " + Describe(stats) + ", not a SessionStats object");
-      return;
-    }
-    for (std::string_view name :
-         {"total_interactions", "total_tokens_input", "total_tokens_output", "total_latency_ms"}) {
-      const json::Value* n = stats->FindLast(name);
-      if (!n || !n->is_number()) {
-        Add(kStatsRule, "/stats/" + std::string(name),
-            "stats." + std::string(name) + " is " + Describe(n) + ", not a number");
-      }
+    if (const json::Value* stats = Typed(session, kStats, "")) {
+      for (const Field& field : kStatsMembers) (void)Typed(*stats, field, "/stats");
     }
   }
 
@@ -168,53 +218,41 @@ class Verifier {
   // Checks interactions[k]; returns the UTF-8 bytes of its response_content.
   std::uint64_t CheckInteraction(const json::Value& interaction, std::size_t k) {
     const std::string path = "/interactions/" + std::to_string(k);
-    const bool object = interaction.is_object();
-    if (!object) {
+    if (!interaction.is_object()) {  // nothing more is examined (errata)
       Add(kInteractionRule, path,
           "interaction " + std::to_string(k) + " is " + Describe(&interaction) + ", not an object");
+      return 0;
     }
-    // A non-object has none of its members: each invariant about one fails.
-    auto member = [&](std::string_view name) {
-      return object ? interaction.FindLast(name) : nullptr;
-    };
-    const json::Value* prompt_hash = member("prompt_hash");
-    CheckIndex(member("i"), prompt_hash, k, path);
-    if (!prompt_hash || !prompt_hash->is_string() || !IsContentHash(prompt_hash->text())) {
+    const json::Value* prompt_hash = Typed(interaction, kPromptHash, path);
+    CheckIndex(Typed(interaction, kIndex, path), prompt_hash, k, path);
+    if (prompt_hash && !IsContentHash(prompt_hash->text())) {
       Add("MI6", path + "/prompt_hash",
           "prompt_hash is " + Describe(prompt_hash) +
               ", not \"sha256:\" and 64 lowercase hex digits");
     }
-    const std::uint64_t bytes =
-        CheckResponse(member("response_hash"), member("response_content"), path);
-    for (std::string_view name : {"tokens_input", "tokens_output", "latency_ms"}) {
-      const json::Value* metric = member(name);
-      if (metric && !metric->is_number()) {
-        Add(kMetricRule, path + "/" + std::string(name),
-            std::string(name) + " is " + Describe(metric) + ", not a number");
-      }
-    }
-    return bytes;
+    for (const Field& field : kMetrics) (void)Typed(interaction, field, path);
+    return CheckResponse(Typed(interaction, kResponseHash, path),
+                         Typed(interaction, kContent, path), path);
   }
 
-  // MI5 (i is its index), MI9 (sorted by i), MI8 (no repeated (prompt_hash, i) pair).
+  // MI5 (i is its index), MI9 (sorted by i), MI8 (no repeated (prompt_hash, i) pair). `i` is null
+  // when missing or not a number (already reported).
   void CheckIndex(const json::Value* i, const json::Value* prompt_hash, std::size_t k,
                   const std::string& path) {
-    const std::optional<double> value = IndexValue(i);
-    if (!value || *value != static_cast<double>(k)) {
+    if (!i) return;
+    const double value = IndexValue(*i);
+    if (value != static_cast<double>(k)) {
       Add("MI5", path + "/i",
-          "i is " + (value ? std::string(i->text()) : Describe(i)) + "; interaction " +
-              std::to_string(k) + " must have i " + std::to_string(k));
+          "i is " + std::string(i->text()) + "; interaction " + std::to_string(k) +
+              " must have i " + std::to_string(k));
     }
-    if (!value) return;
-    if (previous_index_ && *value < *previous_index_) {
+    if (previous_index_ && value < *previous_index_) {
       Add("MI9", path + "/i",
           "i " + std::string(i->text()) +
-              " comes after a greater i: interactions are not sorted "
-              "by i ascending");
+              " comes after a greater i: interactions are not sorted by i ascending");
     }
     previous_index_ = value;
-    if (prompt_hash && prompt_hash->is_string() &&
-        !pairs_.emplace(std::string(prompt_hash->text()), *value).second) {
+    if (prompt_hash && !pairs_.emplace(std::string(prompt_hash->text()), value).second) {
       Add("MI8", path,
           "the pair (prompt_hash, i) = (" + std::string(prompt_hash->text()) + ", " +
               std::string(i->text()) + ") occurs twice");
@@ -222,28 +260,20 @@ class Verifier {
   }
 
   // MI7 (response_hash is the content's hash) and MI11 (content size); returns the content's
-  // UTF-8 bytes.
+  // UTF-8 bytes. Either is null when missing or mistyped (already reported).
   std::uint64_t CheckResponse(const json::Value* hash, const json::Value* content,
                               const std::string& path) {
-    if (!content || !content->is_string()) {
-      Add("MI7", path + "/response_content",
-          "response_content is " + Describe(content) + ", not a string: it has no hash");
-      if (content) {
-        Add(kInteractionRule, path + "/response_content",
-            "response_content is " + Describe(content) + ", not a string");
-      }
-    }
-    if (!hash || !hash->is_string() || !IsContentHash(hash->text())) {
+    if (hash && !IsContentHash(hash->text())) {
       Add("MI7", path + "/response_hash",
           "response_hash is " + Describe(hash) + ", not \"sha256:\" and 64 lowercase hex digits");
-    } else if (content && content->is_string()) {
+    } else if (hash && content) {
       const std::string computed = ContentHash(content->text());
       if (computed != hash->text()) {
         Add("MI7", path + "/response_hash",
             "response_hash is not the SHA-256 of response_content (" + computed + ")");
       }
     }
-    if (!content || !content->is_string()) return 0;
+    if (!content) return 0;
     const std::uint64_t bytes = content->text().size();
     if (bytes > limits_.max_content_bytes) {
       Add("MI11", path + "/response_content",
@@ -299,21 +329,27 @@ std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
 }
 
 std::vector<std::string_view> VerifyRules() {
-  return {"MI1",
-          "MI2",
-          "MI3",
-          "MI4",
-          "MI5",
-          "MI6",
-          "MI7",
-          "MI8",
-          "MI9",
-          "MI11",
-          kTimestampRule,
-          kStatsRule,
-          kInteractionRule,
-          kMetricRule,
-          kDocumentRule};
+  std::vector<std::string_view> rules = {"MI1",
+                                         "MI2",
+                                         "MI3",
+                                         "MI4",
+                                         "MI5",
+                                         "MI6",
+                                         "MI7",
+                                         "MI8",
+                                         "MI9",
+                                         "MI11",
+                                         kDocumentRule,
+                                         kDoubleRangeRule,
+                                         kTimestampFormRule,
+                                         kInteractionRule};
+  for (const Field& f :
+       {kVersion, kAdapterId, kModelId, kMode, kInteractions, kTimestamps[0], kTimestamps[1],
+        kStats, kStatsMembers[0], kStatsMembers[1], kStatsMembers[2], kStatsMembers[3], kIndex,
+        kPromptHash, kResponseHash, kContent, kMetrics[0], kMetrics[1], kMetrics[2]}) {
+    rules.push_back(f.type_rule);
+  }
+  return rules;
 }
 
 std::string ContentHash(std::string_view bytes) { return "sha256:" + ToHex(Sha256::Of(bytes)); }

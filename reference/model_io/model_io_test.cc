@@ -70,7 +70,8 @@ TEST(ModelIo, EachInvariantIsItsOwnRule) {
   EXPECT_EQ(RuleIds(with(R"("adapter-1")", R"("")")), std::vector<std::string>{"MI2"});
   EXPECT_EQ(RuleIds(with(R"("record")", R"("Record")")), std::vector<std::string>{"MI3"});
   EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":2)")), std::vector<std::string>{"MI5"});
-  EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":"1")")), std::vector<std::string>{"MI5"});
+  EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":"1")")),
+            (std::vector<std::string>{"MI5", "MIO-INTERACTION-2"}));
   // A repeated i is still ascending order (MI9 holds), but not its index (MI5), and it repeats
   // the (prompt_hash, i) pair (MI8); a smaller i breaks the order.
   EXPECT_EQ(RuleIds(with(R"("i":1.0)", R"("i":0)")), (std::vector<std::string>{"MI5", "MI8"}));
@@ -78,7 +79,7 @@ TEST(ModelIo, EachInvariantIsItsOwnRule) {
   EXPECT_EQ(RuleIds(with(R"(:"sha256:0000)", R"(:"SHA256:0000)")), std::vector<std::string>{"MI6"});
   EXPECT_EQ(RuleIds(with("sha256:b94d", "sha256:c94d")), std::vector<std::string>{"MI7"});
   EXPECT_EQ(RuleIds(with(R"("tokens_input":3)", R"("tokens_input":null)")),
-            std::vector<std::string>{"MIO-INTERACTION-5"});
+            std::vector<std::string>{"MIO-INTERACTION-6"});
 }
 
 TEST(ModelIo, AnEmptyListHoldsEveryInvariant) {
@@ -114,7 +115,7 @@ TEST(ModelIo, ViolationsSortInTheDeclaredOrder) {
 TEST(ModelIo, PathsSortAsStrings) {
   json::Document doc;
   ASSERT_TRUE(doc.Parse(R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m",
-    "mode":"record","interactions":[null,0,1,2,3,4,5,6,7,8,9,10]})"));
+    "mode":"record","interactions":[{},{},{},{},{},{},{},{},{},{},{},{}]})"));
   const std::vector<Violation> v = Verify(doc.root(), Limits{});
   std::vector<std::string> mi6_paths;
   for (const Violation& x : v) {
@@ -157,6 +158,32 @@ TEST(ModelIo, ContentLimitsCountUtf8Bytes) {
   for (const Violation& v : Verify(doc.root(), small)) paths.push_back(v.rule_id + " " + v.path);
   EXPECT_EQ(paths, (std::vector<std::string>{"MI11 /interactions",
                                              "MI11 /interactions/1/response_content"}));
+}
+
+// MI11's session total at its real size, generated here rather than committed (errata MIO-E8):
+// 100 contents of 1,000,000 bytes reach 100,000,000 exactly; one more byte is one too many.
+TEST(ModelIo, TheSessionTotalIsEnforcedAtItsRealSize) {
+  const std::string content(1'000'000, 'a');
+  const std::string content_hash = ContentHash(content);
+  auto session = [&](std::size_t full, bool one_more_byte) {
+    std::string text = R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m",
+                          "mode":"record","interactions":[)";
+    auto add = [&](std::size_t i, const std::string& body, const std::string& hash) {
+      text += (i ? "," : "") + std::string(R"({"i":)") + std::to_string(i) + R"(,"prompt_hash":")" +
+              std::string(kZeros) + R"(","response_hash":")" + hash + R"(","response_content":")" +
+              body + R"("})";
+    };
+    for (std::size_t i = 0; i < full; ++i) add(i, content, content_hash);
+    if (one_more_byte) add(full, "b", ContentHash("b"));
+    return text + "]}";
+  };
+  std::vector<std::string> ids;
+  for (bool one_more_byte : {false, true}) {
+    json::Document doc;
+    ASSERT_TRUE(doc.Parse(session(100, one_more_byte)));
+    for (const Violation& v : Verify(doc.root(), Limits{})) ids.push_back(v.rule_id + " " + v.path);
+  }
+  EXPECT_EQ(ids, std::vector<std::string>{"MI11 /interactions"});
 }
 
 }  // namespace

@@ -7,8 +7,10 @@ has none (the reference wrote nothing), so a flipped roundtrip also fails for it
 output "file".
 
 usage: lying_proxy.py ARCS LIE...
-  LIE is REQUEST_ID (flip that answer's verdict) or REQUEST_ID@OUTPUT (keep the verdict, but
-  change the output OUTPUT: its last byte, or a decimal number plus one).
+  LIE is REQUEST_ID (flip that answer's verdict), REQUEST_ID@OUTPUT (keep the verdict, but
+  change the output OUTPUT: its last byte, or a decimal number plus one), REQUEST_ID!reverse
+  (keep the verdict, report the findings in reverse order) or REQUEST_ID!drop (keep the
+  verdict, leave out the first finding).
 
 The runner's tests use it to inject a regression that `arcs diff` must catch: it reports the
 reference's own name and version, so its report lines up case by case with the reference's.
@@ -33,8 +35,9 @@ def tampered(value):
 
 def main():
     arcs = sys.argv[1]
-    lies = {lie for lie in sys.argv[2:] if "@" not in lie}
+    lies = {lie for lie in sys.argv[2:] if "@" not in lie and "!" not in lie}
     output_lies = dict(lie.split("@", 1) for lie in sys.argv[2:] if "@" in lie)
+    finding_lies = dict(lie.split("!", 1) for lie in sys.argv[2:] if "!" in lie)
     server = subprocess.Popen([arcs, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     for line in sys.stdin.buffer:
         server.stdin.write(line)
@@ -46,6 +49,11 @@ def main():
             answer["verdict"] = "invalid" if answer["verdict"] == "valid" else "valid"
             if answer["verdict"] == "invalid":
                 answer.pop("outputs", None)
+        findings = answer.get("findings", [])
+        if finding_lies.get(answer.get("id")) == "reverse":
+            findings.reverse()
+        elif finding_lies.get(answer.get("id")) == "drop" and findings:
+            findings.pop(0)
         name = output_lies.get(answer.get("id"))
         if name and name in answer.get("outputs", {}):
             answer["outputs"][name] = tampered(answer["outputs"][name])

@@ -195,7 +195,8 @@ for (let i = 0; i < count; i++) {
   }
   lines.push({ text: Buffer.from(text), expect: npm, why: why || text });
 }
-const strict = new TextDecoder('utf-8', { fatal: true });
+// fatal: ill-formed UTF-8 throws; ignoreBOM: a BOM is kept, so that JSON.parse sees (and refuses) it.
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 for (const file of vectorFiles(paths)) {
   const bytes = readFileSync(file).map((b) => (b === 0x0a || b === 0x0d ? 0x20 : b));
   let expect = null, why = file;

@@ -1,0 +1,79 @@
+#include "conformance/model_io/checker.h"
+
+#include <algorithm>
+
+#include "reference/core/json.h"
+
+namespace arcs::conformance::model_io {
+namespace {
+
+// The requirements of conformance/model_io/requirements.json the file-level findings cite.
+constexpr std::string_view kJsonRule = "MIO-JSON-1";           // one JSON document, UTF-8
+constexpr std::string_view kRepeatedNameRule = "MIO-JSON-2";   // I-JSON: no repeated names
+constexpr std::string_view kLoneSurrogateRule = "MIO-JSON-3";  // I-JSON: no lone surrogates
+constexpr std::string_view kLimitRule = "MIO-JSON-5";          // ARCS's limits: depth, file size
+
+std::string_view RuleOf(json::ErrorCode code) {
+  switch (code) {
+    case json::ErrorCode::kLoneSurrogate:
+      return kLoneSurrogateRule;
+    case json::ErrorCode::kDepthExceeded:
+    case json::ErrorCode::kTooLarge:
+    case json::ErrorCode::kTooManyValues:
+      return kLimitRule;
+    default:
+      return kJsonRule;
+  }
+}
+
+// The 1-based line and byte column of `offset` in `text`.
+Location LocationOf(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::string_view before = text.substr(0, offset);
+  const std::size_t line_start = before.rfind('\n') + 1;  // npos + 1 == 0
+  return {static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1,
+          offset - line_start + 1, ""};
+}
+
+}  // namespace
+
+void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
+              Diagnostics* diagnostics) {
+  auto add = [&](std::string_view rule, Location where, std::string message) {
+    diagnostics->Add(
+        {std::string(rule), Level::kMust, Severity::kError, std::move(where), std::move(message)});
+  };
+  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
+  if (!text.ok()) {
+    add(text.status().code() == StatusCode::kLimitExceeded ? kLimitRule : kJsonRule, {},
+        text.status().message() +
+            (text.status().code() == StatusCode::kLimitExceeded ? " (max_file_bytes)" : ""));
+    return;
+  }
+  json::Document doc;
+  if (!doc.Parse(*text, arcs::model_io::ParseOptionsFor(limits))) {
+    add(RuleOf(doc.error().code), LocationOf(*text, doc.error().offset),
+        "not one JSON document: " + doc.error().message);
+    return;
+  }
+  for (const json::Duplicate& d : doc.duplicates()) {
+    Location where = LocationOf(*text, d.offset);
+    where.pointer = d.pointer;
+    add(kRepeatedNameRule, std::move(where),
+        "a member name repeated in its object: I-JSON forbids it, and RFC 8785 has no canonical "
+        "form for it");
+  }
+  for (arcs::model_io::Violation& v : arcs::model_io::Verify(doc.root(), limits)) {
+    add(v.rule_id, {0, 0, std::move(v.path)}, std::move(v.message));
+  }
+}
+
+std::vector<std::string_view> AllRules() {
+  std::vector<std::string_view> rules = arcs::model_io::VerifyRules();
+  for (std::string_view r : {kJsonRule, kRepeatedNameRule, kLoneSurrogateRule, kLimitRule}) {
+    if (std::find(rules.begin(), rules.end(), r) == rules.end()) rules.push_back(r);
+  }
+  return rules;
+}
+
+}  // namespace arcs::conformance::model_io

@@ -1,0 +1,53 @@
+#include "conformance/model_io/checker.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace arcs::conformance::model_io {
+namespace {
+
+std::vector<std::string> Findings(std::string_view text, arcs::model_io::Limits limits = {}) {
+  jsonl::MemorySource source(text);
+  Diagnostics diagnostics;
+  Validate(&source, limits, &diagnostics);
+  diagnostics.Sort();
+  std::vector<std::string> out;
+  for (const Finding& f : diagnostics.findings()) {
+    out.push_back(f.rule_id + " " + std::to_string(f.location.line) + ":" +
+                  std::to_string(f.location.column) + " " + f.location.pointer);
+  }
+  return out;
+}
+
+TEST(ModelIoChecker, AJsonErrorIsPlacedByLineAndColumn) {
+  EXPECT_EQ(Findings("{\n  \"a\": 1,\n  \"b\": tru\n}"),
+            std::vector<std::string>{"MIO-JSON-1 3:11 "});  // the newline where 'e' must be
+  EXPECT_EQ(Findings("\xEF\xBB\xBF{}"), std::vector<std::string>{"MIO-JSON-1 1:1 "});
+}
+
+TEST(ModelIoChecker, ARepeatedNameAndTheInvariantsEachHaveAFinding) {
+  EXPECT_EQ(Findings(R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m",
+"mode":"record","mode":"replay","interactions":[]})"),
+            std::vector<std::string>{"MIO-JSON-2 2:23 /mode"});  // just after the repeated name
+  EXPECT_EQ(
+      Findings(R"({"model_io_schema_version":"1","adapter_id":"a","mode":"x",
+"interactions":{}})"),
+      (std::vector<std::string>{"MI4 0:0 /interactions", "MIO-FIELDS-5 0:0 /interactions",
+                                "MI3 0:0 /mode", "MI2 0:0 /model_id", "MIO-FIELDS-3 0:0 /model_id",
+                                "MI1 0:0 /model_io_schema_version"}));
+  EXPECT_EQ(Findings("[1e400]"),
+            (std::vector<std::string>{"MIO-JSON-1 0:0 ", "MIO-JSON-4 0:0 /0"}));
+  EXPECT_EQ(Findings(R"({"a":"\udc00"})"),
+            std::vector<std::string>{"MIO-JSON-3 1:14 "});  // after its string
+}
+
+TEST(ModelIoChecker, AFileOverTheLimitIsNotRead) {
+  arcs::model_io::Limits limits;
+  limits.max_file_bytes = 10;
+  EXPECT_EQ(Findings(R"({"model_io_schema_version":"1.0.0"})", limits),
+            std::vector<std::string>{"MIO-JSON-5 0:0 "});
+}
+
+}  // namespace
+}  // namespace arcs::conformance::model_io
