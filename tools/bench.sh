@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: every format's benchmark (reference/<format>/benchmark/bench.sh, for the formats
+# `make bench`: every format's benchmark (reference/<folder>/benchmark/bench.sh, for the formats
 # `arcs formats --json` lists), then the runner's (tools/bench_runner.sh). Each prints its own
 # summary; the exit status is 1 when any of them missed a target.
 set -uo pipefail
@@ -9,7 +9,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DARCS_BENCHMARKS=ON >/dev/nul
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target arcs >/dev/null || exit 2
 status=0
 for format in $("$build/arcs" formats --json | python3 -c \
-  'import json, sys; print(" ".join(f["name"] for f in json.load(sys.stdin)["formats"]))'); do
+  'import json, sys; print(" ".join(f["folder"] for f in json.load(sys.stdin)["formats"]))'); do
   script=reference/$format/benchmark/bench.sh
   if [ -f "$script" ]; then
     echo "==== $format: $script"

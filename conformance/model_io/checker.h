@@ -15,7 +15,8 @@
 namespace arcs::conformance::model_io {
 
 // Reads the whole file (up to limits.max_file_bytes) and adds every finding to *diagnostics. The
-// file is valid when no finding is an error.
+// file is valid when no finding is an error. Memory: about twice the file, since the text is kept
+// to place JSON errors by line and column (`arcs model-io hash` validates in about one).
 void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
               Diagnostics* diagnostics);
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -34,8 +35,15 @@ std::string Directory(const std::string& path) {
 
 }  // namespace
 
-Result<std::string> ReadAll(int fd, const std::string& name, std::size_t max_bytes) {
+namespace {
+
+// Reads the rest of `fd` into a string reserved for `expected` bytes (a regular file's size) and
+// a little more, so that a file read whole is held once: growing by doubling would hold it twice
+// at the moment of a copy, and a parser in place appends its padding to the same buffer.
+Result<std::string> ReadExpecting(int fd, const std::string& name, std::size_t max_bytes,
+                                  std::size_t expected) {
   std::string bytes;
+  if (expected > 0) bytes.reserve(std::min(expected, max_bytes) + 64);
   char buffer[64 * 1024];
   for (;;) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
@@ -50,6 +58,12 @@ Result<std::string> ReadAll(int fd, const std::string& name, std::size_t max_byt
   }
 }
 
+}  // namespace
+
+Result<std::string> ReadAll(int fd, const std::string& name, std::size_t max_bytes) {
+  return ReadExpecting(fd, name, max_bytes, 0);
+}
+
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Failed(path, errno);
@@ -58,7 +72,8 @@ Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
     ::close(fd);
     return Status(StatusCode::kIoError, path + ": is a directory");
   }
-  Result<std::string> bytes = ReadAll(fd, path, max_bytes);
+  Result<std::string> bytes =
+      ReadExpecting(fd, path, max_bytes, S_ISREG(st.st_mode) ? st.st_size : 0);
   ::close(fd);
   return bytes;
 }

@@ -63,23 +63,27 @@ struct Document::Arena {
   std::vector<std::size_t> sizes;
   char* next = nullptr;
   std::size_t left = 0;
-  // The text being parsed, copied and followed by 1 + kTextPadding NUL bytes; parsed in situ, so
-  // decoded strings and member names point into it. Reused across parses and never shrunk: its
-  // size is that of the longest text parsed so far (plus the padding), not of a whole file.
-  std::unique_ptr<char[]> text;
-  std::size_t text_capacity = 0;
+  // The text being parsed, copied (or taken: ParseTaking) and followed by 1 + kTextPadding NUL
+  // bytes; parsed in situ, so decoded strings and member names point into it. Reused across
+  // parses and never shrunk: its size is that of the longest text parsed so far (plus the
+  // padding), not of a whole file.
+  std::string text;
 
   char* CopyText(std::string_view source) {
     const std::size_t need = source.size() + 1 + kTextPadding;
-    if (need > text_capacity) {
-      text.reset();  // before allocating the larger one: never both at once
-      text_capacity = 0;
-      text = std::make_unique_for_overwrite<char[]>(need);  // every byte used is written below
-      text_capacity = need;
-    }
-    if (!source.empty()) std::memcpy(text.get(), source.data(), source.size());
-    std::memset(text.get() + source.size(), 0, 1 + kTextPadding);
-    return text.get();
+    if (need > text.capacity()) std::string().swap(text);  // never the old and the new at once
+    text.assign(source);
+    return Pad();
+  }
+
+  char* TakeText(std::string&& source) {
+    text = std::move(source);
+    return Pad();
+  }
+
+  char* Pad() {
+    text.append(1 + kTextPadding, '\0');
+    return text.data();
   }
 
   void* Allocate(std::size_t size, std::size_t align) {
@@ -87,7 +91,7 @@ struct Document::Arena {
     if (size + pad > left) {
       // The first block is sized to the text: a reader keeps one Document per entry, and a
       // million small entries must not cost a million 16 KiB blocks. Later blocks double.
-      const std::size_t first = std::clamp<std::size_t>(2 * text_capacity, 256, kMinBlock);
+      const std::size_t first = std::clamp<std::size_t>(2 * text.capacity(), 256, kMinBlock);
       std::size_t block = std::max(first, size + align);
       if (!sizes.empty()) block = std::max(block, sizes.back() * 2);
       blocks.push_back(std::make_unique_for_overwrite<char[]>(block));
@@ -520,29 +524,42 @@ std::string MessageFor(ErrorCode code, const ParseOptions& options) {
 
 }  // namespace
 
-bool Document::Parse(std::string_view text, const ParseOptions& options) {
+bool Document::Fail(ErrorCode code, std::size_t offset, std::string message) {
+  error_ = {code, offset, std::move(message)};
+  root_ = Value();
+  duplicates_.clear();
+  return false;
+}
+
+bool Document::Start(std::string_view text, const ParseOptions& options) {
   arena_->Reset();
   root_ = Value();
   error_ = ParseError();
   duplicates_.clear();
-
-  auto fail = [&](ErrorCode code, std::size_t offset, std::string message) {
-    error_ = {code, offset, std::move(message)};
-    root_ = Value();
-    return false;
-  };
   if (text.size() >= std::numeric_limits<rapidjson::SizeType>::max()) {
-    return fail(ErrorCode::kTooLarge, 0, MessageFor(ErrorCode::kTooLarge, options));
+    return Fail(ErrorCode::kTooLarge, 0, MessageFor(ErrorCode::kTooLarge, options));
   }
   if (const void* nul = std::memchr(text.data(), '\0', text.size())) {
     std::size_t at = static_cast<const char*>(nul) - text.data();
-    return fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, options));
+    return Fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, options));
   }
+  return true;
+}
 
-  char* copy = arena_->CopyText(text);
-  TextStream stream{copy, copy, copy + text.size()};
+bool Document::Parse(std::string_view text, const ParseOptions& options) {
+  return Start(text, options) && ParseInPlace(arena_->CopyText(text), text.size(), options);
+}
+
+bool Document::ParseTaking(std::string text, const ParseOptions& options) {
+  if (!Start(text, options)) return false;
+  const std::size_t size = text.size();
+  return ParseInPlace(arena_->TakeText(std::move(text)), size, options);
+}
+
+bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& options) {
+  TextStream stream{text, text, text + size};
   thread_local ValueBuilder builder;
-  builder.Reset(text.size());
+  builder.Reset(size);
   builder.arena = arena_.get();
   builder.stream = &stream;
   builder.max_depth = options.max_depth;
@@ -551,7 +568,7 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
 
   // Reused, like the builder: its parse stack is allocated once per thread, not once per line.
   thread_local Reader reader;
-  rapidjson::ParseResult result = IsValidUtf8(text)
+  rapidjson::ParseResult result = IsValidUtf8({text, size})
                                       ? reader.Parse<kValidUtf8ParseFlags>(stream, builder)
                                       : reader.Parse<kParseFlags>(stream, builder);
   if (result.IsError()) {
@@ -562,7 +579,8 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
       code = MapRapidJsonError(result.Code());
       offset = result.Offset();
       // RapidJSON reports a raw control character as a bad escape, positioned on the character.
-      if (result.Code() == rapidjson::kParseErrorStringEscapeInvalid && offset < text.size() &&
+      // (Decoding in place writes only behind the read position, so that byte is the text's.)
+      if (result.Code() == rapidjson::kParseErrorStringEscapeInvalid && offset < size &&
           static_cast<unsigned char>(text[offset]) < 0x20) {
         code = ErrorCode::kControlCharacter;
       }
@@ -571,13 +589,11 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
     } else {
       message = MessageFor(code, options);
     }
-    duplicates_.clear();
-    return fail(code, offset, std::move(message));
+    return Fail(code, offset, std::move(message));
   }
   while (stream.cur < stream.end && IsJsonSpace(*stream.cur)) ++stream.cur;
   if (stream.cur != stream.end) {
-    duplicates_.clear();
-    return fail(ErrorCode::kTrailingContent, stream.Tell(),
+    return Fail(ErrorCode::kTrailingContent, stream.Tell(),
                 MessageFor(ErrorCode::kTrailingContent, options));
   }
   root_ = builder.values.back();

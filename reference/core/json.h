@@ -146,6 +146,10 @@ class Document {
   // Parses exactly one JSON value, optionally surrounded by JSON whitespace.
   // Returns false and fills error() on failure; root() is then null.
   bool Parse(std::string_view text, const ParseOptions& options = {});
+  // The same for a text the document may keep: moved in, not copied, and decoded in place, so a
+  // file read whole is held once. (Its spare capacity takes the few bytes of padding the parser
+  // needs; without it the string grows once.)
+  bool ParseTaking(std::string text, const ParseOptions& options = {});
 
   const Value& root() const { return root_; }
   const ParseError& error() const { return error_; }
@@ -154,6 +158,9 @@ class Document {
  private:
   friend struct ValueBuilder;
   struct Arena;
+  bool Start(std::string_view text, const ParseOptions& options);
+  bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options);
+  bool Fail(ErrorCode code, std::size_t offset, std::string message);
   std::unique_ptr<Arena> arena_;
   Value root_;
   ParseError error_;

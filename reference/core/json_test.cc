@@ -398,3 +398,33 @@ TEST(JsonWrite, EscapeFreeStringsAreCopiedAndOthersEscaped) {
 
 }  // namespace
 }  // namespace arcs::json
+
+namespace arcs::json {
+namespace {
+
+// A text the document takes is decoded in place in that very buffer (nothing copied), whatever
+// its spare capacity; the document stays reusable with copied texts afterwards.
+TEST(JsonDocument, ParseTakingKeepsTheTextItIsGiven) {
+  for (std::size_t spare : {0, 100}) {
+    std::string text = R"({"a":"x\ny","b":[1,2e3]})";
+    text.reserve(text.size() + spare);
+    const char* buffer = text.data();
+    Document doc;
+    ASSERT_TRUE(doc.ParseTaking(std::move(text)));
+    EXPECT_EQ(doc.root().Find("a")->text(), "x\ny");
+    EXPECT_EQ(doc.root().Find("b")->items()[1].text(), "2e3");
+    if (spare > 0) {
+      EXPECT_EQ(doc.root().Find("a")->text().data(), buffer + 6);
+    }
+    ASSERT_TRUE(doc.Parse(R"(["again"])"));
+    EXPECT_EQ(doc.root().items()[0].text(), "again");
+  }
+  Document doc;
+  EXPECT_FALSE(doc.ParseTaking(std::string("[1,]")));
+  EXPECT_EQ(doc.error().code, ErrorCode::kSyntax);
+  EXPECT_FALSE(doc.ParseTaking(std::string("[\"\x01\"]")));
+  EXPECT_EQ(doc.error().code, ErrorCode::kControlCharacter);
+}
+
+}  // namespace
+}  // namespace arcs::json

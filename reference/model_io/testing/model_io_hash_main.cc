@@ -3,6 +3,7 @@
 // JSON document, a repeated name, or a session that breaks an invariant).
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "reference/core/io.h"
 #include "reference/core/json.h"
@@ -14,7 +15,7 @@ int main(int argc, char** argv) {
     std::string line = "REFUSED";
     arcs::Result<std::string> text = arcs::ReadFile(argv[k], limits.max_file_bytes);
     arcs::json::Document doc;
-    if (text.ok() && doc.Parse(*text, arcs::model_io::ParseOptionsFor(limits)) &&
+    if (text.ok() && doc.ParseTaking(std::move(*text), arcs::model_io::ParseOptionsFor(limits)) &&
         doc.duplicates().empty()) {
       if (arcs::Result<std::string> hash = arcs::model_io::ModelIOHash(doc.root(), limits);
           hash.ok()) {

@@ -8,36 +8,10 @@
 //
 // usage: node node_hash_oracle.mjs TOOL PATH...
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(join(here, '../../../tools/node/package.json'));
-const canonicalize = require('canonicalize');
-
-const sha256 = (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-
-// model-io.md §4.3 and §4.4, as written.
-function computeModelIOCore(session) {
-  return {
-    model_io_schema_version: session.model_io_schema_version,
-    adapter_id: session.adapter_id,
-    model_id: session.model_id,
-    mode: session.mode,
-    interactions: session.interactions
-      .map((interaction) => ({
-        i: interaction.i,
-        prompt_hash: interaction.prompt_hash,
-        response_hash: interaction.response_hash,
-        response_content: interaction.response_content,
-      }))
-      .sort((a, b) => a.i - b.i),
-  };
-}
-const computeModelIOHash = (session) => `sha256:${sha256(canonicalize(computeModelIOCore(session)))}`;
+import { computeModelIOHash } from './spec_code.mjs';
 
 function files(paths) {
   const out = [];
