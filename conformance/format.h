@@ -86,13 +86,17 @@ struct CaseInput {
 // obliges implementations to set limits (Spool §10.1), and no committed vector can show they are
 // there without setting them itself. Too big to commit, the input is generated for the run and
 // dropped after it. Any verdict passes if it comes within the timeout and without a crash; the
-// report shows the implementation's peak memory for it.
+// report shows the implementation's peak memory for it. Where the spec itself fixes the limit
+// (Model IO's MI11: 100,000,000 bytes of content in a session), the text settles the outcome of
+// an operation, and the probe requires it.
 struct ResourceProbe {
   std::string_view name;  // the case id is "<format>-resource-<name>"
   std::string_view description;
   std::vector<std::string_view> requirements;  // the limit requirements it probes
   std::string_view spec_text;
   std::map<std::string, std::string> (*generate)();  // the named inputs
+  // operation -> the outcome the text requires; an operation not listed may give any verdict.
+  std::map<std::string_view, std::string_view> required_outcomes = {};
 };
 
 class FormatModule;

@@ -110,7 +110,7 @@ Result<std::shared_ptr<const std::map<std::string, std::string>>> ReadInputs(
 
 // The cases of a format's resource probes, as a manifest would hold them: every operation whose
 // inputs the probe provides, the format's default limits, no args (the implementation's own
-// limits are what is probed).
+// limits are what is probed), the outcome required where the probe says the text settles it.
 conformance::Manifest ProbeCases(const conformance::FormatModule& format) {
   conformance::Manifest probes;
   probes.format = format.name;
@@ -124,7 +124,13 @@ conformance::Manifest ProbeCases(const conformance::FormatModule& format) {
       oc.operation = op.name;
       oc.requirements.assign(probe.requirements.begin(), probe.requirements.end());
       oc.spec_text = probe.spec_text;
-      oc.expect.ground = conformance::Ground::kResource;
+      auto required = probe.required_outcomes.find(op.name);
+      if (required == probe.required_outcomes.end()) {
+        oc.expect.ground = conformance::Ground::kResource;
+      } else {
+        oc.expect.ground = conformance::Ground::kRequired;
+        oc.expect.outcome = required->second;
+      }
     }
   }
   return probes;

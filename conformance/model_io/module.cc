@@ -32,6 +32,49 @@ const std::vector<BoundLimit<Limits>>& ModelIoLimits() {
   return limits;
 }
 
+// MI11's session total at its real size, too big to commit (errata MIO-E8): `full` contents of
+// 1,000,000 bytes (the most one may hold), and one more of one byte when `one_more_byte`.
+std::map<std::string, std::string> SessionOfContent(std::size_t full, bool one_more_byte) {
+  const std::string content(1'000'000, 'a');
+  const std::string content_hash = arcs::model_io::ContentHash(content);
+  const std::string prompt_hash = arcs::model_io::ContentHash("prompt");
+  std::string file =
+      R"({"model_io_schema_version":"1.0.0","adapter_id":"probe","model_id":"probe",)"
+      R"("mode":"record","interactions":[)";
+  file.reserve(full * (content.size() + 256) + 1024);
+  auto add = [&](std::size_t i, std::string_view body, const std::string& hash) {
+    file += (i ? "," : "") + std::string(R"({"i":)") + std::to_string(i) + R"(,"prompt_hash":")" +
+            prompt_hash + R"(","response_hash":")" + hash + R"(","response_content":")";
+    file += body;
+    file += "\"}";
+  };
+  for (std::size_t i = 0; i < full; ++i) add(i, content, content_hash);
+  if (one_more_byte) add(full, "b", arcs::model_io::ContentHash("b"));
+  file += "]}";
+  return {{"file", std::move(file)}};
+}
+
+constexpr char kSessionTotalText[] =
+    "§5 MI11: \"total response bytes <= 100_000_000 bytes per session\"; errata MIO-E8, MIO-E9";
+
+std::vector<ResourceProbe> ResourceProbes() {
+  return {
+      {"session-total-at-limit",
+       "100 response contents of 1,000,000 bytes: 100,000,000 bytes in the session, MI11's limit",
+       {"MI11"},
+       kSessionTotalText,
+       [] { return SessionOfContent(100, false); },
+       {{"validate", "valid"}, {"hash", "hashed"}, {"canonicalize", "canonicalized"}}},
+      {"session-total-over-limit",
+       "100 response contents of 1,000,000 bytes and one of 1 byte: 100,000,001 bytes, one over "
+       "MI11's limit (hash and canonicalize: any verdict, errata MIO-E4)",
+       {"MI11"},
+       kSessionTotalText,
+       [] { return SessionOfContent(100, true); },
+       {{"validate", "invalid"}}},
+  };
+}
+
 // A JSON object with the members every session has.
 bool LooksLikeModelIo(std::string_view head) {
   return head.find("\"model_io_schema_version\"") != std::string_view::npos &&
@@ -194,6 +237,7 @@ FormatModule Build() {
        "code-unit",
        "model-io.md MI10: violations are sorted by (rule_id ASC, path ASC, message ASC)"},
   };
+  m.resource_probes = ResourceProbes();
   m.operations = {
       {"validate",
        "judges whether model_io.json holds every invariant; the violations (findings: rule id, "
