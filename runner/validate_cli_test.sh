@@ -133,6 +133,24 @@ grep -q "meta.json: is a directory" "$tmp/err"; check "unreadable meta.json says
 "$arcs" lightbox nope > /dev/null 2>&1; check "unknown verb" 2 $?
 "$arcs" lightbox verify "$tmp/missing" > /dev/null 2>&1; check "verify missing" 2 $?
 "$arcs" lightbox --help | grep -q "arcs lightbox verify SESSION"; check "lightbox help" 0 $?
+# arcs model-io hash: Node's hash of a valid session (the spec's code, tools/node); an invalid one
+# has none, and its violations are printed; `arcs validate` knows the file by its name and by its
+# content.
+session="$root/vectors/model_io/cases/compact/model_io.json"
+"$arcs" model-io hash "$session" > "$tmp/ours"; check "model-io hash exit" 0 $?
+node "$root/vectors/model_io/generate.mjs" --hash "$session" > "$tmp/node"
+check "model-io hash is Node's" "$(cat "$tmp/node")" "$(cat "$tmp/ours")"
+"$arcs" model-io hash "$root/vectors/model_io/cases/mode-capitalized/model_io.json" > "$tmp/out"
+check "model-io hash of an invalid session" 1 $?
+grep -q '^MI3 /mode mode is "Record"' "$tmp/out"; check "model-io hash names the violation" 0 $?
+"$arcs" model-io hash > /dev/null 2>&1; check "model-io hash usage" 2 $?
+"$arcs" model-io hash "$tmp/missing" > /dev/null 2>&1; check "model-io hash missing" 2 $?
+"$arcs" model-io --help | grep -q "arcs model-io hash FILE"; check "model-io help" 0 $?
+"$arcs" validate "$root/vectors/model_io/cases/mode-capitalized/model_io.json" > "$tmp/out"
+check "validate model_io.json" 1 $?
+grep -q "MI3" "$tmp/out"; check "validate model_io.json cites MI3" 0 $?
+cp "$session" "$tmp/renamed.json"
+"$arcs" validate "$tmp/renamed.json" > /dev/null; check "validate recognizes Model IO content" 0 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?
