@@ -15,7 +15,8 @@
 // ARCS rule sets and its quotations are written by hand next to the input they describe, and
 // follow vectors/README.md (manifest version 2) and conformance/model_io/errata.md.
 //
-// --hash and --canonical run the spec's own code (model-io.md §4.3-§4.5, copied below literally)
+// --hash and --canonical run the spec's own code (model-io.md §4.3-§4.5, written out literally in
+// reference/model_io/testing/spec_code.mjs)
 // with the npm RFC 8785 package `canonicalize` pinned in tools/node (installed by tools/setup.sh)
 // and node:crypto: JSON.parse of the file's text (decoded as strict UTF-8, a BOM kept, so that
 // JSON.parse refuses it), computeModelIOHash. They exit 1, with the reason on stderr, when the
@@ -42,8 +43,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+import {
+  canonicalize, computeModelIOCore, computeModelIOHash, computeResponseHash,
+} from '../../reference/model_io/testing/spec_code.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -52,59 +56,11 @@ const MANIFEST = path.join(HERE, 'manifest.json');
 const SPEC = path.resolve(ROOT, '..', 'shared', 'specs', 'model-io.md');
 const CATALOGUE = path.join(ROOT, 'conformance', 'model_io', 'requirements.json');
 const ERRATA = path.join(ROOT, 'conformance', 'model_io', 'errata.md');
-const CANONICALIZE_PACKAGE = path.join(ROOT, 'tools', 'node', 'node_modules', 'canonicalize');
 
 // ------------------------------------------------------------------------------------------------
-// The spec's code (model-io.md §4.3, §4.4, §4.5), as written there, with the npm RFC 8785 package
-// as canonicalize() (NOTES.md; errata MIO-E2) and node:crypto as sha256() (§4.5: "operates on the
-// UTF-8 encoded string and returns lowercase hexadecimal").
-
-let canonicalizePackage;
-function canonicalize(value) {
-  if (canonicalizePackage === undefined) {
-    try {
-      canonicalizePackage = createRequire(import.meta.url)(CANONICALIZE_PACKAGE);
-    } catch (e) {
-      canonicalizePackage = null;
-    }
-  }
-  if (!canonicalizePackage) {
-    throw new Error(`the npm package canonicalize is not installed in ${CANONICALIZE_PACKAGE} ` +
-                    '(tools/setup.sh installs it)');
-  }
-  return canonicalizePackage(value);
-}
-
-function sha256(text) {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-function computeModelIOCore(session) {
-  return {
-    model_io_schema_version: session.model_io_schema_version,
-    adapter_id: session.adapter_id,
-    model_id: session.model_id,
-    mode: session.mode,
-    interactions: session.interactions
-      .map(interaction => ({
-        i: interaction.i,
-        prompt_hash: interaction.prompt_hash,
-        response_hash: interaction.response_hash,
-        response_content: interaction.response_content,
-      }))
-      .sort((a, b) => a.i - b.i),
-  };
-}
-
-function computeModelIOHash(session) {
-  const core = computeModelIOCore(session);
-  const canonical = canonicalize(core);
-  return `sha256:${sha256(canonical)}`;
-}
-
-function computeResponseHash(response_content) {
-  return `sha256:${sha256(response_content)}`;
-}
+// The spec's code (model-io.md §4.3, §4.4, §4.5) is imported above from
+// reference/model_io/testing/spec_code.mjs, as written there, with the npm RFC 8785 package as
+// canonicalize() (NOTES.md; errata MIO-E2) and node:crypto as sha256() (§4.5).
 
 // The session JSON.parse makes of a file: strict UTF-8, a leading BOM kept (JSON.parse refuses it).
 function parseFile(bytes) {

@@ -1,7 +1,7 @@
-// model-io.md's own code, run in Node: §4.3 computeModelIOCore and §4.4 computeModelIOHash as the
-// spec writes them, with canonicalize() from the pinned npm package canonicalize (RFC 8785,
+// model-io.md's own code, run in Node: §4.3 computeModelIOCore, §4.4 computeModelIOHash and §4.5
+// computeResponseHash as the spec writes them, with canonicalize() from the pinned npm package canonicalize (RFC 8785,
 // tools/node) and sha256() from node:crypto (UTF-8, lowercase hex). The oracle test and the
-// benchmark both run it; it is never the code under test.
+// benchmark and the vector generator run it; it is never the code under test.
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(here, '../../../tools/node/package.json'));
-export const canonicalize = require('canonicalize');
+
+// The npm package, loaded on first use: a caller that can do without it (generate.mjs writing the
+// vectors) still imports this module where tools/setup.sh has not installed it.
+let npmCanonicalize;
+export function canonicalize(value) {
+  npmCanonicalize ??= require('canonicalize');
+  return npmCanonicalize(value);
+}
 
 const sha256 = (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -34,4 +41,8 @@ export function computeModelIOHash(session) {
   const core = computeModelIOCore(session);
   const canonical = canonicalize(core);
   return `sha256:${sha256(canonical)}`;
+}
+
+export function computeResponseHash(response_content) {
+  return `sha256:${sha256(response_content)}`;
 }
