@@ -233,3 +233,19 @@ def fmt_finding(f, ignored):
     mark = " [ignored: " + ignored + "]" if ignored else ""
     return (f"{f.get('rule')} {f.get('severity')} col {f.get('column')} "
             f"ptr {f.get('pointer')!r}: {f.get('message')}{mark}")
+
+
+def report_rule_tables(tally, tables):
+    """Checks that no rule id is in two of a format's rule tables, prints them, and returns them
+    (the dicts, to tell classified rules from unclassified ones). tables: a list of (title,
+    {rule: reason or (reason, ...)}), e.g. the rules a schema cannot express; "" prints none."""
+    ids = [set(table) for _, table in tables]
+    overlap = sorted(r for i, a in enumerate(ids) for b in ids[i + 1:] for r in a & b)
+    tally.check(not overlap, "a rule id is in more than one table", overlap)
+    for title, table in tables:
+        if not title:
+            continue
+        print(f"crosscheck: {title}:")
+        for rule, reason in sorted(table.items()):
+            print(f"  {rule:<12} {reason[0] if isinstance(reason, tuple) else reason}")
+    return [table for _, table in tables]

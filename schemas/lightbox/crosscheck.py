@@ -23,7 +23,8 @@ are held to the same readings.
 import os
 
 from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, load_schemas,
-                            make_format_checker, parse_line, run_arcs, schema_errors, split_lines)
+                            make_format_checker, parse_line, report_rule_tables, run_arcs,
+                            schema_errors, split_lines)
 
 EVENT_SCHEMA = "schemas/lightbox/event.schema.json"
 META_SCHEMA = "schemas/lightbox/meta.schema.json"
@@ -143,15 +144,11 @@ def _compare(tally, where, value, validator, findings, ignored_because, one_way,
 def check(tally, arcs, cases, catalogue_ids):
     """cases: the manifest's cases (inputs relative to vectors/lightbox/)."""
     format_checker = make_format_checker()
-    tables = [SCHEMA_INEXPRESSIBLE, PARTLY_EXPRESSIBLE, SCHEMA_EXPRESSED]
-    overlap = sorted(r for i, a in enumerate(tables) for b in tables[i + 1:] for r in set(a) & set(b))
-    tally.check(not overlap, "a rule id is in more than one table", overlap)
-    print("crosscheck: rules a per-line schema cannot express (findings ignored):")
-    for rule, reason in sorted(SCHEMA_INEXPRESSIBLE.items()):
-        print(f"  {rule:<12} {reason}")
-    print("crosscheck: rules a schema expresses only in part (the other part's findings ignored):")
-    for rule, (reason, _) in sorted(PARTLY_EXPRESSIBLE.items()):
-        print(f"  {rule:<12} {reason}")
+    tables = report_rule_tables(tally, [
+        ("rules a per-line schema cannot express (findings ignored)", SCHEMA_INEXPRESSIBLE),
+        ("rules a schema expresses only in part (the other part's findings ignored)",
+         PARTLY_EXPRESSIBLE),
+        ("", SCHEMA_EXPRESSED)])
     print("crosscheck: known disagreements of the reference with the catalogue (expected to differ):")
     for (cid, line), reason in sorted(KNOWN_REFERENCE_DISAGREEMENTS.items()):
         print(f"  {cid}:{line}  {reason}")

@@ -27,8 +27,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from crosscheck_lib import (EntryValidator, NotJson, Tally, fmt_finding, load_json,  # noqa: E402
-                            load_schemas, make_format_checker, parse_line, run_arcs,
-                            schema_errors)
+                            load_schemas, make_format_checker, parse_line,
+                            report_rule_tables, run_arcs, schema_errors)
 
 SCHEMA = "schemas/model_io/model_io.schema.json"
 MANIFEST = "vectors/model_io/manifest.json"
@@ -142,15 +142,10 @@ def _compare(tally, where, value, validator, rules, source, detail_extra):
 def check(tally, arcs, cases, catalogue_ids):
     """cases: the manifest's cases (inputs relative to vectors/model_io/); arcs: the arcs binary,
     or None to compare with the manifest's rules only."""
-    tables = [SCHEMA_INEXPRESSIBLE, PARTLY_EXPRESSIBLE, SCHEMA_EXPRESSED]
-    overlap = sorted(r for i, a in enumerate(tables) for b in tables[i + 1:] for r in set(a) & set(b))
-    tally.check(not overlap, "a rule id is in more than one table", overlap)
-    print("crosscheck: rules a schema of model_io.json cannot express (findings ignored):")
-    for rule, reason in sorted(SCHEMA_INEXPRESSIBLE.items()):
-        print(f"  {rule:<12} {reason}")
-    print("crosscheck: rules it expresses only in part (the other part's findings ignored):")
-    for rule, (reason, _) in sorted(PARTLY_EXPRESSIBLE.items()):
-        print(f"  {rule:<12} {reason}")
+    tables = report_rule_tables(tally, [
+        ("rules a schema of model_io.json cannot express (findings ignored)", SCHEMA_INEXPRESSIBLE),
+        ("rules it expresses only in part (the other part's findings ignored)", PARTLY_EXPRESSIBLE),
+        ("", SCHEMA_EXPRESSED)])
     print("crosscheck: never cited by the checker (implementation and verifier rules, checked by "
           "the HASH/CANONICALIZE judges and the violation order): MI10, MI12, MIO-CORE-*, MIO-HASH-*")
 

@@ -25,7 +25,8 @@ import os
 import re
 
 from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, load_schemas,
-                            make_format_checker, parse_line, run_arcs, schema_errors, split_lines)
+                            make_format_checker, parse_line, report_rule_tables, run_arcs,
+                            schema_errors, split_lines)
 
 ENTRY_SCHEMA = "schemas/spool/entry.schema.json"
 
@@ -159,18 +160,13 @@ def is_version_1_0(version):
 def check(tally, arcs, cases, catalogue_ids):
     """cases: the manifest's cases, each with "_path" (its input file)."""
     format_checker = make_format_checker()
-    tables = [SCHEMA_INEXPRESSIBLE, PARTLY_EXPRESSIBLE, SCHEMA_EXPRESSED, VERSION_DEPENDENT]
-    overlap = sorted(r for i, a in enumerate(tables) for b in tables[i + 1:] for r in set(a) & set(b))
-    tally.check(not overlap, "a rule id is in more than one table", overlap)
-    print("crosscheck: rules a per-line schema cannot express (findings ignored):")
-    for rule, reason in sorted(SCHEMA_INEXPRESSIBLE.items()):
-        print(f"  {rule:<12} {reason}")
-    print("crosscheck: rules a schema expresses only in part (the other part's findings ignored):")
-    for rule, (reason, _) in sorted(PARTLY_EXPRESSIBLE.items()):
-        print(f"  {rule:<12} {reason}")
-    print("crosscheck: rules that depend on the session version (compared in \"1.0\" files only):")
-    for rule, reason in sorted(VERSION_DEPENDENT.items()):
-        print(f"  {rule:<12} {reason}")
+    tables = report_rule_tables(tally, [
+        ("rules a per-line schema cannot express (findings ignored)", SCHEMA_INEXPRESSIBLE),
+        ("rules a schema expresses only in part (the other part's findings ignored)",
+         PARTLY_EXPRESSIBLE),
+        ("", SCHEMA_EXPRESSED),
+        ("rules that depend on the session version (compared in \"1.0\" files only)",
+         VERSION_DEPENDENT)])
 
     # 1. The entry schema is a draft 2020-12 schema.
     schemas = load_schemas(tally, (ENTRY_SCHEMA,))
