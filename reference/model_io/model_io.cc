@@ -243,19 +243,19 @@ class Verifier {
     const double value = IndexValue(*i);
     if (value != static_cast<double>(k)) {
       Add("MI5", path + "/i",
-          "i is " + std::string(i->text()) + "; interaction " + std::to_string(k) +
+          "i is " + Excerpt(i->text(), 40) + "; interaction " + std::to_string(k) +
               " must have i " + std::to_string(k));
     }
     if (previous_index_ && value < *previous_index_) {
       Add("MI9", path + "/i",
-          "i " + std::string(i->text()) +
+          "i " + Excerpt(i->text(), 40) +
               " comes after a greater i: interactions are not sorted by i ascending");
     }
     previous_index_ = value;
-    if (prompt_hash && !pairs_.emplace(std::string(prompt_hash->text()), value).second) {
+    if (prompt_hash && !pairs_.emplace(prompt_hash->text(), value).second) {
       Add("MI8", path,
-          "the pair (prompt_hash, i) = (" + std::string(prompt_hash->text()) + ", " +
-              std::string(i->text()) + ") occurs twice");
+          "the pair (prompt_hash, i) = (" + Quoted(prompt_hash->text()) + ", " +
+              Excerpt(i->text(), 40) + ") occurs twice");
     }
   }
 
@@ -286,7 +286,7 @@ class Verifier {
   Limits limits_;
   std::vector<Violation> violations_;
   std::optional<double> previous_index_;
-  std::set<std::pair<std::string, double>> pairs_;
+  std::set<std::pair<std::string_view, double>> pairs_;  // views into the session's document
 };
 
 // The number after a rule id's letters ("MI10" -> 10), for kNumeric.
