@@ -67,7 +67,17 @@ def check_operation(tally, fmt, cid, name, op, catalogue_ids, flags):
     if "flag" in expect:
         tally.check(expect["flag"] in flags, f"{where}: flag {expect['flag']} is not an entry of "
                     f"{fmt['errata']}")
-    if "policy" in expect:
+    if "policy" in expect and "flag" in expect:
+        # An acceptable set split by a policy: every reading named <reading>-<choice>, once per
+        # choice of the policy (vectors/README.md "SessionData").
+        policy = next((p for p in fmt["policies"] if p["name"] == expect["policy"]), None)
+        choices = set(policy["choices"]) if policy else set()
+        names = set(expect.get("readings", {}))
+        bases = {n.rsplit("-", 1)[0] for n in names}
+        ok = policy is not None and names == {f"{b}-{c}" for b in bases for c in choices}
+        tally.check(ok, f"{where}: readings are not split by every choice of policy "
+                    f"{expect['policy']}", sorted(names))
+    elif "policy" in expect:
         policy = next((p for p in fmt["policies"] if p["name"] == expect["policy"]), None)
         ok = policy is not None and set(expect.get("outcomes", {})) == set(policy["choices"])
         tally.check(ok, f"{where}: policy {expect['policy']} is not the format's or does not list "

@@ -16,6 +16,10 @@ PARTS = ("reference", "conformance", "vectors", "schemas", "fuzz")
 # Folders of a part that belong to no format.
 SHARED = {"reference": {"core"}, "schemas": {"protocol", "report", "vectors"},
           "fuzz": {"regressions", "artifacts"}, "conformance": set(), "vectors": set()}
+# A format whose data has landed before its module (folder -> why): its folders may exist
+# unregistered, and the run says so. Remove the entry when the format is registered.
+PENDING = {"session_data": "issue #11: catalogue, errata, vectors and schema landed; the "
+                           "reference, module and judges are next"}
 
 
 def main():
@@ -33,8 +37,14 @@ def main():
             if not ok:
                 print(f"FAIL: {part}/{name}/ is missing for registered format {name}")
         for extra in sorted(folders - set(formats) - SHARED[part]):
+            if extra in PENDING:
+                print(f"pending: {part}/{extra}/: {PENDING[extra]}")
+                continue
             failed += 1
             print(f"FAIL: {part}/{extra}/ is not a registered format (conformance/registry.cc)")
+    for folder in sorted(set(PENDING) & set(formats)):
+        failed += 1
+        print(f"FAIL: {folder} is registered: remove it from PENDING in tools/check_layout.py")
     print(f"layout: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
