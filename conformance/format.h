@@ -109,6 +109,9 @@ struct AnswerCheck {
   // The case's expectation is an acceptable set: the implementation's reading of the ambiguity
   // may keep or drop what ARCS's reading does not.
   bool ambiguous = false;
+  // A hash case's claim that it hashes as another case does (OperationCase::same_hash_as): where
+  // it is made, the readings differ only on whether to hash, never on the value.
+  std::string_view same_hash_as = {};
 };
 
 // One operation of a format (validate, roundtrip, verify, hash, ...).

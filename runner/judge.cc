@@ -122,7 +122,8 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
   // outcome's ground: an acceptable reading never excuses lost data.
   std::string problem;
   if (op.check_answer) {
-    problem = op.check_answer({input, answer, declared.policies, e.ground == Ground::kAcceptable});
+    problem = op.check_answer({input, answer, declared.policies, e.ground == Ground::kAcceptable,
+                               c.expectation->same_hash_as});
   }
   j.strict =
       got == ArcsOutcome(c) && problem.empty() ? report::Strict::kPassed : report::Strict::kFailed;

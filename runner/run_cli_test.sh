@@ -79,12 +79,13 @@ case_field "$tmp/lightbox-lie.json" lightbox-content-edited verify message |
   fail "a flipped lightbox verdict was not caught"
 
 # 2c. Model IO: violations out of MI10's order, a violation left out, a wrong hash and wrong
-# canonical bytes are each caught though the verdict is right.
+# canonical bytes are each caught though the verdict is right; so is a wrong hash of a flagged
+# case that claims another's hash (MI12).
 expect_status 1 "model-io lies" "$arcs" run --quiet --format model-io --no-resource-probes \
-  --impl "$lie_tool model-io-violations-several/validate!reverse model-io-mode-capitalized/validate!drop model-io-compact/hash@hash model-io-compact/canonicalize@canonical" \
+  --impl "$lie_tool model-io-violations-several/validate!reverse model-io-mode-capitalized/validate!drop model-io-compact/hash@hash model-io-compact/canonicalize@canonical model-io-unknown-top-level/hash@hash" \
   --report "$tmp/model-io-lie.json"
 for c in "model-io-violations-several validate" "model-io-mode-capitalized validate" \
-  "model-io-compact hash" "model-io-compact canonicalize"; do
+  "model-io-compact hash" "model-io-compact canonicalize" "model-io-unknown-top-level hash"; do
   # shellcheck disable=SC2086
   [ "$(case_field "$tmp/model-io-lie.json" $c outcome)" = failed ] || fail "a model-io lie was not caught: $c"
 done
