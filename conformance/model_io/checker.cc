@@ -50,6 +50,12 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
             (text.status().code() == StatusCode::kLimitExceeded ? " (max_file_bytes)" : ""));
     return;
   }
+  if (text->starts_with("\xEF\xBB\xBF")) {
+    add(kJsonRule, LocationOf(*text, 0),
+        "the file starts with a byte order mark (U+FEFF), which RFC 8259 §8.1 forbids writers to "
+        "add (a reader MAY ignore it; ARCS reads the file as not JSON: errata MIO-E17)");
+    return;
+  }
   json::Document doc;
   if (!doc.Parse(*text, arcs::model_io::ParseOptionsFor(limits))) {
     add(RuleOf(doc.error().code), LocationOf(*text, doc.error().offset),
