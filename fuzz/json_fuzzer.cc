@@ -13,6 +13,7 @@
 //      those with their own error codes, never kSyntax, so they do not reach the check;
 //    - duplicate member names: neither side rejects them.
 // Any other disagreement traps.
+// 3. Reading as Go (BadUnicode::kReplaceAsGo) changes only what is not Unicode.
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
@@ -103,6 +104,30 @@ void CheckRoundTrip(arcs::json::Document& first, std::string_view input) {
   if (!Equal(first.root(), second.root())) Fail("reused Document parses differently", input);
 }
 
+// BadUnicode::kReplaceAsGo changes only what is not Unicode: a text the strict read accepts reads
+// the same; one it refuses for ill-formed UTF-8 or a lone surrogate reads, or fails for another
+// reason, and whatever it reads is well-formed Unicode.
+void CheckReadAsGo(const arcs::json::Document* strict, arcs::json::ErrorCode strict_code,
+                   std::string_view input) {
+  using namespace arcs::json;
+  ParseOptions options;
+  options.max_depth = kMaxDepth;
+  options.bad_unicode = BadUnicode::kReplaceAsGo;
+  Document as_go;
+  const bool accepted = as_go.Parse(input, options);
+  if (strict && !(accepted && Equal(strict->root(), as_go.root()))) {
+    Fail("read as Go, a strictly valid text reads otherwise", input);
+  }
+  const ErrorCode code = as_go.error().code;
+  if (code == ErrorCode::kInvalidUtf8 || code == ErrorCode::kLoneSurrogate) {
+    Fail("read as Go, a text is refused for its Unicode", input);
+  }
+  if (!strict && accepted && strict_code != ErrorCode::kInvalidUtf8 &&
+      strict_code != ErrorCode::kLoneSurrogate) {
+    Fail("read as Go, a text refused for something else reads", input);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -138,5 +163,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   if (accepted) CheckRoundTrip(document, input);
+  CheckReadAsGo(accepted ? &document : nullptr, code, input);
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 
 #include "reference/core/strings.h"
 
@@ -51,6 +52,49 @@ bool HasEncodedSurrogate(const char* s, std::size_t n) {
     ++p;
   }
   return false;
+}
+
+// The value of four hex digits at text[at], or -1.
+int Hex4(std::string_view text, std::size_t at) {
+  if (at + 4 > text.size()) return -1;
+  int value = 0;
+  for (const char c : text.substr(at, 4)) {
+    const char lower = static_cast<char>(c | 0x20);
+    int digit = -1;
+    if (IsDigit(c)) digit = c - '0';
+    if (lower >= 'a' && lower <= 'f') digit = lower - 'a' + 10;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+// BadUnicode::kReplaceAsGo: the text with ill-formed UTF-8 replaced byte by byte, and each \u
+// escape of a lone surrogate inside a string rewritten as \ufffd (the same six bytes, so offsets
+// hold), as Go's decoder reads them; nullopt when the text needs neither.
+std::optional<std::string> RepairAsGo(std::string_view source) {
+  bool changed = !IsValidUtf8(source);
+  std::string text = changed ? ReplaceIllFormedUtf8(source) : std::string(source);
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') in_string = !in_string;
+    if (!in_string || text[i] != '\\' || i + 1 >= text.size()) continue;
+    const int unit = text[i + 1] == 'u' ? Hex4(text, i + 2) : -1;
+    const bool high = unit >= 0xD800 && unit <= 0xDBFF, low = unit >= 0xDC00 && unit <= 0xDFFF;
+    const bool escape_follows = i + 8 <= text.size() && text.compare(i + 6, 2, "\\u") == 0;
+    const int next = high && escape_follows ? Hex4(text, i + 8) : -1;
+    if (high && next >= 0xDC00 && next <= 0xDFFF) {
+      i += 11;  // a pair: one character
+    } else if (high || low) {
+      text.replace(i, 6, "\\ufffd");
+      changed = true;
+      i += 5;
+    } else {
+      i += 1;  // the escaped character (a quote, a backslash) is not the string's end
+    }
+  }
+  if (!changed) return std::nullopt;
+  return text;
 }
 
 }  // namespace
@@ -547,10 +591,22 @@ bool Document::Start(std::string_view text, const ParseOptions& options) {
 }
 
 bool Document::Parse(std::string_view text, const ParseOptions& options) {
+  if (options.bad_unicode == BadUnicode::kReplaceAsGo) {
+    if (std::optional<std::string> repaired = RepairAsGo(text)) {
+      return ParseOwned(std::move(*repaired), options);
+    }
+  }
   return Start(text, options) && ParseInPlace(arena_->CopyText(text), text.size(), options);
 }
 
 bool Document::ParseTaking(std::string text, const ParseOptions& options) {
+  if (options.bad_unicode == BadUnicode::kReplaceAsGo) {
+    if (std::optional<std::string> repaired = RepairAsGo(text)) text = std::move(*repaired);
+  }
+  return ParseOwned(std::move(text), options);
+}
+
+bool Document::ParseOwned(std::string text, const ParseOptions& options) {
   if (!Start(text, options)) return false;
   const std::size_t size = text.size();
   return ParseInPlace(arena_->TakeText(std::move(text)), size, options);

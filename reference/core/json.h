@@ -125,9 +125,16 @@ struct Duplicate {
 // made only of one-byte values, [0,0,...]; ordinary recordings, whose values are longer, cost 2n
 // to 4n). Callers bound n (a line limit); max_values bounds it further where a document is known
 // to hold few values (protocol messages).
+// How text that is not Unicode is read. kRefuse: ill-formed UTF-8 and a \u escape of a surrogate
+// without its partner are errors (RFC 8259 §8.1, I-JSON). kReplaceAsGo: as Go's encoding/json
+// reads them (SessionData's rules statement): each byte of ill-formed UTF-8 becomes U+FFFD, and
+// so does each lone surrogate escape; error offsets then count in that repaired text.
+enum class BadUnicode : std::uint8_t { kRefuse, kReplaceAsGo };
+
 struct ParseOptions {
   std::uint32_t max_depth = 128;          // arrays and objects; the top-level value is depth 1
   std::uint64_t max_values = UINT64_MAX;  // every value, containers included
+  BadUnicode bad_unicode = BadUnicode::kRefuse;
 };
 
 // Owns the storage of one parsed value, including its own copy of the text (strings and names
@@ -159,6 +166,7 @@ class Document {
   friend struct ValueBuilder;
   struct Arena;
   bool Start(std::string_view text, const ParseOptions& options);
+  bool ParseOwned(std::string text, const ParseOptions& options);  // after any repair
   bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options);
   bool Fail(ErrorCode code, std::size_t offset, std::string message);
   std::unique_ptr<Arena> arena_;

@@ -428,3 +428,47 @@ TEST(JsonDocument, ParseTakingKeepsTheTextItIsGiven) {
 
 }  // namespace
 }  // namespace arcs::json
+
+namespace arcs::json {
+namespace {
+
+// BadUnicode::kReplaceAsGo reads text as Go's encoding/json does: each byte of ill-formed UTF-8
+// becomes U+FFFD (utf8.DecodeRune yields RuneError one byte at a time), and so does each \u
+// escape of a surrogate without its partner; a pair stays one character. kRefuse refuses both.
+TEST(JsonParse, BadUnicodeCanBeReadAsGoReadsIt) {
+  const ParseOptions as_go{.bad_unicode = BadUnicode::kReplaceAsGo};
+  const std::string fffd = "\xEF\xBF\xBD";
+  struct Case {
+    std::string text, decoded;
+  };
+  const Case cases[] = {
+      {"[\"a\xE2\x82"
+       "b\"]",
+       "a" + fffd + fffd + "b"},                              // a truncated sequence: two bytes
+      {"[\"\xC0\xAF\"]", fffd + fffd},                        // overlong
+      {"[\"\xED\xA0\x80\"]", fffd + fffd + fffd},             // an encoded surrogate
+      {"[\"\xF4\x90\x80\x80\"]", fffd + fffd + fffd + fffd},  // past U+10FFFF
+      {R"(["\ud800"])", fffd},                                // a lone high surrogate
+      {R"(["\udc00x"])", fffd + "x"},                         // a lone low surrogate
+      {R"(["\ud800\u0041"])", fffd + "A"},                    // a high one, then not a low one
+      {R"(["\udc00\ud800"])", fffd + fffd},                   // the wrong order
+      {R"(["\ud83d\ude00"])", "\xF0\x9F\x98\x80"},            // a pair
+      {R"(["\\ud800"])", "\\ud800"},                          // an escaped backslash, then text
+      {R"(["\"\ud800"])", "\"" + fffd},                       // after an escaped quote
+      {"[\"\xC3\xA9\"]", "\xC3\xA9"},                         // well-formed: unchanged
+  };
+  for (const Case& c : cases) {
+    Document doc;
+    ASSERT_TRUE(doc.Parse(c.text, as_go)) << c.text << ": " << doc.error().message;
+    EXPECT_EQ(doc.root().items()[0].text(), c.decoded) << c.text;
+    EXPECT_FALSE(Document().Parse(c.text) && c.decoded.find(fffd) != std::string::npos) << c.text;
+  }
+  Document doc;
+  ASSERT_TRUE(doc.ParseTaking(R"({"\udfff":1})", as_go));
+  EXPECT_EQ(doc.root().members()[0].name, fffd);
+  EXPECT_FALSE(doc.Parse("[\xFF]", as_go));  // outside a string it is still not JSON
+  EXPECT_EQ(doc.error().code, ErrorCode::kSyntax);
+}
+
+}  // namespace
+}  // namespace arcs::json

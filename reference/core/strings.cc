@@ -63,32 +63,65 @@ std::size_t JsonPlainPrefix(std::string_view text) {
   return i;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence that starts at text[i] (Unicode §3.9 table 3-7),
+// or 0 when none does.
+std::size_t WellFormedLength(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  if (lead < 0x80) return 1;
+  std::size_t length;
+  unsigned char low = 0x80, high = 0xBF;  // the second byte's range
+  if (InRange(lead, 0xC2, 0xDF)) {
+    length = 2;
+  } else if (InRange(lead, 0xE0, 0xEF)) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;   // overlong
+    if (lead == 0xED) high = 0x9F;  // surrogates
+  } else if (InRange(lead, 0xF0, 0xF4)) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;   // overlong
+    if (lead == 0xF4) high = 0x8F;  // past U+10FFFF
+  } else {
+    return 0;  // a continuation byte, C0, C1 or F5..FF
+  }
+  if (i + length > text.size()) return 0;
+  if (!InRange(static_cast<unsigned char>(text[i + 1]), low, high)) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (!InRange(static_cast<unsigned char>(text[i + k]), 0x80, 0xBF)) return 0;
+  }
+  return length;
+}
+
+}  // namespace
+
 bool IsValidUtf8(std::string_view text) {
   for (std::size_t i = AsciiPrefix(text); i < text.size(); i += AsciiPrefix(text.substr(i))) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length;
-    unsigned char low = 0x80, high = 0xBF;  // the second byte's range
-    if (InRange(lead, 0xC2, 0xDF)) {
-      length = 2;
-    } else if (InRange(lead, 0xE0, 0xEF)) {
-      length = 3;
-      if (lead == 0xE0) low = 0xA0;   // overlong
-      if (lead == 0xED) high = 0x9F;  // surrogates
-    } else if (InRange(lead, 0xF0, 0xF4)) {
-      length = 4;
-      if (lead == 0xF0) low = 0x90;   // overlong
-      if (lead == 0xF4) high = 0x8F;  // past U+10FFFF
-    } else {
-      return false;  // a continuation byte, C0, C1 or F5..FF
-    }
-    if (i + length > text.size()) return false;
-    if (!InRange(static_cast<unsigned char>(text[i + 1]), low, high)) return false;
-    for (std::size_t k = 2; k < length; ++k) {
-      if (!InRange(static_cast<unsigned char>(text[i + k]), 0x80, 0xBF)) return false;
-    }
+    const std::size_t length = WellFormedLength(text, i);
+    if (length == 0) return false;
     i += length;
   }
   return true;
+}
+
+std::string ReplaceIllFormedUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t plain = AsciiPrefix(text.substr(i));
+    out.append(text.substr(i, plain));
+    i += plain;
+    if (i == text.size()) break;
+    const std::size_t length = WellFormedLength(text, i);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(text.substr(i, length));
+      i += length;
+    }
+  }
+  return out;
 }
 
 std::string Excerpt(std::string_view text, std::size_t max_bytes) {

@@ -26,6 +26,11 @@ std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 // nothing past U+10FFFF, no truncated sequence). Runs of ASCII are checked 16 bytes at a time.
 bool IsValidUtf8(std::string_view text);
 
+// `text` with each byte that begins no well-formed sequence replaced by U+FFFD (EF BF BD): one
+// replacement per byte, as Go's utf8.DecodeRune reads ill-formed text (encoding/json decodes
+// strings so), not one per maximal subpart as Unicode recommends.
+std::string ReplaceIllFormedUtf8(std::string_view text);
+
 // The length of the run at the start of `text` that a JSON string holds as it is: no byte below
 // 0x20, no '"' and no '\\'. Strings are most of what Lightbox parses and re-serializes to hash,
 // and scanning them a byte at a time was a quarter of its verification time: 16 bytes at a time

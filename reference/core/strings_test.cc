@@ -86,3 +86,21 @@ TEST(Strings, JsonPlainPrefixStopsAtTheFirstByteAJsonStringMustEscape) {
 
 }  // namespace
 }  // namespace arcs
+
+namespace arcs {
+namespace {
+
+// One U+FFFD per byte that begins no well-formed sequence, as Go reads ill-formed text; the
+// well-formed bytes around them are kept as they are.
+TEST(Strings, ReplaceIllFormedUtf8ReplacesByteByByte) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(ReplaceIllFormedUtf8("plain \xC3\xA9 \xF0\x9F\x98\x80"),
+            "plain \xC3\xA9 \xF0\x9F\x98\x80");
+  EXPECT_EQ(ReplaceIllFormedUtf8("a\xE2\x82z"), "a" + fffd + fffd + "z");
+  EXPECT_EQ(ReplaceIllFormedUtf8("\xFF\x80"), fffd + fffd);
+  EXPECT_EQ(ReplaceIllFormedUtf8("0123456789abcdef\xE2"), "0123456789abcdef" + fffd);
+  EXPECT_EQ(ReplaceIllFormedUtf8(""), "");
+}
+
+}  // namespace
+}  // namespace arcs
