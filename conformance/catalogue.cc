@@ -27,6 +27,10 @@ void ReadRequirement(const json::Value& item, const std::string& pointer, Status
   f.String("source", &r->source);
   f.String("coverage", &r->coverage);
   f.OptionalString("reason", &r->reason);
+  if (f.OptionalString("statement", &r->statement) && r->statement != "rules" &&
+      r->statement != "schema" && r->statement != "both" && r->statement != "prose") {
+    f.Fail(f.Pointer("statement"), "not rules, schema, both or prose");
+  }
   f.Finish();
   if (!status->ok()) return;
   std::optional<Level> level = ParseLevel(r->keyword_level);

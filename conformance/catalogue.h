@@ -22,6 +22,9 @@ struct Requirement {
   std::string coverage;        // checker | vectors | unchecked
   std::string reason;          // optional
   std::string text;
+  // Where a spec states its format twice (SessionData: the Go rules and a JSON Schema), which
+  // statement says it: rules | schema | both | prose. Optional; "" for a spec that states it once.
+  std::string statement;
 };
 
 struct Catalogue {
