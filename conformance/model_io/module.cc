@@ -6,6 +6,7 @@
 #include "conformance/model_io/checker.h"
 #include "conformance/model_io/verbs.h"
 #include "reference/core/json.h"
+#include "reference/core/strings.h"
 
 namespace arcs::conformance::model_io {
 
@@ -126,9 +127,10 @@ bool MayBeLeftOut(std::string_view id, const std::set<std::string>& reported,
   return false;
 }
 
+// The ids, each cut to an excerpt: an implementation's answer names them.
 std::string JoinIds(const std::set<std::string>& ids) {
   std::string out;
-  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + id;
+  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + Excerpt(id, 40);
   return out.empty() ? "none" : out;
 }
 
@@ -139,7 +141,8 @@ std::string CheckValidate(const AnswerCheck& check) {
   const std::vector<protocol::ReportedFinding>& given = check.answer.findings;
   for (std::size_t k = 1; k < given.size(); ++k) {
     if (arcs::model_io::ViolationLess(AsViolation(given[k]), AsViolation(given[k - 1]), order)) {
-      return "violation " + std::to_string(k) + " (" + given[k].rule + " " + given[k].pointer +
+      return "violation " + std::to_string(k) + " (" + Excerpt(given[k].rule, 40) + " " +
+             Excerpt(given[k].pointer, 120) +
              ") comes before the one above it in (rule_id, path, message) order, violation_order=" +
              (order == ViolationOrder::kNumeric ? "numeric" : "code-unit") + " (MI10)";
     }
@@ -155,8 +158,8 @@ std::string CheckValidate(const AnswerCheck& check) {
   }
   for (const std::string& id : reported) {
     if (!expected.contains(id)) {
-      return "the violations name " + id + ", which the file does not break (it breaks " +
-             JoinIds(expected) + ")";
+      return "the violations name " + Excerpt(id, 40) +
+             ", which the file does not break (it breaks " + JoinIds(expected) + ")";
     }
   }
   return "";
