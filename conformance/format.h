@@ -112,6 +112,11 @@ struct AnswerCheck {
   // A hash case's claim that it hashes as another case does (OperationCase::same_hash_as): where
   // it is made, the readings differ only on whether to hash, never on the value.
   std::string_view same_hash_as = {};
+  // The case's expect_<operation> member as compact JSON, "" for none (OperationCase).
+  std::string_view expected_properties = {};
+  // Where a check puts what the answer misses at a SHOULD: it costs the implementation nothing
+  // but the strict profile, and the report shows it. Null when nobody listens.
+  std::string* advisory = nullptr;
 };
 
 // One operation of a format (validate, roundtrip, verify, hash, ...).
@@ -137,6 +142,9 @@ struct VerbOutput {
   int exit_code = 0;
   std::vector<std::string> out;
   std::vector<std::string> err;
+  // A document the verb made (SessionData's Markdown transcript): written to standard output byte
+  // for byte after `out`, since escaping it would change it.
+  std::string document;
 };
 
 // A command of the format's own, `arcs <format> <verb> ARGS...` (Lightbox: verify, hash).

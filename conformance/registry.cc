@@ -2,6 +2,7 @@
 
 #include "conformance/lightbox/module.h"
 #include "conformance/model_io/module.h"
+#include "conformance/session_data/module.h"
 #include "conformance/spool/module.h"
 
 namespace arcs::conformance {
@@ -11,6 +12,7 @@ std::span<const FormatModule* const> Formats() {
       &spool::Module(),
       &lightbox::Module(),
       &model_io::Module(),
+      &session_data::Module(),
   };
   return formats;
 }

@@ -33,15 +33,16 @@ class ExpectationReader {
     if (f.OptionalString("outcome", &e->outcome)) {
       e->ground = Ground::kRequired;
       CheckOutcome(&f, "outcome", e->outcome);
-    } else if (f.OptionalString("policy", &e->policy)) {
-      e->ground = Ground::kPolicy;
-      f.StringMap("outcomes", &e->outcomes);
-      CheckPolicy(&f, *e);
     } else if (f.OptionalString("flag", &e->flag)) {
       e->ground = Ground::kAcceptable;
       f.StringMap("readings", &e->outcomes);
       f.String("arcs", &e->arcs_reading);
       CheckReadings(&f, *e);
+      if (f.OptionalString("policy", &e->policy)) CheckReadingsSplit(&f, *e);
+    } else if (f.OptionalString("policy", &e->policy)) {
+      e->ground = Ground::kPolicy;
+      f.StringMap("outcomes", &e->outcomes);
+      CheckPolicy(&f, *e);
     } else {
       f.Fail(pointer, "needs \"outcome\" (required), \"policy\" or \"flag\" (acceptable)");
     }
@@ -97,6 +98,31 @@ class ExpectationReader {
     }
   }
 
+  // Every reading named "<reading>-<choice>" by a choice of the policy, and every choice with
+  // a reading.
+  void CheckReadingsSplit(json::FieldReader* f, const Expectation& e) {
+    if (!f->ok()) return;
+    const PolicySpec* policy = format_.FindPolicy(e.policy);
+    if (!policy) {
+      f->Fail(f->Pointer("policy"),
+              "\"" + e.policy + "\" is not a policy of " + std::string(format_.name));
+      return;
+    }
+    std::set<std::string_view> chosen;
+    for (const auto& [reading, outcome] : e.outcomes) {
+      const std::string_view choice = ReadingChoice(reading, *policy);
+      if (choice.empty()) {
+        f->Fail(json::MemberPointer(f->Pointer("readings"), reading),
+                "must be named <reading>-<choice>, a choice of " + e.policy);
+        return;
+      }
+      chosen.insert(choice);
+    }
+    if (chosen.size() != policy->choices.size()) {
+      f->Fail(f->Pointer("readings"), "must give readings under every choice of " + e.policy);
+    }
+  }
+
   void CheckOutcomeAt(json::FieldReader* f, const std::string& pointer,
                       const std::string& outcome) {
     if (f->ok() && !IsOutcome(op_, outcome)) {
@@ -134,6 +160,10 @@ void ReadOperation(const FormatModule& format, const OperationSpec& op, const js
       .Read(f.Required("expect", json::Kind::kObject), f.Pointer("expect"), &c->expect);
   ReadRuleSets(&f, status, &c->rules);
   f.OptionalString("same_hash_as", &c->same_hash_as);
+  if (const json::Value* properties =
+          f.Optional("expect_" + std::string(op.name), json::Kind::kObject)) {
+    c->expected_properties = json::ToString(*properties);
+  }
   f.Finish();
 }
 
@@ -181,6 +211,16 @@ void ReadCase(const FormatModule& format, const std::string& folder, const json:
 }
 
 }  // namespace
+
+std::string_view ReadingChoice(std::string_view reading, const PolicySpec& policy) {
+  for (std::string_view choice : policy.choices) {
+    if (reading.size() > choice.size() + 1 && reading.ends_with(choice) &&
+        reading[reading.size() - choice.size() - 1] == '-') {
+      return choice;
+    }
+  }
+  return {};
+}
 
 std::string_view GroundName(Ground ground) {
   switch (ground) {

@@ -20,6 +20,9 @@ namespace arcs::conformance {
 //               implementation declares (`outcomes`: choice -> outcome, every choice listed).
 //  kAcceptable  the text is silent or ambiguous: any reading of the errata entry `flag` is
 //               acceptable (`outcomes`: reading -> outcome); `arcs_reading` is the reference's.
+//               With `policy` too, each reading is split by the policy's choices and named
+//               "<reading>-<choice>": only the readings of the declared choice are acceptable
+//               (SessionData: a reading of a statement, under the statement declared).
 //  kResource    a resource probe (format.h): any verdict, in time and without a crash. Never in
 //               a manifest; the runner makes these cases.
 enum class Ground : std::uint8_t { kRequired, kPolicy, kAcceptable, kResource };
@@ -28,7 +31,7 @@ std::string_view GroundName(Ground ground);  // "required", "policy", "acceptabl
 struct Expectation {
   Ground ground = Ground::kRequired;
   std::string outcome;                          // kRequired
-  std::string policy;                           // kPolicy
+  std::string policy;                           // kPolicy; kAcceptable split by a policy
   std::string flag;                             // kAcceptable
   std::map<std::string, std::string> outcomes;  // kPolicy, kAcceptable
   std::string arcs_reading;                     // kAcceptable
@@ -48,6 +51,10 @@ struct OperationCase {
   std::string spec_text;
   Expectation expect;
   RuleSets rules;
+  // What the operation asks of an answer beyond its verdict, as the manifest's "expect_<operation>"
+  // member holds it (compact JSON; "" for none): SessionData's expect_render. The operation's
+  // check reads it.
+  std::string expected_properties;
   // A hash operation's claim that this case hashes as another does (Model IO's MI12 proofs: two
   // sessions that differ only in what the core leaves out): that case's id, or "".
   std::string same_hash_as;
@@ -70,6 +77,10 @@ struct Manifest {
   std::string errata;     // repository path of the errata the flags name
   std::vector<VectorCase> cases;
 };
+
+// The choice of `policy` a reading split by it names ("go-folding-rules" -> "rules"); "" when it
+// names none.
+std::string_view ReadingChoice(std::string_view reading, const PolicySpec& policy);
 
 // Loads and checks a manifest of `format`: every member known and typed, every operation one the
 // format defines with the inputs it needs, every outcome one of the operation's, every policy the

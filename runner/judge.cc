@@ -54,6 +54,37 @@ std::string ReportedRules(const protocol::Answer& answer) {
   return " (rules: " + Join(std::vector<std::string>(reported.begin(), reported.end())) + ")";
 }
 
+// The readings of an acceptable case the implementation may take: all of them, or, where they are
+// split by a policy ("<reading>-<choice>"), those of its declared choice, named without the
+// choice. Fails *j when the policy is undeclared or its choice has no reading here.
+std::map<std::string, std::string> DeclaredReadings(const SuiteCase& c,
+                                                    const protocol::FormatSupport& declared,
+                                                    Judgement* j) {
+  const Expectation& e = c.expectation->expect;
+  if (e.policy.empty()) return e.outcomes;
+  auto choice = declared.policies.find(e.policy);
+  j->policy = e.policy + (choice == declared.policies.end() ? "" : "=" + choice->second);
+  std::map<std::string, std::string> readings;
+  if (choice != declared.policies.end()) {
+    const std::string suffix = "-" + choice->second;
+    for (const auto& [reading, outcome] : e.outcomes) {
+      if (reading.ends_with(suffix)) {
+        readings[reading.substr(0, reading.size() - suffix.size())] = outcome;
+      }
+    }
+  }
+  if (readings.empty()) {
+    j->outcome = Outcome::kFailed;
+    j->expected = "a reading of " + e.flag + " under the declared " + e.policy + " policy (" +
+                  Listed(e.outcomes) + ")";
+    j->message = choice == declared.policies.end()
+                     ? "the implementation declares no choice for policy " + e.policy +
+                           ": declare it in the hello"
+                     : "the declared choice " + choice->second + " is not one this case allows";
+  }
+  return readings;
+}
+
 // Sets j->expected and returns the outcomes the answer may have; empty with j failed when the
 // declared policy does not decide the case.
 std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport& declared,
@@ -86,9 +117,10 @@ std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport&
       return {outcome->second};
     }
     case Ground::kAcceptable: {
+      const std::map<std::string, std::string> readings = DeclaredReadings(c, declared, j);
       std::set<std::string> allowed;
-      for (const auto& [reading, outcome] : e.outcomes) allowed.insert(outcome);
-      j->expected = "any reading of " + e.flag + ": " + Listed(e.outcomes);
+      for (const auto& [reading, outcome] : readings) allowed.insert(outcome);
+      if (!readings.empty()) j->expected = "any reading of " + e.flag + ": " + Listed(readings);
       return allowed;
     }
     case Ground::kResource:
@@ -113,7 +145,8 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
   j.flag = e.flag;
   j.rules = RuleAgreement(c, answer);
   if (e.ground == Ground::kAcceptable) {
-    for (const auto& [reading, outcome] : e.outcomes) {
+    Judgement scratch;
+    for (const auto& [reading, outcome] : DeclaredReadings(c, declared, &scratch)) {
       if (outcome == got) j.readings.push_back(reading);
     }
   }
@@ -121,12 +154,15 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
   // The rest of the answer (a written file) is held to the operation's rules whatever the
   // outcome's ground: an acceptable reading never excuses lost data.
   std::string problem;
+  std::string advisory;
   if (op.check_answer) {
     problem = op.check_answer({input, answer, declared.policies, e.ground == Ground::kAcceptable,
-                               c.expectation->same_hash_as});
+                               c.expectation->same_hash_as, c.expectation->expected_properties,
+                               &advisory});
   }
-  j.strict =
-      got == ArcsOutcome(c) && problem.empty() ? report::Strict::kPassed : report::Strict::kFailed;
+  j.strict = got == ArcsOutcome(c) && problem.empty() && advisory.empty() ? report::Strict::kPassed
+                                                                          : report::Strict::kFailed;
+  if (!advisory.empty()) j.message = "SHOULD: " + advisory;
   std::set<std::string> allowed = Allowed(c, declared, &j);
   if (j.outcome == Outcome::kFailed) {
     j.actual = got;

@@ -37,6 +37,7 @@ int VerbCommand(const conformance::FormatModule& format, const std::vector<std::
   }
   const conformance::VerbOutput output = verb->run(rest);
   for (const std::string& line : output.out) std::cout << report::EscapeTerminal(line) << "\n";
+  std::cout << output.document;
   for (const std::string& line : output.err) {
     std::cerr << "arcs " << format.name << " " << verb->name << ": " << report::EscapeTerminal(line)
               << "\n";

@@ -18,8 +18,7 @@ SHARED = {"reference": {"core"}, "schemas": {"protocol", "report", "vectors"},
           "fuzz": {"regressions", "artifacts"}, "conformance": set(), "vectors": set()}
 # A format whose data has landed before its module (folder -> why): its folders may exist
 # unregistered, and the run says so. Remove the entry when the format is registered.
-PENDING = {"session_data": "issue #11: catalogue, errata, vectors and schema landed; the "
-                           "reference, module and judges are next"}
+PENDING = {}
 
 
 def main():

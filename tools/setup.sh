@@ -10,7 +10,7 @@ packages=(
   rapidjson-dev libssl-dev googletest libgtest-dev libbenchmark-dev
   clang libclang-rt-14-dev
   python3 python3-jsonschema
-  cmark-gfm
+  cmark-gfm libcmark-dev
   nodejs
 )
 

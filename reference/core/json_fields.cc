@@ -42,6 +42,21 @@ std::string MemberPointer(const std::string& pointer, std::string_view name) {
   return p;
 }
 
+std::string PathStep::ToPointer() const {
+  std::vector<const PathStep*> steps;
+  for (const PathStep* s = this; s->parent_; s = s->parent_) steps.push_back(s);
+  std::string pointer;
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    pointer += '/';
+    if ((*it)->is_index_) {
+      pointer += std::to_string((*it)->index_);
+    } else {
+      AppendPointerToken((*it)->name_, &pointer);
+    }
+  }
+  return pointer;
+}
+
 std::string ElementPointer(const std::string& pointer, std::size_t index) {
   return pointer + "/" + std::to_string(index);
 }

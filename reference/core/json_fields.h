@@ -98,6 +98,24 @@ std::string ElementPointer(const std::string& pointer, std::size_t index);
 // The pointer of member `name` under `pointer`.
 std::string MemberPointer(const std::string& pointer, std::string_view name);
 
+// A JSON Pointer kept as steps on the caller's stack and written out only when a finding needs
+// it, so that walking a large document costs no string per value. A step lives as long as the
+// call that made it; the root is a default-constructed step.
+class PathStep {
+ public:
+  PathStep() = default;
+  PathStep(const PathStep& parent, std::string_view name) : parent_(&parent), name_(name) {}
+  PathStep(const PathStep& parent, std::size_t index)
+      : parent_(&parent), index_(index), is_index_(true) {}
+  std::string ToPointer() const;  // "" for the root
+
+ private:
+  const PathStep* parent_ = nullptr;
+  std::string_view name_;
+  std::size_t index_ = 0;
+  bool is_index_ = false;
+};
+
 }  // namespace arcs::json
 
 #endif  // ARCS_REFERENCE_CORE_JSON_FIELDS_H_

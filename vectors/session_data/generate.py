@@ -1055,6 +1055,34 @@ def cases(spec):
     case("tool-summary-number", "tool.summary 3.",
          mut(lambda d: msg(d, 0, 1).update(tool={"name": "T", "type": "read", "summary": 3})), I,
          "a number does not decode into *string.", [], [Q["s_tool_ap"]], ["SD-E9"])
+    # Every other Go field given a value of another JSON type (errata SD-E9): a decode error for the
+    # rules statement, a `type` error for the schema.
+    def tool_with(d, **members):
+        msg(d, 0, 1).update(tool=dict({"name": "T", "type": "read"}, **members))
+
+    for name, what, fn in (
+            ("created-at", "createdAt 20250101", lambda d: d.update(createdAt=20250101)),
+            ("updated-at", "updatedAt 1", lambda d: d.update(updatedAt=1)),
+            ("slug", "slug true", lambda d: d.update(slug=True)),
+            ("provider-name", "provider.name 1", lambda d: d["provider"].update(name=1)),
+            ("provider-version", "provider.version 1.0", lambda d: d["provider"].update(version=1.0)),
+            ("exchange", "an exchange \"ex_1\", a string", lambda d: d["exchanges"].append("ex_1")),
+            ("start-time", "an exchange's startTime 0", lambda d: d["exchanges"][0].update(startTime=0)),
+            ("end-time", "an exchange's endTime 0", lambda d: d["exchanges"][0].update(endTime=0)),
+            ("message-id", "a message id 1", lambda d: msg(d).update(id=1)),
+            ("timestamp", "a message timestamp 0", lambda d: msg(d).update(timestamp=0)),
+            ("model", "an agent's model false", lambda d: msg(d, 0, 1).update(model=False)),
+            ("message-metadata", "a message's metadata \"x\"", lambda d: msg(d, 0, 1).update(metadata="x")),
+            ("content-type", "a content part's type 1", lambda d: msg(d)["content"][0].update(type=1)),
+            ("tool-name", "tool.name 1", lambda d: tool_with(d, name=1)),
+            ("tool-type", "tool.type 1", lambda d: tool_with(d, type=1)),
+            ("tool-use-id", "tool.useId 1", lambda d: tool_with(d, useId=1)),
+            ("tool-output", "tool.output [], an array", lambda d: tool_with(d, output=[])),
+            ("tool-formatted-markdown", "tool.formattedMarkdown 1",
+             lambda d: tool_with(d, formattedMarkdown=1))):
+        case(f"wrong-type-{name}", what[0].upper() + what[1:] + ".", mut(fn), I,
+             "a value of another JSON type does not decode into the Go field.", [], [Q["go_top"]],
+             ["SD-E9"])
     case("pathhints-number", "pathHints [1].",
          mut(lambda d: msg(d, 0, 1).update(pathHints=[1])), I,
          "a number does not decode into a string.", [], [Q["agent"]], ["SD-E9"])

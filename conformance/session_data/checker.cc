@@ -1,0 +1,98 @@
+#include "conformance/session_data/checker.h"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+
+#include "conformance/session_data/module.h"
+
+namespace arcs::conformance::session_data {
+namespace {
+
+using arcs::session_data::Finding;
+using arcs::session_data::Reading;
+using arcs::session_data::Statement;
+
+// (location, keyword) -> id, read once from the catalogue's reasons: the catalogue is the one
+// place that numbers the schema's keywords (vectors/session_data/generate.py reads it so too).
+using SchemaRuleMap = std::map<std::pair<std::string, std::string>, std::string>;
+
+const SchemaRuleMap& SchemaRules() {
+  static const SchemaRuleMap rules = [] {
+    SchemaRuleMap out;
+    const std::regex where("^Location `([^`]+)`, keyword `([^`]+)`");
+    for (const Requirement& r : Module().BuiltInCatalogue().requirements) {
+      std::smatch m;
+      if (r.id.starts_with("SD-SCHEMA-") && std::regex_search(r.reason, m, where)) {
+        out.emplace(std::make_pair(m[1].str(), m[2].str()), r.id);
+      }
+    }
+    return out;
+  }();
+  return rules;
+}
+
+// The 1-based line and byte column of `offset` in `text`.
+Location LocationOf(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::string_view before = text.substr(0, offset);
+  const std::size_t line_start = before.rfind('\n') + 1;  // npos + 1 == 0
+  return {static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1,
+          offset - line_start + 1, ""};
+}
+
+std::string RuleOf(const Finding& f) {
+  if (!f.rule_id.empty()) return f.rule_id;
+  const std::string_view id = SchemaRuleId(f.schema_location, f.schema_keyword);
+  // Every keyword of the spec's schema that can fail has an id (checker_test.cc); an error
+  // without one would be a catalogue out of step with the schema, reported against the schema as
+  // a whole (SD-SCHEMA-1: the block is draft 2020-12).
+  return id.empty() ? "SD-SCHEMA-1" : std::string(id);
+}
+
+}  // namespace
+
+std::string_view SchemaRuleId(std::string_view location, std::string_view keyword) {
+  auto it = SchemaRules().find(std::make_pair(std::string(location), std::string(keyword)));
+  return it == SchemaRules().end() ? std::string_view() : std::string_view(it->second);
+}
+
+void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limits,
+              Diagnostics* diagnostics) {
+  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
+  if (!text.ok()) {
+    const bool limit = text.status().code() == StatusCode::kLimitExceeded;
+    diagnostics->Add({limit ? "SD-JSON-3" : "SD-JSON-1",
+                      Level::kMust,
+                      Severity::kError,
+                      {},
+                      "json: " + text.status().message() + (limit ? " (max_file_bytes)" : "")});
+    return;
+  }
+  const Reading reading = Reading::Read(*text, limits);
+  for (const Finding& f : reading.findings()) {
+    const std::string rule = RuleOf(f);
+    Location where = f.statement == Statement::kJson && f.pointer.empty()
+                         ? LocationOf(*text, f.offset)
+                         : Location{};
+    where.pointer = f.pointer;
+    diagnostics->Add(
+        {rule, Module().LevelOf(rule), f.warning ? Severity::kWarning : Severity::kError,
+         std::move(where),
+         std::string(arcs::session_data::StatementName(f.statement)) + ": " + f.message});
+  }
+}
+
+std::vector<std::string_view> AllRules() {
+  std::vector<std::string_view> rules = arcs::session_data::RuleIds();
+  // $schema is an annotation, and a MAY keyword ("additionalProperties": true) allows what it
+  // names: neither ever fails.
+  for (const auto& [where, id] : SchemaRules()) {
+    if (where.second != "$schema" && Module().LevelOf(id) != Level::kMay) rules.push_back(id);
+  }
+  std::sort(rules.begin(), rules.end());
+  rules.erase(std::unique(rules.begin(), rules.end()), rules.end());
+  return rules;
+}
+
+}  // namespace arcs::conformance::session_data

@@ -1,0 +1,288 @@
+#include "reference/core/json_schema.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "reference/core/json_fields.h"
+#include "reference/core/strings.h"
+#include "reference/core/text_formats.h"
+
+namespace arcs::json {
+
+// A compiled subschema. Index -1 means "none"; boolean schemas are nodes with `always`.
+struct Node {
+  std::string location;
+  enum class Always : std::uint8_t { kEvaluate, kTrue, kFalse };
+  Always always = Always::kEvaluate;
+  std::vector<std::string_view> types;  // empty: no type keyword
+  const Value* constant = nullptr;
+  const Value* enumeration = nullptr;
+  std::vector<std::string_view> required;
+  std::vector<std::pair<std::string_view, int>> properties;
+  int additional = -1;
+  int items = -1;
+  int ref = -1;
+  bool date_time = false;
+};
+
+struct Schema::Compiled {
+  Document doc;
+  std::vector<Node> nodes;
+  std::map<std::string, int, std::less<>> by_location;  // compiled so far, $ref targets included
+};
+
+namespace {
+
+constexpr std::string_view kAnnotations[] = {"$schema", "$id", "title", "description", "$defs"};
+constexpr std::string_view kTypes[] = {"null", "boolean", "object", "array", "number", "string"};
+
+bool TypeMatches(std::string_view type, const Value& v) {
+  if (type == "boolean") return v.is_bool();
+  return KindName(v.kind()) == type;
+}
+
+class Compiler {
+ public:
+  explicit Compiler(Schema::Compiled* out) : out_(out) {}
+
+  Result<int> Compile(const Value& schema, const std::string& location) {
+    if (auto it = out_->by_location.find(location); it != out_->by_location.end()) {
+      return it->second;
+    }
+    const int index = static_cast<int>(out_->nodes.size());
+    out_->nodes.emplace_back().location = location;
+    out_->by_location.emplace(location, index);
+    if (schema.is_bool()) {
+      out_->nodes[index].always = schema.as_bool() ? Node::Always::kTrue : Node::Always::kFalse;
+      return index;
+    }
+    if (!schema.is_object()) return Fail(location, "a schema is an object or a boolean");
+    for (const Member& m : schema.members()) {
+      if (Status s = Keyword(m, location, index); !s.ok()) return s;
+    }
+    return index;
+  }
+
+ private:
+  static Status Fail(const std::string& location, std::string message) {
+    return Status(StatusCode::kParseError, location + ": " + std::move(message));
+  }
+
+  Status Keyword(const Member& m, const std::string& location, int index) {
+    const std::string here = location + "/" + std::string(m.name);
+    auto node = [&]() -> Node& { return out_->nodes[index]; };  // nodes grows while compiling
+    if (std::find(std::begin(kAnnotations), std::end(kAnnotations), m.name) !=
+        std::end(kAnnotations)) {
+      return Status::Ok();
+    }
+    if (m.name == "type") return Types(m.value, here, &node().types);
+    if (m.name == "const") {
+      node().constant = &m.value;
+    } else if (m.name == "enum") {
+      if (!m.value.is_array()) return Fail(here, "enum is an array");
+      node().enumeration = &m.value;
+    } else if (m.name == "required") {
+      for (const Value& name : m.value.items()) {
+        if (!name.is_string()) return Fail(here, "required lists strings");
+        node().required.push_back(name.text());
+      }
+    } else if (m.name == "properties") {
+      if (!m.value.is_object()) return Fail(here, "properties is an object");
+      for (const Member& p : m.value.members()) {
+        std::string at = here + "/";
+        AppendPointerToken(p.name, &at);
+        Result<int> sub = Compile(p.value, at);
+        if (!sub.ok()) return sub.status();
+        node().properties.emplace_back(p.name, *sub);
+      }
+    } else if (m.name == "additionalProperties" || m.name == "items") {
+      Result<int> sub = Compile(m.value, here);
+      if (!sub.ok()) return sub.status();
+      (m.name == "items" ? node().items : node().additional) = *sub;
+    } else if (m.name == "$ref") {
+      return Ref(m.value, here, index);
+    } else if (m.name == "format") {
+      if (m.value.text() != "date-time") {
+        return Status(StatusCode::kUnsupported, here + ": only format date-time is supported");
+      }
+      node().date_time = true;
+    } else {
+      return Status(StatusCode::kUnsupported,
+                    here + ": the keyword " + Quoted(m.name) + " is not supported");
+    }
+    return Status::Ok();
+  }
+
+  static Status Types(const Value& type, const std::string& here,
+                      std::vector<std::string_view>* out) {
+    std::vector<const Value*> names;
+    if (type.is_string()) names.push_back(&type);
+    for (const Value& v : type.items()) names.push_back(&v);
+    for (const Value* v : names) {
+      if (!v->is_string() ||
+          std::find(std::begin(kTypes), std::end(kTypes), v->text()) == std::end(kTypes)) {
+        return Status(StatusCode::kUnsupported, here + ": unsupported type");
+      }
+      out->push_back(v->text());
+    }
+    if (out->empty()) return Fail(here, "type names at least one type");
+    return Status::Ok();
+  }
+
+  // "#/a/b" within the document; the target is compiled under its own location.
+  Status Ref(const Value& ref, const std::string& here, int index) {
+    const std::string_view target = ref.text();
+    if (!ref.is_string() || !(target == "#" || target.starts_with("#/"))) {
+      return Status(StatusCode::kUnsupported, here + ": only local $ref (\"#/...\") is supported");
+    }
+    const Value* v = &out_->doc.root();
+    for (std::string_view rest = target.substr(1); !rest.empty() && v;) {
+      rest.remove_prefix(1);
+      const std::size_t slash = std::min(rest.find('/'), rest.size());
+      std::string token(rest.substr(0, slash));
+      for (std::size_t at; (at = token.find("~1")) != std::string::npos;) token.replace(at, 2, "/");
+      for (std::size_t at; (at = token.find("~0")) != std::string::npos;) token.replace(at, 2, "~");
+      v = v->Find(token);
+      rest.remove_prefix(slash);
+    }
+    if (!v) return Fail(here, "$ref " + Quoted(target) + " names nothing in the schema");
+    Result<int> sub = Compile(*v, std::string(target));
+    if (!sub.ok()) return sub.status();
+    out_->nodes[index].ref = *sub;
+    return Status::Ok();
+  }
+
+  Schema::Compiled* out_;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const std::vector<Node>& nodes, RepeatedNamesRead repeated)
+      : nodes_(nodes), repeated_(repeated) {}
+
+  void Run(int index, const Value& v, const PathStep& path) {
+    const Node& n = nodes_[index];
+    if (n.always == Node::Always::kTrue) return;
+    if (n.always == Node::Always::kFalse) {
+      Add(n, "false", path, "no value is allowed here");
+      return;
+    }
+    if (n.ref >= 0) Run(n.ref, v, path);
+    if (!n.types.empty() && !std::any_of(n.types.begin(), n.types.end(),
+                                         [&](std::string_view t) { return TypeMatches(t, v); })) {
+      Add(n, "type", path,
+          std::string(KindName(v.kind())) + " is not of type " + Join(Strings(n.types), " or "));
+    }
+    if (n.constant && !SameData(v, *n.constant)) {
+      Add(n, "const", path, Describe(v) + " is not " + ToString(*n.constant));
+    }
+    if (n.enumeration && !std::any_of(n.enumeration->items().begin(), n.enumeration->items().end(),
+                                      [&](const Value& e) { return SameData(v, e); })) {
+      Add(n, "enum", path, Describe(v) + " is not one of " + ToString(*n.enumeration));
+    }
+    if (n.date_time && v.is_string() && !IsRfc3339DateTime(v.text())) {
+      Add(n, "format", path, Describe(v) + " is not an RFC 3339 date-time");
+    }
+    if (v.is_object()) Object(n, v, path);
+    if (v.is_array() && n.items >= 0) {
+      std::size_t i = 0;
+      for (const Value& item : v.items()) Run(n.items, item, PathStep(path, i++));
+    }
+  }
+
+  std::vector<SchemaError> Take() { return std::move(errors_); }
+
+ private:
+  static std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
+    return {views.begin(), views.end()};
+  }
+
+  static std::string Describe(const Value& v) {
+    return v.is_string() ? Quoted(v.text(), 60) : Excerpt(ToString(v), 60);
+  }
+
+  void Add(const Node& n, std::string_view keyword, const PathStep& path, std::string message) {
+    errors_.push_back({n.location, std::string(keyword), path.ToPointer(), std::move(message)});
+  }
+
+  // The members the instance holds, each name once when the last one counts.
+  std::vector<const Member*> Members(const Value& object) const {
+    std::vector<const Member*> members;
+    members.reserve(object.members().size());
+    if (repeated_ == RepeatedNamesRead::kAllMembers) {
+      for (const Member& m : object.members()) members.push_back(&m);
+      return members;
+    }
+    std::unordered_map<std::string_view, std::size_t> last;
+    for (const Member& m : object.members()) {
+      auto [it, fresh] = last.emplace(m.name, members.size());
+      if (fresh) {
+        members.push_back(&m);
+      } else {
+        members[it->second] = &m;
+      }
+    }
+    return members;
+  }
+
+  void Object(const Node& n, const Value& v, const PathStep& path) {
+    for (std::string_view name : n.required) {
+      if (!v.Find(name)) Add(n, "required", path, Quoted(name) + " is a required property");
+    }
+    if (n.properties.empty() && n.additional < 0) return;
+    std::vector<std::string> unexpected;
+    for (const Member* m : Members(v)) {
+      auto p = std::find_if(n.properties.begin(), n.properties.end(),
+                            [&](const auto& prop) { return prop.first == m->name; });
+      const PathStep at(path, m->name);
+      if (p != n.properties.end()) {
+        Run(p->second, m->value, at);
+      } else if (n.additional >= 0) {
+        if (nodes_[n.additional].always == Node::Always::kFalse) {
+          unexpected.push_back(Quoted(m->name, 40));
+        } else {
+          Run(n.additional, m->value, at);
+        }
+      }
+    }
+    if (!unexpected.empty()) {
+      Add(n, "additionalProperties", path,
+          "additional properties are not allowed (" + Join(unexpected) + " unexpected)");
+    }
+  }
+
+  const std::vector<Node>& nodes_;
+  RepeatedNamesRead repeated_;
+  std::vector<SchemaError> errors_;
+};
+
+}  // namespace
+
+Schema::Schema(std::unique_ptr<Compiled> compiled) : compiled_(std::move(compiled)) {}
+Schema::Schema(Schema&&) noexcept = default;
+Schema& Schema::operator=(Schema&&) noexcept = default;
+Schema::~Schema() = default;
+
+Result<Schema> Schema::Compile(std::string_view text) {
+  auto compiled = std::make_unique<Compiled>();
+  if (!compiled->doc.Parse(text)) {
+    return Status(StatusCode::kParseError,
+                  "the schema is not JSON: " + compiled->doc.error().message);
+  }
+  if (!compiled->doc.duplicates().empty()) {
+    return Status(StatusCode::kParseError,
+                  "the schema repeats the member " + compiled->doc.duplicates()[0].pointer);
+  }
+  Result<int> root = Compiler(compiled.get()).Compile(compiled->doc.root(), "#");
+  if (!root.ok()) return root.status();
+  return Schema(std::move(compiled));
+}
+
+std::vector<SchemaError> Schema::Evaluate(const Value& instance, RepeatedNamesRead repeated) const {
+  Evaluator evaluator(compiled_->nodes, repeated);
+  evaluator.Run(0, instance, PathStep());
+  return evaluator.Take();
+}
+
+}  // namespace arcs::json

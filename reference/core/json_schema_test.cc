@@ -1,0 +1,107 @@
+#include "reference/core/json_schema.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace arcs::json {
+namespace {
+
+// Each expectation below is what draft 2020-12 says of the keyword (and what Python's jsonschema
+// reports); schemas/session_data/crosscheck.py compares whole files with jsonschema itself.
+constexpr std::string_view kSchema = R"({
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "additionalProperties": false,
+  "required": ["v", "list"],
+  "properties": {
+    "v": {"type": "string", "const": "1.0"},
+    "when": {"type": "string", "format": "date-time"},
+    "kind": {"enum": ["a", "b"]},
+    "list": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+    "open": {"type": "object", "additionalProperties": true}
+  },
+  "$defs": {
+    "item": {"type": "object", "required": ["n"], "properties": {"n": {"type": "string"}}}
+  }
+})";
+
+std::vector<std::string> Keys(std::string_view instance,
+                              RepeatedNamesRead repeated = RepeatedNamesRead::kLastWins) {
+  Result<Schema> schema = Schema::Compile(kSchema);
+  EXPECT_TRUE(schema.ok()) << schema.status().message();
+  Document doc;
+  EXPECT_TRUE(doc.Parse(instance)) << doc.error().message;
+  std::vector<std::string> keys;
+  for (const SchemaError& e : schema->Evaluate(doc.root(), repeated)) {
+    keys.push_back(e.location + " " + e.keyword + " @" + e.instance_pointer);
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+using Keys_ = std::vector<std::string>;
+
+TEST(JsonSchemaTest, ValidInstanceHasNoError) {
+  EXPECT_EQ(Keys(R"({"v":"1.0","list":[{"n":"x"}],"when":"2025-01-01T00:00:00Z","kind":"b",
+                   "open":{"anything":[1,{"deep":null}]}})"),
+            Keys_{});
+}
+
+TEST(JsonSchemaTest, EachKeywordAtItsLocation) {
+  EXPECT_EQ(Keys(R"([])"), Keys_{"# type @"});
+  EXPECT_EQ(Keys(R"({"list":[]})"), Keys_{"# required @"});
+  EXPECT_EQ(Keys(R"({"v":"1.0","list":[],"x":1,"y":2})"), Keys_{"# additionalProperties @"});
+  EXPECT_EQ(Keys(R"({"v":1,"list":[]})"),
+            (Keys_{"#/properties/v const @/v", "#/properties/v type @/v"}));
+  EXPECT_EQ(Keys(R"({"v":"1.0","list":[],"kind":"c"})"), Keys_{"#/properties/kind enum @/kind"});
+  EXPECT_EQ(Keys(R"({"v":"1.0","list":[],"when":"2025-02-30T00:00:00Z"})"),
+            Keys_{"#/properties/when format @/when"});
+  EXPECT_EQ(Keys(R"({"v":"1.0","list":[],"when":7})"), Keys_{"#/properties/when type @/when"});
+}
+
+// jsonschema's paths step through a $ref: errors are placed at the referenced definition.
+TEST(JsonSchemaTest, RefLocationsAreTheDefinitions) {
+  EXPECT_EQ(Keys(R"({"v":"1.0","list":[{"n":"x"},{},{"n":2},"s"]})"),
+            (Keys_{"#/$defs/item required @/list/1", "#/$defs/item type @/list/3",
+                   "#/$defs/item/properties/n type @/list/2/n"}));
+}
+
+TEST(JsonSchemaTest, RepeatedNamesLastWinsAsPythonReads) {
+  const std::string_view doc = R"({"v":2,"v":"1.0","list":[]})";
+  EXPECT_EQ(Keys(doc), Keys_{});
+  EXPECT_EQ(Keys(doc, RepeatedNamesRead::kAllMembers),
+            (Keys_{"#/properties/v const @/v", "#/properties/v type @/v"}));
+}
+
+TEST(JsonSchemaTest, PointersEscapeNames) {
+  EXPECT_EQ(Keys(R"({"v":"1.0","list":[],"open":{"a/b":1},"open":3})"),
+            Keys_{"#/properties/open type @/open"});
+}
+
+TEST(JsonSchemaTest, UnsupportedKeywordsAreRefusedNotIgnored) {
+  for (std::string_view schema : {R"({"minLength": 1})", R"({"format": "email"})",
+                                  R"({"type": "integer"})", R"({"$ref": "other.json#/a"})"}) {
+    Result<Schema> s = Schema::Compile(schema);
+    ASSERT_FALSE(s.ok()) << schema;
+    EXPECT_EQ(s.status().code(), StatusCode::kUnsupported) << schema;
+  }
+  EXPECT_EQ(Schema::Compile(R"({"$ref": "#/$defs/none"})").status().code(),
+            StatusCode::kParseError);
+  EXPECT_EQ(Schema::Compile(R"([1])").status().code(), StatusCode::kParseError);
+}
+
+TEST(JsonSchemaTest, BooleanSchemas) {
+  Result<Schema> schema = Schema::Compile(R"({"properties": {"no": false, "yes": true}})");
+  ASSERT_TRUE(schema.ok());
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"no": 1, "yes": 2})"));
+  const std::vector<SchemaError> errors =
+      schema->Evaluate(doc.root(), RepeatedNamesRead::kLastWins);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].location, "#/properties/no");
+  EXPECT_EQ(errors[0].instance_pointer, "/no");
+}
+
+}  // namespace
+}  // namespace arcs::json

@@ -1,0 +1,292 @@
+// RenderMarkdown (session_data.h): a session as a CommonMark transcript that its content cannot
+// restructure. Session text is untrusted (errata SD-E26): every ASCII punctuation character of it
+// is backslash-escaped (CommonMark §2.4), so it never opens a heading, list, quote, link, HTML
+// element or fence; leading blanks become character references, so they neither vanish nor
+// start an indented code block; code blocks the text fences itself stay code blocks, fenced with
+// more backticks than any run inside them.
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reference/session_data/session_data.h"
+
+namespace arcs::session_data {
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD, what cmark makes of NUL
+
+bool IsAsciiPunctuation(char c) {
+  return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') ||
+         (c >= '{' && c <= '~');
+}
+
+// Calls line(text) for each line, split at CommonMark's line endings (LF, CRLF, CR).
+template <typename F>
+void ForEachLine(std::string_view text, F line) {
+  while (true) {
+    const std::size_t end = text.find_first_of("\r\n");
+    line(text.substr(0, end));
+    if (end == std::string_view::npos) return;
+    text.remove_prefix(end + (text.substr(end, 2) == "\r\n" ? 2 : 1));
+  }
+}
+
+std::vector<std::string_view> Lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  ForEachLine(text, [&](std::string_view l) { lines.push_back(l); });
+  return lines;
+}
+
+bool IsBlank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+// One line of text, escaped so that CommonMark reads it as exactly this text.
+void AppendEscapedLine(std::string_view line, std::string* out) {
+  std::size_t i = 0;
+  for (; i < line.size() && (line[i] == ' ' || line[i] == '\t'); ++i) {
+    *out += line[i] == ' ' ? "&#32;" : "&#9;";
+  }
+  for (; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '\0') {
+      *out += kReplacement;
+      continue;
+    }
+    if (IsAsciiPunctuation(c)) *out += '\\';
+    *out += c;
+  }
+}
+
+// Lines as one paragraph, each line kept (a backslash before the line ending is a hard break).
+void AppendParagraph(std::span<const std::string_view> lines, std::string_view indent,
+                     std::string* out) {
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    *out += indent;
+    AppendEscapedLine(lines[k], out);
+    *out += k + 1 < lines.size() ? "\\\n" : "\n";
+  }
+}
+
+// A fence the text opens: up to three spaces, then three or more backticks or tildes (§4.5).
+struct Fence {
+  char mark;
+  std::size_t length;
+  std::string_view info;
+};
+
+std::optional<Fence> OpeningFence(std::string_view line) {
+  const std::size_t start = line.find_first_not_of(' ');
+  if (start == std::string_view::npos || start > 3) return std::nullopt;
+  const char mark = line[start];
+  if (mark != '`' && mark != '~') return std::nullopt;
+  const std::size_t end = std::min(line.find_first_not_of(mark, start), line.size());
+  const std::size_t length = end - start;
+  if (length < 3) return std::nullopt;
+  const std::string_view info = line.substr(end);
+  if (mark == '`' && info.find('`') != std::string_view::npos) return std::nullopt;
+  return Fence{mark, length, info};
+}
+
+bool ClosesFence(std::string_view line, const Fence& fence) {
+  const std::size_t start = line.find_first_not_of(' ');
+  if (start == std::string_view::npos || start > 3 || line[start] != fence.mark) return false;
+  const std::size_t end = std::min(line.find_first_not_of(fence.mark, start), line.size());
+  return end - start >= fence.length && IsBlank(line.substr(end));
+}
+
+std::size_t LongestBacktickRun(std::span<const std::string_view> lines) {
+  std::size_t longest = 0;
+  for (std::string_view line : lines) {
+    for (std::size_t i = 0; (i = line.find('`', i)) != std::string_view::npos;) {
+      const std::size_t end = std::min(line.find_first_not_of('`', i), line.size());
+      longest = std::max(longest, end - i);
+      i = end;
+    }
+  }
+  return longest;
+}
+
+// A language word kept in the info string; anything else would need escaping and is dropped.
+std::string_view SafeInfo(std::string_view info) {
+  const std::size_t start = info.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return {};
+  info = info.substr(start, info.find_first_of(" \t", start) - start);
+  const bool safe = std::all_of(info.begin(), info.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '+' || c == '_' || c == '.' || c == '#';
+  });
+  return safe ? info : std::string_view();
+}
+
+void AppendCodeBlock(std::span<const std::string_view> lines, std::string_view info,
+                     std::string_view indent, std::string* out) {
+  const std::string fence(std::max<std::size_t>(3, LongestBacktickRun(lines) + 1), '`');
+  *out += std::string(indent) + fence + std::string(SafeInfo(info)) + "\n";
+  for (std::string_view line : lines) {
+    *out += indent;
+    for (char c : line) {
+      if (c == '\0') {
+        *out += kReplacement;
+      } else {
+        *out += c;
+      }
+    }
+    *out += '\n';
+  }
+  *out += std::string(indent) + fence + "\n";
+}
+
+// A content part's text (SD-RENDER-2): paragraphs of escaped text, and the code blocks the text
+// fences, kept as code blocks (an unclosed one runs to the end of the part, as in CommonMark).
+void AppendText(std::string_view text, std::string_view indent, std::string* out) {
+  const std::vector<std::string_view> lines = Lines(text);
+  std::size_t k = 0;
+  while (k < lines.size()) {
+    if (IsBlank(lines[k])) {
+      ++k;
+      continue;
+    }
+    const std::size_t start = k;
+    if (std::optional<Fence> fence = OpeningFence(lines[k])) {
+      while (++k < lines.size() && !ClosesFence(lines[k], *fence)) {
+      }
+      AppendCodeBlock(std::span(lines).subspan(start + 1, k - start - 1), fence->info, indent, out);
+      k = std::min(k + 1, lines.size());
+    } else {
+      while (k < lines.size() && !IsBlank(lines[k]) && !OpeningFence(lines[k])) ++k;
+      AppendParagraph(std::span(lines).subspan(start, k - start), indent, out);
+    }
+    *out += '\n';
+  }
+}
+
+// A value inline: escaped, its lines kept as hard breaks, and a blank one as a character
+// reference so that the paragraph holds.
+void AppendInline(std::string_view value, std::string_view indent, std::string* out) {
+  bool first = true;
+  ForEachLine(value, [&](std::string_view line) {
+    if (!first) *out += "\\\n" + std::string(indent);
+    first = false;
+    if (line.empty()) *out += "&#32;";
+    AppendEscapedLine(line, out);
+  });
+}
+
+// A value on one labelled line.
+void AppendLabelled(std::string_view label, std::string_view value, std::string_view indent,
+                    std::string* out) {
+  *out += label;
+  AppendInline(value, indent, out);
+  *out += '\n';
+}
+
+// Text inside a raw HTML line: escaped as HTML, on one line, so the block ends where ours does.
+void AppendHtmlText(std::string_view text, std::string* out) {
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        *out += "&amp;";
+        break;
+      case '<':
+        *out += "&lt;";
+        break;
+      case '>':
+        *out += "&gt;";
+        break;
+      case '"':
+        *out += "&quot;";
+        break;
+      case '\n':
+        *out += "&#10;";
+        break;
+      case '\r':
+        *out += "&#13;";
+        break;
+      case '\0':
+        *out += kReplacement;
+        break;
+      default:
+        *out += c;
+    }
+  }
+}
+
+void AppendPathHints(const std::vector<std::string_view>& hints, std::string* out) {
+  if (hints.empty()) return;
+  *out += "Paths:\n\n";
+  for (std::string_view hint : hints) AppendLabelled("- ", hint, "  ", out);
+  *out += '\n';
+}
+
+void AppendJsonBlock(std::string_view label, const json::Value& value, std::string* out) {
+  const std::string text = json::ToString(value);
+  *out += std::string(label) + "\n\n";
+  const std::string_view lines[] = {text};
+  AppendCodeBlock(lines, "json", "", out);
+  *out += '\n';
+}
+
+// A tool use (SD-RENDER-3, SD-RENDER-5, Tool Fields): type and name, summary, then the provider's
+// formattedMarkdown as it is, or input and output.
+void AppendTool(const ToolInfo& tool, std::string* out) {
+  *out += "**Tool:** ";
+  AppendInline(tool.type, "", out);
+  AppendLabelled(" \xC2\xB7 ", tool.name, "", out);  // U+00B7 MIDDLE DOT
+  *out += '\n';
+  if (tool.summary) {
+    *out += "<summary>";
+    AppendHtmlText(*tool.summary, out);
+    *out += "</summary>\n\n";
+  }
+  if (tool.formatted_markdown) {
+    *out += "<formatted-markdown>\n\n";
+    *out += *tool.formatted_markdown;
+    *out += "\n\n</formatted-markdown>\n\n";
+    return;
+  }
+  if (tool.input) AppendJsonBlock("Input:", *tool.input, out);
+  if (tool.output) AppendJsonBlock("Output:", *tool.output, out);
+}
+
+void AppendMessage(const Message& m, std::string* out) {
+  const bool known_role = m.role == "user" || m.role == "agent";
+  *out += m.role == "user" ? "### User\n\n" : known_role ? "### Agent\n\n" : "### Message\n\n";
+  if (!known_role) AppendLabelled("Role: ", m.role, "", out);
+  if (!m.model.empty()) AppendLabelled("Model: ", m.model, "", out);
+  if (!m.timestamp.empty()) AppendLabelled("Time: ", m.timestamp, "", out);
+  if (!known_role || !m.model.empty() || !m.timestamp.empty()) *out += '\n';
+  for (const ContentPart& part : m.content) {
+    if (part.type == "thinking") {
+      *out += "<details>\n<summary>Thinking</summary>\n\n";
+      AppendText(part.text, "", out);
+      *out += "</details>\n\n";
+    } else {
+      AppendText(part.text, "", out);
+    }
+  }
+  if (m.tool) AppendTool(*m.tool, out);
+  AppendPathHints(m.path_hints, out);
+}
+
+}  // namespace
+
+void RenderMarkdown(const Session& session, std::string* out) {
+  *out += "# Session transcript\n\n";
+  AppendLabelled("Session: ", session.session_id, "", out);
+  AppendLabelled("Provider: ", session.provider.name, "", out);
+  AppendLabelled("Created: ", session.created_at, "", out);
+  AppendLabelled("Workspace: ", session.workspace_root, "", out);
+  *out += '\n';
+  std::size_t n = 0;
+  for (const Exchange& x : session.exchanges) {
+    *out += "## Exchange " + std::to_string(++n) + "\n\n";
+    if (!x.exchange_id.empty()) AppendLabelled("Exchange id: ", x.exchange_id, "", out);
+    *out += '\n';
+    for (const Message& m : x.messages) AppendMessage(m, out);
+  }
+}
+
+}  // namespace arcs::session_data
