@@ -25,6 +25,7 @@ commands:
                           render a JSON report written by `arcs run --report`
   diff OLD.json NEW.json  list the cases whose outcome changed; exit 1 on regressions
   serve                   the reference implementation over the runner protocol
+  render FILE             a session as a Markdown transcript (SessionData)
   vectors                 hold the reference, in process, to every vector
   formats [--json]        the formats, their limits, policies and operations
   FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs FORMAT
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   if (command == "report") return arcs::runner::ReportCommand(args);
   if (command == "diff") return arcs::runner::DiffCommand(args);
   if (command == "serve") return arcs::runner::ServeCommand(args);
+  if (command == "render") return arcs::runner::FileVerbCommand("render", args);
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
   if (command == "formats") return arcs::runner::FormatsCommand(args);
   if (const arcs::conformance::FormatModule* format = arcs::conformance::FindFormat(command)) {

@@ -90,6 +90,35 @@ TEST_F(JudgeTest, AnyReadingOfAnAmbiguityPassesAndIsRecorded) {
   EXPECT_EQ(strict.strict, report::Strict::kPassed);
 }
 
+// SessionData's readings split by the statement policy (vectors/README.md): only the readings of
+// the declared choice count, and they are reported without it.
+TEST_F(JudgeTest, ReadingsSplitByAPolicyFollowTheDeclaredChoice) {
+  expectation_.expect.ground = conformance::Ground::kAcceptable;
+  expectation_.expect.flag = "SD-E10";
+  expectation_.expect.policy = "statement";
+  expectation_.expect.outcomes = {{"folding-rules", "valid"},
+                                  {"folding-both", "invalid"},
+                                  {"exact-rules", "invalid"},
+                                  {"exact-both", "invalid"}};
+  expectation_.expect.arcs_reading = "folding-both";
+  SuiteCase c = Case("validate", "");
+  Judgement undeclared = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  EXPECT_EQ(undeclared.outcome, report::Outcome::kFailed);
+  EXPECT_NE(undeclared.message.find("declares no choice for policy statement"), std::string::npos);
+  declared_.policies["statement"] = "rules";
+  Judgement rules = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  EXPECT_EQ(rules.outcome, report::Outcome::kPassed);
+  EXPECT_EQ(rules.readings, std::vector<std::string>{"folding"});
+  EXPECT_EQ(rules.policy, "statement=rules");
+  EXPECT_EQ(Judge(c, Ok(protocol::Verdict::kInvalid), declared_).readings,
+            std::vector<std::string>{"exact"});
+  declared_.policies["statement"] = "both";
+  Judgement both = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  EXPECT_EQ(both.outcome, report::Outcome::kFailed);  // no reading of `both` finds it valid
+  declared_.policies["statement"] = "schema";  // no reading under this choice: not this case's
+  EXPECT_EQ(Judge(c, Ok(protocol::Verdict::kInvalid), declared_).outcome, report::Outcome::kFailed);
+}
+
 TEST_F(JudgeTest, AnAcceptableReadingNeverExcusesLostData) {
   expectation_.expect.ground = conformance::Ground::kAcceptable;
   expectation_.expect.flag = "SP-E8";

@@ -94,6 +94,19 @@ case_field "$tmp/model-io-lie.json" model-io-violations-several validate message
 case_field "$tmp/model-io-lie.json" model-io-mode-capitalized validate message |
   grep -q "do not name MI3" || fail "the missing violation is not explained"
 
+# 2d. SessionData: a verdict against the declared statement, and a renderer that forgot to escape
+# (hostile text becomes a link, a heading, raw HTML), are caught.
+expect_status 1 "session-data lies" "$arcs" run --quiet --format session-data --no-resource-probes \
+  --impl "$lie_tool session-data-unknown-top-member/validate session-data-render-link/render^markdown session-data-render-raw-html/render^markdown" \
+  --report "$tmp/session-data-lie.json"
+for c in "session-data-unknown-top-member validate" "session-data-render-link render" \
+  "session-data-render-raw-html render"; do
+  # shellcheck disable=SC2086
+  [ "$(case_field "$tmp/session-data-lie.json" $c outcome)" = failed ] || fail "a session-data lie was not caught: $c"
+done
+case_field "$tmp/session-data-lie.json" session-data-render-link render message |
+  grep -q "SD-RENDER-7" || fail "the unescaped link is not explained"
+
 # 3. Known failures: a listed failure passes the run; a listed case that passes fails it.
 printf '# the lie\n%s/validate\n' "$one" >"$tmp/known.txt"
 expect_status 0 "listed known failure" "$arcs" run --quiet --no-resource-probes --impl "$lie" \

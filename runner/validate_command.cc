@@ -129,7 +129,7 @@ const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::s
     return nullptr;
   }
   if (const conformance::FormatModule* f = conformance::SniffFormat(*bytes)) {
-    if (!args.as_json && path != "-") {
+    if (!args.as_json && path != "-" && !f->extensions.empty()) {
       std::cerr << "note: " << Shown(path) << ": read as " << f->title
                 << " by its content; its name "
                 << "does not end in "

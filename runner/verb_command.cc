@@ -1,8 +1,10 @@
 #include "runner/verb_command.h"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 
+#include "conformance/registry.h"
 #include "runner/report/escape.h"
 
 namespace arcs::runner {
@@ -43,6 +45,50 @@ int VerbCommand(const conformance::FormatModule& format, const std::vector<std::
               << "\n";
   }
   return output.exit_code;
+}
+
+int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args) {
+  const std::string usage = "usage: arcs " + std::string(verb) + " FILE";
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << usage << "\n\nRuns `arcs FORMAT " << verb
+              << " FILE` for FILE's format, told by its name or content.\nFormats with " << verb
+              << ":";
+    for (const conformance::FormatModule* f : conformance::Formats()) {
+      for (const conformance::VerbSpec& v : f->verbs) {
+        if (v.name == verb) std::cout << " " << f->name;
+      }
+    }
+    std::cout << "\n";
+    return 0;
+  }
+  if (args.size() != 1 || args[0].starts_with("-")) {
+    std::cerr << usage << "\n";
+    return 2;
+  }
+  const conformance::FormatModule* format = conformance::FormatForPath(args[0]);
+  if (!format) {
+    std::ifstream file(args[0], std::ios::binary);
+    std::string head(64 * 1024, '\0');
+    file.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (file.bad() || (!file && file.gcount() == 0 && !file.eof())) {
+      std::cerr << "arcs " << verb << ": " << report::EscapeTerminal(args[0])
+                << ": cannot be read\n";
+      return 2;
+    }
+    head.resize(static_cast<std::size_t>(file.gcount()));
+    format = conformance::SniffFormat(head);
+  }
+  const bool has_verb =
+      format && std::any_of(format->verbs.begin(), format->verbs.end(),
+                            [&](const conformance::VerbSpec& v) { return v.name == verb; });
+  if (!has_verb) {
+    std::cerr << "arcs " << verb << ": " << report::EscapeTerminal(args[0])
+              << (format ? ": " + std::string(format->title) + " has no " + std::string(verb)
+                         : ": cannot tell the format from the name or the content")
+              << "\n";
+    return 2;
+  }
+  return VerbCommand(*format, {std::string(verb), args[0]});
 }
 
 }  // namespace arcs::runner

@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   jsonl::MemorySource source(text);
   Diagnostics diagnostics;
   conformance::session_data::Validate(&source, limits, &diagnostics);
-  const std::vector<std::string_view> rules = conformance::session_data::AllRules();
+  static const std::vector<std::string_view> rules = conformance::session_data::AllRules();
   for (const Finding& f : diagnostics.findings()) {
     Check(std::find(rules.begin(), rules.end(), f.rule_id) != rules.end(),
           "a finding cites an undeclared rule");

@@ -1,5 +1,5 @@
 // RenderMarkdown (session_data.h): a session as a CommonMark transcript that its content cannot
-// restructure. Session text is untrusted (errata SD-E26): every ASCII punctuation character of it
+// restructure. Session text is untrusted (errata SD-E26): the punctuation that can open structure
 // is backslash-escaped (CommonMark §2.4), so it never opens a heading, list, quote, link, HTML
 // element or fence; leading blanks become character references, so they neither vanish nor
 // start an indented code block; code blocks the text fences itself stay code blocks, fenced with
@@ -17,10 +17,17 @@ namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD, what cmark makes of NUL
 
-bool IsAsciiPunctuation(char c) {
-  return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') ||
-         (c >= '{' && c <= '~');
+// The characters that open or close inline structure anywhere in a line: code spans, emphasis,
+// links and images (which need '['), raw HTML and autolinks, entities, and the pipes and tildes
+// of GitHub's tables and strikethrough. Escaped wherever they stand (§2.4); the rest of ASCII
+// punctuation is left as written, so that the source stays readable.
+bool OpensInline(char c) {
+  return std::string_view("\\`*_[]<>&|~").find(c) != std::string_view::npos;
 }
+
+// The characters that open a block only as the first of a line: headings, list items, quotes,
+// setext underlines and thematic breaks.
+bool OpensBlock(char c) { return std::string_view("#-+=>").find(c) != std::string_view::npos; }
 
 // Calls line(text) for each line, split at CommonMark's line endings (LF, CRLF, CR).
 template <typename F>
@@ -49,13 +56,17 @@ void AppendEscapedLine(std::string_view line, std::string* out) {
   for (; i < line.size() && (line[i] == ' ' || line[i] == '\t'); ++i) {
     *out += line[i] == ' ' ? "&#32;" : "&#9;";
   }
+  const std::size_t first = i;
+  const std::size_t digits = std::min(line.find_first_not_of("0123456789", first), line.size());
   for (; i < line.size(); ++i) {
     const char c = line[i];
     if (c == '\0') {
       *out += kReplacement;
       continue;
     }
-    if (IsAsciiPunctuation(c)) *out += '\\';
+    // An ordered list item opens with digits and '.' or ')'.
+    const bool opens_list = i == digits && digits > first && (c == '.' || c == ')');
+    if (OpensInline(c) || (i == first && OpensBlock(c)) || opens_list) *out += '\\';
     *out += c;
   }
 }

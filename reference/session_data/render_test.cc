@@ -27,11 +27,19 @@ Message Text(std::string_view text, std::string_view type = "text") {
   return m;
 }
 
-// §2.4: any ASCII punctuation may be backslash-escaped, and then is literal.
-TEST(RenderTest, PunctuationIsEscaped) {
-  const std::string md = Render(OneMessage(Text("# not a heading <b>[x](y)</b>")));
-  EXPECT_NE(md.find("\\# not a heading \\<b\\>\\[x\\]\\(y\\)\\<\\/b\\>\n"), std::string::npos)
+// §2.4: any ASCII punctuation may be backslash-escaped, and then is literal. What opens inline
+// structure is escaped wherever it stands; what opens a block, at the start of a line.
+TEST(RenderTest, PunctuationThatOpensStructureIsEscaped) {
+  const std::string md = Render(OneMessage(Text("# not a heading <b>[x](y)</b> a-b 1. c")));
+  EXPECT_NE(md.find("\\# not a heading \\<b\\>\\[x\\](y)\\</b\\> a-b 1. c\n"), std::string::npos)
       << md;
+  for (std::string_view line : {"- item", "+ item", "> quote", "=====", "12. item", "3) item"}) {
+    const std::string escaped = Render(OneMessage(Text(line)));
+    const std::size_t digits = line.find_first_not_of("0123456789");
+    const std::string want =
+        std::string(line.substr(0, digits)) + "\\" + std::string(line.substr(digits)) + "\n";
+    EXPECT_NE(escaped.find("\n" + want), std::string::npos) << line << "\n" << escaped;
+  }
 }
 
 // §4.4: four leading spaces would start an indented code block; references keep them as text.
@@ -55,9 +63,8 @@ TEST(RenderTest, UnclosedFenceEndsWithThePart) {
 
 TEST(RenderTest, ThinkingIsInADetailsSection) {
   const std::string md = Render(OneMessage(Text("</details> hmm", "thinking")));
-  EXPECT_NE(
-      md.find("<details>\n<summary>Thinking</summary>\n\n\\<\\/details\\> hmm\n\n</details>\n"),
-      std::string::npos)
+  EXPECT_NE(md.find("<details>\n<summary>Thinking</summary>\n\n\\</details\\> hmm\n\n</details>\n"),
+            std::string::npos)
       << md;
 }
 
@@ -77,7 +84,7 @@ TEST(RenderTest, ToolTypeNamePathHintsAndFormattedMarkdown) {
   EXPECT_NE(md.find("<formatted-markdown>\n\n**done**\n\n</formatted-markdown>\n"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("- src\\/\\*\\.go\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("- src/\\*.go\n"), std::string::npos) << md;
 }
 
 TEST(RenderTest, NulBecomesTheReplacementCharacter) {

@@ -10,7 +10,8 @@ usage: lying_proxy.py ARCS LIE...
   LIE is REQUEST_ID (flip that answer's verdict), REQUEST_ID@OUTPUT (keep the verdict, but
   change the output OUTPUT: its last byte, or a decimal number plus one), REQUEST_ID!reverse
   (keep the verdict, report the findings in reverse order) or REQUEST_ID!drop (keep the
-  verdict, leave out the first finding).
+  verdict, leave out the first finding), or REQUEST_ID^OUTPUT (keep the verdict, but strip every
+  backslash from the output OUTPUT: a renderer that forgot to escape).
 
 The runner's tests use it to inject a regression that `arcs diff` must catch: it reports the
 reference's own name and version, so its report lines up case by case with the reference's.
@@ -35,7 +36,8 @@ def tampered(value):
 
 def main():
     arcs = sys.argv[1]
-    lies = {lie for lie in sys.argv[2:] if "@" not in lie and "!" not in lie}
+    lies = {lie for lie in sys.argv[2:] if not any(mark in lie for mark in "@!^")}
+    unescape_lies = dict(lie.split("^", 1) for lie in sys.argv[2:] if "^" in lie)
     output_lies = dict(lie.split("@", 1) for lie in sys.argv[2:] if "@" in lie)
     finding_lies = dict(lie.split("!", 1) for lie in sys.argv[2:] if "!" in lie)
     server = subprocess.Popen([arcs, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -57,6 +59,10 @@ def main():
         name = output_lies.get(answer.get("id"))
         if name and name in answer.get("outputs", {}):
             answer["outputs"][name] = tampered(answer["outputs"][name])
+        name = unescape_lies.get(answer.get("id"))
+        if name and name in answer.get("outputs", {}):
+            data = base64.b64decode(answer["outputs"][name]).replace(b"\\", b"")
+            answer["outputs"][name] = base64.b64encode(data).decode()
         sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         sys.stdout.flush()
     server.stdin.close()

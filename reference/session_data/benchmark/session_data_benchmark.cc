@@ -1,0 +1,181 @@
+// SessionData's speed against RapidJSON's SAX reader with a null handler over the same bytes, in
+// the same process (issue #11 part 5):
+//
+//   arcs_session_data_benchmark [--bytes 100M] [--runs 5] [--seed 1] [--no-targets]
+//
+// Generates a session of about --bytes (deterministic: exchanges of a user message and agent
+// messages with text, thinking, fenced code, tool uses with input, output and pathHints), valid
+// under both statements, then times alternately, --runs times each:
+//   baseline  rapidjson::Reader (kParseDefaultFlags, rapidjson::BaseReaderHandler<>) over the
+//             whole buffer through a MemoryStream;
+//   validate  Reading::Read of a copy of the buffer (the copy stands for the file read): both
+//             statements and the prose, then the verdict under `both`;
+//   render    Reading::Read and RenderMarkdown into one string.
+// Targets (medians, throughput of the input): validate >= 0.5 x baseline, render >= 0.25 x.
+// Prints the figures and the peak RSS of the process; exit 1 when a target is missed (unless
+// --no-targets, for the smoke test), 2 on usage errors or a generated file that is not valid.
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/core/testing/generated_text.h"
+#include "reference/session_data/session_data.h"
+
+namespace {
+
+using arcs::testing::AppendJsonString;
+using arcs::testing::AppendText;
+using arcs::testing::Rng;
+
+void Member(std::string_view name, std::string_view text, std::string* out) {
+  AppendJsonString(name, false, out);
+  *out += ':';
+  AppendJsonString(text, false, out);
+}
+
+std::string Text(Rng& rng, std::size_t lo, std::size_t hi) {
+  std::string text;
+  AppendText(rng, rng.LogUniform(lo, hi), &text);
+  if (rng.Chance(20)) text += "\n```go\nfunc main() {}\n```\n";
+  return text;
+}
+
+void AgentMessage(Rng& rng, std::string* out) {
+  *out += R"({"role":"agent","model":"claude-3-5-sonnet-20241022","content":[)";
+  if (rng.Chance(30)) {
+    *out += "{";
+    Member("type", "thinking", out);
+    *out += ',';
+    Member("text", Text(rng, 20, 4000), out);
+    *out += "},";
+  }
+  *out += "{";
+  Member("type", "text", out);
+  *out += ',';
+  Member("text", Text(rng, 10, 8000), out);
+  *out += "}]";
+  if (rng.Chance(50)) {
+    *out += R"(,"tool":{"name":"Write","type":"write","useId":"tool_1","input":{)";
+    Member("file_path", "src/main.go", out);
+    *out += ',';
+    Member("content", Text(rng, 10, 6000), out);
+    *out += R"(},"output":{"exit_code":0,)";
+    Member("stdout", Text(rng, 0, 2000), out);
+    *out += R"(}},"pathHints":["src/main.go","/home/alice/project/README.md"])";
+  }
+  *out += '}';
+}
+
+std::string Generate(std::uint64_t bytes, std::uint64_t seed) {
+  Rng rng(seed);
+  std::string out = R"({"schemaVersion":"1.0","provider":{"id":"claude","name":"Claude Code",)"
+                    R"("version":"1.0.0"},"sessionId":"bench","createdAt":"2025-01-01T00:00:00Z",)"
+                    R"("workspaceRoot":"/home/alice/project","exchanges":[)";
+  out.reserve(bytes + (1 << 20));
+  for (std::uint64_t x = 0; out.size() < bytes; ++x) {
+    out += (x ? ",{" : "{") + std::string(R"("exchangeId":"ex_)") + std::to_string(x) +
+           R"(","messages":[{"role":"user","content":[{"type":"text",)";
+    Member("text", Text(rng, 5, 2000), &out);
+    out += "}]}";
+    for (std::uint64_t m = rng.Between(1, 6); m > 0; --m) {
+      out += ',';
+      AgentMessage(rng, &out);
+    }
+    out += "]}";
+  }
+  out += "]}";
+  return out;
+}
+
+struct NullHandler : rapidjson::BaseReaderHandler<> {};
+
+double Seconds(const std::chrono::steady_clock::time_point& start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t bytes = 100 << 20, runs = 5, seed = 1;
+  bool targets = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--bytes" && has_value && arcs::testing::ParseSize(argv[i + 1], &bytes)) {
+      ++i;
+    } else if (a == "--runs" && has_value && arcs::testing::ParseSize(argv[i + 1], &runs) && runs) {
+      ++i;
+    } else if (a == "--seed" && has_value && arcs::testing::ParseSize(argv[i + 1], &seed)) {
+      ++i;
+    } else if (a == "--no-targets") {
+      targets = false;
+    } else {
+      std::fprintf(stderr,
+                   "usage: arcs_session_data_benchmark [--bytes 100M] [--runs 5] "
+                   "[--seed 1] [--no-targets]\n");
+      return 2;
+    }
+  }
+  const std::string file = Generate(bytes, seed);
+  const arcs::session_data::Limits limits;
+  {
+    const auto reading = arcs::session_data::Reading::Read(file, limits);
+    if (!arcs::session_data::ValidUnder(reading.findings(), "both")) {
+      std::fprintf(stderr, "arcs_session_data_benchmark: the generated session is not valid\n");
+      return 2;
+    }
+  }
+  std::vector<double> sax, validate, render;
+  std::size_t markdown_bytes = 0;
+  for (std::uint64_t run = 0; run < runs; ++run) {
+    auto start = std::chrono::steady_clock::now();
+    rapidjson::Reader reader;
+    NullHandler handler;
+    rapidjson::MemoryStream stream(file.data(), file.size());
+    if (reader.Parse<rapidjson::kParseDefaultFlags>(stream, handler).IsError()) return 2;
+    sax.push_back(Seconds(start));
+
+    start = std::chrono::steady_clock::now();
+    const auto reading = arcs::session_data::Reading::Read(file, limits);
+    if (!arcs::session_data::ValidUnder(reading.findings(), "both")) return 2;
+    validate.push_back(Seconds(start));
+
+    start = std::chrono::steady_clock::now();
+    const auto again = arcs::session_data::Reading::Read(file, limits);
+    std::string markdown;
+    arcs::session_data::RenderMarkdown(again.session(), &markdown);
+    render.push_back(Seconds(start));
+    markdown_bytes = markdown.size();
+  }
+  const double mb = static_cast<double>(file.size()) / 1e6;
+  const double base = mb / Median(sax), v = mb / Median(validate), r = mb / Median(render);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("SessionData, %zu bytes (%.1f MB), median of %llu runs each (MB = 10^6 B):\n",
+              file.size(), mb, static_cast<unsigned long long>(runs));
+  std::printf("  baseline: RapidJSON SAX, null handler  %8.1f MB/s\n", base);
+  std::printf(
+      "  validate (both statements, prose)      %8.1f MB/s  ratio %.3f, target >= 0.5: %s\n", v,
+      v / base, v / base >= 0.5 ? "PASS" : "FAIL");
+  std::printf(
+      "  render (read, Markdown of %.1f MB)     %8.1f MB/s  ratio %.3f, target >= 0.25: %s\n",
+      static_cast<double>(markdown_bytes) / 1e6, r, r / base, r / base >= 0.25 ? "PASS" : "FAIL");
+  std::printf(
+      "  peak RSS of the process %.1f MiB = %.2f x the file (the file, a copy, the parsed "
+      "document, the decoded session, the transcript)\n",
+      static_cast<double>(usage.ru_maxrss) / 1024,
+      static_cast<double>(usage.ru_maxrss) * 1024 / static_cast<double>(file.size()));
+  return targets && (v / base < 0.5 || r / base < 0.25) ? 1 : 0;
+}
