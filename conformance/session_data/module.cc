@@ -48,7 +48,8 @@ protocol::Answer ValidateAnswer(const CaseInput& input) {
 // Rendered for every JSON object, refused otherwise (SD-RENDER-6, errata SD-E26).
 protocol::Answer RenderAnswer(const CaseInput& input) {
   protocol::Answer answer;
-  const Reading reading = Reading::Read(input.Input("file"), ToSessionDataLimits(input.limits));
+  const Reading reading = Reading::Read(input.Input("file"), ToSessionDataLimits(input.limits),
+                                        Reading::Purpose::kRender);
   if (!reading.is_object()) {
     answer.verdict = protocol::Verdict::kInvalid;
     return answer;

@@ -196,6 +196,14 @@ TEST(JudgeRenderThinking, EverySnippetMustBeInside) {
   EXPECT_PASSES(md, Order({Thinking({"step one"}), Text({"step two"})}));
 }
 
+// The same words may stand before the section, outside it (a model named like the thought): the
+// line is judged where it stands inside the section (found by the session_data_render_fuzzer).
+TEST(JudgeRenderThinking, AnEarlierMatchOutsideTheSectionIsNotTheThought) {
+  const std::string md =
+      "Model: <\n\n<details>\n<summary>Thinking</summary>\n\n\\<\n\n</details>\n";
+  EXPECT_PASSES(md, Order({Thinking({"<"})}));
+}
+
 TEST(JudgeRenderThinking, ACloserInsideAQuoteClosesNothing) {
   // "> </details>" is an html_block inside a block_quote, not a top-level one.
   const std::string md = "<details>\n\n> </details>\n\nthought\n\n</details>\n";

@@ -34,7 +34,8 @@ VerbOutput Render(const std::vector<std::string>& args) {
     output.exit_code = 2;
     return output;
   }
-  const auto reading = arcs::session_data::Reading::Read(std::move(*text), limits);
+  const auto reading = arcs::session_data::Reading::Read(
+      std::move(*text), limits, arcs::session_data::Reading::Purpose::kRender);
   if (!reading.is_object()) {
     output.err.push_back(args[0] + ": not one JSON text holding an object: nothing to render");
     output.exit_code = 1;

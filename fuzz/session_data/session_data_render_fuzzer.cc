@@ -130,8 +130,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > kMaxInputBytes) return -1;  // cmark's own cost grows fast on hostile Markdown
   arcs::session_data::Limits limits;
   limits.max_json_depth = 64;
-  const auto reading = arcs::session_data::Reading::Read(
-      std::string(reinterpret_cast<const char*>(data), size), limits);
+  const auto reading =
+      arcs::session_data::Reading::Read(std::string(reinterpret_cast<const char*>(data), size),
+                                        limits, arcs::session_data::Reading::Purpose::kRender);
   if (!reading.is_object()) return 0;
   std::string markdown;
   arcs::session_data::RenderMarkdown(reading.session(), &markdown);

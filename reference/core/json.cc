@@ -69,31 +69,39 @@ int Hex4(std::string_view text, std::size_t at) {
   return value;
 }
 
-// BadUnicode::kReplaceAsGo: the text with ill-formed UTF-8 replaced byte by byte, and each \u
-// escape of a lone surrogate inside a string rewritten as \ufffd (the same six bytes, so offsets
-// hold), as Go's decoder reads them; nullopt when the text needs neither.
-std::optional<std::string> RepairAsGo(std::string_view source) {
-  bool changed = !IsValidUtf8(source);
-  std::string text = changed ? ReplaceIllFormedUtf8(source) : std::string(source);
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '"') in_string = !in_string;
-    if (!in_string || text[i] != '\\' || i + 1 >= text.size()) continue;
-    const int unit = text[i + 1] == 'u' ? Hex4(text, i + 2) : -1;
+// The offsets of the \u escapes that name a surrogate without its partner. A backslash stands
+// only inside strings in JSON (anywhere else the text is not JSON, whatever is replaced), so the
+// scan jumps from backslash to backslash and needs no notion of where strings are.
+std::vector<std::size_t> LoneSurrogateEscapes(std::string_view text) {
+  std::vector<std::size_t> lone;
+  for (std::size_t i = text.find('\\'); i != std::string_view::npos; i = text.find('\\', i)) {
+    const int unit = i + 1 < text.size() && text[i + 1] == 'u' ? Hex4(text, i + 2) : -1;
     const bool high = unit >= 0xD800 && unit <= 0xDBFF, low = unit >= 0xDC00 && unit <= 0xDFFF;
     const bool escape_follows = i + 8 <= text.size() && text.compare(i + 6, 2, "\\u") == 0;
     const int next = high && escape_follows ? Hex4(text, i + 8) : -1;
     if (high && next >= 0xDC00 && next <= 0xDFFF) {
-      i += 11;  // a pair: one character
+      i += 12;  // a pair: one character
     } else if (high || low) {
-      text.replace(i, 6, "\\ufffd");
-      changed = true;
-      i += 5;
+      lone.push_back(i);
+      i += 6;
     } else {
-      i += 1;  // the escaped character (a quote, a backslash) is not the string's end
+      i += 2;  // the escaped character (a quote, a backslash) is not the start of an escape
     }
   }
-  if (!changed) return std::nullopt;
+  return lone;
+}
+
+// BadUnicode::kReplaceAsGo: the text with ill-formed UTF-8 replaced byte by byte, and each \u
+// escape of a lone surrogate inside a string rewritten as \ufffd (the same six bytes, so offsets
+// hold), as Go's decoder reads them; nullopt when the text needs neither (no copy is made then).
+std::optional<std::string> RepairAsGo(std::string_view source, bool* replaced_utf8) {
+  std::string text;
+  *replaced_utf8 = !IsValidUtf8(source);
+  if (*replaced_utf8) text = ReplaceIllFormedUtf8(source);
+  const std::vector<std::size_t> lone = LoneSurrogateEscapes(text.empty() ? source : text);
+  if (text.empty() && lone.empty()) return std::nullopt;
+  if (text.empty()) text = std::string(source);
+  for (std::size_t at : lone) text.replace(at, 6, "\\ufffd");
   return text;
 }
 
@@ -590,29 +598,38 @@ bool Document::Start(std::string_view text, const ParseOptions& options) {
   return true;
 }
 
+// After RepairAsGo the text is well-formed UTF-8, whether it was repaired or found so: the parse
+// need not check again.
 bool Document::Parse(std::string_view text, const ParseOptions& options) {
-  if (options.bad_unicode == BadUnicode::kReplaceAsGo) {
-    if (std::optional<std::string> repaired = RepairAsGo(text)) {
-      return ParseOwned(std::move(*repaired), options);
+  replaced_ill_formed_utf8_ = false;
+  const bool go = options.bad_unicode == BadUnicode::kReplaceAsGo;
+  if (go) {
+    if (std::optional<std::string> repaired = RepairAsGo(text, &replaced_ill_formed_utf8_)) {
+      return ParseOwned(std::move(*repaired), options, true);
     }
   }
-  return Start(text, options) && ParseInPlace(arena_->CopyText(text), text.size(), options);
+  return Start(text, options) && ParseInPlace(arena_->CopyText(text), text.size(), options, go);
 }
 
 bool Document::ParseTaking(std::string text, const ParseOptions& options) {
-  if (options.bad_unicode == BadUnicode::kReplaceAsGo) {
-    if (std::optional<std::string> repaired = RepairAsGo(text)) text = std::move(*repaired);
+  replaced_ill_formed_utf8_ = false;
+  const bool go = options.bad_unicode == BadUnicode::kReplaceAsGo;
+  if (go) {
+    if (std::optional<std::string> repaired = RepairAsGo(text, &replaced_ill_formed_utf8_)) {
+      text = std::move(*repaired);
+    }
   }
-  return ParseOwned(std::move(text), options);
+  return ParseOwned(std::move(text), options, go);
 }
 
-bool Document::ParseOwned(std::string text, const ParseOptions& options) {
+bool Document::ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8) {
   if (!Start(text, options)) return false;
   const std::size_t size = text.size();
-  return ParseInPlace(arena_->TakeText(std::move(text)), size, options);
+  return ParseInPlace(arena_->TakeText(std::move(text)), size, options, valid_utf8);
 }
 
-bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& options) {
+bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& options,
+                            bool valid_utf8) {
   TextStream stream{text, text, text + size};
   thread_local ValueBuilder builder;
   builder.Reset(size);
@@ -624,7 +641,7 @@ bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& op
 
   // Reused, like the builder: its parse stack is allocated once per thread, not once per line.
   thread_local Reader reader;
-  rapidjson::ParseResult result = IsValidUtf8({text, size})
+  rapidjson::ParseResult result = valid_utf8 || IsValidUtf8({text, size})
                                       ? reader.Parse<kValidUtf8ParseFlags>(stream, builder)
                                       : reader.Parse<kParseFlags>(stream, builder);
   if (result.IsError()) {

@@ -161,18 +161,23 @@ class Document {
   const Value& root() const { return root_; }
   const ParseError& error() const { return error_; }
   const std::vector<Duplicate>& duplicates() const { return duplicates_; }
+  // BadUnicode::kReplaceAsGo: whether the text was not well-formed UTF-8 and had bytes replaced
+  // (a reader of the same file that refuses such text can tell without scanning it again).
+  bool replaced_ill_formed_utf8() const { return replaced_ill_formed_utf8_; }
 
  private:
   friend struct ValueBuilder;
   struct Arena;
   bool Start(std::string_view text, const ParseOptions& options);
-  bool ParseOwned(std::string text, const ParseOptions& options);  // after any repair
-  bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options);
+  // After any repair; valid_utf8: the text is known to be well-formed UTF-8.
+  bool ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8);
+  bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options, bool valid_utf8);
   bool Fail(ErrorCode code, std::size_t offset, std::string message);
   std::unique_ptr<Arena> arena_;
   Value root_;
   ParseError error_;
   std::vector<Duplicate> duplicates_;
+  bool replaced_ill_formed_utf8_ = false;
 };
 
 // How Write lays values out. kAsParsed: members in source order, numbers as their source text.

@@ -206,14 +206,15 @@ class Evaluator {
     errors_.push_back({n.location, std::string(keyword), path.ToPointer(), std::move(message)});
   }
 
-  // The members the instance holds, each name once when the last one counts.
-  std::vector<const Member*> Members(const Value& object) const {
-    std::vector<const Member*> members;
-    members.reserve(object.members().size());
-    if (repeated_ == RepeatedNamesRead::kAllMembers) {
-      for (const Member& m : object.members()) members.push_back(&m);
-      return members;
+  // The members the instance holds, each name once when the last one counts: built only for an
+  // object that repeats a name, which the caller's flag says may happen at all.
+  template <typename F>
+  void ForEachMember(const Value& object, F f) const {
+    if (repeated_ == RepeatedNamesRead::kAllMembers || object.members().size() < 2) {
+      for (const Member& m : object.members()) f(m);
+      return;
     }
+    std::vector<const Member*> members;
     std::unordered_map<std::string_view, std::size_t> last;
     for (const Member& m : object.members()) {
       auto [it, fresh] = last.emplace(m.name, members.size());
@@ -223,7 +224,7 @@ class Evaluator {
         members[it->second] = &m;
       }
     }
-    return members;
+    for (const Member* m : members) f(*m);
   }
 
   void Object(const Node& n, const Value& v, const PathStep& path) {
@@ -232,20 +233,20 @@ class Evaluator {
     }
     if (n.properties.empty() && n.additional < 0) return;
     std::vector<std::string> unexpected;
-    for (const Member* m : Members(v)) {
+    ForEachMember(v, [&](const Member& m) {
       auto p = std::find_if(n.properties.begin(), n.properties.end(),
-                            [&](const auto& prop) { return prop.first == m->name; });
-      const PathStep at(path, m->name);
+                            [&](const auto& prop) { return prop.first == m.name; });
+      const PathStep at(path, m.name);
       if (p != n.properties.end()) {
-        Run(p->second, m->value, at);
+        Run(p->second, m.value, at);
       } else if (n.additional >= 0) {
         if (nodes_[n.additional].always == Node::Always::kFalse) {
-          unexpected.push_back(Quoted(m->name, 40));
+          unexpected.push_back(Quoted(m.name, 40));
         } else {
-          Run(n.additional, m->value, at);
+          Run(n.additional, m.value, at);
         }
       }
-    }
+    });
     if (!unexpected.empty()) {
       Add(n, "additionalProperties", path,
           "additional properties are not allowed (" + Join(unexpected) + " unexpected)");

@@ -30,7 +30,8 @@ struct SchemaError {
 };
 
 // How an instance's repeated member names are read: the last one counts, as Python's json.loads
-// keeps it (the oracle); every member otherwise.
+// keeps it (the oracle); every member otherwise (the same, and cheaper, for a document the parser
+// found no repeated name in).
 enum class RepeatedNamesRead : std::uint8_t { kAllMembers, kLastWins };
 
 class Schema {

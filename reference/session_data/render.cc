@@ -5,6 +5,7 @@
 // start an indented code block; code blocks the text fences itself stay code blocks, fenced with
 // more backticks than any run inside them.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,14 +18,6 @@ namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD, what cmark makes of NUL
 
-// The characters that open or close inline structure anywhere in a line: code spans, emphasis,
-// links and images (which need '['), raw HTML and autolinks, entities, and the pipes and tildes
-// of GitHub's tables and strikethrough. Escaped wherever they stand (§2.4); the rest of ASCII
-// punctuation is left as written, so that the source stays readable.
-bool OpensInline(char c) {
-  return std::string_view("\\`*_[]<>&|~").find(c) != std::string_view::npos;
-}
-
 // The characters that open a block only as the first of a line: headings, list items, quotes,
 // setext underlines and thematic breaks.
 bool OpensBlock(char c) { return std::string_view("#-+=>").find(c) != std::string_view::npos; }
@@ -33,9 +26,11 @@ bool OpensBlock(char c) { return std::string_view("#-+=>").find(c) != std::strin
 template <typename F>
 void ForEachLine(std::string_view text, F line) {
   while (true) {
-    const std::size_t end = text.find_first_of("\r\n");
+    // Two memchr scans (find_first_of would call memchr on the set once for every byte).
+    std::size_t end = std::min(text.find('\n'), text.size());
+    end = std::min(text.substr(0, end).find('\r'), end);
     line(text.substr(0, end));
-    if (end == std::string_view::npos) return;
+    if (end == text.size()) return;
     text.remove_prefix(end + (text.substr(end, 2) == "\r\n" ? 2 : 1));
   }
 }
@@ -50,24 +45,50 @@ bool IsBlank(std::string_view line) {
   return line.find_first_not_of(" \t") == std::string_view::npos;
 }
 
-// One line of text, escaped so that CommonMark reads it as exactly this text.
+// The bytes AppendEscapedLine must look at: NUL, and the characters that open or close inline
+// structure anywhere in a line: code spans, emphasis, links and images (which need '['), raw HTML
+// and autolinks, entities, and the pipes and tildes of GitHub's tables and strikethrough. These
+// are escaped wherever they stand (§2.4); the rest of ASCII punctuation is left as written, so
+// that the source stays readable.
+constexpr std::array<bool, 256> kSpecial = [] {
+  std::array<bool, 256> special{};
+  for (char c : std::string_view("\\`*_[]<>&|~")) special[static_cast<unsigned char>(c)] = true;
+  special[0] = true;
+  return special;
+}();
+
+// One line of text, escaped so that CommonMark reads it as exactly this text. Runs of plain bytes
+// are copied whole.
 void AppendEscapedLine(std::string_view line, std::string* out) {
   std::size_t i = 0;
   for (; i < line.size() && (line[i] == ' ' || line[i] == '\t'); ++i) {
     *out += line[i] == ' ' ? "&#32;" : "&#9;";
   }
   const std::size_t first = i;
-  const std::size_t digits = std::min(line.find_first_not_of("0123456789", first), line.size());
-  for (; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '\0') {
-      *out += kReplacement;
-      continue;
-    }
+  if (i < line.size() && OpensBlock(line[i])) {
+    *out += '\\';
+    *out += line[i++];
+  } else {
     // An ordered list item opens with digits and '.' or ')'.
-    const bool opens_list = i == digits && digits > first && (c == '.' || c == ')');
-    if (OpensInline(c) || (i == first && OpensBlock(c)) || opens_list) *out += '\\';
-    *out += c;
+    const std::size_t digits = std::min(line.find_first_not_of("0123456789", first), line.size());
+    if (digits > first && digits < line.size() && (line[digits] == '.' || line[digits] == ')')) {
+      out->append(line.substr(first, digits - first));
+      *out += '\\';
+      i = digits;
+    }
+  }
+  while (i < line.size()) {
+    std::size_t end = i;
+    while (end < line.size() && !kSpecial[static_cast<unsigned char>(line[end])]) ++end;
+    out->append(line.substr(i, end - i));
+    if (end == line.size()) return;
+    if (line[end] == '\0') {
+      *out += kReplacement;
+    } else {
+      *out += '\\';
+      *out += line[end];
+    }
+    i = end + 1;
   }
 }
 
@@ -138,13 +159,11 @@ void AppendCodeBlock(std::span<const std::string_view> lines, std::string_view i
   *out += std::string(indent) + fence + std::string(SafeInfo(info)) + "\n";
   for (std::string_view line : lines) {
     *out += indent;
-    for (char c : line) {
-      if (c == '\0') {
-        *out += kReplacement;
-      } else {
-        *out += c;
-      }
+    for (std::size_t nul; (nul = line.find('\0')) != std::string_view::npos;) {
+      out->append(line.substr(0, nul)).append(kReplacement);
+      line.remove_prefix(nul + 1);
     }
+    out->append(line);
     *out += '\n';
   }
   *out += std::string(indent) + fence + "\n";
@@ -282,9 +301,25 @@ void AppendMessage(const Message& m, std::string* out) {
   AppendPathHints(m.path_hints, out);
 }
 
+// About the transcript's size, so that it is allocated once rather than grown by doubling (each
+// doubling copies all written so far): the text it holds, a little for escapes, and the frame of
+// each message. Tool input and output are not counted: they are usually a small part.
+std::size_t EstimatedSize(const Session& session) {
+  std::size_t size = 1024;
+  for (const Exchange& x : session.exchanges) {
+    for (const Message& m : x.messages) {
+      size += 128 + m.model.size() + m.timestamp.size();
+      for (const ContentPart& part : m.content) size += part.text.size() + part.text.size() / 16;
+      if (m.tool && m.tool->formatted_markdown) size += m.tool->formatted_markdown->size();
+    }
+  }
+  return size;
+}
+
 }  // namespace
 
 void RenderMarkdown(const Session& session, std::string* out) {
+  out->reserve(out->size() + EstimatedSize(session));
   *out += "# Session transcript\n\n";
   AppendLabelled("Session: ", session.session_id, "", out);
   AppendLabelled("Provider: ", session.provider.name, "", out);

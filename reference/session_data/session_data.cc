@@ -328,58 +328,67 @@ class Validator {
   explicit Validator(std::vector<Finding>* out) : out_(out) {}
 
   void Run(const Session& s) {
+    const PathStep root;
     if (s.schema_version != "1.0") {
-      Add(0, "/schemaVersion", "schemaVersion is " + Quoted(s.schema_version) + ", not \"1.0\"");
+      Add(0, PathStep(root, "schemaVersion"),
+          "schemaVersion is " + Quoted(s.schema_version) + ", not \"1.0\"");
     }
-    NonEmpty(1, s.provider.id, "/provider/id");
-    NonEmpty(1, s.provider.name, "/provider/name");
-    NonEmpty(1, s.provider.version, "/provider/version");
-    NonEmpty(2, s.session_id, "/sessionId");
-    NonEmpty(2, s.created_at, "/createdAt");
-    NonEmpty(2, s.workspace_root, "/workspaceRoot");
+    const PathStep provider(root, "provider");
+    NonEmpty(1, s.provider.id, PathStep(provider, "id"));
+    NonEmpty(1, s.provider.name, PathStep(provider, "name"));
+    NonEmpty(1, s.provider.version, PathStep(provider, "version"));
+    NonEmpty(2, s.session_id, PathStep(root, "sessionId"));
+    NonEmpty(2, s.created_at, PathStep(root, "createdAt"));
+    NonEmpty(2, s.workspace_root, PathStep(root, "workspaceRoot"));
+    const PathStep exchanges(root, "exchanges");
     for (std::size_t i = 0; i < s.exchanges.size(); ++i) {
       const Exchange& x = s.exchanges[i];
-      const std::string at = "/exchanges/" + std::to_string(i);
-      NonEmpty(3, x.exchange_id, at + "/exchangeId");
+      const PathStep at(exchanges, i);
+      NonEmpty(3, x.exchange_id, PathStep(at, "exchangeId"));
+      const PathStep messages(at, "messages");
       for (std::size_t j = 0; j < x.messages.size(); ++j) {
-        Check(x.messages[j], at + "/messages/" + std::to_string(j));
+        Check(x.messages[j], PathStep(messages, j));
       }
     }
   }
 
  private:
-  void Add(int rule, std::string pointer, std::string message) {
-    out_->push_back({Statement::kRules, std::string(kValidateRules[rule]), "", "",
-                     std::move(pointer), 0, false, std::move(message)});
+  void Add(int rule, const PathStep& at, std::string message) {
+    out_->push_back({Statement::kRules, std::string(kValidateRules[rule]), "", "", at.ToPointer(),
+                     0, false, std::move(message)});
   }
 
-  void NonEmpty(int rule, std::string_view value, std::string pointer) {
-    if (value.empty()) Add(rule, pointer, pointer.substr(1) + " must be non-empty");
+  void NonEmpty(int rule, std::string_view value, const PathStep& at) {
+    if (value.empty()) Add(rule, at, at.ToPointer().substr(1) + " must be non-empty");
   }
 
-  void Check(const Message& m, const std::string& at) {
+  void Check(const Message& m, const PathStep& at) {
     const bool user = m.role == "user";
     if (!user && m.role != "agent") {
-      Add(4, at + "/role", "role is " + Quoted(m.role) + ", not \"user\" or \"agent\"");
+      Add(4, PathStep(at, "role"), "role is " + Quoted(m.role) + ", not \"user\" or \"agent\"");
     }
-    if (user && m.content.empty()) Add(5, at + "/content", "a user message needs content");
-    if (user && m.tool) Add(5, at + "/tool", "a user message cannot have a tool");
-    if (user && !m.model.empty()) Add(5, at + "/model", "a user message cannot have a model");
+    if (user && m.content.empty()) Add(5, PathStep(at, "content"), "a user message needs content");
+    if (user && m.tool) Add(5, PathStep(at, "tool"), "a user message cannot have a tool");
+    if (user && !m.model.empty())
+      Add(5, PathStep(at, "model"), "a user message cannot have a model");
     if (m.role == "agent" && m.content.empty() && !m.tool && m.path_hints.empty()) {
       Add(6, at, "an agent message needs content, a tool or pathHints");
     }
+    const PathStep content(at, "content");
     for (std::size_t k = 0; k < m.content.size(); ++k) {
       const std::string_view type = m.content[k].type;
       if (type != "text" && type != "thinking") {
-        Add(7, at + "/content/" + std::to_string(k) + "/type",
+        Add(7, PathStep(PathStep(content, k), "type"),
             "content type is " + Quoted(type) + ", not \"text\" or \"thinking\"");
       }
     }
     if (!m.tool) return;
-    NonEmpty(8, m.tool->name, at + "/tool/name");
+    const PathStep tool(at, "tool");
+    NonEmpty(8, m.tool->name, PathStep(tool, "name"));
     if (std::find(std::begin(kToolTypes), std::end(kToolTypes), m.tool->type) ==
         std::end(kToolTypes)) {
-      Add(9, at + "/tool/type", "tool type is " + Quoted(m.tool->type) + ", not one of the seven");
+      Add(9, PathStep(tool, "type"),
+          "tool type is " + Quoted(m.tool->type) + ", not one of the seven");
     }
   }
 
@@ -465,7 +474,7 @@ std::string_view StatementName(Statement statement) {
   return "";
 }
 
-Reading Reading::Read(std::string text, const Limits& limits) {
+Reading Reading::Read(std::string text, const Limits& limits, Purpose purpose) {
   Reading r;
   if (text.size() > limits.max_file_bytes) {
     r.findings_.push_back(JsonFinding(
@@ -473,7 +482,7 @@ Reading Reading::Read(std::string text, const Limits& limits) {
         "the file is larger than max_file_bytes (" + std::to_string(limits.max_file_bytes) + ")"));
     return r;
   }
-  const bool utf8 = IsValidUtf8(text);
+  const bool judge = purpose == Purpose::kJudge;
   const bool bom = text.starts_with("\xEF\xBB\xBF");
   json::ParseOptions options;
   options.max_depth =
@@ -493,7 +502,8 @@ Reading Reading::Read(std::string text, const Limits& limits) {
   }
   const Value& root = r.doc_.root();
   r.is_object_ = root.is_object();
-  if (utf8) {
+  const bool utf8 = !r.doc_.replaced_ill_formed_utf8();
+  if (judge && utf8) {
     for (const json::Duplicate& d : r.doc_.duplicates()) {
       Finding f = JsonFinding(kRepeatedRule, d.offset,
                               "a member name repeated in its object: Go assigns each in turn, "
@@ -514,6 +524,7 @@ Reading Reading::Read(std::string text, const Limits& limits) {
   }
   const bool decoded = decode_errors.empty();
   r.findings_.insert(r.findings_.end(), decode_errors.begin(), decode_errors.end());
+  if (!judge) return r;
   if (decoded) Validator(&r.findings_).Run(r.session_);
   // The schema, on the file as Python's json reads it: UTF-8, the last of repeated names.
   if (!utf8) {
@@ -521,7 +532,9 @@ Reading Reading::Read(std::string text, const Limits& limits) {
                            "the file is not UTF-8, so there is no JSON text for the schema to "
                            "judge (RFC 8259 §8.1; errata SD-E8)"});
   } else {
-    for (json::SchemaError& e : SpecSchema().Evaluate(root, json::RepeatedNamesRead::kLastWins)) {
+    for (json::SchemaError& e : SpecSchema().Evaluate(
+             root, r.doc_.duplicates().empty() ? json::RepeatedNamesRead::kAllMembers
+                                               : json::RepeatedNamesRead::kLastWins)) {
       r.findings_.push_back({Statement::kSchema, "", std::move(e.location), std::move(e.keyword),
                              std::move(e.instance_pointer), 0, false, std::move(e.message)});
     }

@@ -81,10 +81,14 @@ struct Session {
 // A file read once for every statement. The document and the decoded session live as long as it.
 class Reading {
  public:
+  // What a reading is for. kJudge: every statement. kRender: the session as Go decodes it, for a
+  // renderer; its findings are only those of the JSON text and of decoding.
+  enum class Purpose : std::uint8_t { kJudge, kRender };
+
   // Reads `text` (a whole file): every finding of every statement, in the order json, rules,
   // schema, prose. Memory: the text once in the document, 16-24 bytes per value, and the decoded
   // session (a few hundred bytes per message).
-  static Reading Read(std::string text, const Limits& limits);
+  static Reading Read(std::string text, const Limits& limits, Purpose purpose = Purpose::kJudge);
 
   const std::vector<Finding>& findings() const { return findings_; }
   // Whether the file is a JSON text whose value is an object: what a renderer needs (SD-RENDER-6).
