@@ -26,15 +26,6 @@ std::string_view RuleOf(json::ErrorCode code) {
   }
 }
 
-// The 1-based line and byte column of `offset` in `text`.
-Location LocationOf(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  const std::string_view before = text.substr(0, offset);
-  const std::size_t line_start = before.rfind('\n') + 1;  // npos + 1 == 0
-  return {static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1,
-          offset - line_start + 1, ""};
-}
-
 }  // namespace
 
 void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,

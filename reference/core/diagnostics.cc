@@ -54,4 +54,12 @@ void Diagnostics::Add(Finding finding) {
 
 void Diagnostics::Sort() { std::stable_sort(findings_.begin(), findings_.end(), FindingLess); }
 
+Location LocationOf(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::string_view before = text.substr(0, offset);
+  const std::size_t line_start = before.rfind('\n') + 1;  // npos + 1 == 0
+  return {static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1,
+          offset - line_start + 1, ""};
+}
+
 }  // namespace arcs

@@ -27,6 +27,10 @@ struct Location {
   std::string pointer;       // RFC 6901 JSON Pointer inside the line's JSON value; may be empty
 };
 
+// The 1-based line and byte column of `offset` in `text` (a whole file held in memory), no
+// pointer: where a finding about a JSON document that is one file stands.
+Location LocationOf(std::string_view text, std::size_t offset);
+
 struct Finding {
   std::string rule_id;
   Level level = Level::kMust;

@@ -197,5 +197,13 @@ TEST(ResultTest, ConvertsImplicitlyFromValueAndStatus) {
   EXPECT_FALSE(*flag);
 }
 
+TEST(LocationOfTest, LinesAndByteColumnsAreOneBased) {
+  EXPECT_EQ(LocationOf("ab\ncd", 0).line, 1u);
+  EXPECT_EQ(LocationOf("ab\ncd", 0).column, 1u);
+  EXPECT_EQ(LocationOf("ab\ncd", 4).line, 2u);
+  EXPECT_EQ(LocationOf("ab\ncd", 4).column, 2u);
+  EXPECT_EQ(LocationOf("ab", 99).column, 3u);  // past the end: just after the last byte
+}
+
 }  // namespace
 }  // namespace arcs

@@ -476,71 +476,84 @@ std::string_view StatementName(Statement statement) {
 
 Reading Reading::Read(std::string text, const Limits& limits, Purpose purpose) {
   Reading r;
+  if (!r.Parse(std::move(text), limits)) return r;
+  const bool decoded = r.Decode();
+  if (purpose == Purpose::kJudge) r.Judge(decoded);
+  return r;
+}
+
+// The file as one JSON text, read as Go reads it (bad Unicode replaced); false with a finding
+// when it is not one, or is over a limit.
+bool Reading::Parse(std::string text, const Limits& limits) {
   if (text.size() > limits.max_file_bytes) {
-    r.findings_.push_back(JsonFinding(
+    findings_.push_back(JsonFinding(
         kLimitRule, 0,
         "the file is larger than max_file_bytes (" + std::to_string(limits.max_file_bytes) + ")"));
-    return r;
+    return false;
   }
-  const bool judge = purpose == Purpose::kJudge;
   const bool bom = text.starts_with("\xEF\xBB\xBF");
   json::ParseOptions options;
   options.max_depth =
       static_cast<std::uint32_t>(std::min<std::uint64_t>(limits.max_json_depth, UINT32_MAX));
   options.bad_unicode = json::BadUnicode::kReplaceAsGo;
-  if (!r.doc_.ParseTaking(std::move(text), options)) {
-    const json::ParseError& e = r.doc_.error();
-    const bool limit = e.code == json::ErrorCode::kDepthExceeded ||
-                       e.code == json::ErrorCode::kTooLarge ||
-                       e.code == json::ErrorCode::kTooManyValues;
-    r.findings_.push_back(JsonFinding(
-        limit ? kLimitRule : kJsonRule, e.offset,
-        bom ? "the file starts with a byte order mark, which is not part of a JSON text (RFC 8259 "
-              "§8.1; errata SD-E7)"
-            : "not one JSON text: " + e.message + (limit ? " (max_json_depth)" : "")));
-    return r;
+  if (doc_.ParseTaking(std::move(text), options)) {
+    is_object_ = doc_.root().is_object();
+    return true;
   }
-  const Value& root = r.doc_.root();
-  r.is_object_ = root.is_object();
-  const bool utf8 = !r.doc_.replaced_ill_formed_utf8();
-  if (judge && utf8) {
-    for (const json::Duplicate& d : r.doc_.duplicates()) {
-      Finding f = JsonFinding(kRepeatedRule, d.offset,
-                              "a member name repeated in its object: Go assigns each in turn, "
-                              "Python's json keeps the last (errata SD-E22)");
-      f.pointer = d.pointer;
-      f.warning = true;
-      r.findings_.push_back(std::move(f));
-    }
-  }
-  // The rules: Go decodes, then Validate() runs on what decoded without error.
-  std::vector<Finding> decode_errors;
+  const json::ParseError& e = doc_.error();
+  const bool limit = e.code == json::ErrorCode::kDepthExceeded ||
+                     e.code == json::ErrorCode::kTooLarge ||
+                     e.code == json::ErrorCode::kTooManyValues;
+  findings_.push_back(JsonFinding(
+      limit ? kLimitRule : kJsonRule, e.offset,
+      bom ? "the file starts with a byte order mark, which is not part of a JSON text (RFC 8259 "
+            "§8.1; errata SD-E7)"
+          : "not one JSON text: " + e.message + (limit ? " (max_json_depth)" : "")));
+  return false;
+}
+
+// The session as Go decodes it; whether it decoded without error (the decode errors are findings
+// of the rules statement).
+bool Reading::Decode() {
+  const Value& root = doc_.root();
+  std::vector<Finding> errors;
   if (root.is_object()) {
-    GoDecoder(&decode_errors).DecodeSession(root, &r.session_, PathStep());
+    GoDecoder(&errors).DecodeSession(root, &session_, PathStep());
   } else if (!root.is_null()) {  // null into a struct has no effect: the zero SessionData
-    decode_errors.push_back({Statement::kRules, std::string(kJsonRule), "", "", "", 0, false,
-                             "the value is a JSON " + std::string(json::KindName(root.kind())) +
-                                 ", not an object: Go cannot decode it into SessionData"});
+    errors.push_back({Statement::kRules, std::string(kJsonRule), "", "", "", 0, false,
+                      "the value is a JSON " + std::string(json::KindName(root.kind())) +
+                          ", not an object: Go cannot decode it into SessionData"});
   }
-  const bool decoded = decode_errors.empty();
-  r.findings_.insert(r.findings_.end(), decode_errors.begin(), decode_errors.end());
-  if (!judge) return r;
-  if (decoded) Validator(&r.findings_).Run(r.session_);
-  // The schema, on the file as Python's json reads it: UTF-8, the last of repeated names.
+  findings_.insert(findings_.end(), errors.begin(), errors.end());
+  return errors.empty();
+}
+
+// Every statement's findings: the repeated names, Validate() on what decoded, the schema on the
+// file as Python's json reads it (UTF-8, the last of repeated names), and the prose.
+void Reading::Judge(bool decoded) {
+  const bool utf8 = !doc_.replaced_ill_formed_utf8();
+  for (std::size_t k = 0; utf8 && k < doc_.duplicates().size(); ++k) {
+    Finding f = JsonFinding(kRepeatedRule, doc_.duplicates()[k].offset,
+                            "a member name repeated in its object: Go assigns each in turn, "
+                            "Python's json keeps the last (errata SD-E22)");
+    f.pointer = doc_.duplicates()[k].pointer;
+    f.warning = true;
+    findings_.push_back(std::move(f));
+  }
+  if (decoded) Validator(&findings_).Run(session_);
   if (!utf8) {
-    r.findings_.push_back({Statement::kSchema, std::string(kJsonRule), "", "", "", 0, false,
-                           "the file is not UTF-8, so there is no JSON text for the schema to "
-                           "judge (RFC 8259 §8.1; errata SD-E8)"});
+    findings_.push_back({Statement::kSchema, std::string(kJsonRule), "", "", "", 0, false,
+                         "the file is not UTF-8, so there is no JSON text for the schema to "
+                         "judge (RFC 8259 §8.1; errata SD-E8)"});
   } else {
     for (json::SchemaError& e : SpecSchema().Evaluate(
-             root, r.doc_.duplicates().empty() ? json::RepeatedNamesRead::kAllMembers
-                                               : json::RepeatedNamesRead::kLastWins)) {
-      r.findings_.push_back({Statement::kSchema, "", std::move(e.location), std::move(e.keyword),
-                             std::move(e.instance_pointer), 0, false, std::move(e.message)});
+             doc_.root(), doc_.duplicates().empty() ? json::RepeatedNamesRead::kAllMembers
+                                                    : json::RepeatedNamesRead::kLastWins)) {
+      findings_.push_back({Statement::kSchema, "", std::move(e.location), std::move(e.keyword),
+                           std::move(e.instance_pointer), 0, false, std::move(e.message)});
     }
   }
-  if (decoded) CheckProse(r.session_, &r.findings_);
-  return r;
+  if (decoded) CheckProse(session_, &findings_);
 }
 
 bool ValidUnder(const std::vector<Finding>& findings, std::string_view choice) {

@@ -101,6 +101,9 @@ class Reading {
 
  private:
   Reading() = default;
+  bool Parse(std::string text, const Limits& limits);
+  bool Decode();
+  void Judge(bool decoded);
   json::Document doc_;
   Session session_;
   bool is_object_ = false;
