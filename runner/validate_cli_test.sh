@@ -151,6 +151,22 @@ check "validate model_io.json" 1 $?
 grep -q "MI3" "$tmp/out"; check "validate model_io.json cites MI3" 0 $?
 cp "$session" "$tmp/renamed.json"
 "$arcs" validate "$tmp/renamed.json" > /dev/null; check "validate recognizes Model IO content" 0 $?
+# SessionData: findings labelled with their statement; arcs render writes the transcript's bytes to
+# a file or pipe (the same with the format's verb); exit 1 for no object, 2 for usage errors.
+sd=$root/vectors/session_data/cases
+"$arcs" validate "$sd/unknown-top-member/session.json" > "$tmp/out"
+check "validate a session invalid under the schema" 1 $?
+grep -q "SD-SCHEMA-4 MUST schema: " "$tmp/out"; check "the finding names its statement" 0 $?
+"$arcs" validate "$sd/example-full-session/session.json" > /dev/null
+check "validate the spec's full session" 0 $?
+"$arcs" render "$sd/render-link/session.json" > "$tmp/render.md"; check "render exit" 0 $?
+"$arcs" session-data render "$sd/render-link/session.json" > "$tmp/render-verb.md"
+cmp -s "$tmp/render.md" "$tmp/render-verb.md"; check "render and the verb agree" 0 $?
+grep -q "^### User" "$tmp/render.md"; check "render writes Markdown" 0 $?
+"$arcs" render "$sd/json-array/session.json" > /dev/null 2>&1; check "render of no object" 1 $?
+"$arcs" render "$tmp/missing" > /dev/null 2>&1; check "render missing" 2 $?
+"$arcs" render > /dev/null 2>&1; check "render usage" 2 $?
+"$arcs" render --help | grep -q "session-data"; check "render help" 0 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?

@@ -1,5 +1,7 @@
 #include "runner/verb_command.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -39,7 +41,9 @@ int VerbCommand(const conformance::FormatModule& format, const std::vector<std::
   }
   const conformance::VerbOutput output = verb->run(rest);
   for (const std::string& line : output.out) std::cout << report::EscapeTerminal(line) << "\n";
-  std::cout << output.document;
+  // A terminal is shown the document with its controls escaped; a file or a pipe gets its bytes.
+  std::cout << (isatty(STDOUT_FILENO) ? report::EscapeTerminalDocument(output.document)
+                                      : output.document);
   for (const std::string& line : output.err) {
     std::cerr << "arcs " << format.name << " " << verb->name << ": " << report::EscapeTerminal(line)
               << "\n";

@@ -197,13 +197,18 @@ std::string EscapeMarkdown(std::string_view text) {
   return out;
 }
 
-std::string EscapeTerminal(std::string_view text) {
+namespace {
+
+// EscapeTerminal, with `keep_layout`: line feeds and tabs pass, and backslashes are not doubled.
+std::string EscapeForTerminal(std::string_view text, bool keep_layout) {
   std::string out;
   out.reserve(text.size());
   ForEachCharacter(text, [&](char32_t cp, std::string_view bytes) {
     if (cp == kInvalid) {
       for (char byte : bytes) AppendEscape(static_cast<unsigned char>(byte), 2, &out);
-    } else if (cp == '\\') {
+    } else if (keep_layout && (cp == '\n' || cp == '\t')) {
+      out += bytes;
+    } else if (cp == '\\' && !keep_layout) {
       out += "\\\\";  // so that an escape in the output always means an escaped character
     } else if (cp < 0x80 && IsControl(cp)) {
       AppendEscape(cp, 2, &out);
@@ -215,6 +220,12 @@ std::string EscapeTerminal(std::string_view text) {
   });
   return out;
 }
+
+}  // namespace
+
+std::string EscapeTerminal(std::string_view text) { return EscapeForTerminal(text, false); }
+
+std::string EscapeTerminalDocument(std::string_view text) { return EscapeForTerminal(text, true); }
 
 std::string Truncate(std::string_view text, std::size_t max_bytes) {
   return Excerpt(ValidUtf8(text), max_bytes);

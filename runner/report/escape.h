@@ -43,6 +43,11 @@ std::string EscapeMarkdown(std::string_view text);
 // the output always means an escaped character, and the original bytes can be recovered.
 std::string EscapeTerminal(std::string_view text);
 
+// A document (a rendered transcript) shown on a terminal: as EscapeTerminal, except that line
+// feeds and tabs stay (they are its layout) and backslashes are not doubled (Markdown is full of
+// them). Nothing in it can drive the terminal; the exact bytes go wherever output is redirected.
+std::string EscapeTerminalDocument(std::string_view text);
+
 // At most max_bytes bytes of valid UTF-8 text, cut at a character boundary, with "…" appended
 // when something was cut. Keeps rendered reports readable when an implementation answers with a
 // megabyte of message.

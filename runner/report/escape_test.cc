@@ -68,6 +68,11 @@ TEST(ReportEscape, EscapeMarkdownLeavesNoAutolinkOrMention) {
   EXPECT_EQ(EscapeMarkdown("1.0 w.x"), "1.0 w.x");
 }
 
+TEST(ReportEscape, EscapeTerminalDocumentKeepsLayoutAndBackslashes) {
+  EXPECT_EQ(EscapeTerminalDocument("\x1b[31m\\*a\\*\n\tb\r\n\xE2\x80\xAE"),
+            "\\x1B[31m\\*a\\*\n\tb\\x0D\n\\u202E");
+}
+
 TEST(ReportEscape, EscapeTerminalShowsControlsAsEscapes) {
   EXPECT_EQ(EscapeTerminal("\x1b[31mred\x07\n\x7f"), "\\x1B[31mred\\x07\\x0A\\x7F");
   EXPECT_EQ(EscapeTerminal("a\\b"), "a\\\\b");
