@@ -158,6 +158,10 @@ class Compiler {
 
 class Evaluator {
  public:
+  // An error names at most this many of an object's unexpected members: a message stays small
+  // whatever the object holds.
+  static constexpr std::size_t kNamesQuoted = 5;
+
   Evaluator(const std::vector<Node>& nodes, RepeatedNamesRead repeated)
       : nodes_(nodes), repeated_(repeated) {}
 
@@ -232,7 +236,8 @@ class Evaluator {
       if (!v.Find(name)) Add(n, "required", path, Quoted(name) + " is a required property");
     }
     if (n.properties.empty() && n.additional < 0) return;
-    std::vector<std::string> unexpected;
+    std::vector<std::string> unexpected;  // the first few names, quoted
+    std::size_t unexpected_count = 0;
     ForEachMember(v, [&](const Member& m) {
       auto p = std::find_if(n.properties.begin(), n.properties.end(),
                             [&](const auto& prop) { return prop.first == m.name; });
@@ -241,12 +246,15 @@ class Evaluator {
         Run(p->second, m.value, at);
       } else if (n.additional >= 0) {
         if (nodes_[n.additional].always == Node::Always::kFalse) {
-          unexpected.push_back(Quoted(m.name, 40));
+          if (unexpected_count++ < kNamesQuoted) unexpected.push_back(Quoted(m.name, 40));
         } else {
           Run(n.additional, m.value, at);
         }
       }
     });
+    if (unexpected_count > kNamesQuoted) {
+      unexpected.push_back("and " + std::to_string(unexpected_count - kNamesQuoted) + " more");
+    }
     if (!unexpected.empty()) {
       Add(n, "additionalProperties", path,
           "additional properties are not allowed (" + Join(unexpected) + " unexpected)");

@@ -91,6 +91,19 @@ TEST(JsonSchemaTest, UnsupportedKeywordsAreRefusedNotIgnored) {
   EXPECT_EQ(Schema::Compile(R"([1])").status().code(), StatusCode::kParseError);
 }
 
+TEST(JsonSchemaTest, AnErrorQuotesAFewUnexpectedNamesAndCountsTheRest) {
+  Result<Schema> schema = Schema::Compile(R"({"additionalProperties": false})");
+  ASSERT_TRUE(schema.ok());
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1})"));
+  const std::vector<SchemaError> errors =
+      schema->Evaluate(doc.root(), RepeatedNamesRead::kAllMembers);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(
+      errors[0].message,
+      R"(additional properties are not allowed ("a", "b", "c", "d", "e", and 2 more unexpected))");
+}
+
 TEST(JsonSchemaTest, BooleanSchemas) {
   Result<Schema> schema = Schema::Compile(R"({"properties": {"no": false, "yes": true}})");
   ASSERT_TRUE(schema.ok());
