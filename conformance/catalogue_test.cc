@@ -37,6 +37,19 @@ class FormatCatalogue : public ::testing::TestWithParam<const FormatModule*> {
   Manifest manifest_;
 };
 
+// The spec's own names: any of the prefixes, then digits only.
+TEST(NativeRuleIds, AnyPrefixThenDigits) {
+  FormatModule m;
+  m.native_rule_prefixes = {"MI", "EC-REC-", "F-"};
+  for (std::string_view id : {"MI1", "MI12", "EC-REC-001", "F-004"}) {
+    EXPECT_TRUE(m.IsNativeRuleId(id)) << id;
+  }
+  for (std::string_view id : {"MI", "MIO-JSON-1", "EC-REC-", "F-1a", "NFR-001", "XMI1"}) {
+    EXPECT_FALSE(m.IsNativeRuleId(id)) << id;
+  }
+  EXPECT_FALSE(FormatModule().IsNativeRuleId("MI1"));
+}
+
 TEST_P(FormatCatalogue, BuiltInCatalogueIsTheFile) {
   Result<std::string> text = ReadFile(SourcePath(GetParam()->CataloguePath()));
   ASSERT_TRUE(text.ok());

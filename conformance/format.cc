@@ -21,10 +21,12 @@ const std::string& CaseInput::Input(std::string_view name) const {
 }
 
 bool FormatModule::IsNativeRuleId(std::string_view id) const {
-  if (native_rule_prefix.empty() || !id.starts_with(native_rule_prefix)) return false;
-  id.remove_prefix(native_rule_prefix.size());
-  return !id.empty() &&
-         std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return std::any_of(
+      native_rule_prefixes.begin(), native_rule_prefixes.end(), [&](std::string_view prefix) {
+        if (!id.starts_with(prefix) || id.size() == prefix.size()) return false;
+        const std::string_view rest = id.substr(prefix.size());
+        return std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+      });
 }
 
 std::string FormatModule::Folder() const {

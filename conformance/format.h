@@ -161,10 +161,11 @@ class FormatModule {
   std::string_view spec;          // the normative text's file name in the shared specs folder
   std::string_view spec_version;  // "1.0"
   // Requirement ids are rule_prefix, the section and a number ("SP-4.2-1"), except the ids the
-  // spec gives its own requirements, kept as it writes them (Model IO's invariants MI1..MI12):
-  // those start with native_rule_prefix and go on with digits only.
-  std::string_view rule_prefix;         // "SP-"
-  std::string_view native_rule_prefix;  // "MI"; "" when the spec names none
+  // spec gives its own requirements, kept as it writes them (Model IO's invariants MI1..MI12;
+  // TJ-SPEC-010's EC-REC-001, F-002, NFR-001): those start with one of native_rule_prefixes and
+  // go on with digits only.
+  std::string_view rule_prefix;                        // "SP-"
+  std::vector<std::string_view> native_rule_prefixes;  // {"MI"}; empty when the spec names none
   bool IsNativeRuleId(std::string_view id) const;
   // How a file of the format is named: an extension (".spool") or a whole file name
   // ("events.jsonl", matched after a '/').

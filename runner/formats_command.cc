@@ -51,7 +51,7 @@ void AppendFormatJson(const conformance::FormatModule& f, std::string* out) {
   json::AppendMember("spec", f.spec, out);
   json::AppendMember("spec_version", f.spec_version, out);
   json::AppendMember("rule_prefix", f.rule_prefix, out);
-  json::AppendMember("native_rule_prefix", f.native_rule_prefix, out);
+  ArrayMember("native_rule_prefixes", f.native_rule_prefixes, out);
   ArrayMember("extensions", f.extensions, out);
   json::AppendMember("folder", f.Folder(), out);
   json::AppendMember("manifest", f.ManifestPath(), out);

@@ -236,7 +236,7 @@ FormatModule Build() {
   m.spec = "model-io.md";
   m.spec_version = "1.0.0";
   m.rule_prefix = "MIO-";
-  m.native_rule_prefix = "MI";
+  m.native_rule_prefixes = {"MI"};
   m.extensions = {"model_io.json"};
   m.sniff = LooksLikeModelIo;
   m.limits = LimitSpecs(ModelIoLimits());
