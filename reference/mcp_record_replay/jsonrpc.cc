@@ -8,57 +8,58 @@ namespace {
 
 std::string Kind(const json::Value& v) { return std::string(json::KindName(v.kind())); }
 
-// An id (§4): a String, Number or Null.
-void CheckId(const json::Value& id, Classified* c) {
-  if (!id.is_string() && !id.is_number() && !id.is_null()) {
-    c->problems.push_back("id is " + Kind(id) + ": it must be a string, a number or null");
-  } else if (id.is_number() && !json::Classify(id.text()).integral) {
-    c->cautions.push_back("id " + Excerpt(id.text(), 40) +
-                          ": numbers should not contain fractional parts");
-  }
+void Add(Classified* c, Departure d, std::string message) {
+  c->issues.push_back({d, std::move(message)});
 }
 
-void CheckRequest(const json::Value& msg, const json::Value& method, Classified* c) {
-  if (!method.is_string()) {
-    c->problems.push_back("method is " + Kind(method) + ": it must be a string");
-  } else {
-    c->method = method.text();
+// An id (§4): a String, Number or Null; a request's SHOULD normally not be Null, and Numbers
+// SHOULD NOT contain fractional parts.
+void CheckId(const json::Value& id, bool request, Classified* c) {
+  if (!id.is_string() && !id.is_number() && !id.is_null()) {
+    Add(c, Departure::kIdType, "id is " + Kind(id) + ": it must be a string, a number or null");
+  } else if (id.is_number() && !json::Classify(id.text()).integral) {
+    Add(c, Departure::kIdDiscouraged,
+        "id " + Excerpt(id.text(), 40) + ": numbers should not contain fractional parts");
+  } else if (request && id.is_null()) {
+    Add(c, Departure::kIdDiscouraged, "a request's id is null: it should normally not be");
   }
-  c->params = msg.Find("params");
-  if (c->params && !c->params->is_array() && !c->params->is_object()) {
-    c->problems.push_back("params is " + Kind(*c->params) + ": it must be an array or an object");
-  }
-  c->id = msg.Find("id");
-  c->kind = c->id ? MessageKind::kRequest : MessageKind::kNotification;
-  if (c->id) CheckId(*c->id, c);
-  if (c->id && c->id->is_null()) c->cautions.push_back("id is null: it should not normally be");
 }
 
 void CheckError(const json::Value& error, Classified* c) {
-  if (!error.is_object()) {
-    c->problems.push_back("error is " + Kind(error) + ": it must be an object");
-    return;
-  }
   const json::Value* code = error.Find("code");
-  if (!code || !code->is_number() || !json::Classify(code->text()).integral) {
-    c->problems.push_back("error.code must be an integer");
-  }
   const json::Value* message = error.Find("message");
-  if (!message || !message->is_string()) c->problems.push_back("error.message must be a string");
+  if (!error.is_object()) {
+    Add(c, Departure::kErrorObject, "error is " + Kind(error) + ": it must be an object");
+  } else if (!code || !code->is_number() || !json::Classify(code->text()).integral) {
+    Add(c, Departure::kErrorObject, "error.code must be an integer");
+  } else if (!message || !message->is_string()) {
+    Add(c, Departure::kErrorObject, "error.message must be a string");
+  }
 }
 
-void CheckResponse(const json::Value& msg, Classified* c) {
-  const json::Value* result = msg.Find("result");
-  const json::Value* error = msg.Find("error");
-  c->kind = error ? MessageKind::kError : MessageKind::kResponse;
-  if (result && error) c->problems.push_back("a response has result or error, not both");
-  if (error) CheckError(*error, c);
+// A message with a string method: a request or a notification.
+void Request(const json::Value& msg, Classified* c) {
+  c->method = msg.Find("method")->text();
   c->id = msg.Find("id");
-  if (!c->id) {
-    c->problems.push_back("a response must have an id");
-  } else {
-    CheckId(*c->id, c);
+  c->kind = c->id ? MessageKind::kRequest : MessageKind::kNotification;
+  if (c->id) CheckId(*c->id, true, c);
+  c->params = msg.Find("params");
+  if (c->params && !c->params->is_array() && !c->params->is_object()) {
+    Add(c, Departure::kParamsType,
+        "params is " + Kind(*c->params) + ": it must be an array or an object");
   }
+}
+
+// A message with no method, an id, and result or error.
+void Response(const json::Value& msg, Classified* c) {
+  const json::Value* error = msg.Find("error");
+  c->id = msg.Find("id");
+  c->kind = error ? MessageKind::kError : MessageKind::kResponse;
+  CheckId(*c->id, false, c);
+  if (error && msg.Find("result")) {
+    Add(c, Departure::kResultAndError, "a response has both result and error");
+  }
+  if (error) CheckError(*error, c);
 }
 
 }  // namespace
@@ -73,30 +74,32 @@ std::string_view MessageKindName(MessageKind kind) {
       return "response";
     case MessageKind::kError:
       return "error";
-    case MessageKind::kInvalid:
-      return "invalid";
+    case MessageKind::kOther:
+      return "other";
   }
   return "";
 }
 
 Classified Classify(const json::Value& msg) {
   Classified c;
-  if (!msg.is_object()) {
-    c.problems.push_back("the message is " + Kind(msg) + ": it must be an object");
-    return c;
+  if (msg.is_object()) {
+    const json::Value* version = msg.Find("jsonrpc");
+    if (!version || !version->is_string() || version->text() != "2.0") {
+      Add(&c, Departure::kVersion, "jsonrpc must be exactly \"2.0\"");
+    }
+    const json::Value* method = msg.Find("method");
+    if (method && !method->is_string()) {
+      Add(&c, Departure::kMethodType, "method is " + Kind(*method) + ": it must be a string");
+    } else if (method) {
+      Request(msg, &c);
+    } else if (msg.Find("id") && (msg.Find("result") || msg.Find("error"))) {
+      Response(msg, &c);
+    }
   }
-  const json::Value* version = msg.Find("jsonrpc");
-  if (!version || !version->is_string() || version->text() != "2.0") {
-    c.problems.push_back("jsonrpc must be exactly \"2.0\"");
-  }
-  if (const json::Value* method = msg.Find("method")) {
-    CheckRequest(msg, *method, &c);
-  } else if (msg.Find("result") || msg.Find("error")) {
-    CheckResponse(msg, &c);
-  } else {
-    c.problems.push_back(
-        "neither method (a request or notification) nor result or error (a "
-        "response)");
+  if (c.kind == MessageKind::kOther) {
+    Add(&c, Departure::kNoKind,
+        "the message is no JSON-RPC request (method and id), notification (method) or response "
+        "(id and result or error)");
   }
   return c;
 }

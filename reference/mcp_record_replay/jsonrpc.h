@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 messages as TJ-SPEC-010 records them (a recording's `msg`): what kind a message is
-// and whether it has the shape the JSON-RPC 2.0 specification gives each kind. The recording
-// format leaves `msg` to JSON-RPC ("msg": { "type": "object", "description": "JSON-RPC message" }),
-// so this is where its shape is judged.
+// and where it departs from the shape JSON-RPC 2.0 gives each kind. The recording format leaves
+// `msg` to JSON-RPC ("msg": { "type": "object", "description": "JSON-RPC message" }), so this is
+// where its shape is read (errata MRR-E26: how the kinds are told apart).
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_JSONRPC_H_
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_JSONRPC_H_
 
@@ -14,29 +14,39 @@
 
 namespace arcs::mcp_record_replay {
 
-// kInvalid: not a JSON-RPC 2.0 message of any kind (the problems say why).
-enum class MessageKind : std::uint8_t { kRequest, kNotification, kResponse, kError, kInvalid };
+// kOther: none of the four (a batch, an object with neither method nor a response's members).
+enum class MessageKind : std::uint8_t { kRequest, kNotification, kResponse, kError, kOther };
 std::string_view MessageKindName(MessageKind kind);  // "request", "notification", ...
 
-struct Classified {
-  MessageKind kind = MessageKind::kInvalid;
-  const json::Value* id = nullptr;      // requests, responses, errors (null for an error's null id)
-  std::string_view method;              // requests and notifications
-  const json::Value* params = nullptr;  // requests and notifications, when present
-  // What breaks a MUST of JSON-RPC 2.0 §4-§5, one line each (the member and what is wrong); empty
-  // when the message is well formed. A message may be classified and still have problems (a
-  // request whose params is a string is a request with a problem).
-  std::vector<std::string> problems;
-  // What goes against a SHOULD: an id that is null in a request, or a number with a fraction.
-  std::vector<std::string> cautions;
+// Where a message departs from JSON-RPC 2.0, each a sentence of its §4-§5.
+enum class Departure : std::uint8_t {
+  kNoKind,          // none of request, notification or response
+  kVersion,         // jsonrpc missing or not exactly "2.0" (MUST)
+  kMethodType,      // method present and not a String
+  kIdType,          // id neither a String, a Number nor Null (MUST)
+  kIdDiscouraged,   // a request's id Null, or a Number with a fractional part (SHOULD NOT)
+  kParamsType,      // params present and not a Structured value (MUST)
+  kResultAndError,  // a response with both result and error (MUST NOT)
+  kErrorObject,     // error not an object with an integer code and a String message (MUST)
 };
 
-// Classifies a message by the members JSON-RPC 2.0 gives each kind: `method` makes a request (with
-// `id`) or a notification (without); `result` a response, `error` an error response. Checks
-// "jsonrpc": "2.0" (MUST be exactly), the type of id (String, Number or Null), method (a String),
-// params (a Structured value: an array or an object), error (an object whose code MUST be an
-// integer and message a String), and that a response has result or error, not both. Cautions: an
-// id SHOULD normally not be Null and Numbers SHOULD NOT contain fractional parts (§4).
+struct Issue {
+  Departure departure;
+  std::string message;  // one line: the member and what is wrong, quoting values as excerpts
+};
+
+struct Classified {
+  MessageKind kind = MessageKind::kOther;
+  const json::Value* id = nullptr;      // requests, responses, errors
+  std::string_view method;              // requests and notifications
+  const json::Value* params = nullptr;  // requests and notifications, when present
+  std::vector<Issue> issues;            // empty when the message is well formed
+};
+
+// Classifies a message (errata MRR-E26): a string `method` with an `id` member (null included) is
+// a request, without one a notification; no `method`, an `id` and `result` is a response, with
+// `error` an error response (result and error both: an error response with an issue). Anything
+// else is kOther. Then lists how the message departs from JSON-RPC 2.0.
 Classified Classify(const json::Value& msg);
 
 }  // namespace arcs::mcp_record_replay
