@@ -169,7 +169,7 @@ Status AppendJcsScalar(const json::Value& v, std::string* out) {
 
 }  // namespace
 
-Status AppendJcs(const json::Value& value, std::string* out) {
+Status AppendJcs(const json::Value& value, std::string* out, std::string_view omit) {
   struct Open {
     const json::Value* value;
     std::vector<const json::Member*> members;  // objects: in JCS order
@@ -199,6 +199,9 @@ Status AppendJcs(const json::Value& value, std::string* out) {
       std::vector<const json::Member*> members;
       if (const json::Member* repeated = SortJcs(v, &members)) {
         return refuse("repeats the member name " + Quoted(repeated->name));
+      }
+      if (stack.empty() && !omit.empty()) {
+        std::erase_if(members, [&](const json::Member* m) { return m->name == omit; });
       }
       *out += '{';
       stack.push_back({&v, std::move(members), 0});
@@ -232,9 +235,9 @@ Status AppendJcs(const json::Value& value, std::string* out) {
   return Status::Ok();
 }
 
-Result<std::string> Jcs(const json::Value& value) {
+Result<std::string> Jcs(const json::Value& value, std::string_view omit) {
   std::string out;
-  if (Status s = AppendJcs(value, &out); !s.ok()) return s;
+  if (Status s = AppendJcs(value, &out, omit); !s.ok()) return s;
   return out;
 }
 

@@ -94,6 +94,15 @@ TEST(Jcs, SortsNamesByUtf16CodeUnits) {
   EXPECT_FALSE(Utf16Less("ab", "ab"));
 }
 
+// Only a member of the top-level object is left out; one deeper is data.
+TEST(Jcs, OmitsATopLevelMember) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"b":{"_meta":1},"_meta":{"t":2},"a":3})"));
+  EXPECT_EQ(*canonical::Jcs(doc.root(), "_meta"), R"({"a":3,"b":{"_meta":1}})");
+  ASSERT_TRUE(doc.Parse(R"([{"_meta":1}])"));
+  EXPECT_EQ(*canonical::Jcs(doc.root(), "_meta"), R"([{"_meta":1}])");
+}
+
 TEST(Jcs, WritesNumbersAsEcmaScriptDoesAndStringsAsJsonStringify) {
   EXPECT_EQ(Jcs(R"([1.0,1e0,-0,1E21,1e-7,100e-9,9007199254740993,1e-400,-1e-400])"),
             "[1,1,0,1e+21,1e-7,1e-7,9007199254740992,0,0]");

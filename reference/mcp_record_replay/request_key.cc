@@ -1,0 +1,22 @@
+#include "reference/mcp_record_replay/request_key.h"
+
+#include "reference/core/canonical.h"
+#include "reference/core/sha256.h"
+
+namespace arcs::mcp_record_replay {
+
+Result<std::string> RequestKey(std::string_view method, const json::Value* params) {
+  std::string canonical = "{}";  // absent and null params (MRR-E31)
+  if (params && !params->is_null()) {
+    Result<std::string> jcs = canonical::Jcs(*params, "_meta");  // params._meta (MRR-E30)
+    if (!jcs.ok()) return jcs.status();
+    canonical = std::move(*jcs);
+  }
+  std::string key(method);
+  key += '\0';
+  const auto digest = Sha256::Of(canonical);
+  key.append(reinterpret_cast<const char*>(digest.data()), digest.size());
+  return key;
+}
+
+}  // namespace arcs::mcp_record_replay
