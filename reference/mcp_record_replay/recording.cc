@@ -1,0 +1,384 @@
+#include "reference/mcp_record_replay/recording.h"
+
+#include <deque>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+#include "reference/core/canonical.h"
+#include "reference/core/json.h"
+#include "reference/core/json_fields.h"
+#include "reference/core/number.h"
+#include "reference/core/strings.h"
+#include "reference/core/text_formats.h"
+#include "reference/mcp_record_replay/jsonrpc.h"
+
+namespace arcs::mcp_record_replay {
+namespace {
+
+using json::Value;
+
+// The catalogue ids of conformance/mcp_record_replay/requirements.json this file cites.
+constexpr std::string_view kNotJson = "MRR-JSON-1";
+constexpr std::string_view kNoFinalNewline = "MRR-JSON-2";
+constexpr std::string_view kByteOrderMark = "MRR-JSON-3";
+constexpr std::string_view kRepeatedName = "MRR-JSON-4";
+constexpr std::string_view kLimit = "MRR-JSON-5";
+constexpr std::string_view kLineType = "MRR-FORMAT-8";
+constexpr std::string_view kHeaderFirst = "MRR-HEADER-1";
+constexpr std::string_view kSecondHeader = "MRR-HEADER-2";
+constexpr std::string_view kVersionValue = "MRR-HEADER-3";
+constexpr std::string_view kSeqOrder = "MRR-MESSAGE-7";
+constexpr std::string_view kNoKind = "MRR-MESSAGE-9";
+constexpr std::string_view kAfterFooter = "MRR-FOOTER-1";
+constexpr std::string_view kFooterCounts = "MRR-FOOTER-3";
+constexpr std::string_view kOrphanResponse = "MRR-JSONRPC-7";
+
+// What a Serde field decodes, and the requirement a value it cannot decode cites.
+enum class FieldType : std::uint8_t {
+  kString,
+  kOptionalString,
+  kStringList,
+  kDateTime,
+  kU64,
+  kOptionalU64,
+  kDirection,
+  kAny
+};
+struct Field {
+  std::string_view name;
+  FieldType type;
+  bool required;
+  std::string_view rule;
+};
+
+constexpr Field kHeaderFields[] = {
+    {"version", FieldType::kString, true, "MRR-HEADER-4"},
+    {"name", FieldType::kOptionalString, false, "MRR-HEADER-5"},
+    {"tags", FieldType::kStringList, false, "MRR-HEADER-6"},
+    {"recorded_at", FieldType::kDateTime, true, "MRR-HEADER-7"},
+    {"upstream", FieldType::kString, true, "MRR-HEADER-8"},
+    {"thoughtjack_version", FieldType::kString, true, "MRR-HEADER-9"},
+};
+constexpr Field kMessageFields[] = {
+    {"seq", FieldType::kU64, true, "MRR-MESSAGE-2"},
+    {"ts", FieldType::kDateTime, true, "MRR-MESSAGE-3"},
+    {"dir", FieldType::kDirection, true, "MRR-MESSAGE-4"},
+    {"msg", FieldType::kAny, true, "MRR-MESSAGE-5"},
+    {"latency_ms", FieldType::kOptionalU64, false, "MRR-MESSAGE-6"},
+};
+constexpr Field kFooterFields[] = {
+    {"total_messages", FieldType::kU64, true, "MRR-FOOTER-4"},
+    {"duration_ms", FieldType::kU64, true, "MRR-FOOTER-5"},
+    {"client_messages", FieldType::kU64, true, "MRR-FOOTER-6"},
+    {"server_messages", FieldType::kU64, true, "MRR-FOOTER-7"},
+};
+
+// serde's u64: digits only (no sign, fraction or exponent: 1.0 and -0 are floats to serde_json),
+// at most 2^64-1.
+std::optional<std::uint64_t> U64(const Value& v) {
+  if (!v.is_number()) return std::nullopt;
+  return ParseCount(v.text(), std::numeric_limits<std::uint64_t>::max());
+}
+
+// Why `v` does not decode as `type`, or "" when it does.
+std::string Mismatch(const Value& v, FieldType type) {
+  const std::string kind(json::KindName(v.kind()));
+  switch (type) {
+    case FieldType::kOptionalString:
+      if (v.is_null()) return "";
+      [[fallthrough]];
+    case FieldType::kString:
+      return v.is_string() ? "" : "a " + kind + ", not a string";
+    case FieldType::kStringList:
+      if (!v.is_array()) return "a " + kind + ", not an array of strings";
+      for (const Value& item : v.items()) {
+        if (!item.is_string())
+          return "an array holding a " + std::string(json::KindName(item.kind()));
+      }
+      return "";
+    case FieldType::kDateTime:
+      if (!v.is_string()) return "a " + kind + ", not a date-time string";
+      return IsRfc3339DateTime(v.text()) ? ""
+                                         : Quoted(v.text(), 60) + " is not an RFC 3339 date-time";
+    case FieldType::kOptionalU64:
+      if (v.is_null()) return "";
+      [[fallthrough]];
+    case FieldType::kU64:
+      return U64(v) ? ""
+                    : (v.is_number() ? Excerpt(v.text(), 40) : "a " + kind) +
+                          ", not an unsigned 64-bit integer written with digits only";
+    case FieldType::kDirection:
+      return v.is_string() && (v.text() == "c2s" || v.text() == "s2c")
+                 ? ""
+                 : "neither \"c2s\" nor \"s2c\"";
+    case FieldType::kAny:
+      return "";
+  }
+  return "";
+}
+
+// The first number of a line beyond the doubles, which serde_json refuses ("number out of
+// range"); iterative: any depth the parser allowed.
+const Value* NumberBeyondDoubles(const Value& root) {
+  std::vector<const Value*> pending = {&root};
+  while (!pending.empty()) {
+    const Value* v = pending.back();
+    pending.pop_back();
+    if (v->is_number() && !json::ToDouble(v->text())) return v;
+    for (const Value& item : v->items()) pending.push_back(&item);
+    for (const json::Member& m : v->members()) pending.push_back(&m.value);
+  }
+  return nullptr;
+}
+
+// Requests waiting for their response, by id (errata MRR-E28): ids compare as JSON values,
+// numbers by value, so the bucket of a number is its nearest double and the bucket is searched.
+class PendingRequests {
+ public:
+  void Add(const Value& id) { buckets_[Bucket(id)].push_back(Spelling(id)); }
+
+  // Pairs a response with the earliest waiting request of equal id; false for an orphan.
+  bool Pair(const Value& id) {
+    auto it = buckets_.find(Bucket(id));
+    if (it == buckets_.end()) return false;
+    std::deque<std::string>& waiting = it->second;
+    for (auto w = waiting.begin(); w != waiting.end(); ++w) {
+      if (Same(*w, Spelling(id))) {
+        waiting.erase(w);
+        if (waiting.empty()) buckets_.erase(it);
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  static std::string Spelling(const Value& id) {
+    return (id.is_string() ? "s" : "n") + std::string(id.text());
+  }
+  static std::string Bucket(const Value& id) {
+    if (!id.is_number()) return Spelling(id);
+    const std::optional<double> d = json::ToDouble(id.text());
+    return "n" + (d ? canonical::EcmaScriptNumber(*d) : std::string(id.text()));
+  }
+  static bool Same(std::string_view a, std::string_view b) {
+    if (a[0] != b[0]) return false;
+    return a[0] == 's' ? a == b : json::SameValue(a.substr(1), b.substr(1));
+  }
+  std::unordered_map<std::string, std::deque<std::string>> buckets_;
+};
+
+class Checker {
+ public:
+  Checker(const Limits& limits, const FindingSink& sink) : limits_(limits), sink_(sink) {}
+
+  // false when the reading must stop (a limit). Only the last line can lack a line ending.
+  bool Line(const jsonl::Line& line) {
+    const bool unterminated = line.ending == jsonl::Ending::kNone;
+    number_ = line.number;
+    if (line.too_long) {
+      Error(kLimit, "",
+            "the line is " + std::to_string(line.length) + " bytes, over max_line_bytes (" +
+                std::to_string(limits_.max_line_bytes) + ")");
+      return false;
+    }
+    if (line.bom) Error(kByteOrderMark, "", "the file starts with a byte order mark (U+FEFF)");
+    if (jsonl::IsBlank(line.text)) {
+      Error(kNotJson, "", "a blank line: every line of NDJSON is one JSON text");
+      return true;
+    }
+    json::ParseOptions options;
+    options.max_depth = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(limits_.max_json_depth, std::numeric_limits<std::uint32_t>::max()));
+    if (!doc_.Parse(line.text, options)) {
+      if (doc_.error().code == json::ErrorCode::kDepthExceeded) {
+        Error(kLimit, "",
+              "nested deeper than max_json_depth (" + std::to_string(limits_.max_json_depth) + ")");
+        return false;
+      }
+      Error(kNotJson, "",
+            (unterminated ? "the last line is cut off (a truncated recording, EC-REC-002): "
+                          : "not one JSON text: ") +
+                doc_.error().message);
+      ++lines_;
+      return true;
+    }
+    if (unterminated) {
+      Error(kNoFinalNewline, "", "the last line has no line feed after it (errata MRR-E9)");
+    }
+    Object(doc_.root());
+    ++lines_;
+    return true;
+  }
+
+  void End() {
+    if (lines_ == 0) Error(kHeaderFirst, "", "the recording is empty: it has no header");
+  }
+
+ private:
+  void Add(std::string_view rule, std::string pointer, std::string message, bool warning) {
+    sink_({std::string(rule), number_, std::move(pointer), warning, std::move(message)});
+  }
+  void Error(std::string_view rule, std::string pointer, std::string message) {
+    Add(rule, std::move(pointer), std::move(message), false);
+  }
+  void Warning(std::string_view rule, std::string pointer, std::string message) {
+    Add(rule, std::move(pointer), std::move(message), true);
+  }
+
+  void Object(const Value& root) {
+    if (!root.is_object()) {
+      Error(kNotJson, "",
+            "the line is a JSON " + std::string(json::KindName(root.kind())) + ", not an object");
+      return;
+    }
+    if (const Value* big = NumberBeyondDoubles(root)) {
+      Error(kNotJson, "",
+            "the number " + Excerpt(big->text(), 40) +
+                " is beyond the doubles: serde_json refuses it (errata MRR-E2)");
+      return;
+    }
+    for (const json::Duplicate& d : doc_.duplicates()) {
+      Warning(kRepeatedName, d.pointer, "a member name repeated in its object");
+    }
+    const Value* type = root.Find("type");
+    const std::string_view kind = type && type->is_string() ? type->text() : "";
+    if (kind != "header" && kind != "message" && kind != "footer") {
+      Error(kLineType, "/type", "a line's type is \"header\", \"message\" or \"footer\"");
+      return;
+    }
+    Position(kind);
+    if (kind == "header") Header(root);
+    if (kind == "message") Message(root);
+    if (kind == "footer") Footer(root);
+  }
+
+  // The order of lines (errata MRR-E12 to MRR-E14): the header first and once, nothing after the
+  // footer.
+  void Position(std::string_view kind) {
+    if (footer_seen_) Error(kAfterFooter, "", "a line after the footer");
+    if (lines_ == 0 && kind != "header") {
+      Error(kHeaderFirst, "", "the first line is a " + std::string(kind) + ", not the header");
+    }
+    if (lines_ > 0 && kind == "header") {
+      Error(kSecondHeader, "", "a header after the first line: a recording has one header");
+    }
+  }
+
+  // The Serde struct's fields: each decodes, and a required one is there. A member written twice
+  // is serde's duplicate-field error.
+  template <std::size_t N>
+  void Fields(const Value& line, const Field (&fields)[N]) {
+    for (const Field& f : fields) {
+      const Value* v = line.Find(f.name);
+      const std::string pointer = "/" + std::string(f.name);
+      if (!v) {
+        if (f.required) Error(f.rule, pointer, std::string(f.name) + " is missing");
+        continue;
+      }
+      if (line.FindLast(f.name) != v) {
+        Error(f.rule, pointer, std::string(f.name) + " is written twice: serde refuses it");
+      }
+      if (std::string why = Mismatch(*v, f.type); !why.empty()) {
+        Error(f.rule, pointer, std::string(f.name) + " is " + why);
+      }
+    }
+  }
+
+  void Header(const Value& line) {
+    Fields(line, kHeaderFields);
+    const Value* version = line.Find("version");
+    if (version && version->is_string() && version->text() != "1.0") {
+      Error(kVersionValue, "/version",
+            "version " + Quoted(version->text(), 40) +
+                " is not \"1.0\", the only version this format defines (EC-REC-008)");
+    }
+  }
+
+  void Message(const Value& line) {
+    Fields(line, kMessageFields);
+    const Value* seq = line.Find("seq");
+    const std::optional<std::uint64_t> n = seq ? U64(*seq) : std::nullopt;
+    if (n && last_seq_ && *n <= *last_seq_) {
+      Error(kSeqOrder, "/seq",
+            "seq " + std::to_string(*n) + " does not follow " + std::to_string(*last_seq_) +
+                ": seq increases from message to message (errata MRR-E19)");
+    }
+    if (n) last_seq_ = n;
+    ++messages_;
+    const Value* dir = line.Find("dir");
+    const bool client = dir && dir->is_string() && dir->text() == "c2s";
+    client_messages_ += client;
+    server_messages_ += dir && dir->is_string() && dir->text() == "s2c";
+    if (const Value* msg = line.Find("msg"); msg && msg->is_object()) Rpc(*msg, client);
+  }
+
+  // The JSON-RPC shape of msg: warnings (errata MRR-E26, recorded-as-sent), and pairing.
+  void Rpc(const Value& msg, bool client) {
+    static constexpr std::string_view kDepartureRules[] = {
+        kNoKind,         "MRR-JSONRPC-1", "MRR-JSONRPC-2", "MRR-JSONRPC-3",
+        "MRR-JSONRPC-4", "MRR-JSONRPC-5", "MRR-JSONRPC-6", "MRR-JSONRPC-8"};
+    const Classified c = Classify(msg);
+    for (const Issue& i : c.issues) {
+      Warning(kDepartureRules[static_cast<std::size_t>(i.departure)], "/msg", i.message);
+    }
+    PendingRequests& mine = client ? client_requests_ : server_requests_;
+    PendingRequests& theirs = client ? server_requests_ : client_requests_;
+    if (c.kind == MessageKind::kRequest) mine.Add(*c.id);
+    const bool response = c.kind == MessageKind::kResponse || c.kind == MessageKind::kError;
+    if (response && !c.id->is_null() && !theirs.Pair(*c.id)) {
+      Warning(kOrphanResponse, "/msg/id",
+              "a response to no request: no earlier request from the other side with this id is "
+              "waiting for its response (errata MRR-E28)");
+    }
+  }
+
+  void Footer(const Value& line) {
+    Fields(line, kFooterFields);
+    footer_seen_ = true;
+    const std::pair<std::string_view, std::uint64_t> counts[] = {
+        {"total_messages", messages_},
+        {"client_messages", client_messages_},
+        {"server_messages", server_messages_}};
+    for (const auto& [name, counted] : counts) {
+      const Value* v = line.Find(name);
+      const std::optional<std::uint64_t> n = v ? U64(*v) : std::nullopt;
+      if (n && *n != counted) {
+        Warning(kFooterCounts, "/" + std::string(name),
+                std::string(name) + " is " + std::to_string(*n) + ", the file holds " +
+                    std::to_string(counted) + " (errata MRR-E15)");
+      }
+    }
+  }
+
+  const Limits& limits_;
+  const FindingSink& sink_;
+  json::Document doc_;  // reused from line to line
+  std::uint64_t number_ = 0;
+  std::uint64_t lines_ = 0;  // lines read, blank lines aside
+  std::optional<std::uint64_t> last_seq_;
+  std::uint64_t messages_ = 0, client_messages_ = 0, server_messages_ = 0;
+  bool footer_seen_ = false;
+  PendingRequests client_requests_, server_requests_;
+};
+
+}  // namespace
+
+Status CheckRecording(jsonl::ByteSource* source, const Limits& limits, const FindingSink& sink) {
+  jsonl::LineOptions options;
+  options.max_line_bytes = limits.max_line_bytes;
+  jsonl::LineReader reader(source, options);
+  Checker checker(limits, sink);
+  jsonl::Line line;
+  for (;;) {
+    Result<bool> more = reader.Next(&line);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    if (!checker.Line(line)) return Status::Ok();
+  }
+  checker.End();
+  return Status::Ok();
+}
+
+}  // namespace arcs::mcp_record_replay

@@ -1,0 +1,42 @@
+// TJ-SPEC-010 recordings (F-002): NDJSON, a header line, message lines, and a footer line on a
+// clean shutdown. This reads a recording as a stream, one line at a time, and reports what the
+// Serde statement of the format (RecordLine and its structs, decoded with serde_json) and the file
+// rules of conformance/mcp_record_replay/requirements.json find, each finding with its requirement
+// id and line. Memory: the longest line, and for each request not yet answered its id (pairing,
+// errata MRR-E28), whatever the size of the file (EC-REC-007).
+#ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_RECORDING_H_
+#define ARCS_REFERENCE_MCP_RECORD_REPLAY_RECORDING_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "reference/core/jsonl.h"
+#include "reference/core/status.h"
+
+namespace arcs::mcp_record_replay {
+
+// ARCS's limits (RFC 8259 §9; errata MRR-E25): serde_json's own recursion limit, and a line.
+struct Limits {
+  std::uint64_t max_line_bytes = 64ull << 20;
+  std::uint64_t max_json_depth = 128;  // a line's object is depth 1
+};
+
+struct RecordingFinding {
+  std::string rule_id;
+  std::uint64_t line = 0;  // 1-based; 0 for the file as a whole
+  std::string pointer;     // inside the line's object
+  bool warning = false;
+  std::string message;  // one line, quoting the file only as excerpts
+};
+
+using FindingSink = std::function<void(RecordingFinding)>;
+
+// Reads the whole recording and passes every finding to `sink`, in line order. Returns an error
+// only when the source fails (I/O); a recording that breaks the format is findings, not an error.
+// A line over a limit ends the reading there (MRR-JSON-5: the recording is refused, not judged).
+Status CheckRecording(jsonl::ByteSource* source, const Limits& limits, const FindingSink& sink);
+
+}  // namespace arcs::mcp_record_replay
+
+#endif  // ARCS_REFERENCE_MCP_RECORD_REPLAY_RECORDING_H_

@@ -1,0 +1,112 @@
+#include "reference/mcp_record_replay/recording.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace arcs::mcp_record_replay {
+namespace {
+
+// Expected ids follow conformance/mcp_record_replay/requirements.json and the ARCS readings of
+// errata.md, as cited beside each case.
+constexpr char kHeader[] =
+    R"({"type":"header","version":"1.0","recorded_at":"2025-02-04T10:00:00.000Z",)"
+    R"("upstream":"npx server","thoughtjack_version":"0.3.0"})"
+    "\n";
+
+std::string Message(int seq, std::string_view dir, std::string_view msg, std::string extra = "") {
+  return R"({"type":"message","seq":)" + std::to_string(seq) +
+         R"(,"ts":"2025-02-04T10:00:00.050Z","dir":")" + std::string(dir) + R"(","msg":)" +
+         std::string(msg) + extra + "}\n";
+}
+
+constexpr char kRequest[] = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})";
+constexpr char kResponse[] = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+constexpr char kFooter[] =
+    R"({"type":"footer","total_messages":2,"duration_ms":50,"client_messages":1,)"
+    R"("server_messages":1})"
+    "\n";
+
+// "line:rule" for errors, "line:rule!" for warnings.
+std::vector<std::string> Check(std::string_view text, Limits limits = {}) {
+  std::vector<std::string> out;
+  jsonl::MemorySource source(text);
+  const Status s = CheckRecording(&source, limits, [&](RecordingFinding f) {
+    out.push_back(std::to_string(f.line) + ":" + f.rule_id + (f.warning ? "!" : ""));
+  });
+  EXPECT_TRUE(s.ok()) << s.message();
+  return out;
+}
+
+using Ids = std::vector<std::string>;
+
+TEST(RecordingTest, TheSpecsSessionIsValid) {
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest) +
+                  Message(2, "s2c", kResponse, R"(,"latency_ms":50)") + kFooter),
+            Ids{});
+  EXPECT_EQ(Check(kHeader), Ids{});  // EC-REC-001: a header-only recording
+  EXPECT_EQ(Check(kHeader + Message(0, "c2s", kRequest)), Ids{});  // no footer: EC-REC-011
+}
+
+TEST(RecordingTest, TruncatedAndUnterminatedLastLines) {
+  // EC-REC-002: a last line cut mid-object is not JSON (MRR-E10); a whole one without LF (MRR-E9).
+  EXPECT_EQ(Check(kHeader + std::string(R"({"type":"message","seq":1,"ts")")), Ids{"2:MRR-JSON-1"});
+  std::string whole = kHeader + Message(1, "c2s", kRequest);
+  whole.pop_back();
+  EXPECT_EQ(Check(whole), Ids{"2:MRR-JSON-2"});
+}
+
+TEST(RecordingTest, HeaderPositionVersionAndFooterLast) {
+  EXPECT_EQ(Check(""), Ids{"0:MRR-HEADER-1"});
+  EXPECT_EQ(Check(Message(1, "c2s", kRequest) + kHeader),
+            (Ids{"1:MRR-HEADER-1", "2:MRR-HEADER-2"}));
+  std::string v2 = kHeader;
+  v2.replace(v2.find("1.0"), 3, "2.0");
+  EXPECT_EQ(Check(v2), Ids{"1:MRR-HEADER-3"});  // EC-REC-008
+  EXPECT_EQ(Check(kHeader + std::string(kFooter) + Message(3, "c2s", kRequest)),
+            (Ids{"2:MRR-FOOTER-3!", "2:MRR-FOOTER-3!", "2:MRR-FOOTER-3!", "3:MRR-FOOTER-1"}));
+}
+
+TEST(RecordingTest, SerdeFields) {
+  EXPECT_EQ(Check(kHeader + Message(-1, "c2s", kRequest)), Ids{"2:MRR-MESSAGE-2"});
+  EXPECT_EQ(Check(kHeader + Message(1, "C2S", kRequest)), Ids{"2:MRR-MESSAGE-4"});
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest, R"(,"latency_ms":-5)")),
+            Ids{"2:MRR-MESSAGE-6"});
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest, R"(,"latency_ms":null)")), Ids{});
+  EXPECT_EQ(Check(kHeader + std::string(R"({"type":"message","seq":1})") + "\n"),
+            (Ids{"2:MRR-MESSAGE-3", "2:MRR-MESSAGE-4", "2:MRR-MESSAGE-5"}));
+  EXPECT_EQ(Check(kHeader + std::string(R"({"type":"Message"})") + "\n"), Ids{"2:MRR-FORMAT-8"});
+}
+
+TEST(RecordingTest, SeqIncreasesGapsAllowed) {
+  EXPECT_EQ(Check(kHeader + Message(5, "c2s", kRequest) + Message(9, "s2c", kResponse)), Ids{});
+  EXPECT_EQ(Check(kHeader + Message(2, "c2s", kRequest) + Message(2, "s2c", kResponse)),
+            Ids{"3:MRR-MESSAGE-7"});
+}
+
+TEST(RecordingTest, JsonRpcDeparturesAndPairingAreWarnings) {
+  // EC-REC-003 and EC-REC-004: repeated ids and answers out of order pair in file order.
+  const std::string two = kHeader + Message(1, "c2s", kRequest) + Message(2, "c2s", kRequest) +
+                          Message(3, "s2c", kResponse) + Message(4, "s2c", kResponse);
+  EXPECT_EQ(Check(two), Ids{});
+  EXPECT_EQ(Check(kHeader + Message(1, "s2c", kResponse)), Ids{"2:MRR-JSONRPC-7!"});
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", R"({"jsonrpc":"2.0","id":1.0,"method":"m"})") +
+                  Message(2, "s2c", kResponse)),
+            Ids{});  // 1.0 pairs with 1: ids compare by value, and 1.0 has no fractional part
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", R"({"jsonrpc":"2.0"})")), Ids{"2:MRR-MESSAGE-9!"});
+}
+
+TEST(RecordingTest, NotJsonBomBlankLinesAndLimits) {
+  EXPECT_EQ(Check("\xEF\xBB\xBF" + std::string(kHeader)), Ids{"1:MRR-JSON-3"});
+  EXPECT_EQ(Check(kHeader + std::string("\n")), Ids{"2:MRR-JSON-1"});
+  EXPECT_EQ(
+      Check(kHeader + Message(1, "c2s", R"({"jsonrpc":"2.0","method":"m","params":[1e400]})")),
+      Ids{"2:MRR-JSON-1"});
+  Limits shallow;
+  shallow.max_json_depth = 2;
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest) + kFooter, shallow), Ids{"2:MRR-JSON-5"});
+}
+
+}  // namespace
+}  // namespace arcs::mcp_record_replay
