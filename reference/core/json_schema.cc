@@ -1,10 +1,14 @@
 #include "reference/core/json_schema.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
+#include <regex>
 #include <unordered_map>
 
 #include "reference/core/json_fields.h"
+#include "reference/core/number.h"
 #include "reference/core/strings.h"
 #include "reference/core/text_formats.h"
 
@@ -24,6 +28,10 @@ struct Node {
   int items = -1;
   int ref = -1;
   bool date_time = false;
+  std::vector<int> one_of;
+  std::optional<double> minimum;
+  std::string pattern_text;
+  std::optional<std::regex> pattern;
 };
 
 struct Schema::Compiled {
@@ -34,11 +42,22 @@ struct Schema::Compiled {
 
 namespace {
 
-constexpr std::string_view kAnnotations[] = {"$schema", "$id", "title", "description", "$defs"};
-constexpr std::string_view kTypes[] = {"null", "boolean", "object", "array", "number", "string"};
+constexpr std::string_view kAnnotations[] = {"$schema",     "$id",   "title",
+                                             "description", "$defs", "definitions"};
+constexpr std::string_view kTypes[] = {"null",   "boolean", "object", "array",
+                                       "number", "string",  "integer"};
+
+// A number as Python reads it for comparisons: the nearest double, or an infinity past them.
+double AsDouble(const Value& v) {
+  if (std::optional<double> d = ToDouble(v.text())) return *d;
+  return v.text().starts_with('-') ? -HUGE_VAL : HUGE_VAL;
+}
 
 bool TypeMatches(std::string_view type, const Value& v) {
   if (type == "boolean") return v.is_bool();
+  // An integer is a number whose value is one (1.0 is; a number past the doubles is an infinity
+  // to Python, which is not).
+  if (type == "integer") return v.is_number() && Classify(v.text()).integral && ToDouble(v.text());
   return KindName(v.kind()) == type;
 }
 
@@ -102,6 +121,27 @@ class Compiler {
       (m.name == "items" ? node().items : node().additional) = *sub;
     } else if (m.name == "$ref") {
       return Ref(m.value, here, index);
+    } else if (m.name == "oneOf") {
+      if (!m.value.is_array() || m.value.items().empty()) return Fail(here, "oneOf is an array");
+      std::size_t k = 0;
+      for (const Value& branch : m.value.items()) {
+        Result<int> sub = Compile(branch, here + "/" + std::to_string(k++));
+        if (!sub.ok()) return sub.status();
+        node().one_of.push_back(*sub);
+      }
+    } else if (m.name == "minimum") {
+      if (!m.value.is_number()) return Fail(here, "minimum is a number");
+      node().minimum = AsDouble(m.value);
+    } else if (m.name == "pattern") {
+      // ECMA-262 regular expressions, as draft-07 says; Python's jsonschema uses re, whose \d
+      // also takes other scripts' digits (the patterns compiled here use none of the differences).
+      if (!m.value.is_string()) return Fail(here, "pattern is a string");
+      try {
+        node().pattern.emplace(std::string(m.value.text()), std::regex::ECMAScript);
+      } catch (const std::regex_error&) {  // the standard library's only report of a bad pattern
+        return Fail(here, "pattern is not a regular expression");
+      }
+      node().pattern_text = m.value.text();
     } else if (m.name == "format") {
       if (m.value.text() != "date-time") {
         return Status(StatusCode::kUnsupported, here + ": only format date-time is supported");
@@ -188,6 +228,14 @@ class Evaluator {
     if (n.date_time && v.is_string() && !IsRfc3339DateTime(v.text())) {
       Add(n, "format", path, Describe(v) + " is not an RFC 3339 date-time");
     }
+    if (n.minimum && v.is_number() && AsDouble(v) < *n.minimum) {
+      Add(n, "minimum", path, Excerpt(v.text(), 40) + " is less than the minimum");
+    }
+    if (n.pattern && v.is_string() &&
+        !std::regex_search(v.text().begin(), v.text().end(), *n.pattern)) {
+      Add(n, "pattern", path, Describe(v) + " does not match " + Quoted(n.pattern_text, 60));
+    }
+    if (!n.one_of.empty()) OneOf(n, v, path);
     if (v.is_object()) Object(n, v, path);
     if (v.is_array() && n.items >= 0) {
       std::size_t i = 0;
@@ -198,6 +246,28 @@ class Evaluator {
   std::vector<SchemaError> Take() { return std::move(errors_); }
 
  private:
+  // Exactly one branch holds; otherwise one error, every branch's errors in its context (as
+  // Python's jsonschema reports a oneOf).
+  void OneOf(const Node& n, const Value& v, const PathStep& path) {
+    std::vector<SchemaError> context;
+    std::size_t holding = 0;
+    for (int branch : n.one_of) {
+      std::vector<SchemaError> outer = std::move(errors_);
+      errors_.clear();
+      Run(branch, v, path);
+      holding += errors_.empty();
+      context.insert(context.end(), std::make_move_iterator(errors_.begin()),
+                     std::make_move_iterator(errors_.end()));
+      errors_ = std::move(outer);
+    }
+    if (holding == 1) return;
+    Add(n, "oneOf", path,
+        holding == 0 ? "the value is valid under none of the oneOf schemas"
+                     : "the value is valid under " + std::to_string(holding) +
+                           " of the oneOf schemas, not exactly one");
+    errors_.back().context = std::move(context);
+  }
+
   static std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
     return {views.begin(), views.end()};
   }
@@ -207,7 +277,7 @@ class Evaluator {
   }
 
   void Add(const Node& n, std::string_view keyword, const PathStep& path, std::string message) {
-    errors_.push_back({n.location, std::string(keyword), path.ToPointer(), std::move(message)});
+    errors_.push_back({n.location, std::string(keyword), path.ToPointer(), std::move(message), {}});
   }
 
   // The members the instance holds, each name once when the last one counts: built only for an

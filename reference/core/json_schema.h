@@ -1,9 +1,10 @@
-// A JSON Schema (draft 2020-12) evaluator for the keywords a spec's own schema uses, so that a
-// verdict can cite the schema location and keyword of every error (SessionData's schema statement
-// names one requirement per keyword). Supported: type, const, enum, required, properties,
-// additionalProperties (a boolean or a schema), items (one schema), $ref to "#/..." in the same
-// document, format "date-time" (asserted as RFC 3339), and the annotations $schema, $id, title,
-// description, $defs. A schema using any other keyword is refused when compiled rather than
+// A JSON Schema evaluator for the keywords the specs' own schemas use (SessionData's, draft
+// 2020-12; TJ-SPEC-010's, draft-07), so that a verdict can cite the schema location and keyword of
+// every error (each keyword is a requirement of its catalogue). Supported: type (integer
+// included), const, enum, required, properties, additionalProperties (a boolean or a schema), items
+// (one schema), oneOf, minimum, pattern (ECMA-262), $ref to "#/..." in the same document, format
+// "date-time" (asserted as RFC 3339), and the annotations $schema, $id, title, description, $defs,
+// definitions. A schema using any other keyword is refused when compiled rather than
 // half-evaluated. Python's jsonschema is the oracle the tests compare with.
 #ifndef ARCS_REFERENCE_CORE_JSON_SCHEMA_H_
 #define ARCS_REFERENCE_CORE_JSON_SCHEMA_H_
@@ -27,6 +28,8 @@ struct SchemaError {
   std::string keyword;           // "type", "required", ...
   std::string instance_pointer;  // JSON Pointer of the failing value in the instance
   std::string message;           // one line; quotes the instance only as short excerpts
+  // A oneOf error: the errors of every branch (Python's error.context).
+  std::vector<SchemaError> context;
 };
 
 // How an instance's repeated member names are read: the last one counts, as Python's json.loads

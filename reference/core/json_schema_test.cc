@@ -81,7 +81,7 @@ TEST(JsonSchemaTest, PointersEscapeNames) {
 
 TEST(JsonSchemaTest, UnsupportedKeywordsAreRefusedNotIgnored) {
   for (std::string_view schema : {R"({"minLength": 1})", R"({"format": "email"})",
-                                  R"({"type": "integer"})", R"({"$ref": "other.json#/a"})"}) {
+                                  R"({"maximum": 1})", R"({"$ref": "other.json#/a"})"}) {
     Result<Schema> s = Schema::Compile(schema);
     ASSERT_FALSE(s.ok()) << schema;
     EXPECT_EQ(s.status().code(), StatusCode::kUnsupported) << schema;
@@ -89,6 +89,7 @@ TEST(JsonSchemaTest, UnsupportedKeywordsAreRefusedNotIgnored) {
   EXPECT_EQ(Schema::Compile(R"({"$ref": "#/$defs/none"})").status().code(),
             StatusCode::kParseError);
   EXPECT_EQ(Schema::Compile(R"([1])").status().code(), StatusCode::kParseError);
+  EXPECT_EQ(Schema::Compile(R"({"pattern": "("})").status().code(), StatusCode::kParseError);
 }
 
 TEST(JsonSchemaTest, AnErrorQuotesAFewUnexpectedNamesAndCountsTheRest) {
@@ -102,6 +103,50 @@ TEST(JsonSchemaTest, AnErrorQuotesAFewUnexpectedNamesAndCountsTheRest) {
   EXPECT_EQ(
       errors[0].message,
       R"(additional properties are not allowed ("a", "b", "c", "d", "e", and 2 more unexpected))");
+}
+
+// Draft-07 (TJ-SPEC-010's appendix): oneOf over definitions, integer, minimum, pattern. The
+// expectations are draft-07's, as Python's jsonschema reports them: one oneOf error, the
+// branches' errors in its context.
+constexpr std::string_view kDraft7 = R"({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "oneOf": [{"$ref": "#/definitions/a"}, {"$ref": "#/definitions/b"}],
+  "definitions": {
+    "a": {"type": "object", "required": ["type", "n"],
+          "properties": {"type": {"const": "a"}, "n": {"type": "integer", "minimum": 0}}},
+    "b": {"type": "object", "required": ["type", "v"],
+          "properties": {"type": {"const": "b"}, "v": {"type": "string", "pattern": "^\\d+\\.\\d+$"}}}
+  }
+})";
+
+std::vector<std::string> Draft7(std::string_view instance) {
+  Result<Schema> schema = Schema::Compile(kDraft7);
+  EXPECT_TRUE(schema.ok()) << schema.status().message();
+  Document doc;
+  EXPECT_TRUE(doc.Parse(instance)) << instance;
+  std::vector<std::string> keys;
+  for (const SchemaError& e : schema->Evaluate(doc.root(), RepeatedNamesRead::kLastWins)) {
+    keys.push_back(e.location + " " + e.keyword);
+    for (const SchemaError& c : e.context) keys.push_back("  " + c.location + " " + c.keyword);
+  }
+  return keys;
+}
+
+TEST(JsonSchemaTest, Draft7OneOfIntegerMinimumPattern) {
+  EXPECT_EQ(Draft7(R"({"type":"a","n":0})"), Keys_{});
+  EXPECT_EQ(Draft7(R"({"type":"a","n":1.0})"), Keys_{});  // an integer value, as draft-07 counts
+  EXPECT_EQ(Draft7(R"({"type":"b","v":"1.0"})"), Keys_{});
+  EXPECT_EQ(Draft7(R"({"type":"a","n":-1})"),
+            (Keys_{"# oneOf", "  #/definitions/a/properties/n minimum",
+                   "  #/definitions/b required", "  #/definitions/b/properties/type const"}));
+  EXPECT_EQ(Draft7(R"({"type":"a","n":1.5})"),
+            (Keys_{"# oneOf", "  #/definitions/a/properties/n type", "  #/definitions/b required",
+                   "  #/definitions/b/properties/type const"}));
+  EXPECT_EQ(
+      Draft7(R"({"type":"b","v":"1.0.0"})"),
+      (Keys_{"# oneOf", "  #/definitions/a required", "  #/definitions/a/properties/type const",
+             "  #/definitions/b/properties/v pattern"}));
+  EXPECT_EQ(Draft7(R"({"type":"a","n":1e400})")[1], "  #/definitions/a/properties/n type");
 }
 
 TEST(JsonSchemaTest, BooleanSchemas) {
