@@ -134,7 +134,25 @@ std::string Excerpt(std::string_view text, std::size_t max_bytes) {
 }
 
 std::string Quoted(std::string_view text, std::size_t max_bytes) {
-  return "\"" + Excerpt(text, max_bytes) + "\"";
+  std::string out = "\"";
+  for (const char c : Excerpt(text, max_bytes)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7F) {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : "";
+      if (c != '\n' && c != '\t' && c != '\r') {
+        out += "\\u00";
+        out += kHex[u >> 4];
+        out += kHex[u & 15];
+      }
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
 }
 
 std::optional<std::uint64_t> ParseCount(std::string_view text, std::uint64_t max) {

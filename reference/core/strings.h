@@ -19,7 +19,8 @@ std::string Join(const std::vector<std::string>& items, std::string_view separat
 std::string Excerpt(std::string_view text, std::size_t max_bytes);
 
 // A piece of a file's content quoted in a finding's message: "text" in double quotes, cut to an
-// excerpt of max_bytes, so that a message stays readable and small whatever the file holds.
+// excerpt of max_bytes, with quotes, backslashes and control characters escaped as in JSON (\n,
+// \u001b), so that a message stays one readable line, and small, whatever the file holds.
 std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 
 // Whether `text` is well-formed UTF-8 (Unicode §3.9 table 3-7: no overlong form, no surrogate,

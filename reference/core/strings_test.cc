@@ -7,6 +7,14 @@
 namespace arcs {
 namespace {
 
+// A quotation stays one line whatever it quotes (a finding's message is printed as one line).
+TEST(QuotedTest, EscapesQuotesBackslashesAndControls) {
+  EXPECT_EQ(Quoted("plain"), "\"plain\"");
+  EXPECT_EQ(Quoted("a\"b\\c"), R"("a\"b\\c")");
+  EXPECT_EQ(Quoted("l1\nl2\r\t\x1b\x7f"), R"("l1\nl2\r\t\u001b\u007f")");
+  EXPECT_EQ(Quoted("\xC3\xA9t\xC3\xA9", 3), "\"\xC3\xA9t\xE2\x80\xA6\"");  // cut, then "…"
+}
+
 TEST(Strings, JoinPutsTheSeparatorBetweenItemsOnly) {
   EXPECT_EQ(Join({}), "");
   EXPECT_EQ(Join({"a"}), "a");

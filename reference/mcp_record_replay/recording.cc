@@ -176,6 +176,7 @@ class Checker {
   // false when the reading must stop (a limit). Only the last line can lack a line ending.
   bool Line(const jsonl::Line& line) {
     const bool unterminated = line.ending == jsonl::Ending::kNone;
+    std::string_view kind;
     number_ = line.number;
     if (line.too_long) {
       Error(kLimit, "",
@@ -188,6 +189,7 @@ class Checker {
       Error(kNotJson, "", "a blank line: every line of NDJSON is one JSON text");
       return true;
     }
+    const bool first = lines_++ == 0;  // blank lines aside
     json::ParseOptions options;
     options.max_depth = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(limits_.max_json_depth, std::numeric_limits<std::uint32_t>::max()));
@@ -201,14 +203,13 @@ class Checker {
             (unterminated ? "the last line is cut off (a truncated recording, EC-REC-002): "
                           : "not one JSON text: ") +
                 doc_.error().message);
-      ++lines_;
-      return true;
+    } else {
+      if (unterminated) {
+        Error(kNoFinalNewline, "", "the last line has no line feed after it (errata MRR-E9)");
+      }
+      kind = Object(doc_.root(), first);
     }
-    if (unterminated) {
-      Error(kNoFinalNewline, "", "the last line has no line feed after it (errata MRR-E9)");
-    }
-    Object(doc_.root());
-    ++lines_;
+    if (first && kind != "header") Error(kHeaderFirst, "", "the first line is not the header");
     return true;
   }
 
@@ -227,17 +228,18 @@ class Checker {
     Add(rule, std::move(pointer), std::move(message), true);
   }
 
-  void Object(const Value& root) {
+  // The line's type ("header", "message", "footer"; "" for none), its findings reported.
+  std::string_view Object(const Value& root, bool first) {
     if (!root.is_object()) {
       Error(kNotJson, "",
             "the line is a JSON " + std::string(json::KindName(root.kind())) + ", not an object");
-      return;
+      return "";
     }
     if (const Value* big = NumberBeyondDoubles(root)) {
       Error(kNotJson, "",
             "the number " + Excerpt(big->text(), 40) +
                 " is beyond the doubles: serde_json refuses it (errata MRR-E2)");
-      return;
+      return "";
     }
     for (const json::Duplicate& d : doc_.duplicates()) {
       Warning(kRepeatedName, d.pointer, "a member name repeated in its object");
@@ -246,22 +248,20 @@ class Checker {
     const std::string_view kind = type && type->is_string() ? type->text() : "";
     if (kind != "header" && kind != "message" && kind != "footer") {
       Error(kLineType, "/type", "a line's type is \"header\", \"message\" or \"footer\"");
-      return;
+      return "";
     }
-    Position(kind);
+    Position(kind, first);
     if (kind == "header") Header(root);
     if (kind == "message") Message(root);
     if (kind == "footer") Footer(root);
+    return kind;
   }
 
   // The order of lines (errata MRR-E12 to MRR-E14): the header first and once, nothing after the
   // footer.
-  void Position(std::string_view kind) {
+  void Position(std::string_view kind, bool first) {
     if (footer_seen_) Error(kAfterFooter, "", "a line after the footer");
-    if (lines_ == 0 && kind != "header") {
-      Error(kHeaderFirst, "", "the first line is a " + std::string(kind) + ", not the header");
-    }
-    if (lines_ > 0 && kind == "header") {
+    if (!first && kind == "header") {
       Error(kSecondHeader, "", "a header after the first line: a recording has one header");
     }
   }
