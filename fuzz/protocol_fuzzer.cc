@@ -6,18 +6,14 @@
 #include <cstdio>
 #include <string_view>
 
+#include "fuzz/fuzz_check.h"
 #include "runner/protocol/protocol.h"
 
 namespace {
 
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "protocol_fuzzer: %s\n", what);
-    __builtin_trap();
-  }
-}
+using arcs::fuzzing::Check;
 
 }  // namespace
 

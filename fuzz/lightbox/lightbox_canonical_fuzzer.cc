@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz/fuzz_check.h"
 #include "reference/core/canonical.h"
 #include "reference/core/json.h"
 
@@ -15,12 +16,7 @@ namespace {
 
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "lightbox_canonical_fuzzer: %s\n", what);
-    __builtin_trap();
-  }
-}
+using arcs::fuzzing::Check;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz/fuzz_check.h"
 #include "reference/core/json.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
 #include "reference/mcp_record_replay/recording.h"
@@ -19,12 +20,7 @@ namespace {
 
 constexpr std::size_t kMaxInputBytes = 256 * 1024;
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "mcp_record_replay_checker_fuzzer: %s\n", what);
-    __builtin_trap();
-  }
-}
+using arcs::fuzzing::Check;
 
 // Each line's requests: the key of the params as parsed equals the key of their re-serialized
 // text (json::Write keeps the data).

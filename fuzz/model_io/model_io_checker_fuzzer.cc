@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "conformance/model_io/checker.h"
+#include "fuzz/fuzz_check.h"
 #include "reference/core/canonical.h"
 #include "reference/core/sha256.h"
 
@@ -18,12 +19,7 @@ namespace {
 
 constexpr std::size_t kMaxInputBytes = 256 * 1024;
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "model_io_checker_fuzzer: %s\n", what);
-    __builtin_trap();
-  }
-}
+using arcs::fuzzing::Check;
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz/fuzz_check.h"
 #include "reference/core/canonical.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
@@ -21,12 +22,7 @@ namespace {
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 constexpr std::uint32_t kMaxDepth = 64;  // the walks below recurse
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "model_io_jcs_fuzzer: %s\n", what);
-    __builtin_trap();
-  }
-}
+using arcs::fuzzing::Check;
 
 void CheckNumberRoundTrip(double x) {
   if (!std::isfinite(x)) return;

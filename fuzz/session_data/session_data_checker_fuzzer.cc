@@ -9,18 +9,14 @@
 #include <string_view>
 
 #include "conformance/session_data/checker.h"
+#include "fuzz/fuzz_check.h"
 #include "reference/core/json.h"
 
 namespace {
 
 constexpr std::size_t kMaxInputBytes = 256 * 1024;
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "session_data_checker_fuzzer: %s\n", what);
-    __builtin_trap();
-  }
-}
+using arcs::fuzzing::Check;
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "conformance/session_data/render_judge.h"
+#include "fuzz/fuzz_check.h"
 #include "reference/session_data/session_data.h"
 
 namespace {
@@ -25,12 +26,7 @@ using arcs::session_data::Session;
 
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 
-void Check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "session_data_render_fuzzer: %s\n", what);
-    __builtin_trap();
-  }
-}
+using arcs::fuzzing::Check;
 
 // The judge's normalisation (vectors/README.md "SessionData"): NUL as U+FFFD, blank runs as one
 // space, no leading or trailing space.
