@@ -1,5 +1,6 @@
 #include "reference/mcp_record_replay/recording.h"
 
+#include <cstdlib>
 #include <deque>
 #include <limits>
 #include <unordered_map>
@@ -8,6 +9,7 @@
 #include "reference/core/canonical.h"
 #include "reference/core/json.h"
 #include "reference/core/json_fields.h"
+#include "reference/core/json_schema.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 #include "reference/core/text_formats.h"
@@ -219,7 +221,7 @@ class Checker {
 
  private:
   void Add(std::string_view rule, std::string pointer, std::string message, bool warning) {
-    sink_({std::string(rule), number_, std::move(pointer), warning, std::move(message)});
+    sink_({std::string(rule), "", "", number_, std::move(pointer), warning, std::move(message)});
   }
   void Error(std::string_view rule, std::string pointer, std::string message) {
     Add(rule, std::move(pointer), std::move(message), false);
@@ -246,6 +248,7 @@ class Checker {
     }
     const Value* type = root.Find("type");
     const std::string_view kind = type && type->is_string() ? type->text() : "";
+    Schema(root, kind);
     if (kind != "header" && kind != "message" && kind != "footer") {
       Error(kLineType, "/type", "a line's type is \"header\", \"message\" or \"footer\"");
       return "";
@@ -255,6 +258,35 @@ class Checker {
     if (kind == "message") Message(root);
     if (kind == "footer") Footer(root);
     return kind;
+  }
+
+  // The schema statement (Python's json keeps the last of repeated names). A oneOf error with a
+  // definition the line's type names is reported as that definition's errors.
+  void Schema(const Value& root, std::string_view kind) {
+    const std::string selected = "#/definitions/" + std::string(kind);
+    for (json::SchemaError& e :
+         RecordingSchema().Evaluate(root, json::RepeatedNamesRead::kLastWins)) {
+      std::vector<json::SchemaError> cited;
+      for (json::SchemaError& c : e.context) {
+        if (!kind.empty() && (c.location == selected || c.location.starts_with(selected + "/"))) {
+          cited.push_back(std::move(c));
+        }
+      }
+      if (cited.empty()) cited.push_back(std::move(e));
+      for (json::SchemaError& c : cited) {
+        sink_({"", std::move(c.location), std::move(c.keyword), number_,
+               std::move(c.instance_pointer), false, "schema: " + c.message});
+      }
+    }
+  }
+
+  static const json::Schema& RecordingSchema() {
+    static const json::Schema schema = [] {
+      Result<json::Schema> compiled = json::Schema::Compile(RecordingSchemaText());
+      if (!compiled.ok()) std::abort();  // the embedded schema compiles (recording_test.cc)
+      return std::move(*compiled);
+    }();
+    return schema;
   }
 
   // The order of lines (errata MRR-E12 to MRR-E14): the header first and once, nothing after the

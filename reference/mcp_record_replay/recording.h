@@ -1,7 +1,8 @@
 // TJ-SPEC-010 recordings (F-002): NDJSON, a header line, message lines, and a footer line on a
 // clean shutdown. This reads a recording as a stream, one line at a time, and reports what the
-// Serde statement of the format (RecordLine and its structs, decoded with serde_json) and the file
-// rules of conformance/mcp_record_replay/requirements.json find, each finding with its requirement
+// Serde statement of the format (RecordLine and its structs, decoded with serde_json), the JSON
+// Schema of its appendix and the file rules of conformance/mcp_record_replay/requirements.json
+// find, each finding with its requirement
 // id and line. Memory: the longest line, and for each request not yet answered its id (pairing,
 // errata MRR-E28), whatever the size of the file (EC-REC-007).
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_RECORDING_H_
@@ -23,7 +24,11 @@ struct Limits {
 };
 
 struct RecordingFinding {
+  // A requirement of the catalogue; "" for an error of the schema statement, which names the
+  // schema location and keyword instead (the catalogue gives each its MRR-SCHEMA id).
   std::string rule_id;
+  std::string schema_location;
+  std::string schema_keyword;
   std::uint64_t line = 0;  // 1-based; 0 for the file as a whole
   std::string pointer;     // inside the line's object
   bool warning = false;
@@ -32,10 +37,17 @@ struct RecordingFinding {
 
 using FindingSink = std::function<void(RecordingFinding)>;
 
-// Reads the whole recording and passes every finding to `sink`, in line order. Returns an error
+// Reads the whole recording and passes every finding to `sink`, in line order: each line under
+// the Serde statement and under the schema statement (the appendix JSON Schema, draft-07, format
+// date-time asserted; errata MRR-E2 `both`). A line the schema refuses is one oneOf error; where
+// the line's type selects a definition, the errors of that definition are cited instead, since
+// they say what is wrong. Returns an error
 // only when the source fails (I/O); a recording that breaks the format is findings, not an error.
 // A line over a limit ends the reading there (MRR-JSON-5: the recording is refused, not judged).
 Status CheckRecording(jsonl::ByteSource* source, const Limits& limits, const FindingSink& sink);
+
+// The appendix's JSON Schema, as schemas/mcp_record_replay/recording.schema.json holds it.
+std::string_view RecordingSchemaText();
 
 }  // namespace arcs::mcp_record_replay
 

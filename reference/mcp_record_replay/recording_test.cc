@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -33,13 +36,28 @@ std::vector<std::string> Check(std::string_view text, Limits limits = {}) {
   std::vector<std::string> out;
   jsonl::MemorySource source(text);
   const Status s = CheckRecording(&source, limits, [&](RecordingFinding f) {
-    out.push_back(std::to_string(f.line) + ":" + f.rule_id + (f.warning ? "!" : ""));
+    const std::string id =
+        f.rule_id.empty() ? f.schema_location + "#" + f.schema_keyword : f.rule_id;
+    out.push_back(std::to_string(f.line) + ":" + id + (f.warning ? "!" : ""));
   });
   EXPECT_TRUE(s.ok()) << s.message();
   return out;
 }
 
 using Ids = std::vector<std::string>;
+
+// The schema statement is the appendix's block, byte for byte (when the spec is beside the tree).
+TEST(RecordingTest, TheEmbeddedSchemaIsTheSpecsBlock) {
+  const char* root = std::getenv("ARCS_SOURCE_DIR");
+  std::ifstream spec(std::string(root ? root : ".") + "/../shared/specs/mcp-record-replay.md");
+  if (!spec) GTEST_SKIP() << "the spec is not beside the tree";
+  const std::string text((std::istreambuf_iterator<char>(spec)), std::istreambuf_iterator<char>());
+  const std::size_t appendix = text.find("## 9. Appendix: Recording Format JSON Schema");
+  ASSERT_NE(appendix, std::string::npos);
+  const std::size_t begin = text.find("```json\n", appendix) + 8;
+  const std::size_t end = text.find("```", begin);
+  EXPECT_EQ(text.substr(begin, end - begin), RecordingSchemaText());
+}
 
 TEST(RecordingTest, TheSpecsSessionIsValid) {
   EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest) +
@@ -69,14 +87,27 @@ TEST(RecordingTest, HeaderPositionVersionAndFooterLast) {
 }
 
 TEST(RecordingTest, SerdeFields) {
-  EXPECT_EQ(Check(kHeader + Message(-1, "c2s", kRequest)), Ids{"2:MRR-MESSAGE-2"});
-  EXPECT_EQ(Check(kHeader + Message(1, "C2S", kRequest)), Ids{"2:MRR-MESSAGE-4"});
+  // Both statements refuse these, each citing its own requirement (errata MRR-E2).
+  EXPECT_EQ(Check(kHeader + Message(-1, "c2s", kRequest)),
+            (Ids{"2:#/definitions/message/properties/seq#minimum", "2:MRR-MESSAGE-2"}));
+  EXPECT_EQ(Check(kHeader + Message(1, "C2S", kRequest)),
+            (Ids{"2:#/definitions/message/properties/dir#enum", "2:MRR-MESSAGE-4"}));
   EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest, R"(,"latency_ms":-5)")),
-            Ids{"2:MRR-MESSAGE-6"});
-  EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest, R"(,"latency_ms":null)")), Ids{});
+            (Ids{"2:#/definitions/message/properties/latency_ms#minimum", "2:MRR-MESSAGE-6"}));
+  // null: None for serde, not an integer for the schema (MRR-E2).
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest, R"(,"latency_ms":null)")),
+            Ids{"2:#/definitions/message/properties/latency_ms#type"});
+  // One `required` error per missing member, as draft-07 validators report them.
   EXPECT_EQ(Check(kHeader + std::string(R"({"type":"message","seq":1})") + "\n"),
-            (Ids{"2:MRR-MESSAGE-3", "2:MRR-MESSAGE-4", "2:MRR-MESSAGE-5"}));
-  EXPECT_EQ(Check(kHeader + std::string(R"({"type":"Message"})") + "\n"), Ids{"2:MRR-FORMAT-8"});
+            (Ids{"2:#/definitions/message#required", "2:#/definitions/message#required",
+                 "2:#/definitions/message#required", "2:MRR-MESSAGE-3", "2:MRR-MESSAGE-4",
+                 "2:MRR-MESSAGE-5"}));
+  // A type no definition has: the oneOf itself.
+  EXPECT_EQ(Check(kHeader + std::string(R"({"type":"Message"})") + "\n"),
+            (Ids{"2:##oneOf", "2:MRR-FORMAT-8"}));
+  // 1.0 is an integer to draft-07, a float to serde (MRR-E2).
+  EXPECT_EQ(Check(kHeader + Message(1, "c2s", kRequest, R"(,"latency_ms":1.0)")),
+            Ids{"2:MRR-MESSAGE-6"});
 }
 
 TEST(RecordingTest, SeqIncreasesGapsAllowed) {
