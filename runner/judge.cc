@@ -65,12 +65,11 @@ std::map<std::string, std::string> DeclaredReadings(const SuiteCase& c,
   auto choice = declared.policies.find(e.policy);
   j->policy = e.policy + (choice == declared.policies.end() ? "" : "=" + choice->second);
   std::map<std::string, std::string> readings;
-  if (choice != declared.policies.end()) {
-    const std::string suffix = "-" + choice->second;
-    for (const auto& [reading, outcome] : e.outcomes) {
-      if (reading.ends_with(suffix)) {
-        readings[reading.substr(0, reading.size() - suffix.size())] = outcome;
-      }
+  const conformance::PolicySpec* policy = c.format->FindPolicy(e.policy);
+  for (const auto& [reading, outcome] : e.outcomes) {
+    const std::string_view chosen = policy ? conformance::ReadingChoice(reading, *policy) : "";
+    if (!chosen.empty() && choice != declared.policies.end() && chosen == choice->second) {
+      readings[reading.substr(0, reading.size() - chosen.size() - 1)] = outcome;
     }
   }
   if (readings.empty()) {

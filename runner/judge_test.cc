@@ -102,6 +102,7 @@ TEST_F(JudgeTest, ReadingsSplitByAPolicyFollowTheDeclaredChoice) {
                                   {"exact-both", "invalid"}};
   expectation_.expect.arcs_reading = "folding-both";
   SuiteCase c = Case("validate", "");
+  c.format = conformance::FindFormat("session-data");  // the format whose policy is statement
   Judgement undeclared = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(undeclared.outcome, report::Outcome::kFailed);
   EXPECT_NE(undeclared.message.find("declares no choice for policy statement"), std::string::npos);

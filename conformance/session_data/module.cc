@@ -14,7 +14,6 @@ std::string_view CatalogueText();
 namespace {
 
 using arcs::session_data::Limits;
-using arcs::session_data::Reading;
 
 // ARCS's limits: the spec sets none (RFC 8259 §9 lets a reader set them; errata SD-E23).
 const std::vector<BoundLimit<Limits>>& SessionDataLimits() {
@@ -48,13 +47,13 @@ protocol::Answer ValidateAnswer(const CaseInput& input) {
 // Rendered for every JSON object, refused otherwise (SD-RENDER-6, errata SD-E26).
 protocol::Answer RenderAnswer(const CaseInput& input) {
   protocol::Answer answer;
-  const Reading reading = Reading::Read(input.Input("file"), ToSessionDataLimits(input.limits),
-                                        Reading::Purpose::kRender);
-  if (!reading.is_object()) {
+  std::optional<std::string> markdown =
+      arcs::session_data::RenderFile(input.Input("file"), ToSessionDataLimits(input.limits));
+  if (markdown) {
+    answer.outputs["markdown"] = std::move(*markdown);
+  } else {
     answer.verdict = protocol::Verdict::kInvalid;
-    return answer;
   }
-  arcs::session_data::RenderMarkdown(reading.session(), &answer.outputs["markdown"]);
   return answer;
 }
 

@@ -34,14 +34,13 @@ VerbOutput Render(const std::vector<std::string>& args) {
     output.exit_code = 2;
     return output;
   }
-  const auto reading = arcs::session_data::Reading::Read(
-      std::move(*text), limits, arcs::session_data::Reading::Purpose::kRender);
-  if (!reading.is_object()) {
+  std::optional<std::string> markdown = arcs::session_data::RenderFile(std::move(*text), limits);
+  if (!markdown) {
     output.err.push_back(args[0] + ": not one JSON text holding an object: nothing to render");
     output.exit_code = 1;
     return output;
   }
-  arcs::session_data::RenderMarkdown(reading.session(), &output.document);
+  output.document = std::move(*markdown);
   return output;
 }
 

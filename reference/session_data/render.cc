@@ -335,4 +335,12 @@ void RenderMarkdown(const Session& session, std::string* out) {
   }
 }
 
+std::optional<std::string> RenderFile(std::string text, const Limits& limits) {
+  const Reading reading = Reading::Read(std::move(text), limits, Reading::Purpose::kRender);
+  if (!reading.is_object()) return std::nullopt;
+  std::string markdown;
+  RenderMarkdown(reading.session(), &markdown);
+  return markdown;
+}
+
 }  // namespace arcs::session_data

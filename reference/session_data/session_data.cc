@@ -1,13 +1,13 @@
 #include "reference/session_data/session_data.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <span>
 #include <unordered_set>
 
 #include "reference/core/json_fields.h"
 #include "reference/core/json_schema.h"
+#include "reference/core/number.h"
 #include "reference/core/strings.h"
 
 namespace arcs::session_data {
@@ -93,11 +93,8 @@ int MatchField(std::string_view name, std::span<const std::string_view> fields) 
 }
 
 // Go's ParseFloat refuses a number beyond float64's range (an UnmarshalTypeError); one that
-// underflows becomes 0 without error.
-bool FitsFloat64(std::string_view number) {
-  const std::string text(number);
-  return std::isfinite(std::strtod(text.c_str(), nullptr));
-}
+// underflows becomes 0 without error, as json::ToDouble reads it.
+bool FitsFloat64(std::string_view number) { return json::ToDouble(number).has_value(); }
 
 // Decodes a parsed file into the spec's Go types as encoding/json does, collecting a finding for
 // every value of the wrong JSON type (Unmarshal goes on and returns the first; ARCS lists all).

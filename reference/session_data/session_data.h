@@ -128,6 +128,11 @@ std::string_view SchemaText();
 // input and output as fenced JSON when there is no formattedMarkdown.
 void RenderMarkdown(const Session& session, std::string* out);
 
+// A file's transcript (errata SD-E26: every JSON object is rendered, as far as it decodes), or
+// nullopt for a file that is not one JSON text holding an object (SD-RENDER-6): what `render`
+// answers, for the runner and on the command line alike.
+std::optional<std::string> RenderFile(std::string text, const Limits& limits);
+
 }  // namespace arcs::session_data
 
 #endif  // ARCS_REFERENCE_SESSION_DATA_SESSION_DATA_H_
