@@ -1,6 +1,7 @@
 #include "conformance/catalogue.h"
 
 #include <optional>
+#include <regex>
 
 #include "reference/core/io.h"
 #include "reference/core/json_fields.h"
@@ -71,6 +72,18 @@ Result<Catalogue> LoadCatalogue(const std::string& path) {
   Result<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   return ParseCatalogue(*text, path);
+}
+
+SchemaRuleMap SchemaRulesOf(const Catalogue& catalogue, std::string_view id_prefix) {
+  SchemaRuleMap out;
+  const std::regex where("^Location `([^`]+)`, keyword `([^`]+)`");
+  for (const Requirement& r : catalogue.requirements) {
+    std::smatch m;
+    if (r.id.starts_with(id_prefix) && std::regex_search(r.reason, m, where)) {
+      out.emplace(std::make_pair(m[1].str(), m[2].str()), r.id);
+    }
+  }
+  return out;
 }
 
 }  // namespace arcs::conformance

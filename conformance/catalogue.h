@@ -3,7 +3,10 @@
 #ifndef ARCS_CONFORMANCE_CATALOGUE_H_
 #define ARCS_CONFORMANCE_CATALOGUE_H_
 
+#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "reference/core/diagnostics.h"
@@ -38,6 +41,13 @@ struct Catalogue {
 // Strict: every member known, typed and present (reason is optional); `origin` starts messages.
 Result<Catalogue> ParseCatalogue(std::string_view text, const std::string& origin);
 Result<Catalogue> LoadCatalogue(const std::string& path);
+
+// The ids a catalogue gives the keywords of a format's JSON Schema: the requirements whose id
+// starts with `id_prefix` ("SD-SCHEMA-") and whose reason starts "Location `p`, keyword `k`", by
+// (p, k). The reasons are the one place that numbers a schema's keywords (the vector generators
+// read them so too).
+using SchemaRuleMap = std::map<std::pair<std::string, std::string>, std::string>;
+SchemaRuleMap SchemaRulesOf(const Catalogue& catalogue, std::string_view id_prefix);
 
 }  // namespace arcs::conformance
 

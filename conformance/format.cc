@@ -102,6 +102,10 @@ Result<LimitValues> FormatModule::LimitsFromArgs(std::string_view args) const {
           f.Fail(p, s.message());
         }
       });
+  for (const ArgumentSpec& a : arguments) {
+    const json::Value* v = f.OptionalAny(a.name);
+    if (v && !a.valid(*v)) f.Fail(f.Pointer(a.name), "expected " + std::string(a.what));
+  }
   f.Finish();
   if (!status.ok()) return status;
   return values;

@@ -14,6 +14,7 @@
 
 #include "conformance/catalogue.h"
 #include "reference/core/diagnostics.h"
+#include "reference/core/json.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/status.h"
 #include "runner/protocol/protocol.h"
@@ -79,7 +80,17 @@ using CompanionSources = std::map<std::string, jsonl::ByteSource*, std::less<>>;
 struct CaseInput {
   const std::map<std::string, std::string>* inputs = nullptr;  // name -> bytes
   LimitValues limits;
+  std::string_view args = {};  // the case's args object as compact JSON, "" for none
   const std::string& Input(std::string_view name) const;  // "" when absent
+};
+
+// A member of a case's args besides `limits`: a choice the user of an implementation makes on
+// its command line, which a case states (TJ-SPEC-010's match mode: errata MRR-E1 "Inputs, not
+// policies"). An absent one means the spec's default.
+struct ArgumentSpec {
+  std::string_view name;
+  std::string_view what;  // its values and default, one line
+  bool (*valid)(const json::Value& value);
 };
 
 // A case the runner makes at run time to probe an implementation's resource limits: the spec
@@ -101,6 +112,12 @@ struct ResourceProbe {
 
 class FormatModule;
 
+struct PropertyReadings {
+  std::string flag;
+  std::vector<std::string> readings;
+  std::string arcs;
+};
+
 // An answer to hold to what an operation asks beyond its verdict.
 struct AnswerCheck {
   const CaseInput& input;
@@ -117,6 +134,11 @@ struct AnswerCheck {
   // Where a check puts what the answer misses at a SHOULD: it costs the implementation nothing
   // but the strict profile, and the report shows it. Null when nobody listens.
   std::string* advisory = nullptr;
+  // Where a check whose expected properties differ by the readings of a flag (but whose outcome
+  // word does not) reports the flag, the readings the answer agrees with and the ARCS reading, so
+  // that the report follows the reading an implementation takes as for an acceptable outcome.
+  // Null when nobody listens.
+  PropertyReadings* readings = nullptr;
 };
 
 // One operation of a format (validate, roundtrip, verify, hash, ...).
@@ -156,7 +178,10 @@ struct VerbSpec {
 
 class FormatModule {
  public:
-  std::string_view name;          // "spool": directory names, --format, the protocol
+  std::string_view name;  // "spool": directory names, --format, the protocol
+  // A shorter name for the format's commands, as its spec writes them ("mcp": `arcs mcp replay`
+  // for TJ-SPEC-010's `thoughtjack replay`); "" for none. `arcs NAME VERB` works either way.
+  std::string_view command_alias;
   std::string_view title;         // "Spool 1.0"
   std::string_view spec;          // the normative text's file name in the shared specs folder
   std::string_view spec_version;  // "1.0"
@@ -174,6 +199,7 @@ class FormatModule {
   // Whether the first bytes of a file (up to 64 KiB) look like this format.
   bool (*sniff)(std::string_view head) = nullptr;
   std::vector<LimitSpec> limits;
+  std::vector<ArgumentSpec> arguments;
   std::vector<PolicySpec> policies;
   std::vector<OperationSpec> operations;
   // Played against every operation whose inputs a probe provides.
@@ -210,7 +236,8 @@ class FormatModule {
   // Sets a limit by name; kInvalidArgument naming the known limits when there is no such limit.
   Status SetLimit(std::string_view limit, std::uint64_t value, LimitValues* values) const;
   // The limits of a case's args object (compact JSON text, "" for none): {"limits": {...}} and
-  // nothing else; every name must be a limit of the format and every value a count.
+  // the format's arguments, nothing else; every name in limits must be a limit of the format and
+  // every value a count, every argument valid.
   Result<LimitValues> LimitsFromArgs(std::string_view args) const;
   // The embedded catalogue, parsed once.
   const Catalogue& BuiltInCatalogue() const;

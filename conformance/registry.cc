@@ -24,6 +24,13 @@ const FormatModule* FindFormat(std::string_view name) {
   return nullptr;
 }
 
+const FormatModule* FindFormatCommand(std::string_view command) {
+  for (const FormatModule* f : Formats()) {
+    if (f->name == command || (!f->command_alias.empty() && f->command_alias == command)) return f;
+  }
+  return nullptr;
+}
+
 namespace {
 
 // An extension (".spool") needs a name before it; a whole file name ("events.jsonl") is the

@@ -13,6 +13,8 @@ namespace arcs::conformance {
 
 std::span<const FormatModule* const> Formats();
 const FormatModule* FindFormat(std::string_view name);
+// The format a command names: its name or its command alias ("mcp"), or nullptr.
+const FormatModule* FindFormatCommand(std::string_view command);
 // The format a file name's extension names, or nullptr.
 const FormatModule* FormatForPath(std::string_view path);
 // The format whose sniffer recognises these first bytes, or nullptr.

@@ -28,8 +28,8 @@ commands:
   render FILE             a session as a Markdown transcript (SessionData)
   vectors                 hold the reference, in process, to every vector
   formats [--json]        the formats, their limits, policies and operations
-  FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs FORMAT
-                          --help lists them)
+  FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs mcp
+                          replay -r FILE; arcs FORMAT --help lists them)
 
 Run `arcs COMMAND --help` for a command's options; `arcs --version` for the version.
 The runner protocol: runner/PROTOCOL.md.
@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
   if (command == "render") return arcs::runner::FileVerbCommand("render", args);
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
   if (command == "formats") return arcs::runner::FormatsCommand(args);
-  if (const arcs::conformance::FormatModule* format = arcs::conformance::FindFormat(command)) {
+  if (const arcs::conformance::FormatModule* format =
+          arcs::conformance::FindFormatCommand(command)) {
     return arcs::runner::VerbCommand(*format, args);
   }
   std::cerr << "arcs: unknown command '" << command << "'\n" << kHelp;

@@ -1,5 +1,6 @@
 #include "runner/judge.h"
 
+#include <algorithm>
 #include <set>
 
 #include "reference/core/strings.h"
@@ -154,13 +155,22 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
   // outcome's ground: an acceptable reading never excuses lost data.
   std::string problem;
   std::string advisory;
+  conformance::PropertyReadings property;
   if (op.check_answer) {
     problem = op.check_answer({input, answer, declared.policies, e.ground == Ground::kAcceptable,
                                c.expectation->same_hash_as, c.expectation->expected_properties,
-                               &advisory});
+                               &advisory, &property});
   }
-  j.strict = got == ArcsOutcome(c) && problem.empty() && advisory.empty() ? report::Strict::kPassed
-                                                                          : report::Strict::kFailed;
+  const bool arcs_property =
+      property.flag.empty() || std::find(property.readings.begin(), property.readings.end(),
+                                         property.arcs) != property.readings.end();
+  if (!property.flag.empty() && e.ground != Ground::kAcceptable) {
+    j.flag = property.flag;
+    j.readings = property.readings;
+  }
+  j.strict = got == ArcsOutcome(c) && problem.empty() && advisory.empty() && arcs_property
+                 ? report::Strict::kPassed
+                 : report::Strict::kFailed;
   if (!advisory.empty()) j.message = "SHOULD: " + advisory;
   std::set<std::string> allowed = Allowed(c, declared, &j);
   if (j.outcome == Outcome::kFailed) {

@@ -58,7 +58,7 @@ protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
   Result<conformance::LimitValues> limits = format->LimitsFromArgs(request.args);
   // PROTOCOL.md §2: an arg the implementation cannot honour makes it skip the case.
   if (!limits.ok()) return Skipped(request, "args: " + limits.status().message());
-  protocol::Answer answer = op->reference({&request.inputs, std::move(*limits)});
+  protocol::Answer answer = op->reference({&request.inputs, std::move(*limits), request.args});
   answer.id = request.id;
   return answer;
 }

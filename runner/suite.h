@@ -26,7 +26,7 @@ struct SuiteCase {
   // The input files' bytes by input name, shared by the case's operations.
   std::shared_ptr<const std::map<std::string, std::string>> inputs;
 
-  conformance::CaseInput Input() const { return {inputs.get(), vector->limits}; }
+  conformance::CaseInput Input() const { return {inputs.get(), vector->limits, vector->args}; }
   bool resource_probe() const {
     return expectation->expect.ground == conformance::Ground::kResource;
   }

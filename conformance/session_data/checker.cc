@@ -1,8 +1,6 @@
 #include "conformance/session_data/checker.h"
 
 #include <algorithm>
-#include <map>
-#include <regex>
 
 #include "conformance/session_data/module.h"
 
@@ -13,22 +11,8 @@ using arcs::session_data::Finding;
 using arcs::session_data::Reading;
 using arcs::session_data::Statement;
 
-// (location, keyword) -> id, read once from the catalogue's reasons: the catalogue is the one
-// place that numbers the schema's keywords (vectors/session_data/generate.py reads it so too).
-using SchemaRuleMap = std::map<std::pair<std::string, std::string>, std::string>;
-
 const SchemaRuleMap& SchemaRules() {
-  static const SchemaRuleMap rules = [] {
-    SchemaRuleMap out;
-    const std::regex where("^Location `([^`]+)`, keyword `([^`]+)`");
-    for (const Requirement& r : Module().BuiltInCatalogue().requirements) {
-      std::smatch m;
-      if (r.id.starts_with("SD-SCHEMA-") && std::regex_search(r.reason, m, where)) {
-        out.emplace(std::make_pair(m[1].str(), m[2].str()), r.id);
-      }
-    }
-    return out;
-  }();
+  static const SchemaRuleMap rules = SchemaRulesOf(Module().BuiltInCatalogue(), "SD-SCHEMA-");
   return rules;
 }
 

@@ -95,6 +95,12 @@ const Value* FieldReader::Optional(std::string_view name, Kind kind) {
   return Member(name, kind, false);
 }
 
+const Value* FieldReader::OptionalAny(std::string_view name) {
+  if (!ok()) return nullptr;
+  known_.emplace_back(name);
+  return value_->Find(name);
+}
+
 void FieldReader::String(std::string_view name, std::string* out) {
   if (const Value* v = Required(name, Kind::kString)) *out = std::string(v->text());
 }

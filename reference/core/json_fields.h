@@ -50,6 +50,8 @@ class FieldReader {
   // Absent: nullptr, and an error only for Required.
   const Value* Required(std::string_view name, Kind kind);
   const Value* Optional(std::string_view name, Kind kind);
+  // The member whatever its kind, for a caller that checks it; nullptr when absent.
+  const Value* OptionalAny(std::string_view name);
 
   // Typed members. The Optional* forms leave *out alone when the member is absent and say
   // whether it was present.

@@ -6,8 +6,12 @@
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_JSONRPC_H_
 
 #include <cstdint>
+#include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "reference/core/json.h"
@@ -48,6 +52,21 @@ struct Classified {
 // `error` an error response (result and error both: an error response with an issue). Anything
 // else is kOther. Then lists how the message departs from JSON-RPC 2.0.
 Classified Classify(const json::Value& msg);
+
+// Requests waiting for their response, by id, each with a payload of the caller's (an index):
+// ids compare as JSON values (errata MRR-E28), strings exactly and numbers by value, so `1` and
+// `1.0` are one id; repeated ids wait in order. Memory: an id's spelling per waiting request.
+class PendingIds {
+ public:
+  void Add(const json::Value& id, std::uint64_t payload);
+  // The payload of the earliest waiting request whose id equals `id`, which stops waiting; none
+  // for a response to no request.
+  std::optional<std::uint64_t> Take(const json::Value& id);
+
+ private:
+  // A number's bucket is its nearest double, and a bucket is searched for an exact value.
+  std::unordered_map<std::string, std::deque<std::pair<std::string, std::uint64_t>>> buckets_;
+};
 
 }  // namespace arcs::mcp_record_replay
 

@@ -1,12 +1,11 @@
 #include "reference/mcp_record_replay/recording.h"
 
+#include <algorithm>
 #include <cstdlib>
-#include <deque>
 #include <limits>
-#include <unordered_map>
+#include <span>
 #include <vector>
 
-#include "reference/core/canonical.h"
 #include "reference/core/json.h"
 #include "reference/core/json_fields.h"
 #include "reference/core/json_schema.h"
@@ -35,6 +34,11 @@ constexpr std::string_view kNoKind = "MRR-MESSAGE-9";
 constexpr std::string_view kAfterFooter = "MRR-FOOTER-1";
 constexpr std::string_view kFooterCounts = "MRR-FOOTER-3";
 constexpr std::string_view kOrphanResponse = "MRR-JSONRPC-7";
+
+// The requirement each Departure of jsonrpc.h cites, in the enum's order.
+constexpr std::string_view kDepartureRules[] = {kNoKind,         "MRR-JSONRPC-1", "MRR-JSONRPC-2",
+                                                "MRR-JSONRPC-3", "MRR-JSONRPC-4", "MRR-JSONRPC-5",
+                                                "MRR-JSONRPC-6", "MRR-JSONRPC-8"};
 
 // What a Serde field decodes, and the requirement a value it cannot decode cites.
 enum class FieldType : std::uint8_t {
@@ -134,51 +138,16 @@ const Value* NumberBeyondDoubles(const Value& root) {
   return nullptr;
 }
 
-// Requests waiting for their response, by id (errata MRR-E28): ids compare as JSON values,
-// numbers by value, so the bucket of a number is its nearest double and the bucket is searched.
-class PendingRequests {
+}  // namespace
+
+class LineChecker::Impl {
  public:
-  void Add(const Value& id) { buckets_[Bucket(id)].push_back(Spelling(id)); }
+  Impl(const Limits& limits, FindingSink sink) : limits_(limits), sink_(std::move(sink)) {}
 
-  // Pairs a response with the earliest waiting request of equal id; false for an orphan.
-  bool Pair(const Value& id) {
-    auto it = buckets_.find(Bucket(id));
-    if (it == buckets_.end()) return false;
-    std::deque<std::string>& waiting = it->second;
-    for (auto w = waiting.begin(); w != waiting.end(); ++w) {
-      if (Same(*w, Spelling(id))) {
-        waiting.erase(w);
-        if (waiting.empty()) buckets_.erase(it);
-        return true;
-      }
-    }
-    return false;
-  }
-
- private:
-  static std::string Spelling(const Value& id) {
-    return (id.is_string() ? "s" : "n") + std::string(id.text());
-  }
-  static std::string Bucket(const Value& id) {
-    if (!id.is_number()) return Spelling(id);
-    const std::optional<double> d = json::ToDouble(id.text());
-    return "n" + (d ? canonical::EcmaScriptNumber(*d) : std::string(id.text()));
-  }
-  static bool Same(std::string_view a, std::string_view b) {
-    if (a[0] != b[0]) return false;
-    return a[0] == 's' ? a == b : json::SameValue(a.substr(1), b.substr(1));
-  }
-  std::unordered_map<std::string, std::deque<std::string>> buckets_;
-};
-
-class Checker {
- public:
-  Checker(const Limits& limits, const FindingSink& sink) : limits_(limits), sink_(sink) {}
-
-  // false when the reading must stop (a limit). Only the last line can lack a line ending.
   bool Line(const jsonl::Line& line) {
     const bool unterminated = line.ending == jsonl::Ending::kNone;
-    std::string_view kind;
+    kind_ = "";
+    object_ = nullptr;
     number_ = line.number;
     if (line.too_long) {
       Error(kLimit, "",
@@ -209,15 +178,19 @@ class Checker {
       if (unterminated) {
         Error(kNoFinalNewline, "", "the last line has no line feed after it (errata MRR-E9)");
       }
-      kind = Object(doc_.root(), first);
+      kind_ = Object(doc_.root(), first);
+      if (doc_.root().is_object()) object_ = &doc_.root();
     }
-    if (first && kind != "header") Error(kHeaderFirst, "", "the first line is not the header");
+    if (first && kind_ != "header") Error(kHeaderFirst, "", "the first line is not the header");
     return true;
   }
 
   void End() {
     if (lines_ == 0) Error(kHeaderFirst, "", "the recording is empty: it has no header");
   }
+
+  const Value* object() const { return object_; }
+  std::string_view kind() const { return kind_; }
 
  private:
   void Add(std::string_view rule, std::string pointer, std::string message, bool warning) {
@@ -348,18 +321,15 @@ class Checker {
 
   // The JSON-RPC shape of msg: warnings (errata MRR-E26, recorded-as-sent), and pairing.
   void Rpc(const Value& msg, bool client) {
-    static constexpr std::string_view kDepartureRules[] = {
-        kNoKind,         "MRR-JSONRPC-1", "MRR-JSONRPC-2", "MRR-JSONRPC-3",
-        "MRR-JSONRPC-4", "MRR-JSONRPC-5", "MRR-JSONRPC-6", "MRR-JSONRPC-8"};
     const Classified c = Classify(msg);
     for (const Issue& i : c.issues) {
       Warning(kDepartureRules[static_cast<std::size_t>(i.departure)], "/msg", i.message);
     }
-    PendingRequests& mine = client ? client_requests_ : server_requests_;
-    PendingRequests& theirs = client ? server_requests_ : client_requests_;
-    if (c.kind == MessageKind::kRequest) mine.Add(*c.id);
+    PendingIds& mine = client ? client_requests_ : server_requests_;
+    PendingIds& theirs = client ? server_requests_ : client_requests_;
+    if (c.kind == MessageKind::kRequest) mine.Add(*c.id, 0);
     const bool response = c.kind == MessageKind::kResponse || c.kind == MessageKind::kError;
-    if (response && !c.id->is_null() && !theirs.Pair(*c.id)) {
+    if (response && !c.id->is_null() && !theirs.Take(*c.id)) {
       Warning(kOrphanResponse, "/msg/id",
               "a response to no request: no earlier request from the other side with this id is "
               "waiting for its response (errata MRR-E28)");
@@ -384,24 +354,48 @@ class Checker {
     }
   }
 
-  const Limits& limits_;
-  const FindingSink& sink_;
+  const Limits limits_;
+  const FindingSink sink_;
   json::Document doc_;  // reused from line to line
+  const Value* object_ = nullptr;
+  std::string_view kind_;
   std::uint64_t number_ = 0;
   std::uint64_t lines_ = 0;  // lines read, blank lines aside
   std::optional<std::uint64_t> last_seq_;
   std::uint64_t messages_ = 0, client_messages_ = 0, server_messages_ = 0;
   bool footer_seen_ = false;
-  PendingRequests client_requests_, server_requests_;
+  PendingIds client_requests_, server_requests_;
 };
 
-}  // namespace
+std::vector<std::string_view> RecordingRuleIds() {
+  std::vector<std::string_view> ids = {
+      kNotJson,     kNoFinalNewline, kByteOrderMark, kRepeatedName, kLimit,
+      kLineType,    kHeaderFirst,    kSecondHeader,  kVersionValue, kSeqOrder,
+      kAfterFooter, kFooterCounts,   kOrphanResponse};
+  ids.insert(ids.end(), std::begin(kDepartureRules), std::end(kDepartureRules));
+  for (std::span<const Field> fields :
+       {std::span<const Field>(kHeaderFields), std::span<const Field>(kMessageFields),
+        std::span<const Field>(kFooterFields)}) {
+    for (const Field& f : fields) ids.push_back(f.rule);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+LineChecker::LineChecker(const Limits& limits, FindingSink sink)
+    : impl_(std::make_unique<Impl>(limits, std::move(sink))) {}
+LineChecker::~LineChecker() = default;
+bool LineChecker::Line(const jsonl::Line& line) { return impl_->Line(line); }
+void LineChecker::End() { impl_->End(); }
+const json::Value* LineChecker::last_object() const { return impl_->object(); }
+std::string_view LineChecker::last_type() const { return impl_->kind(); }
 
 Status CheckRecording(jsonl::ByteSource* source, const Limits& limits, const FindingSink& sink) {
   jsonl::LineOptions options;
   options.max_line_bytes = limits.max_line_bytes;
   jsonl::LineReader reader(source, options);
-  Checker checker(limits, sink);
+  LineChecker checker(limits, sink);
   jsonl::Line line;
   for (;;) {
     Result<bool> more = reader.Next(&line);

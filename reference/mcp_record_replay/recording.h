@@ -10,8 +10,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "reference/core/json.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/status.h"
 
@@ -45,6 +49,29 @@ using FindingSink = std::function<void(RecordingFinding)>;
 // only when the source fails (I/O); a recording that breaks the format is findings, not an error.
 // A line over a limit ends the reading there (MRR-JSON-5: the recording is refused, not judged).
 Status CheckRecording(jsonl::ByteSource* source, const Limits& limits, const FindingSink& sink);
+
+// The same judgement one line at a time, for a reader that also uses what it reads (the loader of
+// loader.h): every finding of a line reaches the sink during Line().
+class LineChecker {
+ public:
+  LineChecker(const Limits& limits, FindingSink sink);
+  ~LineChecker();
+  // false when the reading must stop (a limit). Only the last line can lack a line ending.
+  bool Line(const jsonl::Line& line);
+  void End();  // after the last line
+  // The last line's object when it parsed as one, else null; valid until the next Line().
+  const json::Value* last_object() const;
+  // The last line's type: "header", "message", "footer", or "" for none of them.
+  std::string_view last_type() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Every requirement id a finding can cite besides the schema statement's (which the catalogue
+// numbers by location and keyword).
+std::vector<std::string_view> RecordingRuleIds();
 
 // The appendix's JSON Schema, as schemas/mcp_record_replay/recording.schema.json holds it.
 std::string_view RecordingSchemaText();

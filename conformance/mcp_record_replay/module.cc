@@ -1,0 +1,208 @@
+#include "conformance/mcp_record_replay/module.h"
+
+#include "conformance/mcp_record_replay/checker.h"
+#include "conformance/mcp_record_replay/replay_judge.h"
+#include "conformance/mcp_record_replay/verbs.h"
+#include "reference/core/strings.h"
+#include "reference/mcp_record_replay/loader.h"
+#include "reference/mcp_record_replay/replay.h"
+
+namespace arcs::conformance::mcp_record_replay {
+
+// Built at compile time from conformance/mcp_record_replay/requirements.json.
+std::string_view CatalogueText();
+
+namespace {
+
+using arcs::mcp_record_replay::Limits;
+
+// ARCS's limits: the spec sets none (RFC 8259 §9 lets a reader set them; errata MRR-E25).
+const std::vector<BoundLimit<Limits>>& RecordingLimits() {
+  static const Limits d;
+  static const std::vector<BoundLimit<Limits>> limits = {
+      {{"max_line_bytes", d.max_line_bytes, "MRR-JSON-5",
+        "bytes of one line of a recording, without its line end"},
+       &Limits::max_line_bytes},
+      {{"max_json_depth", d.max_json_depth, "MRR-JSON-5",
+        "nesting of arrays and objects in a line (the line's object is 1)"},
+       &Limits::max_json_depth},
+  };
+  return limits;
+}
+
+// A header line: the first line of every recording (§2 F-002), with members only it has.
+bool LooksLikeRecording(std::string_view head) {
+  const std::string_view first = head.substr(0, head.find('\n'));
+  return first.find("\"header\"") != std::string_view::npos &&
+         first.find("\"thoughtjack_version\"") != std::string_view::npos;
+}
+
+void ValidateFile(jsonl::ByteSource* source, const CompanionSources&, const LimitValues& limits,
+                  Diagnostics* out) {
+  Validate(source, ToRecordingLimits(limits), out);
+}
+
+protocol::Answer ValidateAnswer(const CaseInput& input) {
+  return ValidateCaseAnswer(Module(), input);
+}
+
+namespace mrr = arcs::mcp_record_replay;
+
+// The case's string argument `name`, or `fallback` (§5's default) when it has none.
+std::string ArgumentOf(std::string_view args, std::string_view name, std::string_view fallback) {
+  json::Document doc;
+  if (args.empty() || !doc.Parse(args) || !doc.root().is_object()) return std::string(fallback);
+  const json::Value* v = doc.root().Find(name);
+  return v && v->is_string() ? std::string(v->text()) : std::string(fallback);
+}
+
+Result<mrr::ReplayOptions> ReplayOptionsOf(std::string_view args) {
+  mrr::ReplayOptions options;
+  Result<mrr::MatchMode> mode = mrr::ParseMatchMode(ArgumentOf(args, "match_mode", "sequential"));
+  Result<mrr::Timing> timing = mrr::ParseTiming(ArgumentOf(args, "timing", "instant"));
+  Result<mrr::OnUnmatched> unmatched =
+      mrr::ParseOnUnmatched(ArgumentOf(args, "on_unmatched", "error"));
+  for (const Status* s : {&mode.status(), &timing.status(), &unmatched.status()}) {
+    if (!s->ok()) return *s;
+  }
+  options.match_mode = *mode;
+  options.timing = *timing;
+  options.on_unmatched = *unmatched;
+  return options;
+}
+
+// The reference loads as it declares (bom and blank_lines: ignore), replays the script, and
+// answers `refused` when the recording does not load or the arguments cannot work together: a
+// case gives no upstream, so passthrough is a usage error (errata MRR-E42 usage-error).
+protocol::Answer ReplayAnswer(const CaseInput& input) {
+  protocol::Answer answer;
+  answer.verdict = protocol::Verdict::kInvalid;
+  Result<mrr::ReplayOptions> options = ReplayOptionsOf(input.args);
+  if (!options.ok() || options->on_unmatched == mrr::OnUnmatched::kPassthrough) return answer;
+  const std::string& recording = input.Input("recording");
+  jsonl::MemorySource source(recording);
+  mrr::LoadOptions load;
+  load.limits = ToRecordingLimits(input.limits);
+  Result<mrr::LoadedRecording> loaded = mrr::LoadRecording(&source, load);
+  if (!loaded.ok()) return answer;
+  const mrr::MemoryRandomAccess lines(recording);
+  Result<mrr::ReplayTranscript> transcript =
+      mrr::ReplayScript(*loaded, lines, input.Input("script"), *options);
+  if (!transcript.ok()) return answer;
+  answer.verdict = protocol::Verdict::kValid;
+  answer.outputs["answers"] = std::move(transcript->answers);
+  answer.outputs["end"] = std::string(transcript->ended ? kExitNonZero : kScriptEnd);
+  return answer;
+}
+
+std::string CheckReplay(const AnswerCheck& check) {
+  if (check.answer.verdict != protocol::Verdict::kValid || check.expected_properties.empty()) {
+    return "";
+  }
+  auto answers = check.answer.outputs.find("answers");
+  auto end = check.answer.outputs.find("end");
+  if (answers == check.answer.outputs.end() || end == check.answer.outputs.end()) {
+    return "a loaded replay answers with the outputs \"answers\" and \"end\"";
+  }
+  json::Document doc;
+  if (!doc.Parse(check.expected_properties)) return "the vector's expect_replay does not parse";
+  if (std::string bad = CheckReplayExpectation(doc.root()); !bad.empty()) {
+    return "the vector's " + bad;
+  }
+  ReplayJudgement judged = JudgeReplay(answers->second, end->second, doc.root());
+  if (check.readings && doc.root().Find("flag")) {
+    *check.readings = {std::string(doc.root().Find("flag")->text()), std::move(judged.readings),
+                       std::string(doc.root().Find("arcs")->text())};
+  }
+  return judged.problem;
+}
+
+bool IsString(const json::Value& v, std::initializer_list<std::string_view> choices) {
+  if (!v.is_string()) return false;
+  for (std::string_view c : choices) {
+    if (v.text() == c) return true;
+  }
+  return false;
+}
+
+FormatModule Build() {
+  FormatModule m;
+  m.name = "mcp-record-replay";
+  m.command_alias = "mcp";
+  m.title = "MCP record/replay (TJ-SPEC-010, recording format 1.0)";
+  m.spec = "mcp-record-replay.md";
+  m.spec_version = "1.0";
+  m.rule_prefix = "MRR-";
+  m.native_rule_prefixes = {"F-", "EC-REC-", "NFR-"};
+  m.sniff = LooksLikeRecording;
+  m.limits = LimitSpecs(RecordingLimits());
+  m.arguments = {
+      {"match_mode", "\"sequential\" (default), \"by-request\" or \"fuzzy\"",
+       [](const json::Value& v) {
+         return IsString(v, {"sequential", "by-request", "fuzzy"});
+       }},
+      {"timing", "\"instant\" (default), \"realistic\" or \"scaled:N\"",
+       [](const json::Value& v) {
+         return v.is_string() && arcs::mcp_record_replay::ParseTiming(v.text()).ok();
+       }},
+      {"on_unmatched", "\"error\" (default), \"warn\" or \"passthrough\"",
+       [](const json::Value& v) {
+         return IsString(v, {"error", "warn", "passthrough"});
+       }},
+      {"style", "\"simple\" (default) or \"phased\"",
+       [](const json::Value& v) {
+         return IsString(v, {"simple", "phased"});
+       }},
+      {"phase_after", "a count of tools/call requests (default 3)",
+       [](const json::Value& v) { return v.is_number() && ParseCount(v.text(), UINT64_MAX); }},
+  };
+  m.policies = {
+      {"bom",
+       {"ignore", "refuse"},
+       "ignore",
+       "RFC 8259 §8.1: parsers \"MAY ignore the presence of a byte order mark rather than treating "
+       "it as an error\" (errata MRR-E6); judged in replay and convert"},
+      {"blank_lines",
+       {"ignore", "refuse"},
+       "ignore",
+       "NDJSON §3.2: the parser \"MAY silently ignore empty lines\" (errata MRR-E8); judged in "
+       "replay and convert"},
+  };
+  m.operations = {
+      {"validate",
+       "judges whether a recording conforms: the NDJSON text, the header-messages-footer "
+       "structure, both statements of the line format (errata MRR-E2); findings cite the catalogue",
+       {"recording"},
+       "valid",
+       "invalid",
+       ValidateAnswer},
+      {"replay",
+       "serves the recording (input recording) as a mock MCP server to the client script (input "
+       "script, one JSON-RPC message per line) under the case's match_mode, timing and "
+       "on_unmatched; outputs answers (what it sent, one message per line) and end (script-end, "
+       "or exit-non-zero when it stopped on its own)",
+       {"recording", "script"},
+       "loaded",
+       "refused",
+       ReplayAnswer,
+       CheckReplay},
+  };
+  m.rules = AllRules;
+  m.validate = ValidateFile;
+  m.verbs = Verbs();
+  m.catalogue_text = CatalogueText;
+  return m;
+}
+
+}  // namespace
+
+const FormatModule& Module() {
+  static const FormatModule module = Build();
+  return module;
+}
+
+Limits ToRecordingLimits(const LimitValues& values) {
+  return ToReferenceLimits(RecordingLimits(), values);
+}
+
+}  // namespace arcs::conformance::mcp_record_replay
