@@ -1,0 +1,683 @@
+#include "reference/mcp_record_replay/recorder.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "reference/core/json.h"
+#include "reference/core/number.h"
+#include "reference/core/strings.h"
+#include "reference/mcp_record_replay/jsonrpc.h"
+#include "reference/mcp_record_replay/upstream.h"
+
+namespace arcs::mcp_record_replay {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// No wait is longer than this, so the stop flag and the upstream's death are seen promptly.
+constexpr milliseconds kSlice{100};
+constexpr std::size_t kChunk = 64 << 10;  // one read
+// Bytes read from one side and not yet taken by the other: past this, that side is not read.
+constexpr std::size_t kMaxQueued = 1 << 20;
+// The recording's buffer is flushed early past this, so a burst of large messages stays bounded.
+constexpr std::size_t kMaxBuffered = 1 << 20;
+// Unanswered requests tracked per side; beyond, new ones get no latency (a peer flooding us).
+constexpr std::size_t kMaxWaiting = 1 << 16;
+constexpr int kMaxWarnings = 100;
+
+std::string ErrnoText(int error) {
+  std::string text = std::strerror(error);
+  if (const char* name = strerrorname_np(error)) text += std::string(" (") + name + ")";
+  return text;
+}
+
+void IgnoreSigpipe() {
+  // Process-wide by nature; only replaces the default action, never a handler set on purpose.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction current {};
+    if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      sigaction(SIGPIPE, &ignore, nullptr);
+    }
+  });
+}
+
+// O_NONBLOCK on the client's descriptors for the session. It belongs to the open file
+// description, which a terminal shares with the shell: the flags all go back as they were.
+class NonBlockingScope {
+ public:
+  explicit NonBlockingScope(std::initializer_list<int> fds) {
+    // Saved before any is changed: two of them may share one description.
+    for (int fd : fds) saved_.push_back({fd, fcntl(fd, F_GETFL)});
+    for (const auto& [fd, flags] : saved_) {
+      if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    }
+  }
+  ~NonBlockingScope() {
+    for (const auto& [fd, flags] : saved_) {
+      if (flags >= 0) fcntl(fd, F_SETFL, flags);
+    }
+  }
+  NonBlockingScope(const NonBlockingScope&) = delete;
+  NonBlockingScope& operator=(const NonBlockingScope&) = delete;
+
+ private:
+  std::vector<std::pair<int, int>> saved_;
+};
+
+// One line per warning on the log; a flood (a client writing garbage) is cut short.
+class Log {
+ public:
+  explicit Log(int fd) : fd_(fd) {}
+  // Both the proxy's thread and the recording's writer warn.
+  void Warn(const std::string& message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (count_ > kMaxWarnings) return;
+    ++count_;
+    Write("arcs mcp record: " +
+          (count_ > kMaxWarnings ? std::string("further warnings are not shown") : message) + "\n");
+  }
+  void Note(const std::string& message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Write("arcs mcp record: " + message + "\n");
+  }
+
+ private:
+  void Write(std::string_view text) {
+    // The log may share a terminal's description with the client's (now non-blocking) stdout.
+    while (!text.empty()) {
+      const ssize_t n = write(fd_, text.data(), text.size());
+      if (n > 0) {
+        text.remove_prefix(static_cast<std::size_t>(n));
+      } else if (n < 0 && errno == EAGAIN) {
+        pollfd p{fd_, POLLOUT, 0};
+        if (poll(&p, 1, static_cast<int>(kSlice.count())) <= 0) return;
+      } else if (!(n < 0 && errno == EINTR)) {
+        return;
+      }
+    }
+  }
+  std::mutex mutex_;
+  int fd_;
+  int count_ = 0;
+};
+
+// The recording file: whole lines, buffered, flushed every `interval` after the oldest buffered
+// line or every `every` messages, each flush fsync'd (NFR-001, NFR-003). The writes and syncs run
+// on a thread of their own, so that the proxy never waits for the disk while it forwards (an fsync
+// takes from a fraction of a millisecond to several when the disk is busy: NFR-001's budget). A
+// flush hands the buffered lines over whole; while the writer is still busy with the last ones,
+// lines gather for the next. A failed write stops the recording, not the session: status() says
+// why.
+class RecordingFile {
+ public:
+  RecordingFile(milliseconds interval, std::size_t every, Log* log)
+      : interval_(interval), every_(std::max<std::size_t>(every, 1)), log_(log) {}
+  ~RecordingFile() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closing_ = true;
+    }
+    wake_.notify_all();
+    if (writer_.joinable()) writer_.join();
+    if (fd_ >= 0) close(fd_);
+  }
+  RecordingFile(const RecordingFile&) = delete;
+  RecordingFile& operator=(const RecordingFile&) = delete;
+
+  Status Open(const std::string& path) {
+    path_ = path;
+    fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) {
+      return Status(StatusCode::kIoError, "cannot create " + path + ": " + ErrnoText(errno));
+    }
+    writer_ = std::thread([this] { WriteLoop(); });
+    return Status::Ok();
+  }
+
+  void Append(std::string_view line, bool message, Clock::time_point now) {
+    if (buffer_.empty()) first_buffered_ = now;
+    buffer_.append(line);
+    buffer_.push_back('\n');
+    messages_ += message;
+    if (messages_ >= every_ || buffer_.size() >= kMaxBuffered) Flush();
+  }
+
+  void FlushIfDue(Clock::time_point now) {
+    if (!buffer_.empty() && now >= next_due()) Flush();
+  }
+  Clock::time_point next_due() const {
+    return buffer_.empty() ? Clock::time_point::max() : first_buffered_ + interval_;
+  }
+
+  // Hands the buffered lines to the writer. Waits only when the writer already holds
+  // kMaxBuffered bytes it has not written: the disk is that far behind (backpressure).
+  void Flush() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    room_.wait(lock, [this] { return handed_.size() < kMaxBuffered || !status_.ok(); });
+    handed_.append(buffer_);
+    lock.unlock();
+    wake_.notify_one();
+    buffer_.clear();
+    if (buffer_.capacity() > kMaxBuffered) std::string().swap(buffer_);
+    messages_ = 0;
+  }
+
+  // Flushes and waits until every line handed over is written and synced (the header, the footer).
+  void Sync() {
+    Flush();
+    std::unique_lock<std::mutex> lock(mutex_);
+    room_.wait(lock, [this] { return (handed_.empty() && !writing_) || !status_.ok(); });
+  }
+
+  Status status() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_;
+  }
+
+ private:
+  void WriteLoop() {
+    std::string lines;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        writing_ = false;
+        room_.notify_all();
+        wake_.wait(lock, [this] { return !handed_.empty() || closing_; });
+        if (handed_.empty()) return;  // closing, everything written
+        lines.swap(handed_);
+        writing_ = true;
+      }
+      WriteAndSync(lines);
+      lines.clear();
+    }
+  }
+
+  void WriteAndSync(std::string_view rest) {
+    if (!status().ok()) return;
+    while (!rest.empty()) {
+      const ssize_t n = write(fd_, rest.data(), rest.size());
+      if (n > 0) {
+        rest.remove_prefix(static_cast<std::size_t>(n));
+      } else if (!(n < 0 && errno == EINTR)) {
+        return Fail("writing", n < 0 ? errno : ENOSPC);
+      }
+    }
+    // A pipe or a device cannot be synced, and needs not be.
+    if (fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) Fail("syncing", errno);
+  }
+
+  void Fail(const char* doing, int error) {
+    Status failed(StatusCode::kIoError, doing + (" " + path_) + ": " + ErrnoText(error) +
+                                            " (the recording stopped there)");
+    log_->Warn(failed.message() + "; the session goes on unrecorded");
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = std::move(failed);
+    room_.notify_all();
+  }
+
+  milliseconds interval_;
+  std::size_t every_;
+  Log* log_;
+  int fd_ = -1;
+  std::string path_;
+  std::string buffer_;  // the proxy's thread only
+  std::size_t messages_ = 0;
+  Clock::time_point first_buffered_;
+  // Shared with the writer.
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;  // lines handed over, or closing
+  std::condition_variable room_;  // the writer took lines, finished them, or failed
+  std::string handed_;
+  bool writing_ = false;
+  bool closing_ = false;
+  Status status_;
+  std::thread writer_;
+};
+
+// One side's requests waiting for their response, with when each was seen: paired as the checker
+// pairs them (PendingIds, errata MRR-E28: 1 and 1.0 are one id, repeated ids in turn). Only string
+// and number ids are tracked: a response whose id is null answers nothing.
+class WaitingRequests {
+ public:
+  void Add(const json::Value& id, Clock::time_point at) {
+    if (!Pairable(id) || size_ >= kMaxWaiting) return;
+    ids_.Add(id, static_cast<std::uint64_t>(at.time_since_epoch().count()));
+    ++size_;
+  }
+
+  // When the request this response answers was seen; nullopt for none.
+  std::optional<Clock::time_point> Answer(const json::Value& id) {
+    if (!Pairable(id)) return std::nullopt;
+    const std::optional<std::uint64_t> at = ids_.Take(id);
+    if (!at) return std::nullopt;
+    --size_;
+    return Clock::time_point(Clock::duration(static_cast<Clock::rep>(*at)));
+  }
+
+ private:
+  static bool Pairable(const json::Value& id) { return id.is_string() || id.is_number(); }
+  PendingIds ids_;
+  std::size_t size_ = 0;
+};
+
+// The first number beyond the doubles, which serde_json (the format's Serde statement) refuses,
+// so a recording holding it would not load (errata MRR-E2). Iterative: any depth.
+const json::Value* NumberBeyondDoubles(const json::Value& root) {
+  std::vector<const json::Value*> pending = {&root};
+  while (!pending.empty()) {
+    const json::Value* v = pending.back();
+    pending.pop_back();
+    if (v->is_number() && !json::ToDouble(v->text())) return v;
+    for (const json::Value& item : v->items()) pending.push_back(&item);
+    for (const json::Member& m : v->members()) pending.push_back(&m.value);
+  }
+  return nullptr;
+}
+
+bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view TrimJsonSpace(std::string_view text) {
+  while (!text.empty() && IsJsonSpace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && IsJsonSpace(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// One direction of the proxy: bytes read from `in` wait in `queue` until `out` takes them, and
+// are cut into lines on the way.
+struct Flow {
+  bool client = false;  // c2s
+  int in = -1;
+  int out = -1;
+  std::string queue;
+  std::size_t sent = 0;          // of queue
+  std::string line;              // the current line so far, while within the limit
+  std::uint64_t line_bytes = 0;  // its length, also past the limit
+  bool ended = false;            // `in` reached its end
+  bool out_gone = false;         // `out` failed: what comes in is no longer forwarded
+
+  std::size_t waiting() const { return queue.size() - sent; }
+  std::string_view name() const { return client ? "c2s" : "s2c"; }
+};
+
+enum class End : std::uint8_t { kNone, kClient, kUpstream, kStop };
+
+class Session {
+ public:
+  Session(const RecorderOptions& options, const std::atomic<bool>* stop, RecordingFile* file,
+          Log* log)
+      : options_(options), stop_(stop), file_(file), log_(log), buffer_(new char[kChunk]) {}
+
+  // The header, at once on disk: a session that dies at its first byte leaves a valid file.
+  void Begin() {
+    started_ = Clock::now();
+    std::string line = "{";
+    json::AppendMember("type", "header", &line);
+    json::AppendMember("version", "1.0", &line);
+    if (options_.name) json::AppendMember("name", *options_.name, &line);
+    if (!options_.tags.empty()) {
+      line += ",\"tags\":[";
+      for (std::size_t i = 0; i < options_.tags.size(); ++i) {
+        if (i) line.push_back(',');
+        json::AppendQuoted(options_.tags[i], &line);
+      }
+      line.push_back(']');
+    }
+    json::AppendMember("recorded_at", FormatTimestamp(std::chrono::system_clock::now()), &line);
+    json::AppendMember("upstream", options_.upstream_command, &line);
+    json::AppendMember("thoughtjack_version", options_.thoughtjack_version, &line);
+    line.push_back('}');
+    file_->Append(line, false, started_);
+    file_->Sync();
+  }
+
+  Result<int> Run(Upstream* upstream) {
+    upstream_ = upstream;
+    c2s_.client = true;
+    c2s_.in = options_.client_in;
+    c2s_.out = upstream->stdin_fd();
+    s2c_.in = upstream->stdout_fd();
+    s2c_.out = options_.client_out;
+    NonBlockingScope scope({options_.client_in, options_.client_out});
+    next_exit_check_ = Clock::now();
+    for (;;) {
+      const Clock::time_point now = Clock::now();
+      file_->FlushIfDue(now);
+      if (stop_ && stop_->load(std::memory_order_relaxed)) end_ = End::kStop;
+      if (end_ == End::kStop) break;
+      Advance(now);
+      if (Done(now)) break;
+      PollOnce(now);
+    }
+    return Finish();
+  }
+
+ private:
+  // What has ended, and what that starts.
+  void Advance(Clock::time_point now) {
+    if (s2c_.out_gone && !c2s_.ended) {
+      c2s_.ended = true;  // the client stopped reading: it has gone, like an end of file
+      Unfinished(c2s_);
+    }
+    if (c2s_.ended && (c2s_.waiting() == 0 || c2s_.out_gone) && upstream_->stdin_fd() >= 0) {
+      // Everything the client sent has been handed on: end of file for the upstream too.
+      upstream_->CloseStdin();
+      c2s_.out = -1;
+      EndBy(End::kClient, now);
+    }
+    if (now >= next_exit_check_) {
+      next_exit_check_ = now + kSlice;
+      if (!upstream_exited_ && upstream_->Exited()) {
+        upstream_exited_ = true;
+        EndBy(End::kUpstream, now);
+      }
+    }
+    // Once it has exited, what it wrote is in the pipe: read it to the end (a descendant may hold
+    // the pipe open, so no end of file may come; an empty pipe is the end).
+    if (upstream_exited_ && !s2c_.ended && s2c_.waiting() < kMaxQueued) Read(&s2c_, now, true);
+    if (s2c_.ended) EndBy(End::kUpstream, now);
+  }
+
+  void EndBy(End end, Clock::time_point now) {
+    if (end_ == End::kNone) end_ = end;
+    if (!deadline_) deadline_ = now + options_.shutdown_grace;
+  }
+
+  // The session is over once the upstream's output has all reached the client (or the client has
+  // gone), or the grace is over.
+  bool Done(Clock::time_point now) const {
+    if (end_ == End::kNone) return false;
+    if (deadline_ && now >= *deadline_) return true;
+    return s2c_.ended && (s2c_.waiting() == 0 || s2c_.out_gone);
+  }
+
+  void PollOnce(Clock::time_point now) {
+    pollfd fds[4];
+    Flow* flows[4];
+    bool reading[4];
+    nfds_t count = 0;
+    auto add = [&](Flow* f, bool read) {
+      fds[count] = {read ? f->in : f->out, static_cast<short>(read ? POLLIN : POLLOUT), 0};
+      flows[count] = f;
+      reading[count++] = read;
+    };
+    for (Flow* f : {&c2s_, &s2c_}) {
+      if (!f->ended && f->waiting() < kMaxQueued) add(f, true);  // else: backpressure
+      if (f->waiting() > 0 && !f->out_gone && f->out >= 0) add(f, false);
+    }
+    Clock::time_point until = std::min({now + kSlice, file_->next_due(), next_exit_check_});
+    if (deadline_) until = std::min(until, *deadline_);
+    const auto wait = std::chrono::ceil<milliseconds>(std::max(until - now, Clock::duration{}));
+    if (poll(fds, count, static_cast<int>(wait.count())) <= 0) return;  // timeout or EINTR
+    for (nfds_t i = 0; i < count; ++i) {
+      if (!fds[i].revents) continue;
+      if (reading[i]) {
+        Read(flows[i], Clock::now(), false);
+      } else {
+        Write(flows[i]);
+      }
+    }
+  }
+
+  // One read of what `f->in` holds, forwarded at once as far as the other side takes it.
+  // after_exit: the upstream has exited, so an empty pipe means nothing more is coming.
+  void Read(Flow* f, Clock::time_point now, bool after_exit) {
+    const ssize_t n = read(f->in, buffer_.get(), kChunk);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (after_exit && errno == EAGAIN) EndOfInput(f);
+      return;
+    }
+    if (n <= 0) {
+      EndOfInput(f);
+      return;
+    }
+    const std::string_view bytes(buffer_.get(), static_cast<std::size_t>(n));
+    if (!f->out_gone && f->out >= 0) f->queue.append(bytes);
+    Lines(f, bytes, now);
+    Write(f);
+  }
+
+  void EndOfInput(Flow* f) {
+    f->ended = true;
+    Unfinished(*f);
+  }
+
+  // The unterminated rest of a stream: forwarded, never a message to its reader.
+  void Unfinished(const Flow& f) {
+    if (f.line_bytes > 0 && !TrimJsonSpace(f.line).empty()) {
+      log_->Warn(std::string(f.name()) + ": the stream ended inside a line of " +
+                 std::to_string(f.line_bytes) +
+                 " bytes: forwarded, not recorded (a line without its newline is not a message)");
+    }
+  }
+
+  void Write(Flow* f) {
+    while (f->waiting() > 0 && !f->out_gone && f->out >= 0) {
+      const ssize_t n = write(f->out, f->queue.data() + f->sent, f->waiting());
+      if (n > 0) {
+        f->sent += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno == EAGAIN) {
+        break;
+      } else if (!(n < 0 && errno == EINTR)) {
+        // EPIPE: nobody reads that side any more (SIGPIPE is ignored).
+        f->out_gone = true;
+        log_->Warn(std::string(f->name()) + ": " + (f->client ? "the upstream" : "the client") +
+                   " stopped reading (" + ErrnoText(n < 0 ? errno : EIO) + ")");
+      }
+    }
+    if (f->out_gone || f->sent == f->queue.size()) {
+      f->queue.clear();
+      f->sent = 0;
+    } else if (f->sent >= kMaxQueued / 2) {
+      f->queue.erase(0, f->sent);
+      f->sent = 0;
+    }
+  }
+
+  // Cuts `bytes` into lines; each complete one within the limit may be a message.
+  void Lines(Flow* f, std::string_view bytes, Clock::time_point now) {
+    const std::uint64_t limit = options_.limits.max_line_bytes;
+    while (!bytes.empty()) {
+      const std::size_t newline = bytes.find('\n');
+      const std::string_view piece = bytes.substr(0, newline);
+      const bool was_over = f->line_bytes > limit;
+      f->line_bytes += piece.size();
+      if (f->line_bytes <= limit) {
+        f->line.append(piece);
+      } else if (!was_over) {
+        log_->Warn(std::string(f->name()) + ": a line over max_line_bytes (" +
+                   std::to_string(limit) + "): forwarded, not recorded");
+        std::string().swap(f->line);
+      }
+      if (newline == std::string_view::npos) return;
+      if (f->line_bytes <= limit) Message(f->client, f->line, now);
+      f->line.clear();
+      if (f->line.capacity() > kMaxQueued) std::string().swap(f->line);
+      f->line_bytes = 0;
+      bytes.remove_prefix(newline + 1);
+    }
+  }
+
+  // Records a complete line when it is one JSON object the recording can hold.
+  void Message(bool client, std::string_view line, Clock::time_point now) {
+    const std::string_view text = TrimJsonSpace(line);
+    if (text.empty()) return;  // a blank line holds no message
+    const std::string dir = client ? "c2s" : "s2c";
+    std::string why = Unrecordable(text);
+    std::string record;
+    if (why.empty()) {
+      record = R"({"type":"message","seq":)" + std::to_string(seq_) + R"(,"ts":")" +
+               FormatTimestamp(std::chrono::system_clock::now()) + R"(","dir":")" + dir +
+               R"(","msg":)";
+      const std::size_t msg_at = record.size();
+      record += text;
+      // A CR that is not at either end can only be whitespace between tokens (JSON refuses a
+      // raw one in a string), and an NDJSON line may not hold one.
+      std::replace(record.begin() + static_cast<std::ptrdiff_t>(msg_at), record.end(), '\r', ' ');
+      constexpr std::size_t kLatencyRoom = sizeof ",\"latency_ms\":18446744073709551615}" - 1;
+      if (record.size() + kLatencyRoom > options_.limits.max_line_bytes) {
+        why = "its recorded line would be over max_line_bytes";
+      }
+    }
+    if (!why.empty()) {
+      log_->Warn(dir + ": a line not recorded (forwarded as it was): " + why + ": " +
+                 Quoted(text, 60));
+      return;
+    }
+    if (const std::optional<milliseconds> latency = Pair(client, now)) {
+      record += ",\"latency_ms\":" + std::to_string(std::max<std::int64_t>(latency->count(), 0));
+    }
+    record.push_back('}');
+    ++seq_;
+    ++(client ? client_messages_ : server_messages_);
+    file_->Append(record, true, now);
+  }
+
+  // Parses `text` into doc_; why a recording could not hold it as its msg, or "" when it can.
+  std::string Unrecordable(std::string_view text) {
+    json::ParseOptions parse;
+    // msg sits at depth 2 of the recorded line.
+    parse.max_depth = static_cast<std::uint32_t>(
+        std::clamp<std::uint64_t>(options_.limits.max_json_depth, 2, UINT32_MAX) - 1);
+    if (!doc_.Parse(text, parse)) return "not JSON (" + doc_.error().message + ")";
+    if (!doc_.root().is_object()) {
+      return "a JSON " + std::string(json::KindName(doc_.root().kind())) + ", not an object";
+    }
+    if (const json::Value* big = NumberBeyondDoubles(doc_.root())) {
+      return "the number " + Excerpt(big->text(), 40) +
+             " is beyond the doubles, which the format's Serde types refuse";
+    }
+    return "";
+  }
+
+  // Files a request as waiting, or finds the request a response answers (the other side's).
+  std::optional<milliseconds> Pair(bool client, Clock::time_point now) {
+    const Classified c = Classify(doc_.root());
+    WaitingRequests& mine = client ? client_requests_ : server_requests_;
+    WaitingRequests& theirs = client ? server_requests_ : client_requests_;
+    if (c.kind == MessageKind::kRequest) mine.Add(*c.id, now);
+    if (c.kind != MessageKind::kResponse && c.kind != MessageKind::kError) return std::nullopt;
+    const std::optional<Clock::time_point> asked = theirs.Answer(*c.id);
+    if (!asked) return std::nullopt;
+    return std::chrono::duration_cast<milliseconds>(now - *asked);
+  }
+
+  Result<int> Finish() {
+    for (Flow* f : {&c2s_, &s2c_}) {
+      Write(f);  // what the other side takes now; nothing waits on it any more
+      if (!f->ended) Unfinished(*f);
+    }
+    // The footer before the upstream's end, which may take the whole grace: a client that kills
+    // us meanwhile must not cost the recording its footer.
+    file_->Append(FooterLine(), false, Clock::now());
+    file_->Sync();
+    upstream_->CloseStdin();
+    const int status = upstream_->Terminate(options_.shutdown_grace);
+    if (end_ == End::kUpstream) log_->Note("the upstream ended: " + DescribeWaitStatus(status));
+    if (!file_->status().ok()) return file_->status();
+    return end_ == End::kUpstream ? ShellExitCode(status) : 0;
+  }
+
+  std::string FooterLine() const {
+    std::string footer = "{";
+    json::AppendMember("type", "footer", &footer);
+    auto count = [&](std::string_view name, std::uint64_t n) {
+      json::AppendRawMember(name, std::to_string(n), &footer);
+    };
+    const auto duration = std::chrono::duration_cast<milliseconds>(Clock::now() - started_);
+    count("total_messages", client_messages_ + server_messages_);
+    count("duration_ms", static_cast<std::uint64_t>(duration.count()));
+    count("client_messages", client_messages_);
+    count("server_messages", server_messages_);
+    footer.push_back('}');
+    return footer;
+  }
+
+  const RecorderOptions& options_;
+  const std::atomic<bool>* stop_;
+  RecordingFile* file_;
+  Log* log_;
+  Upstream* upstream_ = nullptr;
+  std::unique_ptr<char[]> buffer_;
+  Flow c2s_, s2c_;
+  json::Document doc_;  // reused from line to line
+  WaitingRequests client_requests_, server_requests_;
+  std::uint64_t seq_ = 1;
+  std::uint64_t client_messages_ = 0, server_messages_ = 0;
+  Clock::time_point started_;
+  Clock::time_point next_exit_check_;
+  std::optional<Clock::time_point> deadline_;
+  bool upstream_exited_ = false;
+  End end_ = End::kNone;
+};
+
+Status CheckOptions(const RecorderOptions& options) {
+  if (options.upstream_command.empty()) {
+    return Status(StatusCode::kInvalidArgument, "the upstream command is empty");
+  }
+  if (options.output_path.empty()) {
+    return Status(StatusCode::kInvalidArgument, "the output path is empty");
+  }
+  // The header holds these as JSON strings, which are Unicode.
+  std::vector<std::pair<std::string, std::string_view>> texts = {
+      {"the upstream command", options.upstream_command},
+      {"the version", options.thoughtjack_version}};
+  if (options.name) texts.push_back({"the name", *options.name});
+  for (const std::string& tag : options.tags) texts.push_back({"a tag", tag});
+  for (const auto& [what, text] : texts) {
+    if (!IsValidUtf8(text)) {
+      return Status(StatusCode::kInvalidArgument,
+                    what + " is not UTF-8: a recording's header holds it as a JSON string");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string FormatTimestamp(std::chrono::system_clock::time_point when) {
+  const auto ms = std::chrono::floor<milliseconds>(when);
+  const auto seconds = std::chrono::floor<std::chrono::seconds>(ms);
+  const std::time_t t = std::chrono::system_clock::to_time_t(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[96];  // room for any int the fields could hold
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>((ms - seconds).count()));
+  return text;
+}
+
+Result<int> RunRecorder(const RecorderOptions& options, const std::atomic<bool>* stop) {
+  if (Status s = CheckOptions(options); !s.ok()) return s;
+  IgnoreSigpipe();
+  Log log(options.log_fd);
+  RecordingFile file(options.flush_interval, options.flush_messages, &log);
+  if (Status s = file.Open(options.output_path); !s.ok()) return s;
+  Session session(options, stop, &file, &log);
+  session.Begin();
+  Result<std::unique_ptr<Upstream>> upstream = Upstream::Start(options.upstream_command);
+  if (!upstream.ok()) return upstream.status();
+  return session.Run(upstream->get());
+}
+
+}  // namespace arcs::mcp_record_replay

@@ -1,0 +1,132 @@
+// A real MCP client for the record/replay round trip: the official TypeScript SDK's Client (pinned
+// in tools/node) runs a fixed session against a server started by a shell command, and writes what
+// it got back as JSON. Recording the session (`arcs mcp record --upstream SERVER -o rec.jsonl` as
+// the --server) and replaying it (`arcs mcp replay -r rec.jsonl`) must give the same results file.
+//
+// usage: node mcp_client.mjs --server "<shell command>" [--shuffle] [--out results.json]
+//
+// The session: initialize (connect() sends it, then the notification notifications/initialized),
+// tools/list, resources/list, prompts/list, then tools/call (echo x3, get-sum x2,
+// get-structured-content, get-tiny-image: base64 content, EC-REC-006), resources/read x2 (static
+// documents), prompts/get x2, and a prompts/get of an unknown prompt (answered with a JSON-RPC
+// error). --shuffle makes the calls after the three lists in the reverse order (a by-request
+// replay must still answer each); the results file is the same either way. Requests are sent one
+// at a time, each awaited.
+//
+// Replayable: the client declares no capabilities, so server-everything asks it nothing (it sends
+// roots/list only to a client with `roots`; sampling and elicitation only from tools this session
+// does not call), and no tool is called that makes the server talk on its own (simulated logging,
+// resource subscriptions, progress). What server-everything 2026.8.31 still sends of its own
+// accord in this session is one notifications/tools/list_changed right after
+// notifications/initialized (it registers its task tool then), which the client ignores and a
+// responses-only replay (errata MRR-E39) need not send.
+//
+// The results are deterministic: only the static parts of server-everything are read (its dynamic
+// resources carry the time), and nothing of the transport (pids, timings) is written. Exit
+// status: 0 when the session ran (a JSON-RPC error answer is a result, not a failure), 1 when the
+// server could not be reached, closed the connection or left a request unanswered for 10 s, 2 on
+// a usage error.
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const sdk = join(here, '../../../tools/node/node_modules/@modelcontextprotocol/sdk/dist/esm');
+const { Client } = await import(pathToFileURL(join(sdk, 'client/index.js')).href);
+const { StdioClientTransport } = await import(pathToFileURL(join(sdk, 'client/stdio.js')).href);
+
+function usage(message) {
+  process.stderr.write(`mcp_client.mjs: ${message}\n` +
+    'usage: node mcp_client.mjs --server "<shell command>" [--shuffle] [--out results.json]\n');
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const args = { server: null, shuffle: false, out: null };
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    if (a === '--shuffle') {
+      args.shuffle = true;
+    } else if (a === '--server' || a === '--out') {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      args[a.slice(2)] = argv[++i];
+    } else {
+      usage(`unknown argument ${JSON.stringify(a)}`);
+    }
+  }
+  if (!args.server) usage('--server is required');
+  return args;
+}
+
+// Every request gives up after this (the SDK's default is a minute): a replayer that does not
+// answer fails the session quickly.
+const OPTIONS = { timeout: 10000 };
+const tool = (c, name, args) => c.callTool({ name, arguments: args }, undefined, OPTIONS);
+
+// The calls after the lists, each a name (the key in the results) and what it sends. Static
+// content only: the same answers on every run.
+const CALLS = [
+  ['echo-hello', (c) => tool(c, 'echo', { message: 'hello' })],
+  ['echo-non-ascii', (c) => tool(c, 'echo', { message: 'héllo wörld ✓ 𝄞' })],
+  ['echo-escapes', (c) => tool(c, 'echo', { message: 'tab\there "q" \\ ⏎\n' })],
+  ['get-sum-integers', (c) => tool(c, 'get-sum', { a: 2, b: 3 })],
+  ['get-sum-fractions', (c) => tool(c, 'get-sum', { a: 1.5, b: -0.25 })],
+  ['get-structured-content',
+    (c) => tool(c, 'get-structured-content', { location: 'Chicago' })],
+  ['get-tiny-image', (c) => tool(c, 'get-tiny-image', {})],
+  ['read-features',
+    (c) => c.readResource({ uri: 'demo://resource/static/document/features.md' }, OPTIONS)],
+  ['read-instructions',
+    (c) => c.readResource({ uri: 'demo://resource/static/document/instructions.md' }, OPTIONS)],
+  ['prompt-simple', (c) => c.getPrompt({ name: 'simple-prompt' }, OPTIONS)],
+  ['prompt-args', (c) => c.getPrompt(
+    { name: 'args-prompt', arguments: { city: 'Paris', state: 'Texas' } }, OPTIONS)],
+  ['prompt-unknown', (c) => c.getPrompt({ name: 'no-such-prompt' }, OPTIONS)],
+];
+
+// The codes the SDK gives its own failures: the connection closed (-32000), no answer in time
+// (-32001). No answer at all means the session did not run.
+const TRANSPORT_FAILURES = new Set([-32000, -32001]);
+
+// A request's outcome as data: its result, or the JSON-RPC error it was answered with.
+async function outcome(call) {
+  try {
+    return { result: await call() };
+  } catch (error) {
+    if (typeof error?.code === 'number' && !TRANSPORT_FAILURES.has(error.code)) {
+      return { error: { code: error.code, message: error.message } };
+    }
+    throw error;
+  }
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const transport = new StdioClientTransport({ command: '/bin/sh', args: ['-c', args.server] });
+  const client = new Client({ name: 'arcs-mcp-client', version: '1.0.0' }, { capabilities: {} });
+  const results = {};
+  try {
+    await client.connect(transport, OPTIONS);
+    results.server = client.getServerVersion();
+    results.capabilities = client.getServerCapabilities();
+    results.instructions = client.getInstructions() ?? null;
+    results.tools = await outcome(() => client.listTools(undefined, OPTIONS));
+    results.resources = await outcome(() => client.listResources(undefined, OPTIONS));
+    results.prompts = await outcome(() => client.listPrompts(undefined, OPTIONS));
+    const calls = args.shuffle ? [...CALLS].reverse() : CALLS;
+    results.calls = {};
+    for (const [name, call] of calls) results.calls[name] = await outcome(() => call(client));
+    // One key order whatever the call order, so that --shuffle writes the same file.
+    results.calls = Object.fromEntries(CALLS.map(([name]) => [name, results.calls[name]]));
+  } finally {
+    await client.close();
+  }
+  const text = JSON.stringify(results, null, 2) + '\n';
+  if (args.out) writeFileSync(args.out, text);
+  else process.stdout.write(text);
+}
+
+main().catch((error) => {
+  process.stderr.write(`mcp_client.mjs: ${error?.stack ?? error}\n`);
+  process.exit(1);
+});
