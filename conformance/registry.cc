@@ -1,6 +1,7 @@
 #include "conformance/registry.h"
 
 #include "conformance/lightbox/module.h"
+#include "conformance/mcp_record_replay/module.h"
 #include "conformance/model_io/module.h"
 #include "conformance/session_data/module.h"
 #include "conformance/spool/module.h"
@@ -9,10 +10,8 @@ namespace arcs::conformance {
 
 std::span<const FormatModule* const> Formats() {
   static const FormatModule* const formats[] = {
-      &spool::Module(),
-      &lightbox::Module(),
-      &model_io::Module(),
-      &session_data::Module(),
+      &spool::Module(),        &lightbox::Module(),          &model_io::Module(),
+      &session_data::Module(), &mcp_record_replay::Module(),
   };
   return formats;
 }

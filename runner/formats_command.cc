@@ -12,8 +12,9 @@ namespace {
 constexpr char kHelp[] = R"(usage: arcs formats [--json]
 
 Lists the formats ARCS certifies: spec, vectors, catalogue and errata, the resource limits (name,
-default, the requirement a finding over it cites), the policies an implementation declares, and
-the operations with their inputs and outcomes. --json prints the same as one JSON document
+default, the requirement a finding over it cites), the policies an implementation declares, the
+arguments a case may set (choices a user makes on the command line), and the operations with
+their inputs and outcomes. --json prints the same as one JSON document
 (schemas/, fuzz/ and tools/ scripts read it).
 )";
 
@@ -75,6 +76,13 @@ void AppendFormatJson(const conformance::FormatModule& f, std::string* out) {
       },
       out);
   ObjectsMember(
+      "arguments", f.arguments,
+      [&](const conformance::ArgumentSpec& a) {
+        json::AppendMember("name", a.name, out);
+        json::AppendMember("values", a.what, out);
+      },
+      out);
+  ObjectsMember(
       "operations", f.operations,
       [&](const conformance::OperationSpec& op) {
         json::AppendMember("name", op.name, out);
@@ -86,9 +94,12 @@ void AppendFormatJson(const conformance::FormatModule& f, std::string* out) {
 }
 
 void PrintFormat(const conformance::FormatModule& f) {
-  std::cout << f.name << ": " << f.title << " (" << f.spec << ")\n"
-            << "  files named "
-            << Join(std::vector<std::string>(f.extensions.begin(), f.extensions.end()), ", ")
+  std::cout << f.name << ": " << f.title << " (" << f.spec << ")\n  "
+            << (f.extensions.empty()
+                    ? std::string("files told by their content")
+                    : "files named " + Join(std::vector<std::string>(f.extensions.begin(),
+                                                                     f.extensions.end()),
+                                            ", "))
             << "; vectors " << f.ManifestPath() << "; catalogue " << f.CataloguePath()
             << "; errata " << f.ErrataPath() << "\n  operations:\n";
   for (const conformance::OperationSpec& op : f.operations) {
@@ -100,6 +111,10 @@ void PrintFormat(const conformance::FormatModule& f) {
     std::cout << "    " << p.name << ": "
               << Join(std::vector<std::string>(p.choices.begin(), p.choices.end()), " | ") << " ("
               << p.passage << "; the reference: " << p.reference_choice << ")\n";
+  }
+  if (!f.arguments.empty()) std::cout << "  arguments:\n";
+  for (const conformance::ArgumentSpec& a : f.arguments) {
+    std::cout << "    " << a.name << ": " << a.what << "\n";
   }
   std::cout << "  limits:\n";
   for (const conformance::LimitSpec& l : f.limits) {

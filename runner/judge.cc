@@ -164,9 +164,17 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
   const bool arcs_property =
       property.flag.empty() || std::find(property.readings.begin(), property.readings.end(),
                                          property.arcs) != property.readings.end();
+  // The readings an answer fits are those its outcome fits and, where the flag also splits what
+  // the operation checks beyond the outcome (an MCP replay's answers), its output fits too.
   if (!property.flag.empty() && e.ground != Ground::kAcceptable) {
     j.flag = property.flag;
     j.readings = property.readings;
+    std::sort(j.readings.begin(), j.readings.end());
+  } else if (!property.flag.empty() && property.flag == e.flag) {
+    std::erase_if(j.readings, [&](const std::string& r) {
+      return std::find(property.readings.begin(), property.readings.end(), r) ==
+             property.readings.end();
+    });
   }
   j.strict = got == ArcsOutcome(c) && problem.empty() && advisory.empty() && arcs_property
                  ? report::Strict::kPassed

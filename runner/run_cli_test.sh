@@ -107,6 +107,20 @@ done
 case_field "$tmp/session-data-lie.json" session-data-render-link render message |
   grep -q "SD-RENDER-7" || fail "the unescaped link is not explained"
 
+# 2e. MCP record/replay: a validate verdict flipped, a replayer that missed its last answer and a
+# converter that lost the last line of its YAML are caught.
+expect_status 1 "mcp-record-replay lies" "$arcs" run --quiet --format mcp-record-replay \
+  --no-resource-probes \
+  --impl "$lie_tool mcp-record-replay-empty-file/validate mcp-record-replay-example-f002/replay~answers mcp-record-replay-convert-simple-example/convert~yaml" \
+  --report "$tmp/mcp-lie.json"
+for c in "mcp-record-replay-empty-file validate" "mcp-record-replay-example-f002 replay" \
+  "mcp-record-replay-convert-simple-example convert"; do
+  # shellcheck disable=SC2086
+  [ "$(case_field "$tmp/mcp-lie.json" $c outcome)" = failed ] || fail "an mcp-record-replay lie was not caught: $c"
+done
+case_field "$tmp/mcp-lie.json" mcp-record-replay-example-f002 replay message |
+  grep -q "is missing" || fail "the missing answer is not explained"
+
 # 3. Known failures: a listed failure passes the run; a listed case that passes fails it.
 printf '# the lie\n%s/validate\n' "$one" >"$tmp/known.txt"
 expect_status 0 "listed known failure" "$arcs" run --quiet --no-resource-probes --impl "$lie" \

@@ -167,6 +167,41 @@ grep -q "^### User" "$tmp/render.md"; check "render writes Markdown" 0 $?
 "$arcs" render "$tmp/missing" > /dev/null 2>&1; check "render missing" 2 $?
 "$arcs" render > /dev/null 2>&1; check "render usage" 2 $?
 "$arcs" render --help | grep -q "session-data"; check "render help" 0 $?
+# MCP record/replay: a recording told by its header line; the mcp verbs' usage errors, refusals and
+# exit statuses (replay and convert of a recording that cannot be loaded: 1).
+mrr=$root/vectors/mcp_record_replay/cases
+cp "$mrr/example-f002/recording.jsonl" "$tmp/session.jsonl"
+"$arcs" validate "$tmp/session.jsonl" > "$tmp/out"; check "validate an MCP recording" 0 $?
+"$arcs" validate "$mrr/seq-decrease/recording.jsonl" > "$tmp/out"
+check "validate a recording whose seq goes back" 1 $?
+grep -q "MRR-MESSAGE-7" "$tmp/out"; check "the seq finding cites MRR-MESSAGE-7" 0 $?
+printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":"live","method":"initialize","params":{}}' |
+  "$arcs" mcp replay -r "$tmp/session.jsonl" > "$tmp/out" 2> /dev/null
+check "mcp replay exit" 0 $?
+grep -q '"id":"live"' "$tmp/out"; check "mcp replay answers with the live id" 0 $?
+printf '%s\n' '{"jsonrpc":"2.0","id":9,"method":"nothing/recorded"}' |
+  "$arcs" mcp replay -r "$mrr/header-only/recording.jsonl" > "$tmp/out" 2> /dev/null
+check "mcp replay ends on an unmatched request" 3 $?
+grep -q '"id":9' "$tmp/out"; check "mcp replay answers the unmatched request first" 0 $?
+"$arcs" mcp replay -r "$mrr/empty-file/recording.jsonl" < /dev/null > /dev/null 2>&1
+check "mcp replay of a recording it cannot load" 1 $?
+"$arcs" mcp replay -r "$tmp/session.jsonl" --on-unmatched passthrough < /dev/null > /dev/null 2>&1
+check "mcp replay passthrough without --upstream" 2 $?
+"$arcs" mcp replay -r "$tmp/session.jsonl" --match-mode nearest < /dev/null > /dev/null 2>&1
+check "mcp replay unknown match mode" 2 $?
+"$arcs" mcp replay < /dev/null > /dev/null 2>&1; check "mcp replay usage" 2 $?
+"$arcs" mcp convert -r "$tmp/session.jsonl" -o "$tmp/attack.yaml"; check "mcp convert exit" 0 $?
+grep -q "^# Auto-generated from session.jsonl" "$tmp/attack.yaml"; check "mcp convert writes YAML" 0 $?
+"$arcs" mcp convert -r "$mrr/empty-file/recording.jsonl" -o - > /dev/null 2>&1
+check "mcp convert of a recording it cannot load" 1 $?
+"$arcs" mcp convert -r "$tmp/session.jsonl" -o - --style rugpull > /dev/null 2>&1
+check "mcp convert unknown style" 2 $?
+"$arcs" mcp record -o "$tmp/rec.jsonl" > /dev/null 2>&1; check "mcp record usage" 2 $?
+"$arcs" mcp record --upstream true -o "$tmp/no/such/dir/rec.jsonl" < /dev/null > /dev/null 2>&1
+check "mcp record to a path it cannot create" 2 $?
+"$arcs" mcp --help | grep -q "arcs mcp replay -r FILE"; check "mcp help" 0 $?
+"$arcs" mcp-record-replay replay --help | grep -q "match-mode"; check "mcp replay help" 0 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?

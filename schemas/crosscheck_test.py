@@ -115,7 +115,7 @@ def check_format(tally, arcs, fmt, manifest_validator):
             path = os.path.join(base, str(rel))
             tally.check(os.path.isfile(path), f"case {cid}: input {name}: {path} does not exist")
         # Formats with one input per case name it "file" by convention; the schema check reads it.
-        case["_path"] = os.path.join(base, str(inputs.get("file", next(iter(inputs.values()), ""))))
+        case["_path"] = os.path.join(base, str(inputs.get("file", inputs.get("recording", next(iter(inputs.values()), "")))))
         unknown_limits = sorted(set(((case.get("args") or {}).get("limits") or {})) - limits)
         tally.check(not unknown_limits, f"case {cid}: limits the format does not have",
                     unknown_limits)

@@ -18,10 +18,7 @@ SHARED = {"reference": {"core"}, "schemas": {"protocol", "report", "vectors"},
           "fuzz": {"regressions", "artifacts"}, "conformance": set(), "vectors": set()}
 # A format whose data has landed before its module (folder -> why): its folders may exist
 # unregistered, and the run says so. Remove the entry when the format is registered.
-PENDING = {"mcp_record_replay": "issue #12: the catalogue, errata, JSON-RPC classifier, "
-                                  "by-request key, recording checker and its fuzz target "
-                                  "landed; the schema statement, module, vectors, record, replay "
-                                  "and convert are next"}
+PENDING = {}
 
 
 def main():

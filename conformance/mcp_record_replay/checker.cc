@@ -41,7 +41,12 @@ void Validate(jsonl::ByteSource* source, const arcs::mcp_record_replay::Limits& 
                           std::move(f.message)});
       });
   if (!status.ok()) {
-    diagnostics->Add({"MRR-JSON-1", Level::kMust, Severity::kError, {}, status.message()});
+    Finding failure;
+    failure.rule_id = "MRR-JSON-1";
+    failure.level = Level::kMust;
+    failure.severity = Severity::kError;
+    failure.message = status.message();
+    diagnostics->Add(std::move(failure));
   }
 }
 

@@ -1,9 +1,13 @@
 #include "conformance/mcp_record_replay/module.h"
 
+#include <map>
+
 #include "conformance/mcp_record_replay/checker.h"
+#include "conformance/mcp_record_replay/convert_judge.h"
 #include "conformance/mcp_record_replay/replay_judge.h"
 #include "conformance/mcp_record_replay/verbs.h"
 #include "reference/core/strings.h"
+#include "reference/mcp_record_replay/convert.h"
 #include "reference/mcp_record_replay/loader.h"
 #include "reference/mcp_record_replay/replay.h"
 
@@ -28,6 +32,50 @@ const std::vector<BoundLimit<Limits>>& RecordingLimits() {
        &Limits::max_json_depth},
   };
   return limits;
+}
+
+// A long session (EC-REC-007): 120 exchanges whose responses hold 1,000,000 bytes of text each,
+// over NFR-002's 100 MB, and the client script that asks for every one of them in order. The
+// content answers completion/complete, which convert passes over, so that a converter's output
+// stays small.
+std::map<std::string, std::string> LongSession() {
+  constexpr int kExchanges = 120;
+  const std::string text(1'000'000, 'a');
+  std::string recording =
+      R"({"type":"header","version":"1.0","name":"probe","tags":[],)"
+      R"("recorded_at":"2025-02-04T10:00:00Z","upstream":"probe","thoughtjack_version":"arcs"})"
+      "\n";
+  recording.reserve(kExchanges * (text.size() + 512));
+  std::string script;
+  for (int i = 1; i <= kExchanges; ++i) {
+    const std::string id = std::to_string(i);
+    const std::string request = R"({"jsonrpc":"2.0","id":)" + id +
+                                R"(,"method":"completion/complete","params":{"n":)" + id + "}}";
+    script += request + "\n";
+    recording += R"({"type":"message","seq":)" + std::to_string(2 * i - 1) +
+                 R"(,"ts":"2025-02-04T10:00:01Z","dir":"c2s","msg":)" + request + "}\n";
+    recording += R"({"type":"message","seq":)" + std::to_string(2 * i) +
+                 R"(,"ts":"2025-02-04T10:00:02Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":)" + id +
+                 R"(,"result":{"completion":{"values":[")" + text + R"("]}}},"latency_ms":1})" +
+                 "\n";
+  }
+  recording += R"({"type":"footer","total_messages":240,"duration_ms":1000,)"
+               R"("client_messages":120,"server_messages":120})"
+               "\n";
+  return {{"recording", std::move(recording)}, {"script", std::move(script)}};
+}
+
+std::vector<ResourceProbe> ResourceProbes() {
+  return {
+      {"long-session",
+       "a recording of 120 MB (120 responses of 1,000,000 bytes), replayed in full in order",
+       {"EC-REC-007", "NFR-002"},
+       "§3 EC-REC-007: \"**Scenario:** Recording is 1GB+ (long session) **Expected:** Streaming "
+       "load for replay, bounded memory, no OOM\"; §4 NFR-002: \"- Recording load: < 1s for "
+       "100MB files\"; errata MRR-E46",
+       LongSession,
+       {{"validate", "valid"}, {"replay", "loaded"}, {"convert", "converted"}}},
+  };
 }
 
 // A header line: the first line of every recording (§2 F-002), with members only it has.
@@ -56,6 +104,24 @@ std::string ArgumentOf(std::string_view args, std::string_view name, std::string
   return v && v->is_string() ? std::string(v->text()) : std::string(fallback);
 }
 
+// The case's count argument `name`, or `fallback` when it has none.
+std::uint64_t CountArgumentOf(std::string_view args, std::string_view name,
+                              std::uint64_t fallback) {
+  json::Document doc;
+  if (args.empty() || !doc.Parse(args) || !doc.root().is_object()) return fallback;
+  const json::Value* v = doc.root().Find(name);
+  const std::optional<std::uint64_t> n =
+      v && v->is_number() ? ParseCount(v->text(), UINT64_MAX) : std::nullopt;
+  return n.value_or(fallback);
+}
+
+Result<mrr::LoadedRecording> LoadCase(const CaseInput& input) {
+  jsonl::MemorySource source(input.Input("recording"));
+  mrr::LoadOptions load;
+  load.limits = ToRecordingLimits(input.limits);
+  return mrr::LoadRecording(&source, load);
+}
+
 Result<mrr::ReplayOptions> ReplayOptionsOf(std::string_view args) {
   mrr::ReplayOptions options;
   Result<mrr::MatchMode> mode = mrr::ParseMatchMode(ArgumentOf(args, "match_mode", "sequential"));
@@ -79,13 +145,9 @@ protocol::Answer ReplayAnswer(const CaseInput& input) {
   answer.verdict = protocol::Verdict::kInvalid;
   Result<mrr::ReplayOptions> options = ReplayOptionsOf(input.args);
   if (!options.ok() || options->on_unmatched == mrr::OnUnmatched::kPassthrough) return answer;
-  const std::string& recording = input.Input("recording");
-  jsonl::MemorySource source(recording);
-  mrr::LoadOptions load;
-  load.limits = ToRecordingLimits(input.limits);
-  Result<mrr::LoadedRecording> loaded = mrr::LoadRecording(&source, load);
+  Result<mrr::LoadedRecording> loaded = LoadCase(input);
   if (!loaded.ok()) return answer;
-  const mrr::MemoryRandomAccess lines(recording);
+  const mrr::MemoryRandomAccess lines(input.Input("recording"));
   Result<mrr::ReplayTranscript> transcript =
       mrr::ReplayScript(*loaded, lines, input.Input("script"), *options);
   if (!transcript.ok()) return answer;
@@ -93,6 +155,56 @@ protocol::Answer ReplayAnswer(const CaseInput& input) {
   answer.outputs["answers"] = std::move(transcript->answers);
   answer.outputs["end"] = std::string(transcript->ended ? kExitNonZero : kScriptEnd);
   return answer;
+}
+
+// Refused when the recording does not load (errata MRR-E11 parse-only), converted otherwise.
+protocol::Answer ConvertAnswer(const CaseInput& input) {
+  protocol::Answer answer;
+  answer.verdict = protocol::Verdict::kInvalid;
+  Result<mrr::LoadedRecording> loaded = LoadCase(input);
+  if (!loaded.ok()) return answer;
+  mrr::ConvertOptions options;
+  options.style = ArgumentOf(input.args, "style", "simple") == "phased"
+                      ? mrr::ConvertStyle::kPhased
+                      : mrr::ConvertStyle::kSimple;
+  options.phase_after = CountArgumentOf(input.args, "phase_after", 3);
+  const mrr::MemoryRandomAccess lines(input.Input("recording"));
+  Result<mrr::Converted> converted = mrr::Convert(*loaded, lines, options, "recording.jsonl");
+  if (!converted.ok()) return answer;
+  answer.verdict = protocol::Verdict::kValid;
+  answer.outputs["yaml"] = std::move(converted->yaml);
+  return answer;
+}
+
+// The YAML parsed and compared as data with expect_convert (errata MRR-E43, MRR-E44); where the
+// readings of MRR-E44 expect different data, the answer passes under one of them.
+std::string CheckConvert(const AnswerCheck& check) {
+  if (check.answer.verdict != protocol::Verdict::kValid || check.expected_properties.empty()) {
+    return "";
+  }
+  auto yaml = check.answer.outputs.find("yaml");
+  if (yaml == check.answer.outputs.end()) return "a converted recording has the output \"yaml\"";
+  json::Document doc;
+  if (!doc.Parse(check.expected_properties)) return "the vector's expect_convert does not parse";
+  const json::Value* readings = doc.root().Find("readings");
+  if (!readings) return Join(JudgeConvert(yaml->second, doc.root()), "; ");
+  PropertyReadings agreed{std::string(doc.root().Find("flag")->text()),
+                          {},
+                          std::string(doc.root().Find("arcs")->text())};
+  std::string first_problem;
+  for (const json::Member& r : readings->members()) {
+    if (r.value.is_null()) continue;
+    std::vector<std::string> problems = JudgeConvert(yaml->second, r.value);
+    if (problems.empty()) agreed.readings.emplace_back(r.name);
+    if (first_problem.empty() && !problems.empty()) {
+      first_problem = "under " + std::string(r.name) + ": " + problems.front();
+    }
+  }
+  const bool none = agreed.readings.empty();
+  if (check.readings) *check.readings = std::move(agreed);
+  return none ? "no reading of " + std::string(doc.root().Find("flag")->text()) + " converts so; " +
+                    first_problem
+              : "";
 }
 
 std::string CheckReplay(const AnswerCheck& check) {
@@ -136,6 +248,7 @@ FormatModule Build() {
   m.native_rule_prefixes = {"F-", "EC-REC-", "NFR-"};
   m.sniff = LooksLikeRecording;
   m.limits = LimitSpecs(RecordingLimits());
+  m.resource_probes = ResourceProbes();
   m.arguments = {
       {"match_mode", "\"sequential\" (default), \"by-request\" or \"fuzzy\"",
        [](const json::Value& v) {
@@ -186,6 +299,15 @@ FormatModule Build() {
        "refused",
        ReplayAnswer,
        CheckReplay},
+      {"convert",
+       "writes the recording (input recording) as a ThoughtJack attack config in YAML (output "
+       "yaml) in the case's style (simple or phased, phase_after), or refuses a recording it "
+       "cannot load",
+       {"recording"},
+       "converted",
+       "refused",
+       ConvertAnswer,
+       CheckConvert},
   };
   m.rules = AllRules;
   m.validate = ValidateFile;

@@ -3,18 +3,24 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
+#include "reference/core/io.h"
 #include "reference/core/strings.h"
+#include "reference/mcp_record_replay/convert.h"
 #include "reference/mcp_record_replay/loader.h"
+#include "reference/mcp_record_replay/recorder.h"
 #include "reference/mcp_record_replay/replay.h"
 #include "reference/mcp_record_replay/replay_server.h"
+#include "runner/version.h"
 
 namespace arcs::conformance::mcp_record_replay {
 namespace {
@@ -133,7 +139,6 @@ VerbOutput Replay(const std::vector<std::string>& args) {
                                     "MRR-E42)"
                                   : "--upstream is only for --on-unmatched passthrough");
   }
-  if (passthrough) return UsageError("passthrough is not available in this build");
   const int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return UsageError(*path + ": " + std::strerror(errno));
   VerbOutput output;
@@ -150,7 +155,17 @@ VerbOutput Replay(const std::vector<std::string>& args) {
   }
   for (const std::string& note : loaded->notes) Log(note);
   std::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an end, not a crash
-  const mrr::Served served = mrr::ServeReplay(&*replayer, 0, 1, nullptr, Log);
+  std::unique_ptr<mrr::UpstreamForwarder> forwarder;
+  if (passthrough) {
+    Result<std::unique_ptr<mrr::UpstreamForwarder>> started =
+        mrr::UpstreamForwarder::Start(*flags.Get("--upstream"), Log);
+    if (!started.ok()) {
+      ::close(fd);
+      return UsageError("--upstream: " + started.status().message());
+    }
+    forwarder = std::move(*started);
+  }
+  const mrr::Served served = mrr::ServeReplay(&*replayer, 0, 1, forwarder.get(), Log);
   ::close(fd);
   if (served.end == mrr::ServeEnd::kFailed) {
     output.err.push_back(served.why);
@@ -161,8 +176,139 @@ VerbOutput Replay(const std::vector<std::string>& args) {
   return output;
 }
 
+constexpr char kRecordHelp[] =
+    R"(usage: arcs mcp record --upstream CMD -o FILE [--name NAME] [--tags A,B]
+                       [--flush-interval MS]
+
+A recording proxy on the MCP stdio transport (TJ-SPEC-010 F-001): starts CMD (through
+/bin/sh -c), forwards every byte between it and the client on standard input and output
+unchanged, and writes what passes as a recording to FILE: the header, then each message with its
+seq (from 1), time, direction and, on a response, its latency; the footer when the session ends
+(the client's end of input, the server's end, SIGINT or SIGTERM). Lines are flushed and synced
+every --flush-interval milliseconds (default 1000) or 100 messages, so after a crash every
+complete line loads.
+
+  --upstream CMD         the MCP server to record (required)
+  -o, --output FILE      the recording to write, created or truncated (required)
+  --name NAME            the header's name
+  --tags A,B             the header's tags, comma-separated
+  --flush-interval MS    milliseconds between flushes (default 1000)
+
+Exit status: 0 the session ended (the client's end, SIGINT or SIGTERM), the server's exit status
+when it ended first (128 + N when signal N ended it), 2 on usage or I/O errors.
+)";
+
+std::atomic<bool> record_stop{false};
+
+void StopRecording(int) { record_stop.store(true); }
+
+VerbOutput Record(const std::vector<std::string>& args) {
+  const Flags flags =
+      ParseFlags(args, {"--upstream", "--output", "--name", "--tags", "--flush-interval"},
+                 {{"-o", "--output"}});
+  if (!flags.error.empty()) return UsageError(flags.error);
+  mrr::RecorderOptions options;
+  const std::optional<std::string> upstream = flags.Get("--upstream");
+  const std::optional<std::string> output_path = flags.Get("--output");
+  if (!upstream || !output_path) return UsageError("give --upstream CMD and -o FILE; see --help");
+  options.upstream_command = *upstream;
+  options.output_path = *output_path;
+  options.name = flags.Get("--name");
+  if (const std::optional<std::string> tags = flags.Get("--tags")) {
+    std::size_t start = 0;
+    for (std::size_t comma; start <= tags->size(); start = comma + 1) {
+      comma = std::min(tags->find(',', start), tags->size());
+      if (comma > start) options.tags.push_back(tags->substr(start, comma - start));
+    }
+  }
+  if (const std::optional<std::string> interval = flags.Get("--flush-interval")) {
+    const std::optional<std::uint64_t> ms = ParseCount(*interval, 86'400'000);
+    if (!ms || *ms == 0) return UsageError("--flush-interval: milliseconds, from 1 to 86400000");
+    options.flush_interval = std::chrono::milliseconds(*ms);
+  }
+  options.thoughtjack_version = "arcs " + std::string(kArcsVersion);
+  std::signal(SIGINT, StopRecording);
+  std::signal(SIGTERM, StopRecording);
+  Result<int> status = mrr::RunRecorder(options, &record_stop);
+  VerbOutput output;
+  if (!status.ok()) {
+    output.err.push_back(status.status().message());
+    output.exit_code = 2;
+    return output;
+  }
+  output.exit_code = *status;
+  return output;
+}
+
+constexpr char kConvertHelp[] =
+    R"(usage: arcs mcp convert -r FILE -o attack.yaml [--style simple|phased]
+                        [--phase-after N]
+
+Writes the recording FILE as a ThoughtJack attack configuration in YAML (TJ-SPEC-010 F-004),
+shaped as the spec's two examples: the tools of the first tools/list response, each with the
+results of its tools/call requests in call order (a response sequence when called more than
+once); resources and prompts likewise. Without a tools/list response, the tools are inferred from
+the calls, with a warning about the missing schemas (EC-REC-010). The phased style puts the
+results of the first N tool calls in a baseline and adds an attack phase to edit.
+
+  -r, --recording FILE   the recording (required)
+  -o, --output FILE      the YAML to write; - for standard output (required)
+  --style STYLE          simple (default) or phased
+  --phase-after N        tool calls before the phase switch (default 3; phased only)
+
+Exit status: 0 converted (warnings on standard error), 1 the recording was refused (it cannot be
+loaded), 2 on usage or I/O errors.
+)";
+
+VerbOutput Convert(const std::vector<std::string>& args) {
+  const Flags flags = ParseFlags(args, {"--recording", "--output", "--style", "--phase-after"},
+                                 {{"-r", "--recording"}, {"-o", "--output"}});
+  if (!flags.error.empty()) return UsageError(flags.error);
+  const std::optional<std::string> path = flags.Get("--recording");
+  const std::optional<std::string> out = flags.Get("--output");
+  if (!path || !out) return UsageError("give -r FILE and -o FILE; see --help");
+  mrr::ConvertOptions options;
+  const std::string style = flags.Get("--style").value_or("simple");
+  if (style != "simple" && style != "phased") {
+    return UsageError("--style: simple or phased, not " + Quoted(style, 40));
+  }
+  options.style = style == "phased" ? mrr::ConvertStyle::kPhased : mrr::ConvertStyle::kSimple;
+  if (const std::optional<std::string> n = flags.Get("--phase-after")) {
+    const std::optional<std::uint64_t> count = ParseCount(*n, UINT64_MAX);
+    if (!count) return UsageError("--phase-after: a count of tool calls, not " + Quoted(*n, 40));
+    options.phase_after = *count;
+  }
+  const int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return UsageError(*path + ": " + std::strerror(errno));
+  VerbOutput output;
+  jsonl::FdSource source(fd);
+  Result<mrr::LoadedRecording> loaded = mrr::LoadRecording(&source, {});
+  const mrr::FileRandomAccess lines(fd);
+  const std::string name = path->substr(path->find_last_of('/') + 1);
+  Result<mrr::Converted> converted =
+      loaded.ok() ? mrr::Convert(*loaded, lines, options, name) : loaded.status();
+  ::close(fd);
+  if (!converted.ok()) {
+    output.err.push_back(*path + ": " + converted.status().message());
+    output.exit_code = converted.status().code() == StatusCode::kIoError ? 2 : 1;
+    return output;
+  }
+  for (std::string& warning : converted->warnings) output.err.push_back("warning: " + warning);
+  if (*out == "-") {
+    output.document = std::move(converted->yaml);
+  } else if (Status s = WriteFile(*out, converted->yaml); !s.ok()) {
+    output.err.push_back(s.message());
+    output.exit_code = 2;
+  }
+  return output;
+}
+
 }  // namespace
 
-std::vector<VerbSpec> Verbs() { return {{"replay", kReplayHelp, Replay}}; }
+std::vector<VerbSpec> Verbs() {
+  return {{"record", kRecordHelp, Record},
+          {"replay", kReplayHelp, Replay},
+          {"convert", kConvertHelp, Convert}};
+}
 
 }  // namespace arcs::conformance::mcp_record_replay

@@ -27,8 +27,8 @@ void CheckId(const json::Value& id, bool request, Classified* c) {
 }
 
 void CheckError(const json::Value& error, Classified* c) {
-  const json::Value* code = error.Find("code");
-  const json::Value* message = error.Find("message");
+  const json::Value* code = error.FindLast("code");
+  const json::Value* message = error.FindLast("message");
   if (!error.is_object()) {
     Add(c, Departure::kErrorObject, "error is " + Kind(error) + ": it must be an object");
   } else if (!code || !code->is_number() || !json::Classify(code->text()).integral) {
@@ -40,11 +40,11 @@ void CheckError(const json::Value& error, Classified* c) {
 
 // A message with a string method: a request or a notification.
 void Request(const json::Value& msg, Classified* c) {
-  c->method = msg.Find("method")->text();
-  c->id = msg.Find("id");
+  c->method = msg.FindLast("method")->text();
+  c->id = msg.FindLast("id");
   c->kind = c->id ? MessageKind::kRequest : MessageKind::kNotification;
   if (c->id) CheckId(*c->id, true, c);
-  c->params = msg.Find("params");
+  c->params = msg.FindLast("params");
   if (c->params && !c->params->is_array() && !c->params->is_object()) {
     Add(c, Departure::kParamsType,
         "params is " + Kind(*c->params) + ": it must be an array or an object");
@@ -53,11 +53,11 @@ void Request(const json::Value& msg, Classified* c) {
 
 // A message with no method, an id, and result or error.
 void Response(const json::Value& msg, Classified* c) {
-  const json::Value* error = msg.Find("error");
-  c->id = msg.Find("id");
+  const json::Value* error = msg.FindLast("error");
+  c->id = msg.FindLast("id");
   c->kind = error ? MessageKind::kError : MessageKind::kResponse;
   CheckId(*c->id, false, c);
-  if (error && msg.Find("result")) {
+  if (error && msg.FindLast("result")) {
     Add(c, Departure::kResultAndError, "a response has both result and error");
   }
   if (error) CheckError(*error, c);
@@ -84,16 +84,16 @@ std::string_view MessageKindName(MessageKind kind) {
 Classified Classify(const json::Value& msg) {
   Classified c;
   if (msg.is_object()) {
-    const json::Value* version = msg.Find("jsonrpc");
+    const json::Value* version = msg.FindLast("jsonrpc");
     if (!version || !version->is_string() || version->text() != "2.0") {
       Add(&c, Departure::kVersion, "jsonrpc must be exactly \"2.0\"");
     }
-    const json::Value* method = msg.Find("method");
+    const json::Value* method = msg.FindLast("method");
     if (method && !method->is_string()) {
       Add(&c, Departure::kMethodType, "method is " + Kind(*method) + ": it must be a string");
     } else if (method) {
       Request(msg, &c);
-    } else if (msg.Find("id") && (msg.Find("result") || msg.Find("error"))) {
+    } else if (msg.FindLast("id") && (msg.FindLast("result") || msg.FindLast("error"))) {
       Response(msg, &c);
     }
   }
@@ -125,10 +125,11 @@ bool SameSpelledId(std::string_view a, std::string_view b) {
 }  // namespace
 
 void PendingIds::Add(const json::Value& id, std::uint64_t payload) {
-  buckets_[Bucket(id)].emplace_back(Spelling(id), payload);
+  if (id.is_string() || id.is_number()) buckets_[Bucket(id)].emplace_back(Spelling(id), payload);
 }
 
 std::optional<std::uint64_t> PendingIds::Take(const json::Value& id) {
+  if (!id.is_string() && !id.is_number()) return std::nullopt;
   auto it = buckets_.find(Bucket(id));
   if (it == buckets_.end()) return std::nullopt;
   auto& waiting = it->second;

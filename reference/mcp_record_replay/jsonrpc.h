@@ -50,12 +50,15 @@ struct Classified {
 // Classifies a message (errata MRR-E26): a string `method` with an `id` member (null included) is
 // a request, without one a notification; no `method`, an `id` and `result` is a response, with
 // `error` an error response (result and error both: an error response with an issue). Anything
-// else is kOther. Then lists how the message departs from JSON-RPC 2.0.
+// else is kOther. Then lists how the message departs from JSON-RPC 2.0. A member written twice is
+// read as its last, as serde_json::Value and Python's json read msg (errata MRR-E24 last-wins).
 Classified Classify(const json::Value& msg);
 
 // Requests waiting for their response, by id, each with a payload of the caller's (an index):
 // ids compare as JSON values (errata MRR-E28), strings exactly and numbers by value, so `1` and
-// `1.0` are one id; repeated ids wait in order. Memory: an id's spelling per waiting request.
+// `1.0` are one id; repeated ids wait in order. Only a string or a number is an id a response can
+// answer (JSON-RPC 2.0 §4: a null id is discouraged, and no other kind is an id): any other is
+// never waiting. Memory: an id's spelling per waiting request.
 class PendingIds {
  public:
   void Add(const json::Value& id, std::uint64_t payload);

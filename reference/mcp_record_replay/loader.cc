@@ -74,14 +74,16 @@ class Loader {
  public:
   explicit Loader(const LoadOptions& options)
       : options_(options),
-        checker_(options.limits, [this](RecordingFinding f) { Take(std::move(f)); }) {}
+        checker_(
+            options.limits, [this](RecordingFinding f) { Take(std::move(f)); },
+            /*with_schema=*/false) {}
 
   // Takes one line; a refusal ends the load.
   Status Line(const jsonl::Line& line) {
     if (line.bom && !options_.ignore_bom) {
       return Refusal(line.number, "the file starts with a byte order mark (policy bom: refuse)");
     }
-    if (jsonl::IsBlank(line.text)) {
+    if (!line.too_long && jsonl::IsBlank(line.text)) {  // a line over the limit has no text
       if (options_.ignore_blank_lines) return Status::Ok();
       return Refusal(line.number, "a blank line (policy blank_lines: refuse)");
     }

@@ -142,7 +142,8 @@ const Value* NumberBeyondDoubles(const Value& root) {
 
 class LineChecker::Impl {
  public:
-  Impl(const Limits& limits, FindingSink sink) : limits_(limits), sink_(std::move(sink)) {}
+  Impl(const Limits& limits, FindingSink sink, bool with_schema)
+      : limits_(limits), sink_(std::move(sink)), with_schema_(with_schema) {}
 
   bool Line(const jsonl::Line& line) {
     const bool unterminated = line.ending == jsonl::Ending::kNone;
@@ -219,9 +220,14 @@ class LineChecker::Impl {
     for (const json::Duplicate& d : doc_.duplicates()) {
       Warning(kRepeatedName, d.pointer, "a member name repeated in its object");
     }
-    const Value* type = root.Find("type");
+    // serde's tag of an internally tagged enum may not be written twice (its duplicate-field
+    // error); the schema statement reads the last, and so does what follows here.
+    const Value* type = root.FindLast("type");
+    if (type && root.Find("type") != type) {
+      Error(kLineType, "/type", "type is written twice: serde refuses it");
+    }
     const std::string_view kind = type && type->is_string() ? type->text() : "";
-    Schema(root, kind);
+    if (with_schema_) Schema(root, kind);
     if (kind != "header" && kind != "message" && kind != "footer") {
       Error(kLineType, "/type", "a line's type is \"header\", \"message\" or \"footer\"");
       return "";
@@ -356,6 +362,7 @@ class LineChecker::Impl {
 
   const Limits limits_;
   const FindingSink sink_;
+  const bool with_schema_;
   json::Document doc_;  // reused from line to line
   const Value* object_ = nullptr;
   std::string_view kind_;
@@ -383,8 +390,8 @@ std::vector<std::string_view> RecordingRuleIds() {
   return ids;
 }
 
-LineChecker::LineChecker(const Limits& limits, FindingSink sink)
-    : impl_(std::make_unique<Impl>(limits, std::move(sink))) {}
+LineChecker::LineChecker(const Limits& limits, FindingSink sink, bool with_schema)
+    : impl_(std::make_unique<Impl>(limits, std::move(sink), with_schema)) {}
 LineChecker::~LineChecker() = default;
 bool LineChecker::Line(const jsonl::Line& line) { return impl_->Line(line); }
 void LineChecker::End() { impl_->End(); }

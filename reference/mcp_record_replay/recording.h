@@ -54,7 +54,9 @@ Status CheckRecording(jsonl::ByteSource* source, const Limits& limits, const Fin
 // loader.h): every finding of a line reaches the sink during Line().
 class LineChecker {
  public:
-  LineChecker(const Limits& limits, FindingSink sink);
+  // with_schema false leaves out the schema statement (a loader, which refuses only what the
+  // Serde types cannot read, has no use for it: errata MRR-E11).
+  LineChecker(const Limits& limits, FindingSink sink, bool with_schema = true);
   ~LineChecker();
   // false when the reading must stop (a limit). Only the last line can lack a line ending.
   bool Line(const jsonl::Line& line);

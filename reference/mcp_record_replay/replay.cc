@@ -136,16 +136,9 @@ Result<Timing> ParseTiming(std::string_view text) {
                    "timing " + Quoted(text, 40) +
                        ": expected instant, realistic or scaled:N (N a non-negative number)");
   if (!text.starts_with("scaled:")) return bad;
-  const std::string factor(text.substr(7));
-  // A decimal number: digits, a point, an exponent (strtod alone would take "inf", "0x1p3").
-  if (factor.empty() || factor.find_first_not_of("0123456789.eE+-") != std::string::npos ||
-      factor[0] == '-' || factor[0] == '+') {
-    return bad;
-  }
-  char* end = nullptr;
-  const double n = std::strtod(factor.c_str(), &end);
-  if (end != factor.c_str() + factor.size() || !std::isfinite(n) || n < 0) return bad;
-  return Timing{Timing::Kind::kScaled, n};
+  const std::optional<double> n = ParseDecimal(text.substr(7), 0, 1e300);
+  if (!n) return bad;
+  return Timing{Timing::Kind::kScaled, *n};
 }
 
 Result<OnUnmatched> ParseOnUnmatched(std::string_view text) {
@@ -186,7 +179,7 @@ Status Replayer::Index() {
     if (!request && !response) continue;
     const Value* msg = MsgOf(*lines_, m, &doc, &status);
     if (!status.ok()) return status;
-    const Value* id = msg ? msg->Find("id") : nullptr;
+    const Value* id = msg ? msg->FindLast("id") : nullptr;
     if (!id) continue;
     if (request) pending.Add(*id, i);
     if (response) {
@@ -203,7 +196,7 @@ Status Replayer::Index() {
       continue;
     }
     Result<std::string> key = RequestKey(c.method, c.params);
-    if (key.ok()) queues_[std::move(*key)].push_back(answer[i]);
+    if (key.ok()) queues_[std::move(*key)].responses.push_back(answer[i]);
   }
   return Status::Ok();
 }
@@ -216,11 +209,11 @@ std::optional<std::size_t> Replayer::Sequential() {
 std::optional<std::size_t> Replayer::ByRequest(std::string_view method, const Value* params) {
   Result<std::string> key = RequestKey(method, params);
   if (!key.ok()) return std::nullopt;
-  auto queue = queues_.find(*key);
-  if (queue == queues_.end()) return std::nullopt;
-  std::size_t& head = queue_heads_[*key];
-  if (head >= queue->second.size()) return std::nullopt;  // MRR-E33 exhausted-unmatched
-  return queue->second[head++];
+  auto it = queues_.find(*key);
+  if (it == queues_.end()) return std::nullopt;
+  Queue& queue = it->second;
+  if (queue.head >= queue.responses.size()) return std::nullopt;  // MRR-E33 exhausted-unmatched
+  return queue.responses[queue.head++];
 }
 
 // MRR-E36 leaf-jaccard: the unserved candidate of the method most similar to the live params, at
@@ -237,7 +230,7 @@ std::optional<std::size_t> Replayer::Fuzzy(std::string_view method, const Value*
     if (c.served) continue;
     const Value* msg = MsgOf(*lines_, recording_->messages[c.request], &doc, &status);
     if (!msg) continue;
-    const auto score = Overlap(live, ParamLeaves(msg->Find("params")));
+    const auto score = Overlap(live, ParamLeaves(msg->FindLast("params")));
     // a/b > c/d, whole numbers: a*d > c*b.
     if (!best || score.first * best_score.second > best_score.first * score.second) {
       best = &c;
@@ -262,6 +255,7 @@ Reply Replayer::Serve(std::size_t response, const Value& live_id) {
     return reply;
   }
   reply.message = WithLiveId(*msg, live_id);
+  reply.matched = true;
   if (options_.timing.kind != Timing::Kind::kInstant && m.latency_ms) {
     const double scale =
         options_.timing.kind == Timing::Kind::kScaled ? options_.timing.factor : 1.0;

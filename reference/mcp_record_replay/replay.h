@@ -46,6 +46,7 @@ struct ReplayOptions {
 struct Reply {
   std::optional<std::string> message;  // a JSON-RPC message to send, compact, no line end
   std::uint64_t delay_ms = 0;          // to wait before sending it
+  bool matched = false;                // `message` is a recorded response
   bool forward = false;  // passthrough: the client's message goes to the upstream, whose
                          // response is the answer (EC-REC-009)
   bool end = false;      // --on-unmatched error: after `message`, the replay ends, non-zero
@@ -81,8 +82,11 @@ class Replayer {
   std::vector<std::size_t> responses_;
   std::size_t cursor_ = 0;
   // by-request (MRR-E29 to MRR-E34): each key's responses, in the file order of their requests.
-  std::unordered_map<std::string, std::vector<std::size_t>> queues_;
-  std::unordered_map<std::string, std::size_t> queue_heads_;
+  struct Queue {
+    std::vector<std::size_t> responses;
+    std::size_t head = 0;  // the next to serve
+  };
+  std::unordered_map<std::string, Queue> queues_;
   // fuzzy (MRR-E36): each method's answered requests in file order, and whether served.
   struct Candidate {
     std::size_t request;

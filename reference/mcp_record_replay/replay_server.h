@@ -4,12 +4,15 @@
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_REPLAY_SERVER_H_
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_REPLAY_SERVER_H_
 
+#include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "reference/core/status.h"
 #include "reference/mcp_record_replay/replay.h"
+#include "reference/mcp_record_replay/upstream.h"
 
 namespace arcs::mcp_record_replay {
 
@@ -19,6 +22,32 @@ class Forwarder {
  public:
   virtual ~Forwarder() = default;
   virtual Result<std::string> Forward(std::string_view request_line) = 0;
+};
+
+// Passthrough to a real server it starts (`--upstream CMD`, run through /bin/sh -c): a request
+// is written to the server and the server's messages are read until the response with the
+// request's id; whatever else it sends meanwhile (notifications, its own requests) is dropped
+// with a log line, since the client only gets responses from a replay (errata MRR-E39). Only the
+// unmatched requests reach it (errata MRR-E42: not scored). Must be used by the thread that
+// started it (upstream.h).
+class UpstreamForwarder : public Forwarder {
+ public:
+  static Result<std::unique_ptr<UpstreamForwarder>> Start(
+      const std::string& command, std::function<void(std::string_view)> log,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  Result<std::string> Forward(std::string_view request_line) override;
+
+ private:
+  UpstreamForwarder(std::unique_ptr<Upstream> upstream, std::function<void(std::string_view)> log,
+                    std::chrono::milliseconds timeout)
+      : upstream_(std::move(upstream)), log_(std::move(log)), timeout_(timeout) {}
+  Status Write(std::string_view bytes, std::chrono::steady_clock::time_point deadline);
+  Result<std::string> ReadLine(std::chrono::steady_clock::time_point deadline);
+
+  std::unique_ptr<Upstream> upstream_;
+  std::function<void(std::string_view)> log_;
+  std::chrono::milliseconds timeout_;
+  std::string pending_;  // bytes read from the server after the last whole line
 };
 
 // How a served replay ended.

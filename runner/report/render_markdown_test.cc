@@ -152,8 +152,11 @@ TEST(ReportMarkdown, ShowsReadingsTheStrictProfileAndResourceCases) {
 TEST(ReportMarkdown, SaysSoWhenNoCaseDependsOnAnAmbiguousPassage) {
   Report r = testing::SampleReport();
   for (CaseResult& c : r.implementations[0].cases) {
-    if (c.ground == Ground::kAcceptable || c.ground == Ground::kResource)
+    if (c.ground == Ground::kAcceptable || c.ground == Ground::kResource) {
       c.ground = Ground::kRequired;
+      c.flag.clear();
+      c.readings.clear();
+    }
   }
   Recount(&r.implementations[0]);
   r.implementations.resize(1);

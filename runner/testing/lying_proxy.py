@@ -10,8 +10,10 @@ usage: lying_proxy.py ARCS LIE...
   LIE is REQUEST_ID (flip that answer's verdict), REQUEST_ID@OUTPUT (keep the verdict, but
   change the output OUTPUT: its last byte, or a decimal number plus one), REQUEST_ID!reverse
   (keep the verdict, report the findings in reverse order) or REQUEST_ID!drop (keep the
-  verdict, leave out the first finding), or REQUEST_ID^OUTPUT (keep the verdict, but strip every
-  backslash from the output OUTPUT: a renderer that forgot to escape).
+  verdict, leave out the first finding), REQUEST_ID^OUTPUT (keep the verdict, but strip every
+  backslash from the output OUTPUT: a renderer that forgot to escape), or REQUEST_ID~OUTPUT (keep
+  the verdict, but drop the last non-empty line of the output OUTPUT: a replayer that missed an
+  answer, a converter that lost a value).
 
 The runner's tests use it to inject a regression that `arcs diff` must catch: it reports the
 reference's own name and version, so its report lines up case by case with the reference's.
@@ -36,7 +38,8 @@ def tampered(value):
 
 def main():
     arcs = sys.argv[1]
-    lies = {lie for lie in sys.argv[2:] if not any(mark in lie for mark in "@!^")}
+    lies = {lie for lie in sys.argv[2:] if not any(mark in lie for mark in "@!^~")}
+    truncate_lies = dict(lie.split("~", 1) for lie in sys.argv[2:] if "~" in lie)
     unescape_lies = dict(lie.split("^", 1) for lie in sys.argv[2:] if "^" in lie)
     output_lies = dict(lie.split("@", 1) for lie in sys.argv[2:] if "@" in lie)
     finding_lies = dict(lie.split("!", 1) for lie in sys.argv[2:] if "!" in lie)
@@ -62,6 +65,11 @@ def main():
         name = unescape_lies.get(answer.get("id"))
         if name and name in answer.get("outputs", {}):
             data = base64.b64decode(answer["outputs"][name]).replace(b"\\", b"")
+            answer["outputs"][name] = base64.b64encode(data).decode()
+        name = truncate_lies.get(answer.get("id"))
+        if name and name in answer.get("outputs", {}):
+            lines = base64.b64decode(answer["outputs"][name]).rstrip(b"\n").split(b"\n")
+            data = b"\n".join(lines[:-1]) + b"\n" if len(lines) > 1 else b""
             answer["outputs"][name] = base64.b64encode(data).decode()
         sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         sys.stdout.flush()

@@ -108,7 +108,8 @@ def derived_flags(cases):
     """A format's flags as its cases give them: report::SummarizeReadings."""
     flags = {}
     for case in cases:
-        if case["ground"] != "acceptable":
+        # Acceptable cases, and those whose output a flag's readings split (MCP replay).
+        if not case["flag"]:
             continue
         flag = flags.setdefault(case["flag"], {"cases": 0, "taken": {}})
         if not answered(case):

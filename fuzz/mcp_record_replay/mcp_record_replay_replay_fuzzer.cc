@@ -1,0 +1,97 @@
+// Fuzz target: the TJ-SPEC-010 loader and replay matcher (reference/mcp_record_replay/loader.h,
+// replay.h) on any bytes. The input is a recording, a line "#script", then a client script; its
+// first two bytes choose the match mode and the unmatched behaviour. Properties: no crash; a
+// recording the validator finds no error in always loads (the loader refuses only what validate
+// calls an error: errata MRR-E11); the replay answers only requests, each at most once, every
+// answer one JSON object whose id is the id of the request it answers; a recorded response is
+// served at most once under by-request and fuzzy (MRR-E33), so the served count never exceeds
+// the recorded responses.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fuzz/fuzz_check.h"
+#include "reference/core/json.h"
+#include "reference/mcp_record_replay/loader.h"
+#include "reference/mcp_record_replay/recording.h"
+#include "reference/mcp_record_replay/replay.h"
+
+namespace {
+
+constexpr std::size_t kMaxInputBytes = 64 * 1024;
+constexpr std::string_view kScriptMarker = "\n#script\n";
+
+using arcs::fuzzing::Check;
+namespace mrr = arcs::mcp_record_replay;
+
+bool HasErrors(std::string_view recording, const mrr::Limits& limits) {
+  bool errors = false;
+  arcs::jsonl::MemorySource source(recording);
+  (void)mrr::CheckRecording(&source, limits,
+                            [&](const mrr::RecordingFinding& f) { errors = errors || !f.warning; });
+  return errors;
+}
+
+std::size_t RecordedResponses(const mrr::LoadedRecording& recording) {
+  std::size_t n = 0;
+  for (const mrr::RecordedMessage& m : recording.messages) {
+    n += m.dir == mrr::Direction::kServerToClient &&
+         (m.kind == mrr::MessageKind::kResponse || m.kind == mrr::MessageKind::kError);
+  }
+  return n;
+}
+
+void Replay(const mrr::LoadedRecording& loaded, std::string_view recording, std::string_view script,
+            const mrr::ReplayOptions& options) {
+  const mrr::MemoryRandomAccess lines(recording);
+  arcs::Result<mrr::Replayer> replayer = mrr::Replayer::Create(loaded, lines, options);
+  Check(replayer.ok(), "a loaded recording cannot be indexed");
+  std::size_t served = 0;
+  while (!script.empty()) {
+    const std::size_t end = std::min(script.find('\n'), script.size());
+    const std::string_view line = script.substr(0, end);
+    script.remove_prefix(std::min(end + 1, script.size()));
+    const mrr::Reply reply = replayer->Handle(line);
+    arcs::json::Document request;
+    const bool is_request = request.Parse(line) && request.root().is_object() &&
+                            mrr::Classify(request.root()).kind == mrr::MessageKind::kRequest;
+    Check(is_request || (!reply.message && !reply.forward),
+          "a message that is no request answered");
+    if (!reply.message) continue;
+    arcs::json::Document answer;
+    Check(answer.Parse(*reply.message) && answer.root().is_object(), "an answer is not an object");
+    const arcs::json::Value* id = answer.root().FindLast("id");
+    Check(id && arcs::json::SameData(*id, *request.root().Find("id")),
+          "an answer does not carry the live request's id");
+    served += reply.matched;
+    if (reply.end) break;
+  }
+  if (options.match_mode != mrr::MatchMode::kSequential) {
+    Check(served <= RecordedResponses(loaded), "a recorded response served twice");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 2 || size > kMaxInputBytes) return -1;
+  const std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
+  const std::size_t marker = text.find(kScriptMarker);
+  const std::string_view recording = text.substr(0, marker);
+  const std::string_view script =
+      marker == std::string_view::npos ? "" : text.substr(marker + kScriptMarker.size());
+  mrr::LoadOptions load;
+  load.limits.max_json_depth = 64;
+  arcs::jsonl::MemorySource source(recording);
+  arcs::Result<mrr::LoadedRecording> loaded = mrr::LoadRecording(&source, load);
+  if (!loaded.ok()) {
+    Check(HasErrors(recording, load.limits), "a recording without errors was refused");
+    return 0;
+  }
+  mrr::ReplayOptions options;
+  options.match_mode = static_cast<mrr::MatchMode>(data[0] % 3);
+  options.on_unmatched = data[1] % 2 ? mrr::OnUnmatched::kWarn : mrr::OnUnmatched::kError;
+  Replay(*loaded, recording, script, options);
+  return 0;
+}

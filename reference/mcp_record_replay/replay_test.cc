@@ -1,0 +1,217 @@
+#include "reference/mcp_record_replay/replay.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace arcs::mcp_record_replay {
+namespace {
+
+// A recording built from its messages: (dir, msg JSON, latency_ms or -1).
+struct Msg {
+  const char* dir;
+  std::string msg;
+  int latency = -1;
+};
+
+std::string Recording(const std::vector<Msg>& messages) {
+  std::string out =
+      R"({"type":"header","version":"1.0","recorded_at":"2025-02-04T10:00:00Z","upstream":"u","thoughtjack_version":"0"})"
+      "\n";
+  int seq = 1;
+  for (const Msg& m : messages) {
+    out += R"({"type":"message","seq":)" + std::to_string(seq++) +
+           R"(,"ts":"2025-02-04T10:00:01Z","dir":")" + m.dir + R"(","msg":)" + m.msg;
+    if (m.latency >= 0) out += ",\"latency_ms\":" + std::to_string(m.latency);
+    out += "}\n";
+  }
+  return out;
+}
+
+std::string Request(const std::string& id, const std::string& method, const std::string& params) {
+  return R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":")" + method + "\"" +
+         (params.empty() ? "" : ",\"params\":" + params) + "}";
+}
+std::string Response(const std::string& id, const std::string& result) {
+  return R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":)" + result + "}";
+}
+
+class Replay {
+ public:
+  Replay(std::string text, ReplayOptions options) : text_(std::move(text)), lines_(text_) {
+    jsonl::MemorySource source(text_);
+    Result<LoadedRecording> loaded = LoadRecording(&source, {});
+    EXPECT_TRUE(loaded.ok()) << loaded.status().message();
+    loaded_ = std::move(*loaded);
+    Result<Replayer> r = Replayer::Create(loaded_, lines_, options);
+    EXPECT_TRUE(r.ok());
+    replayer_.emplace(std::move(*r));
+  }
+  Reply Send(const std::string& line) { return replayer_->Handle(line); }
+  std::string Answer(const std::string& line) { return Send(line).message.value_or("(none)"); }
+
+ private:
+  std::string text_;
+  MemoryRandomAccess lines_;
+  LoadedRecording loaded_;
+  std::optional<Replayer> replayer_;
+};
+
+ReplayOptions Mode(MatchMode mode, OnUnmatched unmatched = OnUnmatched::kWarn) {
+  ReplayOptions o;
+  o.match_mode = mode;
+  o.on_unmatched = unmatched;
+  return o;
+}
+
+constexpr char kUnmatchedX[] =
+    R"({"jsonrpc":"2.0","id":"x","error":{"code":-32000,"message":"No matching response"}})";
+
+TEST(ReplayTest, SequentialServesResponsesInRecordedOrderWithTheLiveId) {
+  Replay r(Recording({{"c2s", Request("1", "a", "")},
+                      {"s2c", Response("1", "\"A\"")},
+                      {"c2s", R"({"jsonrpc":"2.0","method":"notifications/x"})"},
+                      {"s2c", R"({"jsonrpc":"2.0","method":"notifications/progress"})"},
+                      {"c2s", Request("2", "b", "")},
+                      {"s2c", Response("2", "\"B\"")}}),
+           Mode(MatchMode::kSequential));
+  EXPECT_FALSE(r.Send(R"({"jsonrpc":"2.0","method":"notifications/x"})").message);
+  // The method is not looked at (errata MRR-E35 response-cursor): EC-REC-004's wrong response.
+  EXPECT_EQ(r.Answer(Request("\"s\"", "b", "")), Response("\"s\"", "\"A\""));
+  EXPECT_EQ(r.Answer(Request("7", "a", "")), Response("7", "\"B\""));
+  EXPECT_EQ(r.Answer(Request("\"x\"", "a", "")), kUnmatchedX);  // past the end (MRR-E33)
+}
+
+TEST(ReplayTest, ByRequestKeysOnMethodAndCanonicalParams) {
+  Replay r(Recording({{"c2s", Request("1", "t", R"({"b":1,"a":"x"})")},
+                      {"c2s", Request("2", "t", R"({"a":"y"})")},
+                      {"s2c", Response("2", "\"Y\"")},  // out of order (EC-REC-004)
+                      {"s2c", Response("1", "\"X\"")},
+                      {"c2s", Request("3", "u", "")},
+                      {"s2c", Response("3", "\"U\"")}}),
+           Mode(MatchMode::kByRequest));
+  // Member order, 1 vs 1.0 and _meta do not change the key (MRR-E30, MRR-E32); null params are
+  // {} (MRR-E31).
+  EXPECT_EQ(r.Answer(Request("9", "t", R"({"a":"x","b":1.0,"_meta":{"p":1}})")),
+            Response("9", "\"X\""));
+  EXPECT_EQ(r.Answer(Request("8", "u", "null")), Response("8", "\"U\""));
+  EXPECT_EQ(r.Answer(Request("\"x\"", "t", R"({"a":"x","b":1})")), kUnmatchedX);  // used once
+  EXPECT_EQ(r.Answer(Request("5", "t", R"({"a":"y"})")), Response("5", "\"Y\""));
+}
+
+TEST(ReplayTest, ByRequestQueuesFollowTheRequestsOrder) {
+  // Two requests of one key answered in reverse: the first live request gets the response of
+  // the first recorded request (errata MRR-E34 request-order).
+  Replay r(Recording({{"c2s", Request("1", "t", "{}")},
+                      {"c2s", Request("2", "t", "{}")},
+                      {"s2c", Response("2", "\"second\"")},
+                      {"s2c", Response("1", "\"first\"")}}),
+           Mode(MatchMode::kByRequest));
+  EXPECT_EQ(r.Answer(Request("10", "t", "{}")), Response("10", "\"first\""));
+  EXPECT_EQ(r.Answer(Request("11", "t", "{}")), Response("11", "\"second\""));
+}
+
+TEST(ReplayTest, FuzzyTakesTheMostSimilarAtLeastHalf) {
+  // The errata's example (MRR-E36): one leaf of four changed is 2/4, served; a different tool
+  // shares 1 of 4, not served.
+  Replay r(Recording({{"c2s", Request("1", "tools/call",
+                                      R"({"name":"read_file","arguments":{"path":"/a","ts":1}})")},
+                      {"s2c", Response("1", "\"R\"")},
+                      {"c2s", Request("2", "tools/call", R"({"name":"x","arguments":{"q":1}})")},
+                      {"s2c", Response("2", "\"Q\"")}}),
+           Mode(MatchMode::kFuzzy));
+  EXPECT_EQ(r.Answer(Request("\"x\"", "tools/call",
+                             R"({"name":"list_directory","arguments":{"path":"/a"}})")),
+            kUnmatchedX);
+  EXPECT_EQ(r.Answer(Request("5", "tools/call",
+                             R"({"name":"read_file","arguments":{"path":"/a","ts":2}})")),
+            Response("5", "\"R\""));
+  EXPECT_EQ(r.Answer(Request("\"x\"", "other", "")), kUnmatchedX);  // another method
+}
+
+TEST(ReplayTest, FuzzyTiesGoToTheFirstRecorded) {
+  Replay r(Recording({{"c2s", Request("1", "m", R"({"a":1})")},
+                      {"s2c", Response("1", "\"first\"")},
+                      {"c2s", Request("2", "m", R"({"a":1})")},
+                      {"s2c", Response("2", "\"second\"")}}),
+           Mode(MatchMode::kFuzzy));
+  EXPECT_EQ(r.Answer(Request("3", "m", R"({"a":1})")), Response("3", "\"first\""));  // EC-REC-012
+  EXPECT_EQ(r.Answer(Request("4", "m", R"({"a":1})")), Response("4", "\"second\""));
+}
+
+TEST(ReplayTest, ServesTheRecordedContentExactly) {
+  const std::string result = R"({"n":12345678901234567890123,"f":1.0000000000000001,)"
+                             R"("s":"\u00e9\ud83d\ude00\n","b64":"iVBORw0KGgo="})";
+  Replay r(Recording({{"c2s", Request("1", "a", "")}, {"s2c", Response("1", result)}}),
+           Mode(MatchMode::kSequential));
+  // As data (strings are written with minimal escaping), numbers by their exact value.
+  json::Document served, expected;
+  ASSERT_TRUE(served.Parse(r.Answer(Request("\"live\"", "a", ""))));
+  ASSERT_TRUE(expected.Parse(Response("\"live\"", result)));
+  EXPECT_TRUE(json::SameData(served.root(), expected.root())) << json::ToString(served.root());
+  EXPECT_NE(json::ToString(served.root()).find("12345678901234567890123"), std::string::npos);
+}
+
+TEST(ReplayTest, UnmatchedBehaviours) {
+  const std::string header_only = Recording({});
+  Reply error = Replay(header_only, Mode(MatchMode::kSequential, OnUnmatched::kError))
+                    .Send(Request("\"x\"", "a", ""));
+  EXPECT_EQ(error.message, kUnmatchedX);  // errata MRR-E41 error-then-exit
+  EXPECT_TRUE(error.end);
+  Reply warn = Replay(header_only, Mode(MatchMode::kSequential, OnUnmatched::kWarn))
+                   .Send(Request("\"x\"", "a", ""));
+  EXPECT_EQ(warn.message, kUnmatchedX);
+  EXPECT_FALSE(warn.end);
+  Reply pass = Replay(header_only, Mode(MatchMode::kSequential, OnUnmatched::kPassthrough))
+                   .Send(Request("\"x\"", "a", ""));
+  EXPECT_TRUE(pass.forward);
+  EXPECT_FALSE(pass.message);
+}
+
+TEST(ReplayTest, TimingDelaysByTheRecordedLatency) {
+  const std::string rec = Recording({{"c2s", Request("1", "a", "")},
+                                     {"s2c", Response("1", "1"), 40},
+                                     {"c2s", Request("2", "a", "")},
+                                     {"s2c", Response("2", "2")}});
+  ReplayOptions scaled = Mode(MatchMode::kSequential);
+  scaled.timing = *ParseTiming("scaled:0.5");
+  Replay r(rec, scaled);
+  EXPECT_EQ(r.Send(Request("1", "a", "")).delay_ms, 20u);
+  EXPECT_EQ(r.Send(Request("2", "a", "")).delay_ms, 0u);  // no latency_ms: none (MRR-E40)
+  EXPECT_EQ(Replay(rec, Mode(MatchMode::kSequential)).Send(Request("1", "a", "")).delay_ms, 0u);
+}
+
+TEST(ReplayTest, ParsesTheCommandLineSpellings) {
+  EXPECT_TRUE(ParseTiming("scaled:2").ok());
+  EXPECT_TRUE(ParseTiming("scaled:1e-1").ok());
+  EXPECT_TRUE(ParseTiming("scaled:0").ok());
+  for (const char* bad :
+       {"scaled:", "scaled:-1", "scaled:inf", "scaled:0x10", "fast", "scaled:1 "}) {
+    EXPECT_FALSE(ParseTiming(bad).ok()) << bad;
+  }
+  EXPECT_TRUE(ParseMatchMode("by-request").ok());
+  EXPECT_FALSE(ParseMatchMode("by_request").ok());
+  EXPECT_FALSE(ParseOnUnmatched("ignore").ok());
+}
+
+TEST(ReplayTest, ScriptTranscriptEndsOnAnUnmatchedError) {
+  const std::string rec = Recording({{"c2s", Request("1", "a", "")}, {"s2c", Response("1", "1")}});
+  jsonl::MemorySource source(rec);
+  Result<LoadedRecording> loaded = LoadRecording(&source, {});
+  ASSERT_TRUE(loaded.ok());
+  const std::string script =
+      Request("1", "a", "") + "\n" + Request("2", "a", "") + "\n" + Request("3", "a", "") + "\n";
+  Result<ReplayTranscript> t =
+      ReplayScript(*loaded, MemoryRandomAccess(rec), script, ReplayOptions{});
+  ASSERT_TRUE(t.ok());
+  EXPECT_TRUE(t->ended);
+  EXPECT_EQ(
+      t->answers,
+      Response("1", "1") + "\n" +
+          R"({"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"No matching response"}})"
+          "\n");
+}
+
+}  // namespace
+}  // namespace arcs::mcp_record_replay
