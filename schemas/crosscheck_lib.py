@@ -249,3 +249,53 @@ def report_rule_tables(tally, tables):
         for rule, reason in sorted(table.items()):
             print(f"  {rule:<12} {reason[0] if isinstance(reason, tuple) else reason}")
     return [table for _, table in tables]
+
+
+def arcs_lists_format(arcs, format_name):
+    """Whether `arcs formats --json` lists the format (False when arcs cannot be run)."""
+    try:
+        out = subprocess.run([arcs, "formats", "--json"], stdout=subprocess.PIPE, check=True,
+                             timeout=60)
+        return any(f.get("name") == format_name for f in json.loads(out.stdout)["formats"])
+    except (OSError, ValueError, KeyError, subprocess.SubprocessError):
+        return False
+
+
+def compare_reference_schema_ids(tally, arcs, format_name, cases, path_of, prefix):
+    """Holds the reference to the manifest: for every validate case, the schema ids `arcs
+    validate --json` reports (rule ids starting with `prefix`) are those rules.errors lists.
+    path_of(case) is the validated file. Skipped, and said so, while arcs does not list the
+    format."""
+    if not arcs or not arcs_lists_format(arcs, format_name):
+        print(f"crosscheck: {format_name}: arcs does not list the format yet: the comparison "
+              "with the reference is skipped")
+        return
+    for c in cases:
+        op = (c.get("operations") or {}).get("validate")
+        if not op:
+            continue
+        report, err = run_arcs(arcs, format_name, path_of(c), (c.get("args") or {}).get("limits"))
+        if not tally.check(report is not None, f"case {c['id']}: arcs validate failed", err):
+            continue
+        found = sorted({f.get("rule") for f in report["findings"]
+                        if str(f.get("rule", "")).startswith(prefix)})
+        listed = sorted(r for r in op["rules"]["errors"] if r.startswith(prefix))
+        tally.check(found == listed, f"case {c['id']}: the reference reports the schema ids "
+                    f"{found}, the manifest {listed}")
+
+
+def crosscheck_main(description, manifest_path, catalogue_path, check):
+    """A format's crosscheck.py entry point: --arcs, then check(tally, arcs, cases,
+    catalogue_ids); exit status 1 when anything failed."""
+    import argparse
+    import os
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--arcs", default=None)
+    args = ap.parse_args()
+    tally = Tally()
+    manifest = load_json(manifest_path)
+    catalogue_ids = {r["id"] for r in load_json(catalogue_path)["requirements"]}
+    check(tally, os.path.abspath(args.arcs) if args.arcs else None, manifest["cases"],
+          catalogue_ids)
+    print(f"crosscheck: {tally.passed} passed, {tally.failed} failed")
+    return 0 if tally.failed == 0 else 1

@@ -2,17 +2,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
 
-extern char** environ;
+#include "reference/core/spawn.h"
 
 namespace arcs::mcp_record_replay {
 namespace {
@@ -25,84 +22,8 @@ void CloseFd(int* fd) {
 }
 
 Status SystemError(const char* call, int error) {
-  std::string message = std::string(call) + ": " + std::strerror(error);
-  if (const char* name = strerrorname_np(error)) message += std::string(" (") + name + ")";
-  return Status(StatusCode::kIoError, "starting the upstream: " + message);
-}
-
-// What a child that failed between fork and exec tells its parent, through a close-on-exec pipe
-// (end of file: the exec happened). `call` is a string literal, at the same address in both.
-struct ChildFailure {
-  const char* call;
-  int error;
-};
-
-[[noreturn]] void ChildFailed(int report_fd, const char* call) {
-  ChildFailure failure{call, errno};
-  ssize_t n = write(report_fd, &failure, sizeof failure);  // atomic: less than PIPE_BUF
-  (void)n;  // nothing more can be done: the parent sees status 127
-  _exit(127);
-}
-
-// Between fork and exec: system calls only (the caller may have threads), nothing allocated.
-[[noreturn]] void ExecChild(int in, int out, pid_t parent, char* const argv[], int report_fd) {
-  // The signal survives the exec of /bin/sh and of the command it execs (unless set-user-ID).
-  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) ChildFailed(report_fd, "prctl");
-  if (getppid() != parent) _exit(127);  // the parent died before the prctl: nobody waits for us
-  if (setsid() < 0) ChildFailed(report_fd, "setsid");
-  // Ignored signals stay ignored across exec (the proxy ignores SIGPIPE), and the mask is
-  // inherited (the parent blocked everything around the fork).
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) {
-    if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &default_action, nullptr);
-  }
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  // in and out are above 2 (Start makes sure), so these dup2s overwrite nothing we still need;
-  // dup2 clears close-on-exec on the copies.
-  if (dup2(in, 0) < 0 || dup2(out, 1) < 0) ChildFailed(report_fd, "dup2");
-  // stderr is ours, passed on as it is; the caller may have opened it close-on-exec.
-  if (fcntl(2, F_GETFD) >= 0) fcntl(2, F_SETFD, 0);
-  if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
-    rlimit limit{};  // kernels before 5.11: one by one
-    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) ChildFailed(report_fd, "getrlimit");
-    const int max = static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
-    for (int fd = 3; fd < max; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
-  }
-  execve("/bin/sh", argv, environ);
-  ChildFailed(report_fd, "execve /bin/sh");
-}
-
-// Forks the child and waits until it has exec'd, or failed to.
-Result<pid_t> ForkExec(const std::string& command, int in, int out) {
-  int report[2] = {-1, -1};
-  if (pipe2(report, O_CLOEXEC) != 0) return SystemError("pipe2", errno);
-  std::string sh = "/bin/sh", dash_c = "-c", cmd = command;
-  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
-  const pid_t parent = getpid();
-  sigset_t all, saved;  // no handler of ours may run in the child before it resets them
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &saved);
-  const pid_t pid = fork();
-  if (pid == 0) ExecChild(in, out, parent, argv, report[1]);
-  const int fork_error = errno;
-  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-  CloseFd(&report[1]);
-  ChildFailure failure{nullptr, 0};
-  ssize_t n = 0;
-  if (pid > 0) {
-    do {
-      n = read(report[0], &failure, sizeof failure);
-    } while (n < 0 && errno == EINTR);
-  }
-  CloseFd(&report[0]);
-  if (pid < 0) return SystemError("fork", fork_error);
-  if (n != static_cast<ssize_t>(sizeof failure)) return pid;  // end of file: exec'd
-  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-  }
-  return SystemError(failure.call, failure.error);
+  return Status(StatusCode::kIoError,
+                "starting the upstream: " + SystemCallError(call, error).message());
 }
 
 // A close-on-exec pipe whose ends are both above 2: the child's dup2 onto 0 and 1 must not
@@ -136,7 +57,8 @@ Result<std::unique_ptr<Upstream>> Upstream::Start(const std::string& command) {
     close_all();
     return SystemError("pipe2", error);
   }
-  Result<pid_t> pid = ForkExec(command, in[0], out[1]);
+  const int child_fds[3] = {in[0], out[1], -1};  // stderr: ours
+  Result<pid_t> pid = SpawnShell(command, child_fds, SystemError);
   CloseFd(&in[0]);
   CloseFd(&out[1]);
   if (!pid.ok()) {

@@ -35,14 +35,13 @@ Run alone from the repository root: python3 schemas/mcp_record_replay/crosscheck
 import json
 import os
 import re
-import subprocess
 import sys
 
 import jsonschema
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from crosscheck_lib import (Tally, load_json, make_format_checker, report_rule_tables,  # noqa: E402
-                            run_arcs)
+from crosscheck_lib import (compare_reference_schema_ids, crosscheck_main, load_json,  # noqa: E402
+                            make_format_checker, report_rule_tables)
 
 SCHEMA = "schemas/mcp_record_replay/recording.schema.json"
 MANIFEST = "vectors/mcp_record_replay/manifest.json"
@@ -193,15 +192,6 @@ def _refuse(name):
     raise ValueError(name)
 
 
-def _arcs_lists_format(arcs):
-    try:
-        out = subprocess.run([arcs, "formats", "--json"], stdout=subprocess.PIPE, check=True,
-                             timeout=60)
-        return any(f.get("name") == FORMAT for f in json.loads(out.stdout)["formats"])
-    except (OSError, ValueError, KeyError, subprocess.SubprocessError):
-        return False
-
-
 def _reading(expect, base):
     """The outcome of reading `base` (or its MRR-E11 halves, which agree in validate)."""
     r = expect["readings"]
@@ -289,38 +279,10 @@ def check(tally, arcs, cases, catalogue_ids):
           "spec's schema")
 
     # 3. The reference, once it lists the format.
-    if not arcs or not _arcs_lists_format(arcs):
-        print(f"crosscheck: {FORMAT}: arcs does not list the format yet: the comparison with the "
-              "reference is skipped")
-        return
-    for c in cases:
-        op = (c.get("operations") or {}).get("validate")
-        if not op:
-            continue
-        report, err = run_arcs(arcs, FORMAT, os.path.join(CASES_BASE, c["inputs"]["recording"]),
-                               (c.get("args") or {}).get("limits"))
-        if not tally.check(report is not None, f"case {c['id']}: arcs validate failed", err):
-            continue
-        found = sorted({f.get("rule") for f in report["findings"]
-                        if str(f.get("rule", "")).startswith("MRR-SCHEMA-")})
-        listed = sorted(r for r in op["rules"]["errors"] if r.startswith("MRR-SCHEMA-"))
-        tally.check(found == listed, f"case {c['id']}: the reference reports the schema ids "
-                    f"{found}, the manifest {listed}")
-
+    compare_reference_schema_ids(tally, arcs, FORMAT, cases, lambda c: os.path.join(CASES_BASE, c["inputs"]["recording"]), "MRR-SCHEMA-")
 
 def main():
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--arcs", default=None)
-    args = ap.parse_args()
-    tally = Tally()
-    manifest = load_json(MANIFEST)
-    catalogue_ids = {r["id"] for r in load_json(CATALOGUE)["requirements"]}
-    check(tally, os.path.abspath(args.arcs) if args.arcs else None, manifest["cases"],
-          catalogue_ids)
-    print(f"crosscheck: {tally.passed} passed, {tally.failed} failed")
-    return 0 if tally.failed == 0 else 1
-
+    return crosscheck_main(__doc__.split("\n\n")[0], MANIFEST, CATALOGUE, check)
 
 if __name__ == "__main__":
     sys.exit(main())

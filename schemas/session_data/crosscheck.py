@@ -29,14 +29,13 @@ import importlib.util
 import json
 import os
 import re
-import subprocess
 import sys
 
 import jsonschema
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from crosscheck_lib import (Tally, load_json, make_format_checker, report_rule_tables,  # noqa: E402
-                            run_arcs, schema_errors)
+from crosscheck_lib import (compare_reference_schema_ids, crosscheck_main, load_json,  # noqa: E402
+                            make_format_checker, report_rule_tables, schema_errors)
 
 SCHEMA = "schemas/session_data/session.schema.json"
 MANIFEST = "vectors/session_data/manifest.json"
@@ -102,15 +101,6 @@ def _expected(expect, reading_suffix="schema"):
         base = "statements-only"  # the schema alone, without the prose sentence
     annot = expect["readings"].get("annotation-schema") if expect["flag"] == "SD-E13" else None
     return expect["readings"][f"{base}-{reading_suffix}"], annot
-
-
-def _arcs_lists_format(arcs):
-    try:
-        out = subprocess.run([arcs, "formats", "--json"], stdout=subprocess.PIPE, check=True,
-                             timeout=60)
-        return any(f.get("name") == FORMAT for f in json.loads(out.stdout)["formats"])
-    except (OSError, ValueError, KeyError, subprocess.SubprocessError):
-        return False
 
 
 def check(tally, arcs, cases, catalogue_ids):
@@ -183,40 +173,11 @@ def check(tally, arcs, cases, catalogue_ids):
                     f"{listed}, jsonschema reports {got_ids}")
     print(f"crosscheck: session-data: {compared} cases validated with the spec's schema")
 
-    # 3. The reference, once it exists.
-    if not arcs or not _arcs_lists_format(arcs):
-        print("crosscheck: session-data: arcs does not list the format yet: the comparison with "
-              "the reference is skipped")
-        return
-    for c in cases:
-        op = (c.get("operations") or {}).get("validate")
-        if not op:
-            continue
-        report, err = run_arcs(arcs, FORMAT, c["_path"] if "_path" in c else
-                               os.path.join(base, c["inputs"]["file"]),
-                               ((c.get("args") or {}).get("limits")))
-        if not tally.check(report is not None, f"case {c['id']}: arcs validate failed", err):
-            continue
-        schema_findings = sorted({f.get("rule") for f in report["findings"]
-                                  if str(f.get("rule", "")).startswith("SD-SCHEMA-")})
-        listed = sorted(r for r in op["rules"]["errors"] if r.startswith("SD-SCHEMA-"))
-        tally.check(schema_findings == listed, f"case {c['id']}: the reference reports the schema "
-                    f"ids {schema_findings}, the manifest {listed}")
-
+    # 3. The reference, once it lists the format.
+    compare_reference_schema_ids(tally, arcs, FORMAT, cases, lambda c: c["_path"] if "_path" in c else os.path.join(base, c["inputs"]["file"]), "SD-SCHEMA-")
 
 def main():
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--arcs", default=None)
-    args = ap.parse_args()
-    tally = Tally()
-    manifest = load_json(MANIFEST)
-    catalogue_ids = {r["id"] for r in load_json(CATALOGUE)["requirements"]}
-    check(tally, os.path.abspath(args.arcs) if args.arcs else None, manifest["cases"],
-          catalogue_ids)
-    print(f"crosscheck: {tally.passed} passed, {tally.failed} failed")
-    return 0 if tally.failed == 0 else 1
-
+    return crosscheck_main(__doc__.split("\n\n")[0], MANIFEST, CATALOGUE, check)
 
 if __name__ == "__main__":
     sys.exit(main())
