@@ -122,6 +122,41 @@ Result<mrr::ReplayOptions> ReplayOptionsOf(const Flags& flags) {
   return options;
 }
 
+// A recording opened and loaded for replay or convert (errata MRR-E11), closed with it.
+class OpenedRecording {
+ public:
+  explicit OpenedRecording(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), lines_(fd_) {
+    if (fd_ < 0) {
+      loaded_ = Status(StatusCode::kIoError, std::strerror(errno));
+      return;
+    }
+    jsonl::FdSource source(fd_);
+    loaded_ = mrr::LoadRecording(&source, {});
+  }
+  ~OpenedRecording() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  OpenedRecording(const OpenedRecording&) = delete;
+  OpenedRecording& operator=(const OpenedRecording&) = delete;
+
+  const Result<mrr::LoadedRecording>& loaded() const { return loaded_; }
+  const mrr::RandomAccessSource& lines() const { return lines_; }
+
+ private:
+  int fd_;
+  mrr::FileRandomAccess lines_;
+  Result<mrr::LoadedRecording> loaded_ = Status(StatusCode::kIoError, "not loaded");
+};
+
+// A recording that could not be read (exit 2) or was refused (exit 1), or a failure after it.
+VerbOutput Failed(const std::string& path, const Status& status) {
+  VerbOutput output;
+  output.err.push_back(path + ": " + status.message());
+  output.exit_code = status.code() == StatusCode::kIoError ? 2 : 1;
+  return output;
+}
+
 void Log(std::string_view line) { std::cerr << "arcs mcp replay: " << line << "\n"; }
 
 VerbOutput Replay(const std::vector<std::string>& args) {
@@ -139,34 +174,22 @@ VerbOutput Replay(const std::vector<std::string>& args) {
                                     "MRR-E42)"
                                   : "--upstream is only for --on-unmatched passthrough");
   }
-  const int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return UsageError(*path + ": " + std::strerror(errno));
-  VerbOutput output;
-  jsonl::FdSource source(fd);
-  Result<mrr::LoadedRecording> loaded = mrr::LoadRecording(&source, {});
-  const mrr::FileRandomAccess lines(fd);
+  const OpenedRecording recording(*path);
+  const Result<mrr::LoadedRecording>& loaded = recording.loaded();
   Result<mrr::Replayer> replayer =
-      loaded.ok() ? mrr::Replayer::Create(*loaded, lines, *options) : loaded.status();
-  if (!replayer.ok()) {
-    ::close(fd);
-    output.err.push_back(*path + ": " + replayer.status().message());
-    output.exit_code = replayer.status().code() == StatusCode::kIoError ? 2 : 1;
-    return output;
-  }
+      loaded.ok() ? mrr::Replayer::Create(*loaded, recording.lines(), *options) : loaded.status();
+  if (!replayer.ok()) return Failed(*path, replayer.status());
   for (const std::string& note : loaded->notes) Log(note);
   std::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an end, not a crash
   std::unique_ptr<mrr::UpstreamForwarder> forwarder;
   if (passthrough) {
     Result<std::unique_ptr<mrr::UpstreamForwarder>> started =
         mrr::UpstreamForwarder::Start(*flags.Get("--upstream"), Log);
-    if (!started.ok()) {
-      ::close(fd);
-      return UsageError("--upstream: " + started.status().message());
-    }
+    if (!started.ok()) return UsageError("--upstream: " + started.status().message());
     forwarder = std::move(*started);
   }
   const mrr::Served served = mrr::ServeReplay(&*replayer, 0, 1, forwarder.get(), Log);
-  ::close(fd);
+  VerbOutput output;
   if (served.end == mrr::ServeEnd::kFailed) {
     output.err.push_back(served.why);
     output.exit_code = 2;
@@ -278,21 +301,13 @@ VerbOutput Convert(const std::vector<std::string>& args) {
     if (!count) return UsageError("--phase-after: a count of tool calls, not " + Quoted(*n, 40));
     options.phase_after = *count;
   }
-  const int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return UsageError(*path + ": " + std::strerror(errno));
-  VerbOutput output;
-  jsonl::FdSource source(fd);
-  Result<mrr::LoadedRecording> loaded = mrr::LoadRecording(&source, {});
-  const mrr::FileRandomAccess lines(fd);
+  const OpenedRecording recording(*path);
+  const Result<mrr::LoadedRecording>& loaded = recording.loaded();
   const std::string name = path->substr(path->find_last_of('/') + 1);
   Result<mrr::Converted> converted =
-      loaded.ok() ? mrr::Convert(*loaded, lines, options, name) : loaded.status();
-  ::close(fd);
-  if (!converted.ok()) {
-    output.err.push_back(*path + ": " + converted.status().message());
-    output.exit_code = converted.status().code() == StatusCode::kIoError ? 2 : 1;
-    return output;
-  }
+      loaded.ok() ? mrr::Convert(*loaded, recording.lines(), options, name) : loaded.status();
+  if (!converted.ok()) return Failed(*path, converted.status());
+  VerbOutput output;
   for (std::string& warning : converted->warnings) output.err.push_back("warning: " + warning);
   if (*out == "-") {
     output.document = std::move(converted->yaml);
