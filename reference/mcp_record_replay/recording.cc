@@ -21,7 +21,7 @@ using json::Value;
 
 // The catalogue ids of conformance/mcp_record_replay/requirements.json this file cites.
 constexpr std::string_view kNotJson = "MRR-JSON-1";
-constexpr std::string_view kNoFinalNewline = "MRR-JSON-2";
+constexpr std::string_view kNdjsonText = "MRR-JSON-2";
 constexpr std::string_view kByteOrderMark = "MRR-JSON-3";
 constexpr std::string_view kRepeatedName = "MRR-JSON-4";
 constexpr std::string_view kLimit = "MRR-JSON-5";
@@ -177,7 +177,12 @@ class LineChecker::Impl {
                 doc_.error().message);
     } else {
       if (unterminated) {
-        Error(kNoFinalNewline, "", "the last line has no line feed after it (errata MRR-E9)");
+        Error(kNdjsonText, "", "the last line has no line feed after it (errata MRR-E9)");
+      }
+      if (line.text.find('\r') != std::string_view::npos) {
+        Error(kNdjsonText, "",
+              "a carriage return inside the line: JSON whitespace, but NDJSON's JSON texts hold "
+              "none (only one before the line feed is allowed; errata MRR-E7)");
       }
       kind_ = Object(doc_.root(), first);
       if (doc_.root().is_object()) object_ = &doc_.root();
@@ -376,7 +381,7 @@ class LineChecker::Impl {
 
 std::vector<std::string_view> RecordingRuleIds() {
   std::vector<std::string_view> ids = {
-      kNotJson,     kNoFinalNewline, kByteOrderMark, kRepeatedName, kLimit,
+      kNotJson,     kNdjsonText, kByteOrderMark, kRepeatedName, kLimit,
       kLineType,    kHeaderFirst,    kSecondHeader,  kVersionValue, kSeqOrder,
       kAfterFooter, kFooterCounts,   kOrphanResponse};
   ids.insert(ids.end(), std::begin(kDepartureRules), std::end(kDepartureRules));

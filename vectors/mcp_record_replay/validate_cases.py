@@ -589,6 +589,10 @@ def evaluate(raw, modes=None, limits=None):
             return F.errors, F.warnings
         if tree is None:
             F.error("MRR-JSON-1")
+        elif b"\r" in part:  # JSON whitespace, but NDJSON's JSON texts hold no CR
+            F.error("MRR-JSON-2")
+        if tree is None:
+            pass
         else:
             serde_reads = not has_lone_surrogate(tree) and not beyond_doubles(tree)
             if not serde_reads:
@@ -1717,6 +1721,10 @@ def cases():
     case("tab-after-object", "A tab after the notification's object.",
          b"\n".join(lines[:3] + [lines[3] + b"\t"] + lines[4:]), V, flag="MRR-E7", readings="VI",
          quotes=["one", "nd_text"], shared=True)
+    case("cr-inside-line", "A carriage return between two members of the notification's object: "
+         "JSON whitespace, which NDJSON's JSON texts may not hold.",
+         b"\n".join(lines[:3] + [lines[3].replace(b',"seq"', b',\r"seq"', 1)] + lines[4:]), I,
+         "JSON-2", reqs=["MRR-JSON-2"], quotes=["nd_text"], errata=["MRR-E7"])
     nfl = render(NF).split(b"\n")
     case("blank-line-between", "An empty line between the initialize response and the "
          "notification.", b"\n".join(lines[:3] + [b""] + lines[3:]), I, "JSON-1", flag="MRR-E8",
