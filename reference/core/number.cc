@@ -59,10 +59,12 @@ long long ExponentValue(const Parts& p) {
   return p.exponent_negative ? -e : e;
 }
 
-// The value as digits × 10^scale with no leading or trailing zero digits (digits empty for 0).
+// The value as digits × 10^scale with no leading or trailing zero digits (digits empty for 0);
+// shift is the part of scale the digits give (scale less the exponent's value).
 struct Decimal {
   std::string digits;
   long long scale = 0;
+  long long shift = 0;
 };
 
 Decimal Normalize(const Parts& p) {
@@ -76,7 +78,8 @@ Decimal Normalize(const Parts& p) {
   std::size_t last = d.digits.find_last_not_of('0');
   long long trailing = static_cast<long long>(d.digits.size() - 1 - last);
   d.digits.resize(last + 1);
-  d.scale = ExponentValue(p) - static_cast<long long>(p.fraction.size()) + trailing;
+  d.shift = trailing - static_cast<long long>(p.fraction.size());
+  d.scale = ExponentValue(p) + d.shift;
   return d;
 }
 
@@ -114,17 +117,32 @@ std::optional<std::int64_t> IntegralValueToInt64(std::string_view text) {
   return ToInt64(exact);
 }
 
+namespace {
+
+// An exponent's digits without leading zeros, for exponents too large to add up.
+std::string_view ExponentDigits(const Parts& p) {
+  const std::size_t first = p.exponent.find_first_not_of('0');
+  return first == std::string_view::npos ? std::string_view() : p.exponent.substr(first);
+}
+
+}  // namespace
+
 bool SameValue(std::string_view a, std::string_view b) {
   if (a == b) return true;
   Parts pa = Split(a);
   Parts pb = Split(b);
-  if (std::abs(ExponentValue(pa)) >= kSaturated || std::abs(ExponentValue(pb)) >= kSaturated) {
-    return false;
-  }
   Decimal da = Normalize(pa);
   Decimal db = Normalize(pb);
+  // Zero is zero whatever its sign and exponent.
   if (da.digits.empty() || db.digits.empty()) return da.digits.empty() && db.digits.empty();
-  return pa.negative == pb.negative && da.digits == db.digits && da.scale == db.scale;
+  if (pa.negative != pb.negative || da.digits != db.digits) return false;
+  const bool huge_a = std::abs(ExponentValue(pa)) >= kSaturated;
+  const bool huge_b = std::abs(ExponentValue(pb)) >= kSaturated;
+  if (!huge_a && !huge_b) return da.scale == db.scale;
+  // Past the saturation the exponents are compared digit for digit, the digits shifting both
+  // values alike (1e400000000000000000 and 1.0e+400000000000000000).
+  return huge_a && huge_b && pa.exponent_negative == pb.exponent_negative &&
+         ExponentDigits(pa) == ExponentDigits(pb) && da.shift == db.shift;
 }
 
 std::optional<double> ToDouble(std::string_view text) {

@@ -32,8 +32,10 @@ std::optional<std::int64_t> ToInt64(std::string_view text);
 std::optional<std::int64_t> IntegralValueToInt64(std::string_view text);
 
 // Whether two number texts have the same mathematical value, exactly: 1, 1.0, 1e0 and 10e-1 are
-// the same; -0 and 0 are the same; 1 and 1.0000000000000000001 are not. Exponents beyond ±2^50
-// (no real file has them) are compared by spelling.
+// the same; -0 and 0 are the same; 1 and 1.0000000000000000001 are not. Zero is zero whatever
+// its exponent; exponents beyond ±2^50 (no real file has them) are compared digit for digit, so
+// 1e400000000000000000 and 1.0e+400000000000000000 are the same, and 1e400000000000000000 and
+// 10e399999999999999999 are not told apart (false).
 bool SameValue(std::string_view a, std::string_view b);
 
 // The nearest double, when it is finite; nullopt when the value overflows a double.
