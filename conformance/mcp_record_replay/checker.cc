@@ -41,10 +41,9 @@ void Validate(jsonl::ByteSource* source, const arcs::mcp_record_replay::Limits& 
                           std::move(f.message)});
       });
   if (!status.ok()) {
+    // Member by member: GCC 12 at -O3 takes a braced {} Location for maybe-uninitialized.
     Finding failure;
     failure.rule_id = "MRR-JSON-1";
-    failure.level = Level::kMust;
-    failure.severity = Severity::kError;
     failure.message = status.message();
     diagnostics->Add(std::move(failure));
   }
