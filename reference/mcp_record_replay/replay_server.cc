@@ -107,7 +107,7 @@ Result<std::string> UpstreamForwarder::Forward(std::string_view request_line) {
       const bool response = c.kind == MessageKind::kResponse || c.kind == MessageKind::kError;
       if (response && json::SameData(*c.id, *request.root().Find("id"))) return *line;
     }
-    log_("passthrough: the upstream's " + Excerpt(*line, 80) + " is not the response: dropped");
+    log_("passthrough: the upstream's " + Quoted(*line, 80) + " is not the response: dropped");
   }
 }
 
