@@ -190,6 +190,13 @@ check "mcp replay of a recording it cannot load" 1 $?
 check "mcp replay passthrough without --upstream" 2 $?
 "$arcs" mcp replay -r "$tmp/session.jsonl" --match-mode nearest < /dev/null > /dev/null 2>&1
 check "mcp replay unknown match mode" 2 $?
+pass=$mrr/ec-rec-009-passthrough
+"$arcs" mcp replay -r "$pass/recording.jsonl" --match-mode by-request --on-unmatched passthrough \
+  --upstream "'$arcs' mcp stub '$pass/upstream.jsonl'" < "$pass/script.jsonl" > "$tmp/out" 2> /dev/null
+check "mcp replay passthrough to arcs mcp stub" 0 $?
+grep -q '"id":"c","result":{"content":\[{"type":"text","text":"from the upstream"}\]}' "$tmp/out"
+check "the stub's answer comes back with the live id" 0 $?
+"$arcs" mcp stub > /dev/null 2>&1; check "mcp stub usage" 2 $?
 "$arcs" mcp replay < /dev/null > /dev/null 2>&1; check "mcp replay usage" 2 $?
 "$arcs" mcp convert -r "$tmp/session.jsonl" -o "$tmp/attack.yaml"; check "mcp convert exit" 0 $?
 grep -q "^# Auto-generated from session.jsonl" "$tmp/attack.yaml"; check "mcp convert writes YAML" 0 $?

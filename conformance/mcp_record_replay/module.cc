@@ -10,6 +10,7 @@
 #include "reference/mcp_record_replay/convert.h"
 #include "reference/mcp_record_replay/loader.h"
 #include "reference/mcp_record_replay/replay.h"
+#include "reference/mcp_record_replay/stub_upstream.h"
 
 namespace arcs::conformance::mcp_record_replay {
 
@@ -138,18 +139,25 @@ Result<mrr::ReplayOptions> ReplayOptionsOf(std::string_view args) {
 }
 
 // The reference loads as it declares (bom and blank_lines: ignore), replays the script, and
-// answers `refused` when the recording does not load or the arguments cannot work together: a
-// case gives no upstream, so passthrough is a usage error (errata MRR-E42 usage-error).
+// answers `refused` when the recording does not load or the arguments cannot work together:
+// passthrough without the case's stub upstream is a usage error (errata MRR-E42 usage-error).
+// With one, the stub answers in process what `arcs mcp stub` would.
 protocol::Answer ReplayAnswer(const CaseInput& input) {
   protocol::Answer answer;
   answer.verdict = protocol::Verdict::kInvalid;
   Result<mrr::ReplayOptions> options = ReplayOptionsOf(input.args);
-  if (!options.ok() || options->on_unmatched == mrr::OnUnmatched::kPassthrough) return answer;
+  if (!options.ok()) return answer;
+  std::optional<mrr::StubForwarder> upstream;
+  if (options->on_unmatched == mrr::OnUnmatched::kPassthrough) {
+    Result<mrr::StubUpstream> stub = mrr::StubUpstream::Parse(input.Input("upstream"));
+    if (input.Input("upstream").empty() || !stub.ok()) return answer;
+    upstream.emplace(std::move(*stub));
+  }
   Result<mrr::LoadedRecording> loaded = LoadCase(input);
   if (!loaded.ok()) return answer;
   const mrr::MemoryRandomAccess lines(input.Input("recording"));
-  Result<mrr::ReplayTranscript> transcript =
-      mrr::ReplayScript(*loaded, lines, input.Input("script"), *options);
+  Result<mrr::ReplayTranscript> transcript = mrr::ReplayScript(
+      *loaded, lines, input.Input("script"), *options, upstream ? &*upstream : nullptr);
   if (!transcript.ok()) return answer;
   answer.verdict = protocol::Verdict::kValid;
   answer.outputs["answers"] = std::move(transcript->answers);
@@ -292,8 +300,9 @@ FormatModule Build() {
       {"replay",
        "serves the recording (input recording) as a mock MCP server to the client script (input "
        "script, one JSON-RPC message per line) under the case's match_mode, timing and "
-       "on_unmatched; outputs answers (what it sent, one message per line) and end (script-end, "
-       "or exit-non-zero when it stopped on its own)",
+       "on_unmatched, passthrough going to `arcs mcp stub` of the input upstream; outputs answers "
+       "(what it sent, one message per line) and end (script-end, or exit-non-zero when it "
+       "stopped on its own)",
        {"recording", "script"},
        "loaded",
        "refused",

@@ -20,6 +20,7 @@
 #include "reference/mcp_record_replay/recorder.h"
 #include "reference/mcp_record_replay/replay.h"
 #include "reference/mcp_record_replay/replay_server.h"
+#include "reference/mcp_record_replay/stub_upstream.h"
 #include "runner/version.h"
 
 namespace arcs::conformance::mcp_record_replay {
@@ -318,12 +319,43 @@ VerbOutput Convert(const std::vector<std::string>& args) {
   return output;
 }
 
+constexpr char kStubHelp[] = R"(usage: arcs mcp stub TABLE
+
+A stub MCP server on standard input and output, for replay's passthrough in conformance cases
+(EC-REC-009): TABLE holds JSON lines {"method": M, "result": R} or {"method": M, "error": E}; a
+request gets the next answer of its method, with its own id, or the error -32601 "stub: no
+answer" when none is left. Notifications get nothing; the stub sends nothing of its own. An
+adapter passes `arcs mcp stub TABLE` (or an equivalent) as its replayer's upstream.
+
+Exit status: 0 when its input ends, 2 on usage or I/O errors or a table it cannot read.
+)";
+
+VerbOutput Stub(const std::vector<std::string>& args) {
+  if (args.size() != 1 || args[0].starts_with("-")) {
+    return UsageError("give one TABLE (JSON lines of answers); see --help");
+  }
+  Result<std::string> table = ReadFile(args[0]);
+  Result<mrr::StubUpstream> stub =
+      table.ok() ? mrr::StubUpstream::Parse(*table) : Result<mrr::StubUpstream>(table.status());
+  if (!stub.ok()) return UsageError(args[0] + ": " + stub.status().message());
+  std::signal(SIGPIPE, SIG_IGN);
+  jsonl::FdSource client(0);
+  jsonl::LineReader reader(&client, {});
+  jsonl::Line line;
+  for (Result<bool> more = reader.Next(&line); more.ok() && *more; more = reader.Next(&line)) {
+    std::optional<std::string> answer = stub->Answer(line.text);
+    if (answer && !mrr::WriteLine(1, std::move(*answer))) break;  // the client has gone
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<VerbSpec> Verbs() {
   return {{"record", kRecordHelp, Record},
           {"replay", kReplayHelp, Replay},
-          {"convert", kConvertHelp, Convert}};
+          {"convert", kConvertHelp, Convert},
+          {"stub", kStubHelp, Stub}};
 }
 
 }  // namespace arcs::conformance::mcp_record_replay

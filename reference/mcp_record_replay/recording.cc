@@ -380,10 +380,10 @@ class LineChecker::Impl {
 };
 
 std::vector<std::string_view> RecordingRuleIds() {
-  std::vector<std::string_view> ids = {
-      kNotJson,     kNdjsonText, kByteOrderMark, kRepeatedName, kLimit,
-      kLineType,    kHeaderFirst,    kSecondHeader,  kVersionValue, kSeqOrder,
-      kAfterFooter, kFooterCounts,   kOrphanResponse};
+  std::vector<std::string_view> ids = {kNotJson,       kNdjsonText, kByteOrderMark, kRepeatedName,
+                                       kLimit,         kLineType,   kHeaderFirst,   kSecondHeader,
+                                       kVersionValue,  kSeqOrder,   kAfterFooter,   kFooterCounts,
+                                       kOrphanResponse};
   ids.insert(ids.end(), std::begin(kDepartureRules), std::end(kDepartureRules));
   for (std::span<const Field> fields :
        {std::span<const Field>(kHeaderFields), std::span<const Field>(kMessageFields),

@@ -7,6 +7,7 @@
 
 #include "reference/core/canonical.h"
 #include "reference/core/strings.h"
+#include "reference/mcp_record_replay/replay_server.h"
 #include "reference/mcp_record_replay/request_key.h"
 
 namespace arcs::mcp_record_replay {
@@ -310,7 +311,7 @@ Reply Replayer::Handle(std::string_view client_line) {
 
 Result<ReplayTranscript> ReplayScript(const LoadedRecording& recording,
                                       const RandomAccessSource& lines, std::string_view script,
-                                      const ReplayOptions& options) {
+                                      const ReplayOptions& options, Forwarder* forwarder) {
   Result<Replayer> replayer = Replayer::Create(recording, lines, options);
   if (!replayer.ok()) return replayer.status();
   ReplayTranscript transcript;
@@ -324,9 +325,14 @@ Result<ReplayTranscript> ReplayScript(const LoadedRecording& recording,
     Reply reply = replayer->Handle(line.text);
     if (!reply.log.empty()) transcript.log.push_back(std::move(reply.log));
     if (reply.forward) {
-      transcript.log.push_back("no upstream to forward to: the replay ends");
-      transcript.ended = true;
-      break;
+      Result<std::string> answer = forwarder ? forwarder->Forward(line.text)
+                                             : Status(StatusCode::kInvalidArgument, "no upstream");
+      if (!answer.ok()) {
+        transcript.log.push_back("passthrough: " + answer.status().message() + ": the replay ends");
+        transcript.ended = true;
+        break;
+      }
+      reply.message = std::move(*answer);
     }
     if (reply.message) transcript.answers += *reply.message + "\n";
     if (reply.end) {

@@ -104,9 +104,11 @@ struct ReplayTranscript {
   bool ended = false;
   std::vector<std::string> log;
 };
+// `forwarder` answers what passthrough forwards; without one, a forward ends the replay.
+class Forwarder;
 Result<ReplayTranscript> ReplayScript(const LoadedRecording& recording,
                                       const RandomAccessSource& lines, std::string_view script,
-                                      const ReplayOptions& options);
+                                      const ReplayOptions& options, Forwarder* forwarder = nullptr);
 
 // JSON-RPC's leaves of a request's params for the fuzzy matcher (errata MRR-E36): a pointer and an
 // RFC 8785 scalar, or an empty object or array; top-level `_meta` left out, absent or null params

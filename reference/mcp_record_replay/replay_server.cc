@@ -15,19 +15,6 @@
 namespace arcs::mcp_record_replay {
 namespace {
 
-// Writes a whole message line; false when the client is gone (EPIPE) or the write fails.
-bool WriteLine(int fd, std::string line) {
-  line += '\n';
-  std::size_t done = 0;
-  while (done < line.size()) {
-    const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 // Waits until fd is ready for `events` or the deadline passes; false on the deadline.
 bool WaitFor(int fd, short events, std::chrono::steady_clock::time_point deadline) {
   for (;;) {
@@ -41,6 +28,18 @@ bool WaitFor(int fd, short events, std::chrono::steady_clock::time_point deadlin
 }
 
 }  // namespace
+
+bool WriteLine(int fd, std::string line) {
+  line += '\n';
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
 
 Result<std::unique_ptr<UpstreamForwarder>> UpstreamForwarder::Start(
     const std::string& command, std::function<void(std::string_view)> log,

@@ -62,6 +62,10 @@ struct Served {
   std::string why;  // kFailed: what failed
 };
 
+// Writes a whole message and its line end; false when the reader is gone (EPIPE) or the write
+// fails.
+bool WriteLine(int fd, std::string line);
+
 // Serves until the client closes in_fd or the replay ends. `forwarder` may be null when the
 // options do not pass through. `log` gets one line per event worth telling the user.
 Served ServeReplay(Replayer* replayer, int in_fd, int out_fd, Forwarder* forwarder,

@@ -589,10 +589,24 @@ def _as_double(v):
     return v
 
 
-def replay(entries, script_msgs, match_mode="sequential", on_unmatched="error", readings=None):
+def stub_answer(table, live):
+    """What `arcs mcp stub` answers to a forwarded request: the next answer of its method in the
+    table (each {"method", "result" | "error"}), with the live id; none left: -32601."""
+    for i, row in enumerate(table):
+        if row["method"] == live["method"]:
+            del table[i]
+            body = {k: v for k, v in row.items() if k != "method"}
+            return dict({"jsonrpc": "2.0", "id": live["id"]}, **copy.deepcopy(body))
+    return {"jsonrpc": "2.0", "id": live["id"],
+            "error": {"code": -32601, "message": "stub: no answer"}}
+
+
+def replay(entries, script_msgs, match_mode="sequential", on_unmatched="error", readings=None,
+           stub=None):
     """The answers and how the replay ends, under the ARCS readings of MODEL_FLAGS, or the
-    readings given ({flag: reading})."""
+    readings given ({flag: reading}); `stub` is the upstream's table under passthrough."""
     rd = dict(ARCS_READINGS, **(readings or {}))
+    stub = copy.deepcopy(stub or [])
     responses = [i for i, e in enumerate(entries)
                  if e["dir"] == "s2c" and kind(e["msg"]) == "response"]
     requests = [i for i, e in enumerate(entries)
@@ -657,6 +671,9 @@ def replay(entries, script_msgs, match_mode="sequential", on_unmatched="error", 
         else:
             raise ValueError(match_mode)
         if hit is None:
+            if on_unmatched == "passthrough":
+                answers.append(stub_answer(stub, live))   # EC-REC-009: forwarded, answered
+                continue
             if on_unmatched == "error":
                 if rd["MRR-E41"] == "error-then-exit":
                     answers.append({"$unmatched": live["id"]})
@@ -744,6 +761,9 @@ Q = {
            'Preserved exactly in recording, replayed exactly"',
     "ec8": '§3 EC-REC-008: "**Scenario:** Recording version "2.0", ThoughtJack only supports "1.0" '
            '**Expected:** Clear error message about version incompatibility"',
+    "ec9": '§3 EC-REC-009: "**Scenario:** Replay with `--on-unmatched passthrough` encounters new '
+           'request **Expected:** Forwards to upstream, returns response (does not modify '
+           'recording)"',
     "ec11": '§3 EC-REC-011: "**Scenario:** Recording has no footer (unclean shutdown) '
             '**Expected:** Load succeeds, footer fields unavailable, log info message"',
     "ec12": '§3 EC-REC-012: "**Scenario:** Two recorded responses could match fuzzy criteria '
@@ -837,7 +857,7 @@ TOLERATED = []  # (case id, flag, reading): answers that change under a flag the
 
 
 def add(name, description, rec, msgs, *, args=None, reqs, quotes, errata=(), expect=None,
-        readings=None, flag=None, arcs=None, hand=None, rec_name=None, tolerate=()):
+        readings=None, flag=None, arcs=None, hand=None, rec_name=None, tolerate=(), stub=None):
     """One REPLAY case.
 
     rec: the recording's bytes. msgs: the client script (dicts, Raw, or raw JSON text lines).
@@ -845,6 +865,7 @@ def add(name, description, rec, msgs, *, args=None, reqs, quotes, errata=(), exp
     `hand` (optional) is the same expectation written by hand and must agree. With `flag`, the
     answers differ between readings: `readings` maps each reading to its answers (AUTO for the
     computed ARCS reading, None for a refused reading) and `arcs` names the ARCS reading.
+    stub: the passthrough upstream's table (input `upstream`, served by `arcs mcp stub`).
     """
     args = dict(args or {})
     cid = PREFIX + name
@@ -860,14 +881,14 @@ def add(name, description, rec, msgs, *, args=None, reqs, quotes, errata=(), exp
     computed = None
     model_alts = {}
     try:
-        if unmatched == "passthrough" and "upstream" not in args:
+        if unmatched == "passthrough" and stub is None:
             raise Refused("passthrough without an upstream (MRR-E42 usage-error)")
         entries = load(rec, limits=args.get("limits"))
         got_outcome = "loaded"
-        computed = replay(entries, sv, mode, unmatched)
+        computed = replay(entries, sv, mode, unmatched, stub=stub)
         for f, rds in MODEL_FLAGS.items():
             for r in rds[1:]:
-                alt = replay(entries, sv, mode, unmatched, {f: r})
+                alt = replay(entries, sv, mode, unmatched, {f: r}, stub=stub)
                 if f == flag:
                     model_alts[r] = alt
                 elif alt != computed and f in tolerate:
@@ -909,6 +930,9 @@ def add(name, description, rec, msgs, *, args=None, reqs, quotes, errata=(), exp
         op["expect_replay"] = computed
         CHECKS.append((cid, "answers", computed, hand))
     inputs, files = _inputs(name, rec, script(msgs), rec_name)
+    if stub is not None:
+        files["cases/%s/upstream.jsonl" % name] = "".join(jdump(row) + "\n" for row in stub).encode()
+        inputs["upstream"] = "cases/%s/upstream.jsonl" % name
     case = {"id": cid, "description": description, "inputs": inputs}
     if args:
         case["args"] = args
@@ -1725,6 +1749,46 @@ add("passthrough-without-upstream",
     flag="MRR-E42", arcs="usage-error",
     readings={"usage-error": None,
               "error-when-unmatched": ok(res("i", INIT_RESULT), res("t", LIST_RESULT))})
+
+
+# ---- EC-REC-009: passthrough to the case's stub upstream (`arcs mcp stub`) ----------------------
+
+R_PASS = R_BASE + ["EC-REC-009", "MRR-REPLAY-4", "MRR-UNMATCHED-3", "MRR-UNMATCHED-6", "MRR-CLI-9"]
+PASS_REC = recording(init_pair(1) + [("c2s", req(2, "tools/list")), ("s2c", res(2, LIST_RESULT))])
+STUB_CALL = {"content": [{"type": "text", "text": "from the upstream"}]}
+
+add("ec-rec-009-passthrough",
+    "Replay (by-request) with --on-unmatched passthrough: a tools/call the recording never saw is "
+    "forwarded to the stub upstream, whose result comes back with the live id.",
+    PASS_REC,
+    [init_req("i"), req("c", "tools/call", {"name": "read_file", "arguments": {"path": "/new"}})],
+    args={"match_mode": "by-request", "on_unmatched": "passthrough"},
+    stub=[{"method": "tools/call", "result": STUB_CALL}],
+    reqs=R_PASS + R_BYREQ, quotes=["passthrough", "ec9", "upstream-opt"], errata=["MRR-E42"],
+    hand=ok(res("i", INIT_RESULT), res("c", STUB_CALL)))
+
+add("passthrough-error-from-upstream",
+    "Replay (by-request) with --on-unmatched passthrough: the stub upstream answers the forwarded "
+    "request with a JSON-RPC error, which comes back as it answered, with the live id.",
+    PASS_REC,
+    [init_req("i"), req("p", "prompts/get", {"name": "missing"})],
+    args={"match_mode": "by-request", "on_unmatched": "passthrough"},
+    stub=[{"method": "prompts/get", "error": {"code": -32602, "message": "Unknown prompt"}}],
+    reqs=R_PASS + R_BYREQ, quotes=["passthrough", "ec9"], errata=["MRR-E42"],
+    hand=ok(res("i", INIT_RESULT),
+            {"jsonrpc": "2.0", "id": "p", "error": {"code": -32602, "message": "Unknown prompt"}}))
+
+add("passthrough-matched-not-forwarded",
+    "Replay (by-request) with --on-unmatched passthrough: the stub upstream would answer "
+    "tools/list otherwise, but the recorded tools/list matches, so it is served from the "
+    "recording and never forwarded; the unmatched resources/list is.",
+    PASS_REC,
+    [init_req("i"), req("t", "tools/list"), req("r", "resources/list")],
+    args={"match_mode": "by-request", "on_unmatched": "passthrough"},
+    stub=[{"method": "tools/list", "result": {"tools": []}},
+          {"method": "resources/list", "result": {"resources": []}}],
+    reqs=R_PASS + R_BYREQ, quotes=["passthrough", "ec9"], errata=["MRR-E42"],
+    hand=ok(res("i", INIT_RESULT), res("t", LIST_RESULT), res("r", {"resources": []})))
 
 
 # ----------------------------------------------------------------------------------------------
