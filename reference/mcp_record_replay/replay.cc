@@ -169,7 +169,10 @@ Status Replayer::Index() {
     }
     return Status::Ok();
   }
+  // One reading of each request and response: a request's key (by-request: method and params
+  // hashed; fuzzy: its method) is taken as it is read, and filed once its response is paired.
   std::vector<std::size_t> answer(messages.size(), kNone);
+  std::unordered_map<std::size_t, std::string> keys;  // a request's key, by its index
   PendingIds pending;
   json::Document doc;
   Status status;
@@ -182,22 +185,27 @@ Status Replayer::Index() {
     if (!status.ok()) return status;
     const Value* id = msg ? msg->FindLast("id") : nullptr;
     if (!id) continue;
-    if (request) pending.Add(*id, i);
+    if (request) {
+      const Classified c = Classify(*msg);
+      Result<std::string> key = options_.match_mode == MatchMode::kFuzzy
+                                    ? Result<std::string>(std::string(c.method))
+                                    : RequestKey(c.method, c.params);
+      if (key.ok()) keys.emplace(i, std::move(*key));  // else never matched: no canonical form
+      pending.Add(*id, i);  // paired all the same, so that its response answers no other
+    }
     if (response) {
       if (std::optional<std::uint64_t> asked = pending.Take(*id)) answer[*asked] = i;
     }
   }
   for (std::size_t i = 0; i < messages.size(); ++i) {
-    if (answer[i] == kNone) continue;
-    const Value* msg = MsgOf(*lines_, messages[i], &doc, &status);
-    if (!status.ok()) return status;
-    const Classified c = Classify(*msg);
+    auto key_of = keys.find(i);
+    if (answer[i] == kNone || key_of == keys.end()) continue;
+    std::string& key = key_of->second;
     if (options_.match_mode == MatchMode::kFuzzy) {
-      candidates_[std::string(c.method)].push_back({i, answer[i]});
-      continue;
+      candidates_[std::move(key)].push_back({i, answer[i]});
+    } else {
+      queues_[std::move(key)].responses.push_back(answer[i]);
     }
-    Result<std::string> key = RequestKey(c.method, c.params);
-    if (key.ok()) queues_[std::move(*key)].responses.push_back(answer[i]);
   }
   return Status::Ok();
 }

@@ -112,6 +112,17 @@ TEST(ReplayTest, ByRequestQueuesFollowTheRequestsOrder) {
   EXPECT_EQ(r.Answer(Request("11", "t", "{}")), Response("11", "\"second\""));
 }
 
+TEST(ReplayTest, ARequestWithoutAKeyStillTakesItsOwnResponse) {
+  // The first request's params repeat a name (no RFC 8785 form, so no key); the first response is
+  // its own, not the second request's, which reuses its id (EC-REC-003, FIFO).
+  Replay r(Recording({{"c2s", Request("1", "t", R"({"a":1,"a":2})")},
+                      {"c2s", Request("1", "t", R"({"a":3})")},
+                      {"s2c", Response("1", "\"first\"")},
+                      {"s2c", Response("1", "\"second\"")}}),
+           Mode(MatchMode::kByRequest));
+  EXPECT_EQ(r.Answer(Request("9", "t", R"({"a":3})")), Response("9", "\"second\""));
+}
+
 TEST(ReplayTest, FuzzyTakesTheMostSimilarAtLeastHalf) {
   // The errata's example (MRR-E36): one leaf of four changed is 2/4, served; a different tool
   // shares 1 of 4, not served.
