@@ -25,6 +25,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import generated_files  # noqa: E402  (vectors/)
+
 sys.set_int_max_str_digits(0)  # the 4301- and 10000-digit integers (errata LB-E26)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -2021,35 +2024,9 @@ def main():
     missing = check_quotes(manifest)
     for q in missing or []:
         print("not in lightbox.md: " + q)
-    differ = []
-    wanted = {os.path.normpath(os.path.join(CASES, name)) for name in files}
-    for name, data in sorted(files.items()) + [("../manifest.json", manifest)]:
-        path = os.path.normpath(os.path.join(CASES, name))
-        if check:
-            try:
-                with open(path, "rb") as f:
-                    if f.read() != data:
-                        differ.append(name)
-            except FileNotFoundError:
-                differ.append(name)
-            continue
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-    stale = []
-    for dirpath, _, names in os.walk(CASES):
-        for n in names:
-            p = os.path.normpath(os.path.join(dirpath, n))
-            if p not in wanted:
-                stale.append(p)
-    for p in sorted(stale):
-        if check:
-            differ.append(os.path.relpath(p, CASES) + " (written by no case)")
-        else:
-            os.remove(p)
-    for dirpath, dirs, names in sorted(os.walk(CASES, topdown=False)):
-        if not check and not os.listdir(dirpath):
-            os.rmdir(dirpath)
+    written = {os.path.join(CASES, name): data for name, data in files.items()}
+    written[os.path.join(CASES, "..", "manifest.json")] = manifest
+    differ = generated_files.sync(written, CASES, check, CASES)
     for name in differ:
         print("differs from generate.py: cases/" + name)
     if check:

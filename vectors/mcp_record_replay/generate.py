@@ -42,6 +42,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # vectors/: generated_files
+import generated_files  # noqa: E402
 import validate_cases as vc  # noqa: E402
 
 CATALOGUE = os.path.join(ROOT, "conformance", "mcp_record_replay", "requirements.json")
@@ -330,30 +332,7 @@ def main(argv):
             print(f, " ".join(flags[f]))
         return 0
     files[MANIFEST] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    differ = []
-    for path, data in sorted(files.items()):
-        if check:
-            try:
-                with open(path, "rb") as f:
-                    if f.read() != data:
-                        differ.append(os.path.relpath(path, ROOT))
-            except OSError:
-                differ.append(os.path.relpath(path, ROOT) + " (missing)")
-        else:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as f:
-                f.write(data)
-    listed = set(files)
-    for dirpath, dirnames, names in os.walk(CASES_DIR, topdown=False):
-        for n in names:
-            p = os.path.normpath(os.path.join(dirpath, n))
-            if p not in listed:
-                if check:
-                    differ.append(os.path.relpath(p, ROOT) + " (written by no case)")
-                else:
-                    os.remove(p)
-        if not check and dirpath != CASES_DIR and not os.listdir(dirpath):
-            os.rmdir(dirpath)
+    differ = generated_files.sync(files, CASES_DIR, check, ROOT)
     for n in notes:
         print("note: " + n)
     for p in problems:

@@ -42,6 +42,8 @@ import unicodedata
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "schemas"))
+sys.path.insert(0, os.path.dirname(HERE))  # vectors/: generated_files
+import generated_files  # noqa: E402
 from crosscheck_lib import is_rfc3339_date_time  # noqa: E402
 
 import jsonschema  # noqa: E402
@@ -1655,28 +1657,7 @@ def main(argv):
     files[MANIFEST] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     if block is not None:
         files[SCHEMA_OUT] = block.encode("utf-8")
-    differ = []
-    for path, data in sorted(files.items()):
-        if check:
-            try:
-                with open(path, "rb") as f:
-                    if f.read() != data:
-                        differ.append(os.path.relpath(path, ROOT))
-            except OSError:
-                differ.append(os.path.relpath(path, ROOT) + " (missing)")
-        else:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as f:
-                f.write(data)
-    listed = {os.path.normpath(p) for p in files}
-    for dirpath, _, names in os.walk(CASES):
-        for n in names:
-            p = os.path.normpath(os.path.join(dirpath, n))
-            if p not in listed:
-                if check:
-                    differ.append(os.path.relpath(p, ROOT) + " (written by no case)")
-                else:
-                    os.remove(p)
+    differ = generated_files.sync(files, CASES, check, ROOT)
     if check and block is None and not os.path.isfile(SCHEMA_OUT):
         differ.append("schemas/session_data/session.schema.json (missing)")
     for n in notes:
