@@ -92,6 +92,40 @@ report::CaseResult Unanswered(const SuiteCase& c, const supervisor::Outcome& o) 
   return r;
 }
 
+std::vector<report::Blob> Blobs(const std::map<std::string, std::string>& named) {
+  std::vector<report::Blob> blobs;
+  for (const auto& [name, bytes] : named) blobs.push_back(report::MakeBlob(name, bytes));
+  return blobs;
+}
+
+// What a person needs to see why the case did not pass: its input, the vector's expectation and
+// what came back, with the reference's outputs beside the implementation's to diff them.
+report::Evidence Gather(const SuiteCase& c, const supervisor::Outcome& o) {
+  report::Evidence e;
+  e.vector = c.vector_path;
+  e.spec_text = c.expectation->spec_text;
+  e.inputs = Blobs(*c.inputs);
+  e.expected_properties = c.expectation->expected_properties;
+  e.expected_errors = c.expectation->rules.errors;
+  e.expected_warnings = c.expectation->rules.warnings;
+  if (o.fate != supervisor::Fate::kAnswered) return e;
+  const protocol::Answer& answer = o.answer;
+  if (answer.status == protocol::AnswerStatus::kOk) {
+    e.verdict = std::string(protocol::VerdictName(answer.verdict));
+  }
+  e.findings_total = answer.findings.size();
+  for (const protocol::ReportedFinding& f : answer.findings) {
+    if (e.findings.size() == report::kMaxEvidenceFindings) break;
+    e.findings.push_back({f.rule, f.severity, f.line, f.message});
+  }
+  e.outputs = Blobs(answer.outputs);
+  // The reference's outputs only help beside an implementation's; a probe's are tens of MB.
+  if (!answer.outputs.empty() && !c.resource_probe()) {
+    e.reference_outputs = Blobs(c.format->FindOperation(c.operation)->reference(c.Input()).outputs);
+  }
+  return e;
+}
+
 report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
                          const protocol::ImplementationHello& hello) {
   report::CaseResult r;
@@ -130,6 +164,8 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
   r.level = c.level;
   r.rerun = o.rerun;
   r.peak_rss_bytes = o.peak_rss_bytes;
+  r.seconds = o.seconds;
+  if (IsFailure(r.outcome)) r.evidence = Gather(c, o);
   if (o.rerun) {
     std::string note = "re-run in a fresh process after " + o.first_attempt;
     r.message = r.message.empty() ? note : note + "; " + r.message;

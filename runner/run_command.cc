@@ -231,6 +231,7 @@ int RunCommand(const std::vector<std::string>& args) {
   report.run.timeout_seconds = run_args.timeout;
   report.run.filters = run_args.filter.Describe();
   report.run.known_failures = run_args.known_failures;
+  report.requirements = suite->requirements;
 
   // A report that cannot be written should say so before the run, not after it.
   if (!run_args.report_path.empty()) {

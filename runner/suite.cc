@@ -141,7 +141,8 @@ using Inputs = std::shared_ptr<const std::map<std::string, std::string>>;
 // Adds the cases of `manifest` the filter selects; read_inputs gives a case's input bytes, asked
 // once per case and only when one of its operations is selected.
 Status AddCases(const conformance::FormatModule& format, const conformance::Manifest& manifest,
-                const conformance::Catalogue& catalogue, const SuiteFilter& filter,
+                const std::string& vector_path, const conformance::Catalogue& catalogue,
+                const SuiteFilter& filter,
                 const std::function<Result<Inputs>(std::size_t)>& read_inputs, Suite* suite) {
   for (std::size_t i = 0; i < manifest.cases.size(); ++i) {
     const conformance::VectorCase& c = manifest.cases[i];
@@ -156,6 +157,7 @@ Status AddCases(const conformance::FormatModule& format, const conformance::Mani
       sc.operation = op.operation;
       sc.level = *level;
       sc.request_id = c.id + "/" + op.operation;
+      sc.vector_path = vector_path;
       if (!Selected(filter.levels, sc.level) || !Selected(filter.operations, sc.operation) ||
           !MatchesGlob(filter.globs, c.id, sc.request_id)) {
         continue;
@@ -167,6 +169,11 @@ Status AddCases(const conformance::FormatModule& format, const conformance::Mani
       }
       sc.inputs = inputs;
       suite->cases.push_back(std::move(sc));
+      for (const std::string& id : op.requirements) {
+        const conformance::Requirement* r = catalogue.Find(id);  // OperationLevel found each
+        suite->requirements.push_back(
+            {id, std::string(format.name), r->section, std::string(LevelName(r->level)), r->text});
+      }
     }
   }
   return Status::Ok();
@@ -182,12 +189,12 @@ Status AddFormat(const std::string& root, const conformance::FormatModule& forma
   if (!catalogue.ok()) return catalogue.status();
   const conformance::Manifest& vectors = suite->manifests.emplace_back(std::move(*manifest));
   Status added = AddCases(
-      format, vectors, *catalogue, filter,
+      format, vectors, format.ManifestPath(), *catalogue, filter,
       [&](std::size_t i) { return ReadInputs(vectors.cases[i]); }, suite);
   if (!added.ok() || !filter.resource_probes) return added;
   const conformance::Manifest& probes = suite->manifests.emplace_back(ProbeCases(format));
   return AddCases(
-      format, probes, *catalogue, filter,
+      format, probes, "generated at run time (resource probe)", *catalogue, filter,
       [&](std::size_t i) -> Result<Inputs> {
         return Inputs(std::make_shared<const std::map<std::string, std::string>>(
             format.resource_probes[i].generate()));
@@ -208,6 +215,13 @@ Result<Suite> LoadSuite(const std::string& root, const SuiteFilter& filter) {
     return std::tie(a.format->name, a.vector->id, a.operation) <
            std::tie(b.format->name, b.vector->id, b.operation);
   });
+  auto key = [](const report::RequirementInfo& r) { return std::tie(r.format, r.id); };
+  std::sort(suite.requirements.begin(), suite.requirements.end(),
+            [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  suite.requirements.erase(
+      std::unique(suite.requirements.begin(), suite.requirements.end(),
+                  [&](const auto& a, const auto& b) { return key(a) == key(b); }),
+      suite.requirements.end());
   return suite;
 }
 

@@ -13,6 +13,7 @@
 #include "conformance/vectors.h"
 #include "reference/core/status.h"
 #include "runner/protocol/protocol.h"
+#include "runner/report/report.h"
 
 namespace arcs::runner {
 
@@ -21,8 +22,9 @@ struct SuiteCase {
   const conformance::VectorCase* vector = nullptr;
   const conformance::OperationCase* expectation = nullptr;  // this operation's
   std::string operation;
-  std::string level;       // "MUST" | "SHOULD" | "MAY": the strongest of the operation's rules
-  std::string request_id;  // "<case id>/<operation>", unique in the suite
+  std::string level;        // "MUST" | "SHOULD" | "MAY": the strongest of the operation's rules
+  std::string request_id;   // "<case id>/<operation>", unique in the suite
+  std::string vector_path;  // the manifest's repository path, or what made a generated case
   // The input files' bytes by input name, shared by the case's operations.
   std::shared_ptr<const std::map<std::string, std::string>> inputs;
 
@@ -49,6 +51,8 @@ struct Suite {
   // The cases point into these: each format's manifest, and the cases of its resource probes.
   std::deque<conformance::Manifest> manifests;
   std::vector<SuiteCase> cases;  // sorted by (format, id, operation)
+  // Every requirement the cases cite, from the catalogues, sorted by (format, id).
+  std::vector<report::RequirementInfo> requirements;
 };
 
 // Loads every format's manifest and catalogue under `root` (the source tree) and keeps the

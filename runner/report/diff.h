@@ -7,8 +7,9 @@
 // rules, ground, flag, policy, readings and strict; per format the certification, the missing
 // list, the declared policies, which operations are supported, and whether each flag was read
 // consistently. What varies from run to run of the same code is never compared: the run
-// information (run.*), stderr_tail, restarts, a case's message, rerun flag and peak_rss_bytes,
-// and counts (they follow from the cases; so do a flag's readings, shown through its cases).
+// information (run.*), stderr_tail, restarts, a case's message, rerun flag, peak_rss_bytes and
+// seconds. Nor is what only shows a decision: counts (they follow from the cases; so do a flag's
+// readings, shown through its cases), a case's evidence and the requirements table.
 //
 // Regressions: a case that passed and no longer passes (or is gone), and a flag an
 // implementation read consistently and now reads inconsistently (the spec asks for behaviour

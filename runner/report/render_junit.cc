@@ -1,5 +1,6 @@
 // RenderJunit (render.h).
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "reference/core/strings.h"
@@ -22,9 +23,19 @@ std::string ClassPart(std::string_view name) {
   return part;
 }
 
+// Seconds as JUnit's time attribute: a decimal with millisecond precision.
+std::string Time(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", seconds < 0 ? 0.0 : seconds);
+  return buffer;
+}
+
 struct Tally {
   std::uint64_t tests = 0, failures = 0, errors = 0, skipped = 0;
-  void Add(Outcome outcome) {
+  double seconds = 0;
+  void Add(const CaseResult& c) {
+    const Outcome outcome = c.outcome;
+    seconds += c.seconds;
     ++tests;
     failures += outcome == Outcome::kFailed;
     errors += outcome == Outcome::kErrored;
@@ -33,7 +44,7 @@ struct Tally {
   std::string Attributes() const {
     return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
            "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) +
-           "\"";
+           "\" time=\"" + Time(seconds) + "\"";
   }
 };
 
@@ -66,7 +77,7 @@ std::string Properties(const CaseResult& c) {
 std::string TestCase(const ImplementationReport& impl, const CaseResult& c) {
   std::string out = "    <testcase classname=\"" + E(ClassPart(impl.name)) + "." +
                     E(ClassPart(c.format)) + "." + E(ClassPart(c.operation)) + "\" name=\"" +
-                    E(c.id) + "\">\n" + Properties(c);
+                    E(c.id) + "\" time=\"" + Time(c.seconds) + "\">\n" + Properties(c);
   const std::string body = E(Truncate(internal::ExpectedActual(c), kMaxBodyBytes));
   switch (c.outcome) {
     case Outcome::kPassed:
@@ -110,8 +121,8 @@ std::string RenderJunit(const Report& report) {
       std::string cases;
       for (const CaseResult& c : impl.cases) {
         if (c.format != format) continue;
-        tally.Add(c.outcome);
-        all.Add(c.outcome);
+        tally.Add(c);
+        all.Add(c);
         cases += TestCase(impl, c);
       }
       std::string certification;

@@ -14,12 +14,12 @@ TEST(ReportJunit, OneSuitePerImplementationAndFormat) {
   EXPECT_TRUE(
       xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
                       "name=\"ARCS\" tests=\"17\" failures=\"2\" errors=\"2\" "
-                      "skipped=\"2\">\n"));
+                      "skipped=\"2\" time=\"10.125\">\n"));
   EXPECT_NE(xml.find("<testsuite name=\"arcs-reference/spool\" tests=\"8\" failures=\"0\" "
-                     "errors=\"0\" skipped=\"1\">"),
+                     "errors=\"0\" skipped=\"1\" time=\"4.500\">"),
             std::string::npos);
   EXPECT_NE(xml.find("<testsuite name=\"&lt;script&gt;alert(1)&lt;/script&gt; py.spool/spool\" "
-                     "tests=\"8\" failures=\"1\" errors=\"2\" skipped=\"1\">"),
+                     "tests=\"8\" failures=\"1\" errors=\"2\" skipped=\"1\" time=\"5.500\">"),
             std::string::npos);
   EXPECT_NE(xml.find("/lightbox\" tests=\"1\" failures=\"1\""), std::string::npos);
   EXPECT_EQ(Occurrences(xml, "<testsuite "), 3u);
@@ -29,31 +29,36 @@ TEST(ReportJunit, OneSuitePerImplementationAndFormat) {
 
 TEST(ReportJunit, MapsOutcomesToElements) {
   const std::string xml = RenderJunit(testing::SampleReport());
-  EXPECT_NE(xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
-                     "name=\"spool-3.4-bom\">\n      <properties>\n        <property "
-                     "name=\"ground\" value=\"required\"/>\n        <property name=\"strict\" "
-                     "value=\"passed\"/>\n      </properties>\n    </testcase>\n"),
-            std::string::npos);
-  EXPECT_NE(xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
-                     "name=\"spool-11.1-minimal\">\n      <properties>\n        <property "
-                     "name=\"ground\" value=\"policy\"/>\n        <property name=\"policy\" "
-                     "value=\"invalid_line=reject\"/>\n        <property name=\"strict\" "
-                     "value=\"passed\"/>\n      </properties>\n      <skipped message=\"known "
-                     "failure: expected: valid; actual: invalid (SP-3.6-1)\"/>"),
-            std::string::npos);
+  EXPECT_NE(
+      xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
+               "name=\"spool-3.4-bom\" time=\"0.750\">\n      <properties>\n        <property "
+               "name=\"ground\" value=\"required\"/>\n        <property name=\"strict\" "
+               "value=\"passed\"/>\n      </properties>\n    </testcase>\n"),
+      std::string::npos);
+  EXPECT_NE(
+      xml.find("<testcase classname=\"arcs-reference.spool.validate\" "
+               "name=\"spool-11.1-minimal\" time=\"0.125\">\n      <properties>\n        <property "
+               "name=\"ground\" value=\"policy\"/>\n        <property name=\"policy\" "
+               "value=\"invalid_line=reject\"/>\n        <property name=\"strict\" "
+               "value=\"passed\"/>\n      </properties>\n      <skipped message=\"known "
+               "failure: expected: valid; actual: invalid (SP-3.6-1)\"/>"),
+      std::string::npos);
   // The implementation's own dot does not invent a level.
   EXPECT_NE(xml.find("classname=\"&lt;script&gt;alert(1)&lt;/script&gt; py_spool.spool."
-                     "validate\" name=\"spool-3.6-crlf\">\n      <properties>\n        <property "
+                     "validate\" name=\"spool-3.6-crlf\" time=\"1.000\">\n      <properties>\n     "
+                     "   <property "
                      "name=\"ground\" value=\"acceptable\"/>\n        <property name=\"flag\" "
                      "value=\"SP-E5\"/>\n      </properties>\n      <error message=\"expected: "
                      "valid; actual: crash: killed by signal 11 (SIGSEGV)\" type=\"crash\">"),
             std::string::npos);
-  EXPECT_NE(xml.find("name=\"spool-2.3-iso8601-basic\">\n      <properties>\n        <property "
-                     "name=\"ground\" value=\"acceptable\"/>\n        <property name=\"flag\" "
-                     "value=\"SP-E14\"/>\n        <property name=\"readings\" "
-                     "value=\"iso8601\"/>\n        <property name=\"strict\" "
-                     "value=\"failed\"/>\n      </properties>\n    </testcase>\n"),
-            std::string::npos);
+  EXPECT_NE(
+      xml.find(
+          "name=\"spool-2.3-iso8601-basic\" time=\"0.500\">\n      <properties>\n        <property "
+          "name=\"ground\" value=\"acceptable\"/>\n        <property name=\"flag\" "
+          "value=\"SP-E14\"/>\n        <property name=\"readings\" "
+          "value=\"iso8601\"/>\n        <property name=\"strict\" "
+          "value=\"failed\"/>\n      </properties>\n    </testcase>\n"),
+      std::string::npos);
   EXPECT_NE(xml.find("<property name=\"ground\" value=\"resource\"/>\n        <property "
                      "name=\"peak_rss_bytes\" value=\"1610612736\"/>\n"),
             std::string::npos);

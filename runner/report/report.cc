@@ -11,6 +11,7 @@
 #include "reference/core/json.h"
 #include "reference/core/json_fields.h"
 #include "reference/core/number.h"
+#include "reference/core/strings.h"
 #include "runner/report/escape.h"
 
 namespace arcs::report {
@@ -58,6 +59,7 @@ class Writer {
 
   void String(std::string_view value) { json::AppendQuoted(ValidUtf8(value), &out_); }
   void Bool(bool value) { out_ += value ? "true" : "false"; }
+  void Null() { out_ += "null"; }
   void Unsigned(std::uint64_t value) { out_ += std::to_string(value); }
   void Int(std::int64_t value) { out_ += std::to_string(value); }
   void Double(double value) {
@@ -204,6 +206,96 @@ void WriteFormat(const FormatSummary& f, Writer* w) {
   w->EndObject();
 }
 
+void WriteBlobs(const std::vector<Blob>& blobs, Writer* w) {
+  w->BeginArray();
+  for (const Blob& b : blobs) {
+    w->Element();
+    w->BeginObject();
+    w->Key("name");
+    w->String(b.name);
+    w->Key("size");
+    w->Unsigned(b.size);
+    w->Key("encoding");
+    w->String(b.encoding);
+    w->Key("content");
+    w->String(b.content);
+    w->Key("truncated");
+    w->Bool(b.truncated);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+void WriteFindings(const std::vector<FindingEvidence>& findings, Writer* w) {
+  w->BeginArray();
+  for (const FindingEvidence& f : findings) {
+    w->Element();
+    w->BeginObject();
+    w->Key("rule");
+    w->String(f.rule);
+    w->Key("severity");
+    w->String(f.severity);
+    w->Key("line");
+    w->Unsigned(f.line);
+    w->Key("message");
+    w->String(f.message);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+void WriteEvidence(const std::optional<Evidence>& evidence, Writer* w) {
+  if (!evidence) {
+    w->Null();
+    return;
+  }
+  const Evidence& e = *evidence;
+  w->BeginObject();
+  w->Key("vector");
+  w->String(e.vector);
+  w->Key("spec_text");
+  w->String(e.spec_text);
+  w->Key("inputs");
+  WriteBlobs(e.inputs, w);
+  w->Key("expected_properties");
+  w->String(e.expected_properties);
+  w->Key("expected_errors");
+  w->StringList(e.expected_errors);
+  w->Key("expected_warnings");
+  w->StringList(e.expected_warnings);
+  w->Key("verdict");
+  w->String(e.verdict);
+  w->Key("findings");
+  WriteFindings(e.findings, w);
+  w->Key("findings_total");
+  w->Unsigned(e.findings_total);
+  w->Key("outputs");
+  WriteBlobs(e.outputs, w);
+  w->Key("reference_outputs");
+  WriteBlobs(e.reference_outputs, w);
+  w->EndObject();
+}
+
+void WriteRequirements(const std::vector<RequirementInfo>& requirements, Writer* w) {
+  w->BeginArray();
+  for (const RequirementInfo& r : requirements) {
+    w->Element();
+    w->BeginObject();
+    w->Key("id");
+    w->String(r.id);
+    w->Key("format");
+    w->String(r.format);
+    w->Key("section");
+    w->String(r.section);
+    w->Key("level");
+    w->String(r.level);
+    w->Key("text");
+    w->String(r.text);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
 void WriteCase(const CaseResult& c, Writer* w) {
   w->BeginObject();
   w->Key("id");
@@ -242,6 +334,10 @@ void WriteCase(const CaseResult& c, Writer* w) {
   w->String(StrictName(c.strict));
   w->Key("peak_rss_bytes");
   w->Unsigned(c.peak_rss_bytes);
+  w->Key("seconds");
+  w->Double(c.seconds);
+  w->Key("evidence");
+  WriteEvidence(c.evidence, w);
   w->EndObject();
 }
 
@@ -377,6 +473,62 @@ void ReadFormat(const json::Value& value, const std::string& pointer, Status* st
   r.Finish();
 }
 
+void ReadBlobs(json::FieldReader& parent, std::string_view name, Status* status,
+               std::vector<Blob>* blobs) {
+  parent.ForEach(name, true, [&](const json::Value& item, const std::string& p) {
+    json::FieldReader r(&item, p, status);
+    Blob& b = blobs->emplace_back();
+    r.String("name", &b.name);
+    r.Count("size", &b.size);
+    r.String("encoding", &b.encoding);
+    if (status->ok() && b.encoding != "text" && b.encoding != "hex") {
+      r.Fail(r.Pointer("encoding"), "expected \"text\" or \"hex\"");
+    }
+    r.String("content", &b.content);
+    r.Bool("truncated", &b.truncated);
+    r.Finish();
+  });
+}
+
+void ReadEvidence(const json::Value& value, const std::string& pointer, Status* status,
+                  Evidence* e) {
+  json::FieldReader r(&value, pointer, status);
+  r.String("vector", &e->vector);
+  r.String("spec_text", &e->spec_text);
+  ReadBlobs(r, "inputs", status, &e->inputs);
+  r.String("expected_properties", &e->expected_properties);
+  r.StringList("expected_errors", &e->expected_errors);
+  r.StringList("expected_warnings", &e->expected_warnings);
+  r.String("verdict", &e->verdict);
+  r.ForEach("findings", true, [&](const json::Value& item, const std::string& p) {
+    json::FieldReader f(&item, p, status);
+    FindingEvidence& finding = e->findings.emplace_back();
+    f.String("rule", &finding.rule);
+    f.String("severity", &finding.severity);
+    f.Count("line", &finding.line);
+    f.String("message", &finding.message);
+    f.Finish();
+  });
+  r.Count("findings_total", &e->findings_total);
+  ReadBlobs(r, "outputs", status, &e->outputs);
+  ReadBlobs(r, "reference_outputs", status, &e->reference_outputs);
+  r.Finish();
+}
+
+void ReadRequirements(json::FieldReader& parent, Status* status,
+                      std::vector<RequirementInfo>* requirements) {
+  parent.ForEach("requirements", true, [&](const json::Value& item, const std::string& p) {
+    json::FieldReader r(&item, p, status);
+    RequirementInfo& info = requirements->emplace_back();
+    r.String("id", &info.id);
+    r.String("format", &info.format);
+    r.String("section", &info.section);
+    r.String("level", &info.level);
+    r.String("text", &info.text);
+    r.Finish();
+  });
+}
+
 void ReadCase(const json::Value& value, const std::string& pointer, Status* status, CaseResult* c) {
   json::FieldReader r(&value, pointer, status);
   r.String("id", &c->id);
@@ -409,6 +561,15 @@ void ReadCase(const json::Value& value, const std::string& pointer, Status* stat
     }
   }
   r.Count("peak_rss_bytes", &c->peak_rss_bytes);
+  r.Double("seconds", &c->seconds);
+  if (status->ok() && c->seconds < 0) r.Fail(r.Pointer("seconds"), "must not be negative");
+  if (const json::Value* evidence = r.OptionalAny("evidence"); !evidence) {
+    r.Fail(r.Pointer("evidence"), "missing member (null when there is no evidence)");
+  } else if (evidence->is_object()) {
+    ReadEvidence(*evidence, r.Pointer("evidence"), status, &c->evidence.emplace());
+  } else if (!evidence->is_null()) {
+    r.Fail(r.Pointer("evidence"), "expected an object or null");
+  }
   r.Finish();
 }
 
@@ -478,6 +639,36 @@ bool ParseStrict(std::string_view name, Strict* strict) {
   return ParseName(kStrictNames, name, strict);
 }
 
+Blob MakeBlob(std::string name, std::string_view bytes) {
+  Blob blob;
+  blob.name = std::move(name);
+  blob.size = bytes.size();
+  blob.truncated = bytes.size() > kMaxEvidenceBytes;
+  std::string_view kept = bytes.substr(0, kMaxEvidenceBytes);
+  if (IsValidUtf8(bytes)) {
+    // The cut must not split the last character: drop its first bytes if its rest was cut off.
+    std::size_t lead = kept.size();
+    auto byte = [&](std::size_t i) { return static_cast<unsigned char>(kept[i]); };
+    while (lead > 0 && kept.size() - lead < 3 && (byte(lead - 1) & 0xC0) == 0x80) --lead;
+    if (blob.truncated && lead > 0) {
+      const unsigned char first = byte(lead - 1);
+      const std::size_t length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1;
+      if (kept.size() - (lead - 1) < length) kept = kept.substr(0, lead - 1);
+    }
+    blob.encoding = "text";
+    blob.content = std::string(kept);
+    return blob;
+  }
+  blob.encoding = "hex";
+  static constexpr char kDigits[] = "0123456789abcdef";
+  blob.content.reserve(2 * kept.size());
+  for (unsigned char byte : kept) {
+    blob.content += kDigits[byte >> 4];
+    blob.content += kDigits[byte & 0xF];
+  }
+  return blob;
+}
+
 bool Answered(const CaseResult& c) {
   return c.outcome == Outcome::kPassed || c.outcome == Outcome::kFailed ||
          (c.outcome == Outcome::kKnownFailure && c.error_kind.empty());
@@ -534,6 +725,8 @@ std::string ToJson(const Report& report) {
     WriteImplementation(impl, &w);
   }
   w.EndArray();
+  w.Key("requirements");
+  WriteRequirements(report.requirements, &w);
   w.EndObject();
   return std::move(w).Take();
 }
@@ -572,6 +765,7 @@ Result<Report> FromJson(std::string_view text) {
   r.ForEach("implementations", true, [&](const json::Value& item, const std::string& p) {
     ReadImplementation(item, p, &status, &report.implementations.emplace_back());
   });
+  ReadRequirements(r, &status, &report.requirements);
   r.Finish();
   if (!status.ok()) return status;
   if (Status unique = CheckUniqueCases(report, "/implementations: "); !unique.ok()) return unique;

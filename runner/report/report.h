@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +16,7 @@
 
 namespace arcs::report {
 
-inline constexpr int kReportVersion = 2;
+inline constexpr int kReportVersion = 3;
 
 // How one case ended for one implementation.
 //  passed        the answer met the vector's expectation
@@ -61,6 +62,58 @@ bool ParseStrict(std::string_view name, Strict* strict);
 //  "runner"         the runner's own failure, not the implementation's: it could not judge the
 //                   answer (no judge for the operation), or could not start a process (too few
 //                   descriptors, processes or memory; the run stops and is marked incomplete)
+// Bytes a case's input or an answer's output held, as a report shows them: valid UTF-8 as text,
+// anything else as hex, both cut to a bound (kMaxEvidenceBytes of the original) with the full size
+// kept. Evidence for a person; never judged.
+struct Blob {
+  std::string name;        // the input or output name, e.g. "file", "recording"
+  std::uint64_t size = 0;  // the full size in bytes
+  std::string encoding;    // "text" | "hex" (two lowercase digits a byte, no separators)
+  std::string content;     // the first bytes, at most kMaxEvidenceBytes of the original
+  bool truncated = false;  // content holds less than `size` bytes
+
+  bool operator==(const Blob&) const = default;
+};
+inline constexpr std::size_t kMaxEvidenceBytes = 4096;
+
+// Makes a Blob of `bytes`: text when they are valid UTF-8 (the cut never splits a character),
+// hex otherwise.
+Blob MakeBlob(std::string name, std::string_view bytes);
+
+// A finding as the report keeps it: the implementation's, or the vector's expected rule ids.
+struct FindingEvidence {
+  std::string rule;
+  std::string severity;    // "error" | "warning" | "note" | ""
+  std::uint64_t line = 0;  // 0: not given
+  std::string message;
+
+  bool operator==(const FindingEvidence&) const = default;
+};
+inline constexpr std::size_t kMaxEvidenceFindings = 50;
+
+// What a person needs to see why a case did not pass (kept for failed, errored and known-failure
+// cases, and listed cases that passed; absent otherwise): the input, what was expected and what
+// came back, and where the expectation comes from.
+struct Evidence {
+  std::string vector;     // repository path of the manifest holding the case
+  std::string spec_text;  // the spec text the vector quotes for this operation
+  std::vector<Blob> inputs;
+  // The vector's expectation beyond the outcome (its "expect_<operation>" member as compact JSON),
+  // or "" when it has none.
+  std::string expected_properties;
+  std::vector<std::string> expected_errors;    // validate: the vector's rule ids, or none given
+  std::vector<std::string> expected_warnings;  // validate
+  std::string verdict;                         // "valid" | "invalid" | "" (not answered)
+  std::vector<FindingEvidence> findings;       // the first kMaxEvidenceFindings reported
+  std::uint64_t findings_total = 0;            // how many were reported
+  std::vector<Blob> outputs;                   // what the implementation wrote
+  // What the ARCS reference writes for the same case, for a diff against `outputs` (only for
+  // operations with outputs); labelled as the reference's, never as the expectation.
+  std::vector<Blob> reference_outputs;
+
+  bool operator==(const Evidence&) const = default;
+};
+
 struct CaseResult {
   std::string id;                         // the vector case id, e.g. "spool-11.1-minimal"
   std::string format;                     // "spool"
@@ -88,6 +141,11 @@ struct CaseResult {
   // resource: the implementation's peak resident memory while it handled the case, in bytes;
   // 0 when not measured, and always 0 for other grounds.
   std::uint64_t peak_rss_bytes = 0;
+  // Seconds from sending the case to its answer (or its fate); volatile, like RunInfo: `arcs
+  // diff` and the committed-report check ignore it.
+  double seconds = 0;
+  // See Evidence; null in the JSON when absent.
+  std::optional<Evidence> evidence;
 
   bool operator==(const CaseResult&) const = default;
 };
@@ -185,11 +243,24 @@ struct RunInfo {
   bool operator==(const RunInfo&) const = default;
 };
 
+// A requirement the report's cases cite, from its format's catalogue: what the roll-up by
+// requirement and by spec section, and each failure's evidence, show.
+struct RequirementInfo {
+  std::string id;
+  std::string format;
+  std::string section;  // the spec section, e.g. "3.1"
+  std::string level;    // "MUST" | "SHOULD" | "MAY" (as the catalogue's keyword level)
+  std::string text;
+
+  bool operator==(const RequirementInfo&) const = default;
+};
+
 struct Report {
   int report_version = kReportVersion;
   bool complete = true;  // false when the run was interrupted
   RunInfo run;
   std::vector<ImplementationReport> implementations;
+  std::vector<RequirementInfo> requirements;  // every id the cases cite, sorted by (format, id)
 
   bool operator==(const Report&) const = default;
 };

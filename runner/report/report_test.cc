@@ -116,7 +116,7 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
   impl.formats[0].counts = {};
   r.implementations.push_back(impl);
   EXPECT_EQ(ToJson(r), R"({
-  "report_version": 2,
+  "report_version": 3,
   "complete": true,
   "run": {
     "arcs_version": "0.3.0",
@@ -195,7 +195,9 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
           "policy": "",
           "readings": [],
           "strict": "",
-          "peak_rss_bytes": 0
+          "peak_rss_bytes": 0,
+          "seconds": 0,
+          "evidence": null
         },
         {
           "id": "b",
@@ -215,7 +217,9 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
           "policy": "",
           "readings": ["iso8601", "rfc3339"],
           "strict": "failed",
-          "peak_rss_bytes": 0
+          "peak_rss_bytes": 0,
+          "seconds": 0,
+          "evidence": null
         },
         {
           "id": "c",
@@ -235,14 +239,17 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
           "policy": "",
           "readings": [],
           "strict": "",
-          "peak_rss_bytes": 1048576
+          "peak_rss_bytes": 1048576,
+          "seconds": 0,
+          "evidence": null
         }
       ],
       "abandoned": false,
       "restarts": 0,
       "stderr_tail": ""
     }
-  ]
+  ],
+  "requirements": []
 }
 )");
 }
@@ -493,4 +500,57 @@ TEST(ReportModel, AFlagIsConsistentWhenOneReadingFitsEveryAnsweredCase) {
 }
 
 }  // namespace
+TEST(ReportEvidence, BlobsKeepTextAsTextAndBinaryAsHex) {
+  Blob text = MakeBlob("file", "{\"a\":1}\n");
+  EXPECT_EQ(text.encoding, "text");
+  EXPECT_EQ(text.content, "{\"a\":1}\n");
+  EXPECT_EQ(text.size, 8u);
+  EXPECT_FALSE(text.truncated);
+  Blob binary = MakeBlob("file", std::string_view("a\x00\xff", 3));
+  EXPECT_EQ(binary.encoding, "hex");
+  EXPECT_EQ(binary.content, "6100ff");
+  EXPECT_EQ(binary.size, 3u);
+}
+
+TEST(ReportEvidence, LongBlobsAreCutWithTheirSizeKeptAndNoCharacterSplit) {
+  // "é" is two bytes: the bound falls inside the last one.
+  std::string text = std::string(kMaxEvidenceBytes - 1, 'x') + "\xC3\xA9 and more";
+  Blob cut = MakeBlob("file", text);
+  EXPECT_EQ(cut.encoding, "text");
+  EXPECT_TRUE(cut.truncated);
+  EXPECT_EQ(cut.size, text.size());
+  EXPECT_EQ(cut.content, std::string(kMaxEvidenceBytes - 1, 'x'));
+  // A whole character just before the bound is kept.
+  text = std::string(kMaxEvidenceBytes - 2, 'x') + "\xC3\xA9 and more";
+  EXPECT_EQ(MakeBlob("file", text).content, std::string(kMaxEvidenceBytes - 2, 'x') + "\xC3\xA9");
+  Blob hex = MakeBlob("file", std::string(kMaxEvidenceBytes + 10, '\xff'));
+  EXPECT_EQ(hex.encoding, "hex");
+  EXPECT_TRUE(hex.truncated);
+  EXPECT_EQ(hex.content.size(), 2 * kMaxEvidenceBytes);
+}
+
+TEST(ReportEvidence, FromJsonReadsEvidenceAndRefusesItsBreakages) {
+  const std::string json = ToJson(testing::SampleReport());
+  Result<Report> back = FromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  std::size_t with_evidence = 0;
+  for (const ImplementationReport& impl : back->implementations) {
+    for (const CaseResult& c : impl.cases) with_evidence += c.evidence.has_value();
+  }
+  EXPECT_GT(with_evidence, 0u);
+  EXPECT_FALSE(back->requirements.empty());
+  auto broken = [&](std::string_view from, std::string_view to) {
+    std::string text = json;
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    return FromJson(text).ok();
+  };
+  EXPECT_FALSE(broken("\"encoding\": \"hex\"", "\"encoding\": \"base64\""));
+  EXPECT_FALSE(broken("\"evidence\": null", "\"evidence\": 1"));
+  EXPECT_FALSE(broken("\"evidence\": null", "\"proof\": null"));
+  EXPECT_FALSE(broken("\"seconds\": 0.125", "\"seconds\": -1"));
+  EXPECT_FALSE(broken("\"requirements\": [\n    {", "\"requirements\": [\n    {\"x\": 1,"));
+}
+
 }  // namespace arcs::report

@@ -1,6 +1,7 @@
 #include "runner/report/sample.h"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 namespace arcs::report::testing {
@@ -78,12 +79,64 @@ FormatSummary Format(std::string format, std::string certification,
   return f;
 }
 
-// Sorts the cases as report.h requires and fills in the counts.
-void Finish(ImplementationReport* impl) {
+// What a failure shows: text, binary and cut inputs, the implementation's findings and outputs,
+// and, from a hostile implementation, hostile text wherever it could put some.
+Evidence SampleEvidence(const CaseResult& c, bool hostile) {
+  Evidence e;
+  e.vector = "vectors/" + c.format + "/manifest.json";
+  e.spec_text = "Each line MUST be a complete JSON object.";
+  e.inputs.push_back(MakeBlob("file", "{\"type\":\"header\"}\n{\"type\":\"end\"}\n"));
+  e.expected_errors = {"SP-3.6-1"};
+  e.verdict = c.outcome == Outcome::kErrored ? "" : "valid";
+  if (!hostile) return e;
+  e.inputs.push_back(MakeBlob("binary", std::string_view("\x00\xff\xfe<script>", 11)));
+  e.inputs.push_back(MakeBlob("long", std::string(5000, 'x') + std::string(kEndScript)));
+  e.expected_properties = "{\"answers\":[\"" + std::string(kAttribute).substr(2) + "\"]}";
+  e.expected_warnings = {"SP-2.3-4"};
+  e.findings.push_back(
+      {std::string(kScript), "error", 2, std::string(kEndScript) + " " + std::string(kLinks)});
+  e.findings.push_back({"SP-3.6-1", "warning", 0, "\x1b[31mred\x07"});
+  e.findings_total = 60;
+  e.outputs.push_back(MakeBlob("file", std::string(kEndStyle) + "\n{\"type\":\"end\"}\n"));
+  e.reference_outputs.push_back(MakeBlob("file", "{\"type\":\"header\"}\n{\"type\":\"end\"}\n"));
+  return e;
+}
+
+// Sorts the cases as report.h requires, gives each a time and each failure its evidence, and fills
+// in the counts.
+void Finish(ImplementationReport* impl, bool hostile) {
   std::sort(impl->cases.begin(), impl->cases.end(), [](const CaseResult& a, const CaseResult& b) {
     return std::tie(a.format, a.id, a.operation) < std::tie(b.format, b.id, b.operation);
   });
+  for (std::size_t i = 0; i < impl->cases.size(); ++i) {
+    CaseResult& c = impl->cases[i];
+    c.seconds = 0.125 * static_cast<double>(i + 1);
+    if (c.outcome == Outcome::kFailed || c.outcome == Outcome::kErrored ||
+        c.outcome == Outcome::kKnownFailure) {
+      c.evidence = SampleEvidence(c, hostile);
+    }
+  }
   Recount(impl);
+}
+
+// Every requirement the cases cite, as the runner lists them from the catalogues.
+std::vector<RequirementInfo> Requirements(const std::vector<ImplementationReport>& impls) {
+  std::set<std::pair<std::string, std::string>> cited;
+  for (const ImplementationReport& impl : impls) {
+    for (const CaseResult& c : impl.cases) {
+      for (const std::string& id : c.requirements) cited.emplace(c.format, id);
+    }
+  }
+  std::vector<RequirementInfo> out;
+  for (const auto& [format, id] : cited) {
+    // "SP-11.4-3" is in section "11.4".
+    const std::size_t dash = id.find('-'), last = id.rfind('-');
+    const std::string section = dash < last ? id.substr(dash + 1, last - dash - 1) : "";
+    const std::string level = id == "SP-2.3-4" || id == "SP-3.6-2" ? "SHOULD" : "MUST";
+    out.push_back({id, format, section, level,
+                   "Readers " + level + " do what " + id + " says. " + std::string(kEndScript)});
+  }
+  return out;
 }
 
 // The flags the sample's acceptable cases name, and the readings of SP-E14 (§2.3 `iso8601`).
@@ -143,7 +196,7 @@ ImplementationReport Reference() {
   };
   impl.cases[1].rules = "agree";
   for (CaseResult& c : Iso8601Cases(kRfc3339, kRfc3339)) impl.cases.push_back(std::move(c));
-  Finish(&impl);
+  Finish(&impl, false);
   return impl;
 }
 
@@ -208,7 +261,7 @@ ImplementationReport Hostile() {
   impl.abandoned = true;
   impl.restarts = 3;
   impl.stderr_tail = std::string("Traceback:\n") + std::string(kEndScript) + "\n\x01\x02</pre>";
-  Finish(&impl);
+  Finish(&impl, true);
   return impl;
 }
 
@@ -225,6 +278,7 @@ Report SampleReport() {
   report.run.filters = {"--format spool", std::string(kScript)};
   report.run.known_failures = "known-failures.txt";
   report.implementations = {Reference(), Hostile()};
+  report.requirements = Requirements(report.implementations);
   return report;
 }
 

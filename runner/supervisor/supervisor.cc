@@ -361,6 +361,7 @@ class Worker {
       shared_.Emit(out);
       return;
     }
+    const Clock::time_point started = Clock::now();
     Attempt attempt = TryOwn(request);
     if (attempt.fate != Fate::kAnswered && attempt.fate != Fate::kInterrupted &&
         attempt.fate != Fate::kRunner && !shared_.Stopped() && !shared_.Abandoned(nullptr) &&
@@ -371,6 +372,7 @@ class Worker {
       out.first_attempt = Describe(attempt);
       attempt = TryOwn(request);
     }
+    out.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     out.fate = attempt.fate;
     out.detail = std::move(attempt.detail);
     if (out.fate == Fate::kAnswered) {

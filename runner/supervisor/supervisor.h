@@ -91,6 +91,7 @@ struct Outcome {
                               // (the first attempt's fate is in first_attempt)
   std::string first_attempt;  // "crash: ..." etc. when rerun
   std::uint64_t peak_rss_bytes = 0;  // when measured (Options::measure_memory) and answered
+  double seconds = 0;  // from sending the case to its fate, both attempts when re-run; 0 if not run
 };
 
 struct RunSummary {

@@ -50,7 +50,7 @@ import xml.etree.ElementTree as ElementTree
 import jsonschema
 
 SCHEMA = "schemas/report/report.schema.json"
-REPORT_VERSION = 2
+REPORT_VERSION = 3
 OUTCOME_KEYS = {
     "passed": "passed",
     "failed": "failed",
@@ -88,6 +88,9 @@ def load_strict(text):
         raise ValueError("not JSON: " + name)
 
     return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+
+
+EVIDENCED = ("failed", "errored", "known_failure")
 
 
 def tally(cases):
@@ -143,6 +146,10 @@ def consistency_errors(report):
         if counts != tally(cases):
             errors.append("%s: counts %s, the cases tally %s" % (where, counts, tally(cases)))
 
+    cited = [(r["format"], r["id"]) for r in report["requirements"]]
+    if cited != sorted(set(cited), key=lambda k: (k[0].encode("utf-8"), k[1].encode("utf-8"))):
+        errors.append("/requirements: not sorted by (format, id) and unique")
+    cited = set(cited)
     for i, impl in enumerate(report["implementations"]):
         where = "/implementations/%d" % i
         cases = impl["cases"]
@@ -161,6 +168,12 @@ def consistency_errors(report):
                 errors.append(cwhere + "/readings: a case not answered fits no reading")
             if case["strict"] and not answered(case):
                 errors.append(cwhere + "/strict: a case not answered is not judged")
+            if (case["evidence"] is not None) != (case["outcome"] in EVIDENCED):
+                errors.append(cwhere + "/evidence: kept exactly for failed, errored and "
+                              "known-failure cases")
+            for r in case["requirements"]:
+                if (case["format"], r) not in cited:
+                    errors.append(cwhere + "/requirements: %s is not in /requirements" % r)
         for j, fmt in enumerate(impl["formats"]):
             fwhere = "%s/formats/%d" % (where, j)
             fcases = [c for c in cases if c["format"] == fmt["format"]]
@@ -263,6 +276,15 @@ def check_rejections(checker, validator, sample):
     broken("a peak memory of a case that is not a resource case",
            lambda r: first_case(r).update(peak_rss_bytes=1))
     broken("a negative peak memory", lambda r: resource(r).update(peak_rss_bytes=-1))
+    broken("a negative time", lambda r: first_case(r).update(seconds=-1))
+    evidenced = lambda r: next(c for i in r["implementations"] for c in i["cases"]
+                               if c["evidence"] is not None)
+    broken("evidence without its inputs", lambda r: evidenced(r)["evidence"].pop("inputs"))
+    broken("hex evidence that is not hex", lambda r: evidenced(r)["evidence"]["inputs"].append(
+        {"name": "x", "size": 1, "encoding": "hex", "content": "zz", "truncated": False}))
+    broken("evidence in another encoding", lambda r: evidenced(r)["evidence"]["inputs"].append(
+        {"name": "x", "size": 1, "encoding": "base64", "content": "", "truncated": False}))
+    broken("a requirement without its text", lambda r: r["requirements"][0].pop("text"))
     broken("a resource case judged against the strict profile",
            lambda r: resource(r).update(strict="passed"))
     broken("an errored case with a reading",
@@ -310,6 +332,9 @@ def check_derivations(checker, sample):
     refused("a case not answered that fits a reading",
             lambda r: unanswered(r).update(ground="acceptable", flag="SP-E1", readings=["a"]))
     refused("a case not answered that is judged", lambda r: unanswered(r).update(strict="passed"))
+    refused("a failure without its evidence", lambda r: unanswered(r).update(evidence=None))
+    refused("a requirement cited but not listed", lambda r: r["requirements"].pop(0))
+    refused("requirements out of order", lambda r: r["requirements"].reverse())
 
 
 def check_renderings(checker, sample_exe):
