@@ -75,6 +75,7 @@ std::map<std::string, std::string> DeclaredReadings(const SuiteCase& c,
   }
   if (readings.empty()) {
     j->outcome = Outcome::kFailed;
+    j->mismatch = "declaration";
     j->expected = "a reading of " + e.flag + " under the declared " + e.policy + " policy (" +
                   Listed(e.outcomes) + ")";
     j->message = choice == declared.policies.end()
@@ -101,6 +102,7 @@ std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport&
         j->outcome = Outcome::kFailed;
         j->expected =
             "the outcome for the declared " + e.policy + " policy (" + Listed(e.outcomes) + ")";
+        j->mismatch = "declaration";
         j->message = "the implementation declares no choice for policy " + e.policy +
                      ": declare it in the hello";
         return {};
@@ -109,6 +111,7 @@ std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport&
       auto outcome = e.outcomes.find(choice->second);
       if (outcome == e.outcomes.end()) {
         j->outcome = Outcome::kFailed;
+        j->mismatch = "declaration";
         j->expected = "a declared " + e.policy + " choice of: " + Listed(e.outcomes);
         j->message = "the declared choice " + choice->second + " is not one this case allows";
         return {};
@@ -187,11 +190,13 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
   }
   if (!allowed.contains(got)) {
     j.outcome = Outcome::kFailed;
+    j.mismatch = answer.verdict == protocol::Verdict::kValid ? "accepted" : "rejected";
     j.actual = got + ReportedRules(answer);
     return j;
   }
   if (!problem.empty()) {
     j.outcome = Outcome::kFailed;
+    j.mismatch = "output";
     j.expected += ", and what the operation asks of the answer";
     j.actual = got;
     j.message = problem;

@@ -21,7 +21,8 @@ struct Judgement {
   std::string expected;
   std::string actual;
   std::string message;
-  std::string rules;  // validate: "agree" / "differ" / "" (see report::CaseResult::rules)
+  std::string rules;     // validate: "agree" / "differ" / "" (see report::CaseResult::rules)
+  std::string mismatch;  // failed: see report::CaseResult::mismatch
   report::Ground ground = report::Ground::kRequired;
   std::string flag;    // acceptable: the errata entry
   std::string policy;  // policy: "NAME=CHOICE" as declared, or "NAME" when undeclared

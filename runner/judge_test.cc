@@ -70,6 +70,10 @@ TEST_F(JudgeTest, ARequiredOutcomeIsCompared) {
   EXPECT_EQ(wrong.expected, "invalid");
   EXPECT_EQ(wrong.actual, "valid");
   EXPECT_EQ(wrong.strict, report::Strict::kFailed);
+  EXPECT_EQ(wrong.mismatch, "accepted");
+  EXPECT_EQ(right.mismatch, "");
+  Require("valid");
+  EXPECT_EQ(Judge(c, Ok(protocol::Verdict::kInvalid), declared_).mismatch, "rejected");
 }
 
 TEST_F(JudgeTest, AnyReadingOfAnAmbiguityPassesAndIsRecorded) {
@@ -106,6 +110,7 @@ TEST_F(JudgeTest, ReadingsSplitByAPolicyFollowTheDeclaredChoice) {
   Judgement undeclared = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(undeclared.outcome, report::Outcome::kFailed);
   EXPECT_NE(undeclared.message.find("declares no choice for policy statement"), std::string::npos);
+  EXPECT_EQ(undeclared.mismatch, "declaration");
   declared_.policies["statement"] = "rules";
   Judgement rules = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(rules.outcome, report::Outcome::kPassed);
@@ -116,6 +121,7 @@ TEST_F(JudgeTest, ReadingsSplitByAPolicyFollowTheDeclaredChoice) {
   declared_.policies["statement"] = "both";
   Judgement both = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(both.outcome, report::Outcome::kFailed);  // no reading of `both` finds it valid
+  EXPECT_EQ(both.mismatch, "accepted");
   declared_.policies["statement"] = "schema";  // no reading under this choice: not this case's
   EXPECT_EQ(Judge(c, Ok(protocol::Verdict::kInvalid), declared_).outcome, report::Outcome::kFailed);
 }
@@ -249,6 +255,7 @@ TEST_F(JudgeTest, RoundtripFailures) {
     Judgement j =
         Judge(Case("roundtrip", input), Ok(protocol::Verdict::kValid, b.output), declared_);
     EXPECT_EQ(j.outcome, report::Outcome::kFailed) << b.output;
+    EXPECT_EQ(j.mismatch, "output");
     EXPECT_NE(j.message.find(b.problem), std::string::npos) << j.message;
   }
   Judgement no_output = Judge(Case("roundtrip", input), Ok(protocol::Verdict::kValid), declared_);

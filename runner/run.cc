@@ -144,6 +144,7 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
       r.message = r.message.empty() ? note : r.message + "; " + note;
     }
     r.rules = j.rules;
+    r.mismatch = j.mismatch;
     r.ground = j.ground;
     r.flag = j.flag;
     r.policy = j.policy;

@@ -322,6 +322,8 @@ void WriteCase(const CaseResult& c, Writer* w) {
   w->Bool(c.rerun);
   w->Key("rules");
   w->String(c.rules);
+  w->Key("mismatch");
+  w->String(c.mismatch);
   w->Key("ground");
   w->String(GroundName(c.ground));
   w->Key("flag");
@@ -547,6 +549,7 @@ void ReadCase(const json::Value& value, const std::string& pointer, Status* stat
   r.String("message", &c->message);
   r.Bool("rerun", &c->rerun);
   r.String("rules", &c->rules);
+  r.String("mismatch", &c->mismatch);
   if (const json::Value* ground = r.Required("ground", json::Kind::kString)) {
     if (!ParseGround(ground->text(), &c->ground)) {
       r.Fail(r.Pointer("ground"), "unknown ground \"" + std::string(ground->text()) + "\"");

@@ -129,6 +129,11 @@ struct CaseResult {
   // For validate: whether the rule ids the implementation reported agree with the vector's sets.
   // "" when it reported none; "agree" or "differ" otherwise. Informative, never decides outcome.
   std::string rules;
+  // How a failed answer missed (the report's legend): "accepted" (its verdict accepted where the
+  // vector rejects), "rejected" (the converse), "output" (the verdict fits; what the operation
+  // asks beyond it does not), "declaration" (a policy case whose policy the implementation did
+  // not declare, or declared a choice the case does not allow); "" for any other outcome.
+  std::string mismatch;
   Ground ground = Ground::kRequired;
   std::string flag;  // acceptable: the errata entry id, e.g. "SP-E14"; "" otherwise
   // policy: "NAME=CHOICE" as the implementation declared it, or "NAME" when it declared no

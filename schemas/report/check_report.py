@@ -168,6 +168,9 @@ def consistency_errors(report):
                 errors.append(cwhere + "/readings: a case not answered fits no reading")
             if case["strict"] and not answered(case):
                 errors.append(cwhere + "/strict: a case not answered is not judged")
+            if bool(case["mismatch"]) != (case["outcome"] == "failed" or (
+                    case["outcome"] == "known_failure" and not case["error_kind"])):
+                errors.append(cwhere + "/mismatch: given exactly for answered failures")
             if (case["evidence"] is not None) != (case["outcome"] in EVIDENCED):
                 errors.append(cwhere + "/evidence: kept exactly for failed, errored and "
                               "known-failure cases")
