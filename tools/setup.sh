@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev
   python3 python3-jsonschema
   cmark-gfm libcmark-dev libyaml-cpp-dev
+  jq chromium
   nodejs
 )
 
