@@ -1,0 +1,119 @@
+#include "runner/validate_files.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "conformance/registry.h"
+#include "reference/core/jsonl.h"
+
+namespace arcs::runner {
+namespace {
+
+class Walker {
+ public:
+  Walker(const conformance::FormatModule* only, const std::function<void(const FoundFile&)>& found,
+         const WalkFailure& failed)
+      : only_(only), found_(found), failed_(failed) {}
+
+  void Walk(const std::string& dir);
+  std::uint64_t count() const { return count_; }
+
+ private:
+  struct Entry {
+    std::string key;  // the name, and '/' after a folder's: sorting keys sorts whole paths
+    std::string path;
+    bool folder;
+  };
+  bool ClaimedByName(const std::string& path) const;
+  const conformance::FormatModule* Claim(const std::string& path) const;
+  void Fail(const std::string& path, int error) { failed_(path, std::strerror(error)); }
+
+  const conformance::FormatModule* only_;
+  const std::function<void(const FoundFile&)>& found_;
+  const WalkFailure& failed_;
+  std::set<std::pair<dev_t, ino_t>> walked_;
+  std::uint64_t count_ = 0;
+};
+
+bool Walker::ClaimedByName(const std::string& path) const {
+  const conformance::FormatModule* named = conformance::FormatForPath(path);
+  return named && (!only_ || named == only_);
+}
+
+const conformance::FormatModule* Walker::Claim(const std::string& path) const {
+  if (const conformance::FormatModule* named = conformance::FormatForPath(path)) {
+    return !only_ || named == only_ ? named : nullptr;
+  }
+  std::vector<const conformance::FormatModule*> by_content;
+  for (const conformance::FormatModule* f : conformance::Formats()) {
+    if ((!only_ || f == only_) && f->extensions.empty() && f->sniff) by_content.push_back(f);
+  }
+  if (by_content.empty()) return nullptr;
+  // Non-blocking: should the regular file have become a FIFO since it was listed, the open
+  // returns instead of waiting for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return nullptr;
+  jsonl::FdSource source(fd);
+  const Result<std::string> head = jsonl::ReadHead(&source, kSniffBytes);
+  ::close(fd);
+  if (!head.ok()) return nullptr;
+  for (const conformance::FormatModule* f : by_content) {
+    if (f->sniff(*head)) return f;
+  }
+  return nullptr;
+}
+
+void Walker::Walk(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return Fail(dir, errno);
+  if (!walked_.insert({st.st_dev, st.st_ino}).second) return;
+  DIR* listing = ::opendir(dir.c_str());
+  if (!listing) return Fail(dir, errno);
+  std::vector<Entry> entries;
+  const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
+  for (errno = 0; const dirent* e = ::readdir(listing); errno = 0) {
+    const std::string name = e->d_name;
+    if (name.starts_with('.')) continue;  // ".", ".." and hidden entries
+    const std::string path = prefix + name;
+    if (::stat(path.c_str(), &st) != 0) {
+      const int error = errno;
+      if (ClaimedByName(path)) Fail(path, error);
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) entries.push_back({name + "/", path, true});
+    if (S_ISREG(st.st_mode)) entries.push_back({name, path, false});
+  }
+  if (errno != 0) Fail(dir, errno);
+  ::closedir(listing);  // before going deeper: a deep tree must not hold a descriptor per level
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  for (const Entry& entry : entries) {
+    if (entry.folder) {
+      Walk(entry.path);
+    } else if (const conformance::FormatModule* format = Claim(entry.path)) {
+      ++count_;
+      found_({entry.path, format});
+    }
+  }
+}
+
+}  // namespace
+
+std::uint64_t WalkFolder(const std::string& dir, const conformance::FormatModule* only,
+                         const std::function<void(const FoundFile&)>& found,
+                         const WalkFailure& failed) {
+  Walker walker(only, found, failed);
+  walker.Walk(dir);
+  return walker.count();
+}
+
+}  // namespace arcs::runner

@@ -1,0 +1,42 @@
+// The files `arcs validate DIR` checks: every regular file under DIR, at any depth, that a format
+// claims, in sorted path order so that two runs over the same tree print the same lines.
+//
+// A format claims a file by its name when it declares names (Spool: *.spool; Lightbox:
+// events.jsonl; Model IO: model_io.json), else by its content (SessionData and MCP recordings,
+// whose specs name no extension: the first 64 KiB of every other file are read to tell). With
+// --format F, only F claims files. Entries whose name starts with '.' are skipped (.git and the
+// like hold no recordings and would cost a read each). Symbolic links are followed, but each
+// folder (by device and inode) is walked once, so a link back up the tree ends there instead of
+// looping. A folder that cannot be read, and a file that its name claims but that cannot be
+// found (a dangling link), are failures; a file that could only be claimed by its content and
+// cannot be read is passed over, since nothing says it is a recording.
+#ifndef ARCS_RUNNER_VALIDATE_FILES_H_
+#define ARCS_RUNNER_VALIDATE_FILES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "conformance/format.h"
+
+namespace arcs::runner {
+
+// How much of a file is read to tell its format by its content.
+inline constexpr std::size_t kSniffBytes = 64 * 1024;
+
+struct FoundFile {
+  std::string path;                                   // DIR, '/', the path below it
+  const conformance::FormatModule* format = nullptr;  // the format that claims it
+};
+
+// Calls `found` for each file claimed under `dir` (only by `only`, when it is not null), and
+// `failed` with the path and the reason for each failure; returns how many files were found.
+using WalkFailure = std::function<void(const std::string& path, const std::string& reason)>;
+std::uint64_t WalkFolder(const std::string& dir, const conformance::FormatModule* only,
+                         const std::function<void(const FoundFile&)>& found,
+                         const WalkFailure& failed);
+
+}  // namespace arcs::runner
+
+#endif  // ARCS_RUNNER_VALIDATE_FILES_H_

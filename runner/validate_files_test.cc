@@ -1,0 +1,106 @@
+#include "runner/validate_files.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "conformance/registry.h"
+
+namespace arcs::runner {
+namespace {
+
+class WalkFolderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "/walk-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    root_ = pattern;
+    Write("a.spool", "x");
+    Write("b.spool", "x");
+    Write("b/c.spool", "x");
+    Write("b/notes.txt", "not a recording");
+    Write("sess/events.jsonl", "x");
+    Write("sess/meta.json", "{}");
+    Write("x/session.json", R"({"schemaVersion":"1.0","sessionId":"s","exchanges":[]})");
+    Write("x/other.json", R"({"schemaVersion":"1.0"})");
+    Write(".hidden/d.spool", "x");
+    Write("x/.e.spool", "x");
+    Link("..", "x/up");         // a loop back to the root
+    Link("../b", "x/b-again");  // a folder already walked
+    Link("../a.spool", "x/link.spool");
+    Link("nowhere", "x/dangling.spool");
+    Link("nowhere", "x/dangling.txt");
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+
+  void Write(const std::string& path, const std::string& bytes) {
+    const std::filesystem::path full = root_ + "/" + path;
+    std::filesystem::create_directories(full.parent_path());
+    std::ofstream(full) << bytes;
+  }
+  void Link(const std::string& target, const std::string& path) {
+    ASSERT_EQ(::symlink(target.c_str(), (root_ + "/" + path).c_str()), 0);
+  }
+
+  // "path:format" for each file found below the root (paths from it), then "!path: reason" for
+  // each failure.
+  std::vector<std::string> Walk(const char* only) {
+    std::vector<std::string> seen;
+    std::vector<std::string> failures;
+    const std::uint64_t count = WalkFolder(
+        root_, only ? conformance::FindFormat(only) : nullptr,
+        [&](const FoundFile& f) {
+          seen.push_back(f.path.substr(root_.size() + 1) + ":" + std::string(f.format->name));
+        },
+        [&](const std::string& path, const std::string& reason) {
+          failures.push_back("!" + path.substr(root_.size() + 1) + ": " + reason);
+        });
+    EXPECT_EQ(count, seen.size());
+    seen.insert(seen.end(), failures.begin(), failures.end());
+    return seen;
+  }
+
+  std::string root_;
+};
+
+TEST_F(WalkFolderTest, EveryClaimedFileInSortedPathOrder) {
+  EXPECT_EQ(Walk(nullptr), (std::vector<std::string>{
+                               "a.spool:spool",
+                               "b.spool:spool",
+                               "b/c.spool:spool",
+                               "sess/events.jsonl:lightbox",
+                               "x/link.spool:spool",
+                               "x/session.json:session-data",
+                               "!x/dangling.spool: No such file or directory",
+                           }));
+}
+
+TEST_F(WalkFolderTest, OnlyTheFormatAsked) {
+  EXPECT_EQ(Walk("spool"), (std::vector<std::string>{
+                               "a.spool:spool",
+                               "b.spool:spool",
+                               "b/c.spool:spool",
+                               "x/link.spool:spool",
+                               "!x/dangling.spool: No such file or directory",
+                           }));
+  EXPECT_EQ(Walk("session-data"), (std::vector<std::string>{"x/session.json:session-data"}));
+  EXPECT_EQ(Walk("model-io"), (std::vector<std::string>{}));
+}
+
+TEST_F(WalkFolderTest, AFolderThatIsNotThereFails) {
+  std::vector<std::string> failures;
+  EXPECT_EQ(WalkFolder(
+                root_ + "/none", nullptr, [](const FoundFile&) {},
+                [&](const std::string&, const std::string& reason) { failures.push_back(reason); }),
+            0u);
+  EXPECT_EQ(failures, (std::vector<std::string>{"No such file or directory"}));
+}
+
+}  // namespace
+}  // namespace arcs::runner
