@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iostream>
@@ -20,26 +21,56 @@
 #include "runner/report/escape.h"
 #include "runner/serve_command.h"
 #include "runner/suite.h"
+#include "runner/validate_explain.h"
+#include "runner/validate_files.h"
+#include "runner/validate_hint.h"
 #include "runner/validate_output.h"
+#include "runner/validate_sarif.h"
 
 namespace arcs::runner {
 namespace {
 
-constexpr char kValidateHelp[] =
-    R"(usage: arcs validate [--format F] [--json] [--limit NAME=VALUE]... FILE...
+constexpr char kValidateUsage[] =
+    R"(usage: arcs validate [--format F] [--json | --sarif] [--color[=WHEN]] [--limit NAME=VALUE]...
+                    FILE|DIR...
+       arcs validate --explain RULE-ID
+)";
 
-Checks that each FILE is a conforming recording and prints one line per finding:
-  FILE:LINE: RULE-ID LEVEL message
-RULE-ID names the requirement in conformance/<format>/requirements.json; LEVEL is the
-requirement's level (MUST, SHOULD, MAY). Warnings (SHOULD findings) leave a file valid.
+constexpr char kValidateHelp[] =
+    R"(
+Checks that each FILE is a conforming recording and prints one line per finding, in the form
+editors and CI problem matchers read (gcc's):
+  FILE:LINE:COLUMN: SEVERITY: message (at POINTER) [RULE-ID]
+SEVERITY is error, warning or note: errors make a file invalid, warnings and notes do not. LINE
+and COLUMN count from 1, COLUMN in bytes; a finding about the whole file stands at 1:1, one about
+a line with no column at the line's column 1. POINTER is the JSON Pointer of the value inside the
+line, when there is one. RULE-ID names a requirement of conformance/<format>/requirements.json:
+--explain says what it asks. The run ends with a summary on standard error:
+  3 files checked: 1 invalid, 4 errors, 2 warnings
+A JSON Lines file that is one pretty-printed JSON document (jq . over a recording) gets one
+finding that says so, not one per line.
+
+A DIR is searched at any depth for the files a format claims: by their names (*.spool,
+events.jsonl, model_io.json) or, for the formats whose specs name none, by their content; in
+sorted order, skipping names that start with '.', following links but walking each folder once.
 FILE may be - for standard input (give --format then).
 
-  --format F          the format; default: from the extension, else from the content
-  --json              print the findings as one JSON document
-  --limit NAME=VALUE  change a resource limit of the format; names and defaults below
+  --format F, --format=F  the format; default: from the extension, else from the content; with
+                          a DIR, only F's files are checked
+  --json                  print the findings as one JSON document
+  --sarif                 print them as a SARIF 2.1.0 log (GitHub code scanning and the like)
+  --color[=WHEN]          colour the findings as gcc does: auto (the default: when standard output
+                          is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always
+                          (--color alone; it wins over NO_COLOR) or never
+  --limit NAME=VALUE      change a resource limit of the format; names and defaults below
+  --explain RULE-ID       print what the requirement asks, its level, its spec and section, and
+                          how ARCS covers it
+  --                      every argument after it is a FILE or DIR
 
 Exit status: 0 when every file is valid (warnings allowed), 1 when any is invalid, 2 on usage or
-I/O errors.
+I/O errors (a file or folder that cannot be read, a DIR holding no file to check, an unknown
+--explain id); a file that cannot be read is reported on standard error and the others are
+still checked.
 )";
 
 constexpr char kVectorsHelp[] =
@@ -53,12 +84,6 @@ Exit 0 when every case does, 1 otherwise, 2 on usage or I/O errors.
 
 // A file name or a message quoting one, as the terminal may show it.
 std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
-
-struct FileReport {
-  std::string name;
-  const conformance::FormatModule* format = nullptr;
-  Diagnostics diagnostics;
-};
 
 std::string FormatNames() {
   std::vector<std::string> names;
@@ -76,60 +101,126 @@ void PrintLimits(std::ostream& out) {
   }
 }
 
+enum class Form : std::uint8_t { kText, kJson, kSarif };
+enum class ColorWhen : std::uint8_t { kAuto, kAlways, kNever };
+
 struct ValidateArgs {
+  bool help = false;
   const conformance::FormatModule* format = nullptr;  // --format, else per file
-  bool as_json = false;
+  Form form = Form::kText;
+  ColorWhen color = ColorWhen::kAuto;
+  std::optional<std::string> explain;
   std::vector<std::pair<std::string, std::uint64_t>> limits;
   std::vector<std::string> files;
 };
 
-// Returns "" or the usage error.
+// Returns "" or the usage error. An option that takes a value takes it after '=' or as the next
+// argument.
 std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs* out) {
+  bool files_only = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--json") {
-      out->as_json = true;
-    } else if (a == "--format" && i + 1 < args.size()) {
-      out->format = conformance::FindFormat(args[++i]);
-      if (!out->format) {
-        return "unsupported format '" + args[i] + "' (supported: " + FormatNames() + ")";
+    if (files_only || a == "-" || !a.starts_with("-")) {
+      out->files.push_back(a);
+      continue;
+    }
+    const std::size_t eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    const std::optional<std::string> attached =
+        eq == std::string::npos ? std::nullopt : std::optional<std::string>(a.substr(eq + 1));
+    const auto value = [&]() -> std::optional<std::string> {
+      if (attached) return attached;
+      if (i + 1 < args.size()) return args[++i];
+      return std::nullopt;
+    };
+    if (a == "--") {
+      files_only = true;
+    } else if (a == "--help" || a == "-h") {
+      out->help = true;
+      return "";
+    } else if (name == "--json" || name == "--sarif") {
+      if (attached) return name + " takes no value";
+      const Form form = name == "--json" ? Form::kJson : Form::kSarif;
+      if (out->form != Form::kText && out->form != form) return "give --json or --sarif, not both";
+      out->form = form;
+    } else if (name == "--color") {
+      const std::string when = attached.value_or("always");
+      if (when == "auto") {
+        out->color = ColorWhen::kAuto;
+      } else if (when == "always") {
+        out->color = ColorWhen::kAlways;
+      } else if (when == "never") {
+        out->color = ColorWhen::kNever;
+      } else {
+        return "--color wants auto, always or never, got '" + when + "'";
       }
-    } else if (a == "--limit" && i + 1 < args.size()) {
-      const std::string& spec = args[++i];
-      const std::size_t eq = spec.find('=');
-      const std::optional<std::uint64_t> value =
-          eq == std::string::npos ? std::nullopt
-                                  : ParseCount(std::string_view(spec).substr(eq + 1), INT64_MAX);
-      if (!value) {
+    } else if (name == "--format") {
+      const std::optional<std::string> format = value();
+      if (!format) return "--format wants a format (" + FormatNames() + ")";
+      out->format = conformance::FindFormat(*format);
+      if (!out->format) {
+        return "unsupported format '" + *format + "' (supported: " + FormatNames() + ")";
+      }
+    } else if (name == "--limit") {
+      const std::string spec = value().value_or("");
+      const std::size_t limit_eq = spec.find('=');
+      const std::optional<std::uint64_t> count =
+          limit_eq == std::string::npos
+              ? std::nullopt
+              : ParseCount(std::string_view(spec).substr(limit_eq + 1), INT64_MAX);
+      if (!count) {
         return "--limit wants NAME=VALUE with a count from 0 to 2^63-1, got '" + spec + "'";
       }
-      out->limits.emplace_back(spec.substr(0, eq), *value);
-    } else if (a.starts_with("--") || (a.starts_with("-") && a != "-")) {
-      return "unknown option " + a;
+      out->limits.emplace_back(spec.substr(0, limit_eq), *count);
+    } else if (name == "--explain") {
+      out->explain = value();
+      if (!out->explain) return "--explain wants a rule id";
     } else {
-      out->files.push_back(a);
+      return "unknown option " + a;
     }
   }
+  if (out->explain) return out->files.empty() ? "" : "--explain takes a rule id and no FILE";
   if (out->files.empty()) return "no FILE given";
   return "";
 }
 
-constexpr std::size_t kSniffBytes = 64 * 1024;
+int UsageError(const std::string& error) {
+  std::cerr << "arcs validate: " << Shown(error) << "\n"
+            << kValidateUsage << "Try 'arcs validate --help' for every option and limit.\n";
+  return 2;
+}
+
+int Explain(const std::string& id) {
+  const std::optional<CatalogueRule> rule = FindCatalogueRule(id);
+  if (!rule) {
+    std::cerr << "arcs validate: " << UnknownRuleText(id) << "\n";
+    return 2;
+  }
+  std::cout << ExplainText(*rule) << std::flush;
+  return std::cout ? 0 : 2;
+}
+
+// Whether to colour the text: --color, else a terminal that NO_COLOR (https://no-color.org: set
+// and not empty) and TERM=dumb do not forbid it.
+bool UseColor(ColorWhen when) {
+  if (when != ColorWhen::kAuto) return when == ColorWhen::kAlways;
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  if ((no_color && *no_color) || (term && std::string_view(term) == "dumb")) return false;
+  return ::isatty(1) == 1;
+}
 
 // The format of one file: --format, else its extension, else its first 64 KiB (`head`, read
-// only when needed). Null with a message on stderr when it cannot tell.
-const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::string& path,
-                                          const std::function<Result<std::string>()>& head) {
+// only when needed; with the text output, a note on standard error says when the content told it).
+Result<const conformance::FormatModule*> FormatOf(
+    const ValidateArgs& args, const std::string& path,
+    const std::function<Result<std::string>()>& head) {
   if (args.format) return args.format;
   if (const conformance::FormatModule* f = conformance::FormatForPath(path)) return f;
   Result<std::string> bytes = head();
-  if (!bytes.ok()) {
-    std::cerr << "arcs validate: " << Shown(path) << ": " << Shown(bytes.status().message())
-              << "\n";
-    return nullptr;
-  }
+  if (!bytes.ok()) return Status(bytes.status().code(), path + ": " + bytes.status().message());
   if (const conformance::FormatModule* f = conformance::SniffFormat(*bytes)) {
-    if (!args.as_json && path != "-" && !f->extensions.empty()) {
+    if (args.form == Form::kText && path != "-" && !f->extensions.empty()) {
       std::cerr << "note: " << Shown(path) << ": read as " << f->title
                 << " by its content; its name "
                 << "does not end in "
@@ -140,121 +231,121 @@ const conformance::FormatModule* FormatOf(const ValidateArgs& args, const std::s
     }
     return f;
   }
-  std::cerr << "arcs validate: " << Shown(path)
-            << ": cannot tell the format from the name or the content; use --format ("
-            << FormatNames() << ")\n";
-  return nullptr;
+  return Status(StatusCode::kInvalidArgument,
+                path + ": cannot tell the format from the name or the content; use --format (" +
+                    FormatNames() + ")");
 }
 
-// Opens `path` ("-": standard input) for reading; -1 with a message on stderr when it cannot,
-// or when it is a directory (an I/O error, never a content finding).
-int OpenInput(const std::string& path) {
+// Opens `path` ("-": standard input) for reading: a descriptor, or what stands in the way (a
+// directory too: an I/O error, never a content finding).
+Result<int> OpenInput(const std::string& path) {
   if (path == "-") return 0;
-  int fd = ::open(path.c_str(), O_RDONLY);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status(StatusCode::kIoError, path + ": " + std::strerror(errno));
   struct stat st {};
-  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     ::close(fd);
-    std::cerr << "arcs validate: " << Shown(path) << ": is a directory\n";
-    return -1;
+    return Status(StatusCode::kIoError, path + ": is a directory");
   }
-  if (fd < 0) std::cerr << "arcs validate: " << Shown(path) << ": " << std::strerror(errno) << "\n";
   return fd;
 }
 
-bool IsDirectory(const std::string& path) {
-  struct stat st {};
-  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-// A folder stands for the file inside it that its format reads (a Lightbox session folder:
-// events.jsonl). `format` is null, the format told by --format, or the one whose folder file the
-// folder holds; the path is left as it is when there is none (then it is "a directory").
-std::string FileOf(const std::string& path, const ValidateArgs& args,
-                   const conformance::FormatModule** format) {
-  if (!IsDirectory(path)) return path;
-  for (const conformance::FormatModule* f : conformance::Formats()) {
-    if (f->folder_file.empty() || (args.format && args.format != f)) continue;
-    const std::string inside = path + "/" + std::string(f->folder_file);
-    struct stat st {};
-    if (::stat(inside.c_str(), &st) == 0) {
-      *format = f;
-      return inside;
-    }
-  }
-  return path;
-}
-
-// The companions found beside `file`, opened (their descriptors in *fds, their sources owned by
-// *open). A missing one is left out; one that is there but cannot be read is an I/O error
-// (reported on stderr; false), never silently left out.
-bool OpenCompanions(const conformance::FormatModule& format, const std::string& file,
-                    conformance::CompanionSources* sources,
-                    std::vector<std::unique_ptr<jsonl::FdSource>>* open, std::vector<int>* fds) {
-  if (file == "-") return true;
+// The companions found beside `file`, opened (their descriptors in *fds, which the caller closes,
+// their sources owned by *open). A missing one is left out; one that is there but cannot be read
+// is an I/O error, never silently left out.
+Status OpenCompanions(const conformance::FormatModule& format, const std::string& file,
+                      conformance::CompanionSources* sources,
+                      std::vector<std::unique_ptr<jsonl::FdSource>>* open, std::vector<int>* fds) {
+  if (file == "-") return Status::Ok();
   const std::size_t slash = file.find_last_of('/');
   const std::string folder = slash == std::string::npos ? "." : file.substr(0, slash);
   for (const conformance::Companion& c : format.companions) {
     const std::string companion = folder + "/" + std::string(c.file_name);
     struct stat st {};
     if (::stat(companion.c_str(), &st) != 0 && errno == ENOENT) continue;
-    const int fd = ::open(companion.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))) {
-      std::cerr << "arcs validate: " << Shown(companion) << ": "
-                << (fd < 0 ? std::strerror(errno) : "is a directory") << "\n";
-      if (fd >= 0) ::close(fd);
-      return false;
-    }
-    fds->push_back(fd);
-    open->push_back(std::make_unique<jsonl::FdSource>(fd));
+    Result<int> fd = OpenInput(companion);
+    if (!fd.ok()) return fd.status();
+    fds->push_back(*fd);
+    open->push_back(std::make_unique<jsonl::FdSource>(*fd));
     sources->emplace(std::string(c.input), open->back().get());
   }
-  return true;
+  return Status::Ok();
 }
 
-// Validates one file (or folder), reading it once from one descriptor (a pipe cannot be read
-// twice): the bytes read to sniff its format are handed back before the rest. Nothing on usage or
-// I/O errors (reported on stderr).
-std::optional<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path) {
-  const conformance::FormatModule* folder_format = nullptr;
-  const std::string file_path = FileOf(path, args, &folder_format);
-  const int fd = OpenInput(file_path);
-  if (fd < 0) return std::nullopt;
-  jsonl::FdSource file(fd);
+// Runs the format's validator over `source`. A format read line by line is the one that bounds a
+// line (max_line_bytes): there a pretty-printed JSON document, kept up to that bound as it is
+// read, gets one finding that says so instead of one per line (runner/validate_hint.h).
+void RunValidator(const conformance::FormatModule& format, const std::string& path,
+                  jsonl::ByteSource* source, const conformance::CompanionSources& companions,
+                  const conformance::LimitValues& limits, Diagnostics* diagnostics) {
+  const auto line_limit = limits.find("max_line_bytes");
+  if (line_limit == limits.end()) {
+    format.validate(source, companions, limits, diagnostics);
+    return;
+  }
+  PrettyJsonWatch watch(source, line_limit->second);
+  format.validate(&watch, companions, limits, diagnostics);
+  const std::optional<std::string_view> text = watch.Kept();
+  if (!text) return;
+  const auto depth = limits.find("max_json_depth");
+  const std::uint32_t max_depth =
+      depth == limits.end()
+          ? json::ParseOptions().max_depth
+          : static_cast<std::uint32_t>(std::min<std::uint64_t>(depth->second, UINT32_MAX));
+  if (std::optional<Finding> hint =
+          PrettyJsonHint(*text, format.title, path, *diagnostics, max_depth)) {
+    *diagnostics = Diagnostics();
+    diagnostics->Add(std::move(*hint));
+  }
+}
+
+struct FileReport {
+  const conformance::FormatModule* format = nullptr;
+  Diagnostics diagnostics;
+};
+
+// Validates one file, reading it once from one descriptor (a pipe cannot be read twice): the bytes
+// read to sniff its format are handed back before the rest. `claimed`: the format a folder walk
+// found it by, else null.
+Result<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path,
+                               const conformance::FormatModule* claimed) {
+  const Result<int> fd = OpenInput(path);
+  if (!fd.ok()) return fd.status();
+  jsonl::FdSource file(*fd);
   std::string head;
-  const conformance::FormatModule* format =
-      folder_format ? folder_format : FormatOf(args, file_path, [&]() -> Result<std::string> {
+  Result<const conformance::FormatModule*> format =
+      claimed ? claimed : FormatOf(args, path, [&]() -> Result<std::string> {
         Result<std::string> bytes = jsonl::ReadHead(&file, kSniffBytes);
         if (bytes.ok()) head = *bytes;
         return bytes;
       });
+  Status status = format.ok() ? Status::Ok() : format.status();
+  FileReport report;
   conformance::LimitValues limits;
-  if (format) {
-    limits = format->DefaultLimits();
+  if (status.ok()) {
+    report.format = *format;
+    limits = report.format->DefaultLimits();
     for (const auto& [name, value] : args.limits) {
-      if (Status s = format->SetLimit(name, value, &limits); !s.ok()) {
-        std::cerr << "arcs validate: " << Shown(path) << ": " << Shown(s.message()) << "\n";
-        format = nullptr;
+      status = report.format->SetLimit(name, value, &limits);
+      if (!status.ok()) {
+        status = Status(status.code(), path + ": " + status.message());
         break;
       }
     }
   }
-  std::optional<FileReport> report;
-  if (format) {
-    report.emplace();
-    report->name = path;
-    report->format = format;
+  std::vector<int> fds;
+  if (status.ok()) {
     jsonl::PrefixedSource source(std::move(head), &file);
     conformance::CompanionSources companions;
     std::vector<std::unique_ptr<jsonl::FdSource>> open;
-    std::vector<int> fds;
-    if (OpenCompanions(*format, file_path, &companions, &open, &fds)) {
-      format->validate(&source, companions, limits, &report->diagnostics);
-    } else {
-      report.reset();
+    status = OpenCompanions(*report.format, path, &companions, &open, &fds);
+    if (status.ok()) {
+      RunValidator(*report.format, path, &source, companions, limits, &report.diagnostics);
     }
-    for (int companion : fds) ::close(companion);
   }
-  if (fd != 0) ::close(fd);
+  for (int companion : fds) ::close(companion);
+  if (*fd != 0) ::close(*fd);
+  if (!status.ok()) return status;
   return report;
 }
 
@@ -277,45 +368,125 @@ class Output {
   int error_ = 0;
 };
 
+// "named .spool, events.jsonl or model_io.json, or told by their content (session-data,
+// mcp-record-replay)": the files a walk checks, for `only` or for every format.
+std::string ClaimedFiles(const conformance::FormatModule* only) {
+  std::vector<std::string> names;
+  std::vector<std::string> by_content;
+  for (const conformance::FormatModule* f : conformance::Formats()) {
+    if (only && f != only) continue;
+    names.insert(names.end(), f->extensions.begin(), f->extensions.end());
+    if (f->extensions.empty()) by_content.emplace_back(f->name);
+  }
+  std::string text = names.empty() ? "" : "named " + Join(names, ", ");
+  if (!by_content.empty()) {
+    text += std::string(names.empty() ? "" : ", or ") + "told by their content as " +
+            Join(by_content, " or ");
+  }
+  return text;
+}
+
+// One run of `arcs validate` over its arguments: each file checked and its findings written as
+// soon as it is done, in the form asked for; failures on standard error; the tally.
+class ValidateRun {
+ public:
+  explicit ValidateRun(const ValidateArgs& args)
+      : args_(args), color_(args.form == Form::kText && UseColor(args.color)) {
+    if (args_.form == Form::kJson) output_.Write("{\"files\":[");
+    if (args_.form == Form::kSarif) output_.Write(SarifLog::Begin());
+  }
+
+  void Argument(const std::string& path) {
+    struct stat st {};
+    if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      Check(path, nullptr);
+      return;
+    }
+    const std::uint64_t found = WalkFolder(
+        path, args_.format, [&](const FoundFile& file) { Check(file.path, file.format); },
+        [&](const std::string& where, const std::string& reason) {
+          Fail(where, where + ": " + reason);
+        });
+    if (found == 0) {
+      Fail(path, path + ": no file to check below it (none " + ClaimedFiles(args_.format) + ")");
+    }
+  }
+
+  // The exit status.
+  int Finish() {
+    std::string out;
+    if (args_.form == Form::kJson) {
+      out += "],\"summary\":";
+      AppendTallyJson(tally_, &out);
+      out += "}\n";
+    }
+    if (args_.form == Form::kSarif) sarif_.AppendEnd(&out);
+    output_.Write(out);
+    if (args_.form == Form::kText) std::cerr << TallyText(tally_) << "\n";
+    if (output_.error() != 0) {
+      std::cerr << "arcs validate: cannot write the output: " << std::strerror(output_.error())
+                << "\n";
+      return 2;
+    }
+    if (tally_.unchecked > 0) return 2;
+    return tally_.invalid > 0 ? 1 : 0;
+  }
+
+ private:
+  void Check(const std::string& path, const conformance::FormatModule* claimed) {
+    Result<FileReport> report = ValidateOne(args_, path, claimed);
+    if (!report.ok()) {
+      Fail(path, report.status().message());
+      return;
+    }
+    tally_.Add(report->diagnostics);
+    const ValidatedFile file{path, report->format->name, report->diagnostics};
+    std::string out;
+    switch (args_.form) {
+      case Form::kText:
+        AppendValidateText(file, &out, color_);
+        break;
+      case Form::kJson:
+        if (tally_.checked > 1) out += ",";
+        AppendValidateJson(file, &out);
+        break;
+      case Form::kSarif:
+        sarif_.AppendResults(file, &out);
+        break;
+    }
+    output_.Write(out);
+  }
+
+  // `path` could not be checked, for the reason `message` gives.
+  void Fail(const std::string& path, const std::string& message) {
+    ++tally_.unchecked;
+    std::cerr << "arcs validate: " << Shown(message) << "\n";
+    if (args_.form == Form::kSarif) sarif_.AddFailure(path, message);
+  }
+
+  const ValidateArgs& args_;
+  const bool color_;
+  Output output_;
+  ValidateTally tally_;
+  SarifLog sarif_;
+};
+
 }  // namespace
 
 int ValidateCommand(const std::vector<std::string>& args) {
-  if (std::find(args.begin(), args.end(), "--help") != args.end() ||
-      std::find(args.begin(), args.end(), "-h") != args.end()) {
-    std::cout << kValidateHelp;
+  ValidateArgs parsed;
+  if (std::string error = ParseValidateArgs(args, &parsed); !error.empty()) {
+    return UsageError(error);
+  }
+  if (parsed.help) {
+    std::cout << kValidateUsage << kValidateHelp;
     PrintLimits(std::cout);
     return 0;
   }
-  ValidateArgs parsed;
-  if (std::string error = ParseValidateArgs(args, &parsed); !error.empty()) {
-    std::cerr << "arcs validate: " << Shown(error) << " (see arcs validate --help)\n";
-    return 2;
-  }
-  Output output;
-  bool usage_or_io_error = false;
-  bool any_invalid = false;
-  std::size_t written = 0;
-  if (parsed.as_json) output.Write("{\"files\":[");
-  for (const std::string& path : parsed.files) {
-    std::optional<FileReport> report = ValidateOne(parsed, path);
-    if (!report) {
-      usage_or_io_error = true;
-      continue;
-    }
-    any_invalid |= report->diagnostics.has_errors();
-    std::string out = parsed.as_json && written++ > 0 ? "," : "";
-    const ValidatedFile file{report->name, report->format->name, report->diagnostics};
-    parsed.as_json ? AppendValidateJson(file, &out) : AppendValidateText(file, &out);
-    output.Write(out);
-  }
-  if (parsed.as_json) output.Write("]}\n");
-  if (output.error() != 0) {
-    std::cerr << "arcs validate: cannot write the output: " << std::strerror(output.error())
-              << "\n";
-    return 2;
-  }
-  if (usage_or_io_error) return 2;
-  return any_invalid ? 1 : 0;
+  if (parsed.explain) return Explain(*parsed.explain);
+  ValidateRun run(parsed);
+  for (const std::string& path : parsed.files) run.Argument(path);
+  return run.Finish();
 }
 
 int VectorsCommand(const std::vector<std::string>& args) {

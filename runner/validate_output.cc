@@ -7,6 +7,29 @@
 namespace arcs::runner {
 namespace {
 
+// gcc's default colours (GCC_COLORS): the locus bold, errors bold red, warnings bold magenta,
+// notes bold cyan.
+constexpr std::string_view kBold = "\033[1m";
+constexpr std::string_view kReset = "\033[0m";
+
+std::string_view SeverityColor(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return "\033[1;31m";
+    case Severity::kWarning:
+      return "\033[1;35m";
+    case Severity::kNote:
+      return "\033[1;36m";
+  }
+  return kBold;
+}
+
+// `text` wrapped in `sgr` when colouring, else as it is.
+std::string Painted(std::string_view text, std::string_view sgr, bool color) {
+  if (!color) return std::string(text);
+  return std::string(sgr) + std::string(text) + std::string(kReset);
+}
+
 void AppendFindingJson(const Finding& f, std::string* out) {
   *out += "{\"rule\":";
   json::AppendQuoted(f.rule_id, out);
@@ -19,21 +42,40 @@ void AppendFindingJson(const Finding& f, std::string* out) {
   *out += "}";
 }
 
+// "1 file", "2 files".
+std::string Counted(std::uint64_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+// Where a finding is shown: its line and column, 1 for either when the checker gives none (line 0
+// is the file as a whole, column 0 unknown).
+std::uint64_t ShownLine(const Location& location) { return location.line == 0 ? 1 : location.line; }
+
+std::uint64_t ShownColumn(const Location& location) {
+  return location.line == 0 || location.column == 0 ? 1 : location.column;
+}
+
 }  // namespace
 
-void AppendValidateText(const ValidatedFile& file, std::string* out) {
+void AppendValidateText(const ValidatedFile& file, std::string* out, bool color) {
   const Diagnostics& d = file.diagnostics;
   const std::string name = report::EscapeTerminal(file.name);
   for (const Finding& f : d.findings()) {
-    *out += name + ":" + std::to_string(f.location.line) + ": " + f.rule_id + " " +
-            std::string(LevelName(f.level)) + " " + report::EscapeTerminal(f.message);
+    const std::string_view severity_color = SeverityColor(f.severity);
+    *out += Painted(name + ":" + std::to_string(ShownLine(f.location)) + ":" +
+                        std::to_string(ShownColumn(f.location)) + ":",
+                    kBold, color) +
+            " " + Painted(std::string(SeverityName(f.severity)) + ":", severity_color, color) +
+            " " + report::EscapeTerminal(f.message);
     if (!f.location.pointer.empty()) {
       *out += " (at " + report::EscapeTerminal(f.location.pointer) + ")";
     }
-    *out += "\n";
+    *out += " [" + Painted(report::EscapeTerminal(f.rule_id), severity_color, color) + "]\n";
   }
   if (d.dropped_count() > 0) {
-    *out += name + ":0: ... " + std::to_string(d.dropped_count()) + " more findings not shown\n";
+    *out += Painted(name + ":", kBold, color) + " " +
+            Painted("note:", SeverityColor(Severity::kNote), color) + " " +
+            std::to_string(d.dropped_count()) + " more findings not shown\n";
   }
 }
 
@@ -53,6 +95,29 @@ void AppendValidateJson(const ValidatedFile& file, std::string* out) {
     AppendFindingJson(d.findings()[i], out);
   }
   *out += "]}";
+}
+
+void ValidateTally::Add(const Diagnostics& diagnostics) {
+  ++checked;
+  if (diagnostics.has_errors()) ++invalid;
+  errors += diagnostics.error_count();
+  warnings += diagnostics.warning_count();
+}
+
+std::string TallyText(const ValidateTally& tally) {
+  std::string text = Counted(tally.checked, "file") + " checked: " + std::to_string(tally.invalid) +
+                     " invalid, " + Counted(tally.errors, "error") + ", " +
+                     Counted(tally.warnings, "warning");
+  if (tally.unchecked > 0) text += "; " + std::to_string(tally.unchecked) + " could not be checked";
+  return text;
+}
+
+void AppendTallyJson(const ValidateTally& tally, std::string* out) {
+  *out += "{\"checked\":" + std::to_string(tally.checked) +
+          ",\"invalid\":" + std::to_string(tally.invalid) +
+          ",\"errors\":" + std::to_string(tally.errors) +
+          ",\"warnings\":" + std::to_string(tally.warnings) +
+          ",\"unchecked\":" + std::to_string(tally.unchecked) + "}";
 }
 
 }  // namespace arcs::runner

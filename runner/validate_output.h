@@ -1,9 +1,11 @@
-// What `arcs validate` prints for one file, as text or as JSON. Apart from the command so that the
-// validate-output fuzzer (fuzz/validate_output_fuzzer.cc) holds exactly these to their promises:
-// the text is one line per finding with every untrusted string escaped, the JSON is JSON.
+// What `arcs validate` prints for one file, as text or as JSON, and the tally of a whole run. Apart
+// from the command so that the validate-output fuzzer (fuzz/validate_output_fuzzer.cc) holds
+// exactly these to their promises: the text is one line per finding with every untrusted string
+// escaped, the JSON is JSON.
 #ifndef ARCS_RUNNER_VALIDATE_OUTPUT_H_
 #define ARCS_RUNNER_VALIDATE_OUTPUT_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -18,17 +20,42 @@ struct ValidatedFile {
   const Diagnostics& diagnostics;
 };
 
-// "FILE:LINE: RULE-ID LEVEL message (at POINTER)" per finding, then "FILE:0: ... N more findings
-// not shown" when some were dropped. The file name, the message and the pointer (which quote the
-// file's content) are escaped (report::EscapeTerminal): a hostile file can neither forge a line
-// for a CI log parser nor reach the terminal raw.
-void AppendValidateText(const ValidatedFile& file, std::string* out);
+// One line per finding, in the form gcc gives its diagnostics:
+//   FILE:LINE:COL: SEVERITY: message (at POINTER) [RULE-ID]
+// SEVERITY is error, warning or note; only errors make a file invalid. LINE and COL are the
+// finding's own (1-based) where the checker gives them, else 1: a finding about the whole file
+// stands at 1:1, one about a line without a column at the line's column 1, so that every line has
+// the form editors and CI problem matchers parse. Then, when some findings were dropped,
+// "FILE: note: N more findings not shown". The file name, the message and the pointer (which
+// quote the file's content) are escaped (report::EscapeTerminal): a hostile file can neither
+// forge a line for a CI log parser nor reach the terminal raw. With `color`, the location is bold
+// and the severity and rule id coloured as gcc colours them (SGR escapes of ours only: the escaped
+// text holds none).
+void AppendValidateText(const ValidatedFile& file, std::string* out, bool color = false);
 
 // {"file":..., ["file_base64":...,] "format":..., "valid":..., "errors":..., "warnings":...,
 //  "dropped":..., "findings":[{"rule","level","severity","line","column","pointer","message"}]}
 // Valid JSON whatever the bytes: a file name that is not UTF-8 is given with U+FFFD where it is
-// ill-formed, and exactly, in base64, as file_base64.
+// ill-formed, and exactly, in base64, as file_base64. "level" is the cited requirement's keyword
+// level (MUST, SHOULD, MAY); "severity" (error, warning, note) is what decides validity.
 void AppendValidateJson(const ValidatedFile& file, std::string* out);
+
+// What a run over many files came to.
+struct ValidateTally {
+  std::uint64_t checked = 0;    // files validated
+  std::uint64_t invalid = 0;    // of those, files with an error
+  std::uint64_t errors = 0;     // error findings, dropped ones included
+  std::uint64_t warnings = 0;   // warning findings, dropped ones included
+  std::uint64_t unchecked = 0;  // files and folders that could not be read or checked
+  void Add(const Diagnostics& diagnostics);
+};
+
+// "3 files checked: 1 invalid, 4 errors, 2 warnings", then "; 1 could not be checked" when some
+// could not; no newline.
+std::string TallyText(const ValidateTally& tally);
+
+// {"checked":...,"invalid":...,"errors":...,"warnings":...,"unchecked":...}
+void AppendTallyJson(const ValidateTally& tally, std::string* out);
 
 }  // namespace arcs::runner
 

@@ -1,0 +1,113 @@
+#include "runner/validate_output.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "reference/core/json.h"
+
+namespace arcs::runner {
+namespace {
+
+Finding MakeFinding(std::string rule, Severity severity, Location location, std::string message) {
+  Finding f;
+  f.rule_id = std::move(rule);
+  f.severity = severity;
+  f.level = severity == Severity::kError ? Level::kMust : Level::kShould;
+  f.location = std::move(location);
+  f.message = std::move(message);
+  return f;
+}
+
+std::string Text(std::string_view name, const Diagnostics& d, bool color = false) {
+  std::string out;
+  AppendValidateText({name, "spool", d}, &out, color);
+  return out;
+}
+
+TEST(ValidateText, OneGccStyleLinePerFinding) {
+  Diagnostics d;
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 7, "/id"}, "not a UUID"));
+  d.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 0, ""}, "CRLF"));
+  EXPECT_EQ(Text("a.spool", d),
+            "a.spool:2:7: error: not a UUID (at /id) [SP-5.1-2]\n"
+            "a.spool:1:1: warning: CRLF [SP-3.5-1]\n");
+}
+
+TEST(ValidateText, AFindingAboutTheWholeFileStandsAtItsStart) {
+  Diagnostics d;
+  d.Add(MakeFinding("LB-META-1", Severity::kError, {0, 0, "meta.json/x"}, "bad"));
+  d.Add(MakeFinding("MI3", Severity::kNote, {0, 9, ""}, "a note"));
+  EXPECT_EQ(Text("s/events.jsonl", d),
+            "s/events.jsonl:1:1: error: bad (at meta.json/x) [LB-META-1]\n"
+            "s/events.jsonl:1:1: note: a note [MI3]\n");
+}
+
+TEST(ValidateText, UntrustedTextIsEscaped) {
+  Diagnostics d;
+  d.Add(MakeFinding("SP-3.6-1", Severity::kError, {1, 1, "/\x1b[2J"}, "quote \n\x9b\xe2\x80\xae"));
+  EXPECT_EQ(Text("x\nforged.spool:1:1: error: y [SP-0]", d),
+            "x\\x0Aforged.spool:1:1: error: y [SP-0]:1:1: error: quote \\x0A\\x9B\\u202E "
+            "(at /\\x1B[2J) [SP-3.6-1]\n");
+}
+
+TEST(ValidateText, ColourIsGccsAndOnlyWhenAsked) {
+  Diagnostics d;
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 1, ""}, "e"));
+  d.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {3, 1, ""}, "w"));
+  d.Add(MakeFinding("SP-3.1-1", Severity::kNote, {4, 1, ""}, "n"));
+  EXPECT_EQ(Text("a.spool", d, true),
+            "\033[1ma.spool:2:1:\033[0m \033[1;31merror:\033[0m e [\033[1;31mSP-5.1-2\033[0m]\n"
+            "\033[1ma.spool:3:1:\033[0m \033[1;35mwarning:\033[0m w [\033[1;35mSP-3.5-1\033[0m]\n"
+            "\033[1ma.spool:4:1:\033[0m \033[1;36mnote:\033[0m n [\033[1;36mSP-3.1-1\033[0m]\n");
+  EXPECT_EQ(Text("a.spool", d).find('\033'), std::string::npos);
+}
+
+TEST(ValidateText, DroppedFindingsAreCounted) {
+  Diagnostics d(1);
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 1, ""}, "e"));
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {3, 1, ""}, "e"));
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {4, 1, ""}, "e"));
+  EXPECT_EQ(Text("a.spool", d),
+            "a.spool:2:1: error: e [SP-5.1-2]\n"
+            "a.spool: note: 2 more findings not shown\n");
+}
+
+TEST(ValidateJson, GivesLevelAndSeverity) {
+  Diagnostics d;
+  d.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 0, ""}, "CRLF"));
+  std::string out;
+  AppendValidateJson({"bad-\xff.spool", "spool", d}, &out);
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(out)) << out;
+  EXPECT_EQ(doc.root().Find("valid")->kind(), json::Kind::kTrue);
+  EXPECT_EQ(doc.root().Find("file")->text(), "bad-\xEF\xBF\xBD.spool");
+  EXPECT_NE(doc.root().Find("file_base64"), nullptr);
+  const json::Value& finding = doc.root().Find("findings")->items()[0];
+  EXPECT_EQ(finding.Find("severity")->text(), "warning");
+  EXPECT_EQ(finding.Find("level")->text(), "SHOULD");
+  EXPECT_EQ(finding.Find("line")->text(), "1");
+}
+
+TEST(ValidateTally, SaysWhatTheRunCameTo) {
+  ValidateTally tally;
+  Diagnostics clean;
+  Diagnostics bad;
+  bad.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 1, ""}, "e"));
+  bad.Add(MakeFinding("SP-5.1-2", Severity::kError, {3, 1, ""}, "e"));
+  bad.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 1, ""}, "w"));
+  tally.Add(bad);
+  EXPECT_EQ(TallyText(tally), "1 file checked: 1 invalid, 2 errors, 1 warning");
+  tally.Add(clean);
+  tally.Add(bad);
+  EXPECT_EQ(TallyText(tally), "3 files checked: 2 invalid, 4 errors, 2 warnings");
+  tally.unchecked = 1;
+  EXPECT_EQ(TallyText(tally),
+            "3 files checked: 2 invalid, 4 errors, 2 warnings; 1 could not be checked");
+  std::string json = "x";
+  AppendTallyJson(tally, &json);
+  EXPECT_EQ(json, R"(x{"checked":3,"invalid":2,"errors":4,"warnings":2,"unchecked":1})");
+}
+
+}  // namespace
+}  // namespace arcs::runner
