@@ -368,8 +368,8 @@ class Output {
   int error_ = 0;
 };
 
-// "named .spool, events.jsonl or model_io.json, or told by their content (session-data,
-// mcp-record-replay)": the files a walk checks, for `only` or for every format.
+// The files a walk checks, for `only` or for every format: "named .spool, events.jsonl,
+// model_io.json, or told by their content as session-data or mcp-record-replay".
 std::string ClaimedFiles(const conformance::FormatModule* only) {
   std::vector<std::string> names;
   std::vector<std::string> by_content;
