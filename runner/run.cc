@@ -1,16 +1,18 @@
 #include "runner/run.h"
 
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
-#include <thread>
 #include <vector>
 
 #include "conformance/registry.h"
 #include "reference/core/strings.h"
 #include "runner/judge.h"
+#include "runner/report/escape.h"
 #include "runner/supervisor/supervisor.h"
 
 namespace arcs::runner {
@@ -24,16 +26,25 @@ bool Declares(const protocol::ImplementationHello& hello, const std::string& for
              f->second.operations.end();
 }
 
-// A progress line on a terminal, redrawn at most ten times a second; nothing elsewhere.
+// A progress line on a terminal, redrawn at most ten times a second; nothing elsewhere:
+// "NAME [#####.....] 120/2971  3 failing  ETA 0:42".
 class Progress {
  public:
   Progress(bool enabled, std::size_t total, std::string label)
-      : enabled_(enabled), total_(total), label_(std::move(label)) {}
+      : enabled_(enabled),
+        total_(total),
+        label_(std::move(label)),
+        started_(std::chrono::steady_clock::now()) {}
   ~Progress() {
     if (enabled_ && drawn_) std::cerr << "\r\033[K" << std::flush;
   }
-  void Advance() {
+  // The implementation's own name, once its hello has given it (escaped: it is untrusted).
+  void Rename(std::string_view name) {
+    label_ = report::EscapeTerminal(report::Truncate(name, 40));
+  }
+  void Advance(bool failing) {
     ++done_;
+    failing_ += failing;
     if (!enabled_) return;
     auto now = std::chrono::steady_clock::now();
     if (drawn_ && now - last_ < std::chrono::milliseconds(100) && done_ != total_) return;
@@ -42,15 +53,29 @@ class Progress {
     constexpr int kWidth = 30;
     int filled = total_ ? static_cast<int>(kWidth * done_ / total_) : kWidth;
     std::cerr << "\r\033[K" << label_ << " [" << std::string(filled, '#')
-              << std::string(kWidth - filled, '.') << "] " << done_ << "/" << total_ << std::flush;
+              << std::string(kWidth - filled, '.') << "] " << done_ << "/" << total_;
+    if (failing_) std::cerr << "  " << failing_ << " failing";
+    std::cerr << "  ETA " << Eta(now) << std::flush;
   }
 
  private:
+  // The time left at the pace so far, as M:SS.
+  std::string Eta(std::chrono::steady_clock::time_point now) const {
+    const double spent = std::chrono::duration<double>(now - started_).count();
+    const double left = done_ ? spent * static_cast<double>(total_ - done_) / done_ : 0;
+    const long seconds = static_cast<long>(left + 0.5);
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%ld:%02ld", seconds / 60, seconds % 60);
+    return buffer;
+  }
+
   bool enabled_;
   std::size_t total_;
   std::size_t done_ = 0;
+  std::size_t failing_ = 0;
   std::string label_;
   bool drawn_ = false;
+  std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_;
 };
 
@@ -228,6 +253,29 @@ void Summarize(const protocol::ImplementationHello& hello, bool filtered,
   }
 }
 
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// Calls each(line_number, line) for every line of `text`, the last one without its newline.
+template <typename Fn>
+void ForEachLine(std::string_view text, Fn each) {
+  std::size_t number = 0;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    each(++number, text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+bool IsGlob(std::string_view pattern) {
+  return pattern.find_first_of("*?[") != std::string_view::npos;
+}
+
 }  // namespace
 
 bool IsFailure(report::Outcome o) {
@@ -267,19 +315,31 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
     return Declares(hello, request.format, request.operation);
   };
 
-  std::vector<supervisor::Outcome> outcomes(requests.size());
-  Progress progress(args.progress, requests.size(),
-                    is_reference ? "reference" : command.substr(0, 40));
+  // Each answer is judged as it comes (the first handshake gives the hello before any case), so
+  // the progress line counts failures and no answer's outputs are held past their judgement.
+  std::vector<report::CaseResult> scored(requests.size());
+  protocol::ImplementationHello hello;
+  Progress progress(
+      args.progress, requests.size(),
+      is_reference ? "reference" : report::EscapeTerminal(report::Truncate(command, 40)));
+  options.on_hello = [&](const protocol::ImplementationHello& h) {
+    hello = h;
+    progress.Rename(h.implementation.name);
+  };
+  options.trace = args.trace;
   supervisor::RunSummary summary = supervisor::Run(
       options, requests,
       [&](const supervisor::Outcome& o) {
-        outcomes[o.index] = o;
-        progress.Advance();
+        const SuiteCase& c = suite.cases[o.index];
+        scored[o.index] = Score(c, o, hello);
+        progress.Advance(IsFailure(scored[o.index].outcome) &&
+                         known.Find(hello.implementation.name, c.request_id) < 0);
       },
       stop);
 
   ImplementationRun run;
   run.runner_error = summary.runner_error;
+  run.handshake_error = summary.handshake_ok ? "" : summary.handshake_error;
   report::ImplementationReport& impl = run.report;
   const protocol::ImplementationInfo& info = summary.hello.implementation;
   impl.name = summary.handshake_ok ? info.name : command;
@@ -296,89 +356,136 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   if (!summary.handshake_ok) {
     impl.stderr_tail = "handshake failed: " + summary.handshake_error + "\n" + impl.stderr_tail;
   }
-  // Judging a round trip reads both files again: spread it over the workers' threads, as the
-  // cases were.
-  std::vector<report::CaseResult> scored(suite.cases.size());
-  {
-    const std::size_t threads =
-        std::min<std::size_t>(static_cast<std::size_t>(std::max(1, args.jobs)), scored.size());
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        for (std::size_t i = t; i < scored.size(); i += threads) {
-          scored[i] = Score(suite.cases[i], outcomes[i], summary.hello);
-        }
-      });
-    }
-    for (std::size_t i = 0; i < scored.size(); i += std::max<std::size_t>(threads, 1)) {
-      scored[i] = Score(suite.cases[i], outcomes[i], summary.hello);
-    }
-    for (std::thread& thread : pool) thread.join();
-  }
+  std::vector<bool> listed_failure(known.entries.size(), false);
+  std::vector<bool> matched(known.entries.size(), false);
   for (std::size_t i = 0; i < suite.cases.size(); ++i) {
     const SuiteCase& c = suite.cases[i];
     report::CaseResult r = std::move(scored[i]);
-    if (known.Lists(impl.name, c.request_id)) {
+    if (const int at = known.Find(impl.name, c.request_id); at >= 0) {
+      const KnownFailureEntry& entry = known.entries[static_cast<std::size_t>(at)];
+      matched[static_cast<std::size_t>(at)] = true;
       if (IsFailure(r.outcome)) {
         r.outcome = report::Outcome::kKnownFailure;
-      } else if (r.outcome == report::Outcome::kPassed) {
+        listed_failure[static_cast<std::size_t>(at)] = true;
+      } else if (r.outcome == report::Outcome::kPassed && !IsGlob(entry.pattern)) {
         ++run.stale_known;
-        r.message = "listed in " + known.path + " as a known failure, but passed: remove it";
+        r.message = "listed in " + entry.path + ":" + std::to_string(entry.line) +
+                    " as a known failure, but passed: remove it";
       }
     }
     if (r.level == "MUST" && IsFailure(r.outcome)) run.must_failed = true;
     impl.summary.Add(r.outcome);
     impl.cases.push_back(std::move(r));
   }
+  // A glob that lists no failure, or an entry that names no case, is stale too; a filtered run
+  // cannot tell.
+  for (std::size_t i = 0; i < known.entries.size() && !args.filtered; ++i) {
+    const KnownFailureEntry& e = known.entries[i];
+    const bool mine = e.implementation.empty() || e.implementation == impl.name;
+    if (mine && !listed_failure[i] && (IsGlob(e.pattern) || !matched[i])) {
+      run.unused_entries.push_back(e.path + ":" + std::to_string(e.line) + ": " + e.pattern +
+                                   (matched[i] ? " lists no failure" : " names no case"));
+    }
+  }
   Summarize(summary.hello, args.filtered, &impl);
   report::SummarizeReadings(&impl);
   return run;
 }
 
-bool KnownFailures::Lists(const std::string& implementation, const std::string& request_id) const {
-  for (const std::string& key : {std::string(), implementation}) {
-    auto it = entries.find(key);
-    if (it != entries.end() && it->second.contains(request_id)) return true;
+bool KnownFailureEntry::Matches(const std::string& implementation_name,
+                                const std::string& request_id) const {
+  return (implementation.empty() || implementation == implementation_name) &&
+         fnmatch(pattern.c_str(), request_id.c_str(), 0) == 0;
+}
+
+std::string KnownFailures::NamedImplementation() const {
+  if (entries.empty()) return "";
+  for (const KnownFailureEntry& e : entries) {
+    if (e.implementation != entries.front().implementation) return "";
   }
-  return false;
+  return entries.front().implementation;
+}
+
+int KnownFailures::Find(const std::string& implementation, const std::string& request_id) const {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].Matches(implementation, request_id)) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 Result<KnownFailures> ParseKnownFailures(const std::string& path, std::string_view text) {
   KnownFailures known;
   known.path = path;
-  std::size_t line_number = 0;
-  for (std::size_t start = 0; start <= text.size();) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (std::size_t hash = line.find('#'); hash != std::string_view::npos)
+  Status status;
+  ForEachLine(text, [&](std::size_t number, std::string_view line) {
+    if (!status.ok()) return;
+    if (std::size_t hash = line.find('#'); hash != std::string_view::npos) {
       line = line.substr(0, hash);
-    auto trim = [](std::string_view s) {
-      while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-      while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-        s.remove_suffix(1);
-      }
-      return s;
-    };
-    line = trim(line);
-    if (line.empty()) continue;
-    std::string implementation;
+    }
+    line = Trim(line);
+    if (line.empty()) return;
+    KnownFailureEntry entry;
+    entry.path = path;
+    entry.line = number;
     if (std::size_t colon = line.find(':'); colon != std::string_view::npos) {
-      implementation = std::string(trim(line.substr(0, colon)));
-      line = trim(line.substr(colon + 1));
+      entry.implementation = std::string(Trim(line.substr(0, colon)));
+      line = Trim(line.substr(colon + 1));
     }
     std::size_t slash = line.rfind('/');
     if (slash == std::string_view::npos || slash == 0 || slash + 1 == line.size() ||
         line.find_first_of(" \t") != std::string_view::npos) {
-      return Status(StatusCode::kParseError, path + ":" + std::to_string(line_number) +
-                                                 ": expected CASE_ID/OPERATION, optionally "
-                                                 "prefixed by IMPLEMENTATION_NAME:");
+      status = Status(StatusCode::kParseError,
+                      path + ":" + std::to_string(number) +
+                          ": expected CASE_ID/OPERATION (globs allowed), optionally prefixed by "
+                          "IMPLEMENTATION_NAME:");
+      return;
     }
-    known.entries[implementation].insert(std::string(line));
-  }
+    entry.pattern = std::string(line);
+    known.entries.push_back(std::move(entry));
+  });
+  if (!status.ok()) return status;
   return known;
+}
+
+Result<std::string> WriteKnownFailures(const std::string& path, std::string_view old_text,
+                                       const report::ImplementationReport& impl, bool filtered) {
+  Result<KnownFailures> old = ParseKnownFailures(path, old_text);
+  if (!old.ok()) return old.status();
+  std::vector<bool> lists_failure(old->entries.size(), false);
+  std::vector<bool> names_case(old->entries.size(), false);
+  std::vector<std::string> added;
+  for (const report::CaseResult& c : impl.cases) {
+    const std::string request_id = c.id + "/" + c.operation;
+    for (std::size_t i = 0; i < old->entries.size(); ++i) {
+      if (old->entries[i].Matches(impl.name, request_id)) names_case[i] = true;
+    }
+    if (!IsFailure(c.outcome) && c.outcome != report::Outcome::kKnownFailure) continue;
+    if (const int at = old->Find(impl.name, request_id); at >= 0) {
+      lists_failure[static_cast<std::size_t>(at)] = true;
+    } else {
+      added.push_back(impl.name + ": " + request_id);
+    }
+  }
+  std::string out;
+  if (old_text.empty()) {
+    out = "# Known failures of " + impl.name + " " + impl.version +
+          ", written by `arcs run --write-known-failures`.\n"
+          "# One CASE_ID/OPERATION per line (globs allowed), prefixed by the implementation's "
+          "name.\n";
+  }
+  std::size_t next = 0;  // the next entry, in line order
+  ForEachLine(old_text, [&](std::size_t number, std::string_view line) {
+    if (next < old->entries.size() && old->entries[next].line == number) {
+      const std::size_t i = next++;
+      const KnownFailureEntry& e = old->entries[i];
+      const bool mine = e.implementation.empty() || e.implementation == impl.name;
+      if (mine && !lists_failure[i] && !(filtered && !names_case[i])) return;  // pruned
+    }
+    out += std::string(line) + "\n";
+  });
+  while (out.ends_with("\n\n")) out.pop_back();
+  for (const std::string& line : added) out += line + "\n";
+  return out;
 }
 
 std::string ReferenceCommand(const std::string& arcs_path) {

@@ -5,6 +5,7 @@
 #define ARCS_RUNNER_RUN_H_
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -16,15 +17,35 @@
 
 namespace arcs::runner {
 
-// The known-failures file: one `CASE_ID/OPERATION` per line, optionally prefixed by
-// `IMPLEMENTATION_NAME:` to apply to that implementation only; `#` starts a comment.
+// A known-failures list: one `CASE_ID/OPERATION` per line, where either part may be a glob
+// (fnmatch: `*`, `?`, `[...]`), optionally prefixed by `IMPLEMENTATION_NAME:` to apply to that
+// implementation only; `#` starts a comment. A list whose entries all carry the same prefix names
+// its implementation (the shipped lists do), and is refused for another.
+struct KnownFailureEntry {
+  std::string path;            // the list's file
+  std::string implementation;  // "" for every implementation
+  std::string pattern;         // "<case id>/<operation>", may hold glob characters
+  std::size_t line = 0;
+  bool Matches(const std::string& implementation_name, const std::string& request_id) const;
+};
 struct KnownFailures {
   std::string path;
-  // implementation name ("" for every implementation) -> request ids ("<case id>/<operation>")
-  std::map<std::string, std::set<std::string>> entries;
-  bool Lists(const std::string& implementation, const std::string& request_id) const;
+  std::vector<KnownFailureEntry> entries;  // in the file's order (lists merged: one after another)
+  // The implementation every entry names, or "" when some entry names none (or there are none).
+  std::string NamedImplementation() const;
+  // The index of the first entry listing the case for the implementation, or -1.
+  int Find(const std::string& implementation, const std::string& request_id) const;
 };
 Result<KnownFailures> ParseKnownFailures(const std::string& path, std::string_view text);
+
+// What `--write-known-failures` writes for an implementation: `old_text` (its list, "" for none)
+// pruned of the entries for this implementation that listed no failure of this run (in a filtered
+// run, an entry that names no case run is kept: the run cannot tell), then an entry for each
+// failure no remaining entry lists; comments and other implementations' entries kept. Each new
+// entry is prefixed by the implementation's name, so the list names its implementation.
+Result<std::string> WriteKnownFailures(const std::string& path, std::string_view old_text,
+                                       const report::ImplementationReport& implementation,
+                                       bool filtered);
 
 struct RunOptions {
   int jobs = 1;
@@ -33,13 +54,20 @@ struct RunOptions {
   bool filtered = false;    // the suite is a selection: no format can be certified "full"
   bool progress = false;    // draw a progress bar on stderr
   bool pin_workers = true;  // see supervisor::Options::pin_workers
+  // Every protocol line written ('>') and read ('<'): see supervisor::Options::trace.
+  std::function<void(char direction, std::string_view line)> trace;
 };
 
 struct ImplementationRun {
   report::ImplementationReport report;
   bool must_failed = false;       // a MUST case failed or errored and is not a known failure
   std::uint64_t stale_known = 0;  // listed known failures that passed
-  std::string runner_error;       // what stopped the runner itself (supervisor::RunSummary), or ""
+  // Entries of the known-failures list that listed no failure of this run (their lines, with the
+  // entry), each a reason to fail the run as stale_known is; only for an unfiltered run.
+  std::vector<std::string> unused_entries;
+  std::string runner_error;  // what stopped the runner itself (supervisor::RunSummary), or ""
+  // Why the implementation never shook hands (nothing was run), or "".
+  std::string handshake_error;
 };
 
 // Runs `command` (/bin/sh -c) over every case of the suite. `reference` only changes how the

@@ -5,13 +5,17 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "reference/core/io.h"
 #include "reference/core/strings.h"
+#include "runner/cli.h"
+#include "runner/judge.h"
 #include "runner/report/escape.h"
 #include "runner/report/report.h"
 #include "runner/run.h"
@@ -22,11 +26,15 @@
 namespace arcs::runner {
 namespace {
 
-constexpr char kHelp[] = R"(usage: arcs run [--impl 'COMMAND']... [options]
+constexpr char kUsage[] =
+    "usage: arcs run [--impl 'COMMAND']... [--format F] [--filter GLOB] [-j N] "
+    "[--known-failures [NAME=]FILE]... [--report PATH] [options]\n";
 
+constexpr char kHelp[] = R"(
 Runs implementations over the runner protocol (runner/PROTOCOL.md) against every conformance
 vector and scores them. With no --impl, runs the reference (`arcs serve`). With several, runs
-them one after the other and reports them side by side.
+them one after the other and reports them side by side. Options take their value as the next
+argument or after '=' (--impl=COMMAND, -j8).
 
   --impl 'COMMAND'            an implementation under test, run with /bin/sh -c (repeatable)
   --format F                  only this format (repeatable)
@@ -38,45 +46,89 @@ them one after the other and reports them side by side.
                               64 MiB of base64: any verdict passes, within the timeout and
                               without a crash; the report shows peak memory for each). Like
                               any filter, it caps certification at partial
-  --known-failures FILE       cases expected to fail: one CASE_ID/OPERATION per line, optionally
-                              prefixed by IMPLEMENTATION_NAME: ; # starts a comment
+  --known-failures [NAME=]FILE
+                              cases expected to fail: one CASE_ID/OPERATION per line (globs
+                              allowed: spool-number-*/roundtrip), optionally prefixed by
+                              IMPLEMENTATION_NAME: ; # starts a comment. NAME=FILE applies the
+                              list to the implementation whose hello says NAME; lists without a
+                              name go with the --impl options in order (one list alone applies
+                              to every implementation). A list whose entries all name one
+                              implementation is refused for another. A listed case that passes,
+                              a glob that lists no failure and an entry naming no case fail the
+                              run (stale), except that a filtered run cannot tell the last two
+  --write-known-failures DIR  after the run, write DIR/NAME.txt for each implementation: its
+                              list (DIR/NAME.txt if it exists, else the list given for it)
+                              pruned of stale entries, plus this run's new failures
   -j N                        run N copies of each implementation in parallel (default 1)
   --timeout SECONDS           per case (default 10)
   --max-consecutive-failures N
                               abandon an implementation after N crashes, timeouts or protocol
                               errors in a row (default 3)
   --report PATH               write the JSON report (render it with `arcs report`)
+  --trace CASE                run only this case (CASE_ID, or CASE_ID/OPERATION when it has
+                              several operations) and print every protocol line exchanged
   --no-pin                    do not hold each worker and its implementation to one CPU (the
                               default makes the request/answer turns much cheaper; turn it off
                               for an implementation that runs threads of its own)
   --suite DIR                 the ARCS source tree holding vectors/ and conformance/
                               (default: $ARCS_SOURCE_DIR, else the tree arcs was built from)
+  --color WHEN                auto (default: colour on a terminal unless NO_COLOR is set),
+                              always or never
   --quiet                     no progress bar and no per-implementation summary
 
 Exit status: 0 when every MUST case of every implementation passed or is a listed known
-failure, no listed case passed, and every implementation passed at least one case; 1 otherwise
-(an implementation that only skips has shown nothing), or when interrupted; 2 on usage or I/O
-errors, or when the runner itself fails (too many jobs for the open-file or process limit, say:
-lower -j or raise `ulimit -n`; the report is then marked incomplete). Cases of operations an
-implementation does not declare are skipped and do not fail the run by themselves; the
-certification level in the report says what is missing.
+failure, no known-failures entry is stale, and every implementation passed at least one case;
+1 otherwise (an implementation that only skips has shown nothing; one that cannot start has
+shown nothing either), or when interrupted; 2 on usage or I/O errors, or when the runner itself
+fails (too many jobs for the open-file or process limit, say: lower -j or raise `ulimit -n`; the
+report is then marked incomplete). Cases of operations an implementation does not declare are
+skipped and do not fail the run by themselves; the certification level in the report says what
+is missing.
 )";
+
+// Failures a summary lists before it only counts the rest.
+constexpr std::size_t kListedFailures = 20;
+constexpr std::size_t kSlowestShown = 5;
+// How much of one protocol line --trace prints.
+constexpr std::size_t kTraceLineBytes = 2000;
+
+struct KnownFailuresArg {
+  std::string name;  // "" when given without NAME=
+  std::string path;
+};
 
 struct RunArgs {
   std::vector<std::string> impls;
   SuiteFilter filter;
-  std::string known_failures;
+  std::vector<KnownFailuresArg> known_failures;
+  std::string write_known_failures;
   int jobs = 1;
   double timeout = 10;
   int max_consecutive_failures = 3;
   std::string report_path;
   std::string suite_root;
+  std::string trace;
+  ColorWhen color = ColorWhen::kAuto;
   bool quiet = false;
   bool pin_workers = true;
 };
 
+// NAME=FILE, unless the whole argument names a file (a path may hold '=').
+KnownFailuresArg ParseKnownFailuresArg(const std::string& value) {
+  const std::size_t eq = value.find('=');
+  std::error_code ignored;
+  if (eq == std::string::npos || eq == 0 || std::filesystem::exists(value, ignored)) {
+    return {"", value};
+  }
+  return {value.substr(0, eq), value.substr(eq + 1)};
+}
+
 // Returns "" or the usage error.
-std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
+std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
+  const std::vector<std::string> args = SplitOptionValues(
+      raw, {"--impl", "--format", "--operation", "--level", "--filter", "--known-failures",
+            "--write-known-failures", "--report", "--suite", "--jobs", "--timeout",
+            "--max-consecutive-failures", "--trace", "--color"});
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string* into) {
@@ -95,9 +147,14 @@ std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
       out->filter.levels.push_back(v);
     } else if (a == "--filter" && value(&v)) {
       out->filter.globs.push_back(v);
-    } else if (a == "--known-failures" && value(&out->known_failures)) {
+    } else if (a == "--known-failures" && value(&v)) {
+      out->known_failures.push_back(ParseKnownFailuresArg(v));
+    } else if (a == "--write-known-failures" && value(&out->write_known_failures)) {
     } else if (a == "--report" && value(&out->report_path)) {
     } else if (a == "--suite" && value(&out->suite_root)) {
+    } else if (a == "--trace" && value(&out->trace)) {
+    } else if (a == "--color" && value(&v)) {
+      if (!ParseColorWhen(v, &out->color)) return "--color wants auto, always or never";
     } else if (a == "--no-resource-probes") {
       out->filter.resource_probes = false;
     } else if (a == "--no-pin") {
@@ -119,13 +176,12 @@ std::string ParseArgs(const std::vector<std::string>& args, RunArgs* out) {
     } else if (a.starts_with("-")) {
       return "unknown option or missing value: " + a;
     } else {
-      return "unexpected argument: " + a;
+      return "unexpected argument: " + a + " (an implementation is given with --impl 'COMMAND')";
     }
   }
   return "";
 }
 
-// The command that runs this very binary as the reference server.
 // This binary, which serves as the reference (`arcs serve`).
 std::string SelfPath() {
   char path[PATH_MAX];
@@ -142,45 +198,281 @@ std::string Now() {
   return buffer;
 }
 
-void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale) {
+std::string Seconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, seconds < 10 ? "%.2f s" : "%.1f s", seconds);
+  return buffer;
+}
+
+// The implementation chose its name, version, language and messages: escaped, like all untrusted
+// text on a terminal.
+std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
+
+// Everything a summary needs besides the report: what the run found stale, where the report went.
+struct SummaryContext {
+  const Paint& paint;
+  std::string report_path;  // "" when none is written
+  double seconds = 0;
+};
+
+std::string CertificationText(const Paint& paint, const std::string& certification) {
+  if (certification == "full") return paint.Green(certification);
+  if (certification == "partial") return paint.Yellow(certification);
+  return paint.Red(Shown(certification));
+}
+
+std::string MismatchText(std::string_view mismatch) {
+  if (mismatch == "accepted") return " [accepted, should reject]";
+  if (mismatch == "rejected") return " [rejected, should accept]";
+  if (mismatch == "output") return " [right verdict, wrong output]";
+  if (mismatch == "declaration") return " [policy not declared or not allowed]";
+  return "";
+}
+
+std::string CaseLine(const report::CaseResult& c) {
+  std::string line = "    " + c.level + " " + Shown(c.id) + "/" + c.operation;
+  if (!c.error_kind.empty()) line += " [" + c.error_kind + "]";
+  if (!c.expected.empty()) {
+    line += ": expected " + Shown(c.expected) + ", got " + Shown(c.actual);
+  }
+  line += MismatchText(c.mismatch);
+  if (!c.message.empty()) line += " (" + Shown(c.message) + ")";
+  return line + "\n";
+}
+
+// Errored cases that were never run: the reason is the run's, not the case's, so one line says it.
+bool NotRun(const report::CaseResult& c) {
+  return c.error_kind == "abandoned" || c.error_kind == "handshake" ||
+         c.error_kind == "interrupted" || c.error_kind == "runner";
+}
+
+void PrintFailures(const report::ImplementationReport& impl, const SummaryContext& context) {
+  const Paint& paint = context.paint;
+  std::vector<const report::CaseResult*> failed, errored, not_run, stale;
+  for (const report::CaseResult& c : impl.cases) {
+    if (c.outcome == report::Outcome::kFailed) failed.push_back(&c);
+    if (c.outcome == report::Outcome::kErrored) (NotRun(c) ? not_run : errored).push_back(&c);
+    if (c.outcome == report::Outcome::kPassed &&
+        c.message.find("known failure, but passed") != std::string::npos) {
+      stale.push_back(&c);
+    }
+  }
+  // MUST first: they decide certification.
+  std::stable_sort(failed.begin(), failed.end(), [](const auto* a, const auto* b) {
+    return (a->level == "MUST") > (b->level == "MUST");
+  });
+  if (!failed.empty()) {
+    std::cout << "  " << paint.Red("failed (" + std::to_string(failed.size()) + ")") << ":\n";
+    for (std::size_t i = 0; i < failed.size() && i < kListedFailures; ++i) {
+      std::cout << CaseLine(*failed[i]);
+    }
+    if (failed.size() > kListedFailures) {
+      std::cout << "    ... and " << failed.size() - kListedFailures << " more: "
+                << (context.report_path.empty()
+                        ? "write them all with --report FILE"
+                        : "every one, with its evidence, in " + Shown(context.report_path))
+                << "\n";
+    }
+  }
+  if (!errored.empty()) {  // never cut: each is a crash, a timeout or a protocol error to fix
+    std::cout << "  " << paint.Yellow("errored (" + std::to_string(errored.size()) + ")") << ":\n";
+    for (const report::CaseResult* c : errored) std::cout << CaseLine(*c);
+  }
+  if (!not_run.empty()) {
+    std::cout << "  " << paint.Yellow("not run (" + std::to_string(not_run.size()) + ")") << ": "
+              << not_run.front()->error_kind << ": " << Shown(not_run.front()->actual) << "\n";
+  }
+  if (!stale.empty()) {
+    std::cout << "  " << paint.Magenta("listed but passed (" + std::to_string(stale.size()) + ")")
+              << ": remove them from the known-failures list\n";
+    for (const report::CaseResult* c : stale) {
+      std::cout << "    " << Shown(c->id) << "/" << c->operation << " (" << Shown(c->message)
+                << ")\n";
+    }
+  }
+}
+
+void PrintSlowest(const report::ImplementationReport& impl) {
+  std::vector<const report::CaseResult*> cases;
+  for (const report::CaseResult& c : impl.cases) {
+    if (c.seconds > 0) cases.push_back(&c);
+  }
+  const std::size_t shown = std::min(kSlowestShown, cases.size());
+  std::partial_sort(cases.begin(), cases.begin() + static_cast<std::ptrdiff_t>(shown), cases.end(),
+                    [](const auto* a, const auto* b) { return a->seconds > b->seconds; });
+  if (shown == 0) return;
+  std::cout << "  slowest:";
+  for (std::size_t i = 0; i < shown; ++i) {
+    std::cout << (i ? ", " : " ") << Shown(cases[i]->id) << "/" << cases[i]->operation << " "
+              << Seconds(cases[i]->seconds);
+  }
+  std::cout << "\n";
+}
+
+void PrintSummary(const ImplementationRun& run, const SummaryContext& context) {
+  const report::ImplementationReport& impl = run.report;
+  const Paint& paint = context.paint;
   const report::Counts& s = impl.summary;
-  // The implementation chose its name, version, language and messages: escaped, like all
-  // untrusted text on a terminal.
-  auto escaped = [](std::string_view text) { return report::EscapeTerminal(text); };
-  std::cout << escaped(impl.name) << " " << escaped(impl.version) << " (" << escaped(impl.language)
-            << "): " << s.total << " cases: " << s.passed << " passed, " << s.failed << " failed, "
-            << s.errored << " errored, " << s.skipped << " skipped, " << s.known_failures
-            << " known failures\n";
+  std::cout << paint.Bold(Shown(impl.name)) << " " << Shown(impl.version) << " ("
+            << Shown(impl.language) << "): " << s.total
+            << (s.total == 1 ? " case in " : " cases in ") << Seconds(context.seconds) << ": "
+            << paint.Green(std::to_string(s.passed) + " passed") << ", "
+            << (s.failed ? paint.Red(std::to_string(s.failed) + " failed") : "0 failed") << ", "
+            << (s.errored ? paint.Yellow(std::to_string(s.errored) + " errored") : "0 errored")
+            << ", " << s.skipped << " skipped, " << s.known_failures << " known failures\n";
   for (const report::FormatSummary& f : impl.formats) {
-    std::cout << "  " << f.format << ": " << f.certification;
+    std::cout << "  " << f.format << ": " << CertificationText(paint, f.certification);
     for (const report::OperationSummary& op : f.operations) {
       std::cout << "  " << op.operation << " " << op.counts.passed << "/" << op.counts.total;
     }
     std::cout << "\n";
-    for (const std::string& m : f.missing) std::cout << "    - " << escaped(m) << "\n";
+    for (const std::string& m : f.missing) std::cout << "    - " << Shown(m) << "\n";
   }
   if (impl.abandoned) std::cout << "  abandoned after consecutive crashes or timeouts\n";
-  if (stale) {
-    std::cout << "  " << stale << " listed known failure(s) passed: remove them from the list\n";
+  PrintFailures(impl, context);
+  if (!run.unused_entries.empty()) {
+    std::cout << "  "
+              << paint.Magenta("stale known-failures entries (" +
+                               std::to_string(run.unused_entries.size()) + ")")
+              << ": remove them\n";
+    for (const std::string& e : run.unused_entries) std::cout << "    " << Shown(e) << "\n";
   }
-  std::size_t shown = 0;
-  for (const report::CaseResult& c : impl.cases) {
-    bool stale_case = c.outcome == report::Outcome::kPassed && !c.message.empty() &&
-                      c.message.find("known failure") != std::string::npos;
-    if (!(c.level == "MUST" && IsFailure(c.outcome)) && !stale_case) continue;
-    if (++shown > 20) {
-      std::cout << "  ... (see the report for the rest)\n";
-      break;
+  PrintSlowest(impl);
+}
+
+// The lists given, read and parsed; a list given as NAME=FILE has every entry bound to NAME.
+struct LoadedLists {
+  std::vector<KnownFailures> positional;  // in --impl order
+  std::vector<KnownFailures> named;
+};
+
+Result<KnownFailures> LoadList(const KnownFailuresArg& arg) {
+  Result<std::string> text = ReadFile(arg.path);
+  if (!text.ok()) return text.status();
+  Result<KnownFailures> list = ParseKnownFailures(arg.path, *text);
+  if (!list.ok() || arg.name.empty()) return list;
+  for (KnownFailureEntry& e : list->entries) {
+    if (!e.implementation.empty() && e.implementation != arg.name) {
+      return Status(StatusCode::kInvalidArgument, arg.path + ":" + std::to_string(e.line) +
+                                                      ": an entry for " + e.implementation +
+                                                      " in the list given for " + arg.name);
     }
-    std::cout << "  " << report::OutcomeName(c.outcome) << " " << escaped(c.id) << "/"
-              << c.operation;
-    if (!c.error_kind.empty()) std::cout << " [" << c.error_kind << "]";
-    if (!c.expected.empty()) {
-      std::cout << ": expected " << escaped(c.expected) << ", got " << escaped(c.actual);
-    }
-    if (!c.message.empty()) std::cout << " (" << escaped(c.message) << ")";
-    std::cout << "\n";
+    e.implementation = arg.name;
   }
+  return list;
+}
+
+Result<LoadedLists> LoadLists(const RunArgs& args, std::size_t implementations) {
+  LoadedLists lists;
+  for (const KnownFailuresArg& arg : args.known_failures) {
+    Result<KnownFailures> list = LoadList(arg);
+    if (!list.ok()) return list.status();
+    (arg.name.empty() ? lists.positional : lists.named).push_back(std::move(*list));
+  }
+  if (lists.positional.size() > 1 && lists.positional.size() != implementations) {
+    return Status(StatusCode::kInvalidArgument,
+                  std::to_string(lists.positional.size()) +
+                      " known-failures lists without a name for " +
+                      std::to_string(implementations) +
+                      " implementations: give one per --impl, in order, or name each "
+                      "(--known-failures NAME=FILE)");
+  }
+  return lists;
+}
+
+// The entries that apply to the i-th implementation: its own list (or the one list given for
+// all), then every named list (each entry bound to its name).
+KnownFailures ListsFor(const LoadedLists& lists, std::size_t i) {
+  KnownFailures known;
+  if (!lists.positional.empty()) {
+    known = lists.positional[lists.positional.size() == 1 ? 0 : i];
+  }
+  for (const KnownFailures& named : lists.named) {
+    known.entries.insert(known.entries.end(), named.entries.begin(), named.entries.end());
+  }
+  return known;
+}
+
+// The name a list of the i-th implementation says it is for, when it does not say the hello's.
+std::string WrongList(const LoadedLists& lists, std::size_t i, const std::string& name) {
+  if (lists.positional.size() <= 1 && lists.positional.size() != 1) return "";
+  const KnownFailures& own = lists.positional[lists.positional.size() == 1 ? 0 : i];
+  const std::string named = own.NamedImplementation();
+  if (named.empty() || named == name || lists.positional.size() == 1) return "";
+  return own.path + " lists the failures of " + named + ", but was given for " + name +
+         " (its hello's name): give it with the right --impl, or as --known-failures " + named +
+         "=" + own.path;
+}
+
+std::string SafeFileName(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_' || c == '.';
+    out += safe ? c : '_';
+  }
+  if (out.empty() || out.front() == '.') out.insert(out.begin(), '_');
+  return out;
+}
+
+// --write-known-failures: DIR/NAME.txt, pruned and completed from this run.
+Status WriteList(const std::string& dir, const ImplementationRun& run,
+                 const KnownFailuresArg* given, bool filtered) {
+  const std::string path = dir + "/" + SafeFileName(run.report.name) + ".txt";
+  std::error_code ignored;
+  if (std::error_code made; !std::filesystem::create_directories(dir, made) && made) {
+    return Status(StatusCode::kIoError, dir + ": " + made.message());
+  }
+  std::string old;
+  if (std::filesystem::exists(path, ignored)) {
+    Result<std::string> text = ReadFile(path);
+    if (!text.ok()) return text.status();
+    old = std::move(*text);
+  } else if (given) {
+    Result<std::string> text = ReadFile(given->path);
+    if (!text.ok()) return text.status();
+    old = std::move(*text);
+  }
+  Result<std::string> written = WriteKnownFailures(path, old, run.report, filtered);
+  if (!written.ok()) return written.status();
+  if (Status s = WriteFile(path, *written); !s.ok()) return s;
+  std::cout << "known failures: " << Shown(path) << "\n";
+  return Status::Ok();
+}
+
+// --trace: the one request the argument names.
+Status SelectTraced(const std::string& trace, Suite* suite) {
+  std::vector<SuiteCase> picked;
+  for (SuiteCase& c : suite->cases) {
+    if (c.vector->id == trace || c.request_id == trace) picked.push_back(std::move(c));
+  }
+  if (picked.empty()) {
+    return Status(StatusCode::kInvalidArgument, "--trace " + trace +
+                                                    ": no such case (among the cases the "
+                                                    "other filters select)");
+  }
+  if (picked.size() > 1) {
+    std::string ids;
+    for (const SuiteCase& c : picked) ids += " " + c.request_id;
+    return Status(StatusCode::kInvalidArgument,
+                  "--trace " + trace + ": the case has several operations; name one:" + ids);
+  }
+  suite->cases = std::move(picked);
+  return Status::Ok();
+}
+
+void TraceLine(char direction, std::string_view line) {
+  std::string shown = Shown(report::Truncate(line, kTraceLineBytes));
+  if (line.size() > kTraceLineBytes) {
+    shown += " ... (" + std::to_string(line.size()) + " bytes in all)";
+  }
+  std::cout << (direction == '>' ? "runner > " : "impl   < ") << shown << "\n" << std::flush;
+}
+
+int UsageError(const std::string& error) {
+  std::cerr << "arcs run: " << error << "\n"
+            << kUsage << "Run 'arcs run --help' for every option.\n";
+  return 2;
 }
 
 }  // namespace
@@ -188,37 +480,35 @@ void PrintSummary(const report::ImplementationReport& impl, std::uint64_t stale)
 int RunCommand(const std::vector<std::string>& args) {
   if (std::find_if(args.begin(), args.end(),
                    [](const std::string& a) { return a == "--help" || a == "-h"; }) != args.end()) {
-    std::cout << kHelp;
+    std::cout << kUsage << kHelp;
     return 0;
   }
   RunArgs run_args;
-  if (std::string error = ParseArgs(args, &run_args); !error.empty()) {
-    std::cerr << "arcs run: " << error << "\n\n" << kHelp;
-    return 2;
-  }
+  if (std::string error = ParseArgs(args, &run_args); !error.empty()) return UsageError(error);
   if (run_args.suite_root.empty()) run_args.suite_root = DefaultSuiteRoot();
   Result<Suite> suite = LoadSuite(run_args.suite_root, run_args.filter);
   if (!suite.ok()) {
     std::cerr << "arcs run: " << suite.status().message() << "\n";
     return 2;
   }
+  if (!run_args.trace.empty()) {
+    if (Status s = SelectTraced(run_args.trace, &*suite); !s.ok()) {
+      std::cerr << "arcs run: " << s.message() << "\n";
+      return 2;
+    }
+    run_args.jobs = 1;
+  }
   if (suite->cases.empty()) {
     std::cerr << "arcs run: no case matches the filters\n";
     return 2;
   }
-  KnownFailures known;
-  if (!run_args.known_failures.empty()) {
-    Result<std::string> text = ReadFile(run_args.known_failures);
-    if (!text.ok()) {
-      std::cerr << "arcs run: " << text.status().message() << "\n";
-      return 2;
-    }
-    Result<KnownFailures> parsed = ParseKnownFailures(run_args.known_failures, *text);
-    if (!parsed.ok()) {
-      std::cerr << "arcs run: " << parsed.status().message() << "\n";
-      return 2;
-    }
-    known = std::move(*parsed);
+  const bool reference = run_args.impls.empty();
+  std::vector<std::string> commands =
+      reference ? std::vector<std::string>{ReferenceCommand(SelfPath())} : run_args.impls;
+  Result<LoadedLists> lists = LoadLists(run_args, commands.size());
+  if (!lists.ok()) {
+    std::cerr << "arcs run: " << lists.status().message() << "\n";
+    return 2;
   }
 
   static std::atomic<bool> stop{false};
@@ -230,7 +520,10 @@ int RunCommand(const std::vector<std::string>& args) {
   report.run.jobs = run_args.jobs;
   report.run.timeout_seconds = run_args.timeout;
   report.run.filters = run_args.filter.Describe();
-  report.run.known_failures = run_args.known_failures;
+  if (!run_args.trace.empty()) report.run.filters.push_back("--trace " + run_args.trace);
+  std::vector<std::string> list_paths;
+  for (const KnownFailuresArg& k : run_args.known_failures) list_paths.push_back(k.path);
+  report.run.known_failures = Join(list_paths, ", ");
   report.requirements = suite->requirements;
 
   // A report that cannot be written should say so before the run, not after it.
@@ -240,28 +533,68 @@ int RunCommand(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  bool reference = run_args.impls.empty();
-  std::vector<std::string> commands =
-      reference ? std::vector<std::string>{ReferenceCommand(SelfPath())} : run_args.impls;
+  const bool filtered = !run_args.filter.Empty() || !run_args.trace.empty();
   RunOptions options;
   options.jobs = run_args.jobs;
   options.timeout_seconds = run_args.timeout;
   options.max_consecutive_failures = run_args.max_consecutive_failures;
-  options.filtered = !run_args.filter.Empty();
+  options.filtered = filtered;
   options.pin_workers = run_args.pin_workers;
-  options.progress = !run_args.quiet && ::isatty(2) && !std::getenv("CI");
+  options.progress = !run_args.quiet && run_args.trace.empty() && ::isatty(2) && !std::getenv("CI");
+  if (!run_args.trace.empty()) options.trace = TraceLine;
+  const Paint paint(UseColor(run_args.color, 1));
   bool failed = false;
+  bool usage_failed = false;
   std::string runner_failure;
-  for (const std::string& command : commands) {
-    if (stop.load()) break;
-    ImplementationRun run = RunImplementation(command, reference, *suite, options, known, &stop);
+  for (std::size_t i = 0; i < commands.size() && !stop.load(); ++i) {
+    const auto impl_started = std::chrono::steady_clock::now();
+    ImplementationRun run =
+        RunImplementation(commands[i], reference, *suite, options, ListsFor(*lists, i), &stop);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - impl_started).count();
     // An implementation that passed nothing (every case skipped, say) has shown nothing.
-    failed = failed || run.must_failed || run.stale_known > 0 || run.report.summary.passed == 0;
-    if (!run_args.quiet) PrintSummary(run.report, run.stale_known);
+    failed = failed || run.must_failed || run.stale_known > 0 || !run.unused_entries.empty() ||
+             run.report.summary.passed == 0;
+    if (!run.handshake_error.empty() && !stop.load()) {
+      std::cerr << "arcs run: " << paint.Red("error") << ": the implementation "
+                << Shown(commands[i]) << " did not start: " << Shown(run.handshake_error) << "\n";
+    } else if (!run_args.quiet) {
+      PrintSummary(run, {paint, run_args.report_path, seconds});
+    }
+    if (!run_args.trace.empty() && !run.report.cases.empty()) {
+      const report::CaseResult& c = run.report.cases.front();
+      std::cout << "result: " << report::OutcomeName(c.outcome) << "\n" << CaseLine(c);
+    }
+    if (std::string wrong = WrongList(*lists, i, run.report.name);
+        !wrong.empty() && run.handshake_error.empty()) {
+      std::cerr << "arcs run: " << Shown(wrong) << "\n";
+      usage_failed = true;
+    }
+    if (!run_args.write_known_failures.empty() && run.handshake_error.empty()) {
+      const KnownFailuresArg* given = nullptr;
+      for (const KnownFailuresArg& k : run_args.known_failures) {
+        if (k.name == run.report.name) given = &k;
+      }
+      if (Status s = WriteList(run_args.write_known_failures, run, given, filtered); !s.ok()) {
+        std::cerr << "arcs run: --write-known-failures: " << s.message() << "\n";
+        usage_failed = true;
+      }
+    }
     runner_failure = run.runner_error;
     report.implementations.push_back(std::move(run.report));
     // The next implementation would meet the same limits.
     if (!runner_failure.empty()) break;
+  }
+  for (const KnownFailures& named : lists->named) {
+    const std::string& name = named.entries.empty() ? "" : named.entries.front().implementation;
+    const bool found =
+        name.empty() || std::any_of(report.implementations.begin(), report.implementations.end(),
+                                    [&](const auto& impl) { return impl.name == name; });
+    if (!found) {
+      std::cerr << "arcs run: --known-failures " << Shown(name) << "=" << Shown(named.path)
+                << ": no implementation of this run is named " << Shown(name) << "\n";
+      usage_failed = true;
+    }
   }
   report.complete =
       !stop.load() && runner_failure.empty() && report.implementations.size() == commands.size();
@@ -273,7 +606,7 @@ int RunCommand(const std::vector<std::string>& args) {
       std::cerr << "arcs run: " << s.message() << "\n";
       return 2;
     }
-    if (!run_args.quiet) std::cout << "report: " << run_args.report_path << "\n";
+    if (!run_args.quiet) std::cout << "report: " << Shown(run_args.report_path) << "\n";
   }
   if (!runner_failure.empty()) {
     std::cerr << "arcs run: " << runner_failure
@@ -284,6 +617,7 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cerr << "arcs run: interrupted; the report is marked incomplete\n";
     return 1;
   }
+  if (usage_failed) return 2;
   return failed ? 1 : 0;
 }
 

@@ -5,6 +5,11 @@
 namespace arcs::runner {
 namespace {
 
+bool Lists(const KnownFailures& known, const std::string& implementation,
+           const std::string& request_id) {
+  return known.Find(implementation, request_id) >= 0;
+}
+
 TEST(KnownFailures, ParsesEntriesCommentsAndImplementationPrefixes) {
   Result<KnownFailures> known = ParseKnownFailures("kf.txt",
                                                    "# toy adapter\n"
@@ -13,11 +18,11 @@ TEST(KnownFailures, ParsesEntriesCommentsAndImplementationPrefixes) {
                                                    "toy-node: spool-dup/roundtrip\r\n"
                                                    "  spool-a/validate");
   ASSERT_TRUE(known.ok()) << known.status().ToString();
-  EXPECT_TRUE(known->Lists("anyone", "spool-11.4.3-x/roundtrip"));
-  EXPECT_TRUE(known->Lists("anyone", "spool-a/validate"));
-  EXPECT_TRUE(known->Lists("toy-node", "spool-dup/roundtrip"));
-  EXPECT_FALSE(known->Lists("toy-python", "spool-dup/roundtrip"));
-  EXPECT_FALSE(known->Lists("anyone", "spool-11.4.3-x/validate"));
+  EXPECT_TRUE(Lists(*known, "anyone", "spool-11.4.3-x/roundtrip"));
+  EXPECT_TRUE(Lists(*known, "anyone", "spool-a/validate"));
+  EXPECT_TRUE(Lists(*known, "toy-node", "spool-dup/roundtrip"));
+  EXPECT_FALSE(Lists(*known, "toy-python", "spool-dup/roundtrip"));
+  EXPECT_FALSE(Lists(*known, "anyone", "spool-11.4.3-x/validate"));
 }
 
 TEST(KnownFailures, RejectsMalformedLinesWithTheirNumber) {
@@ -26,6 +31,63 @@ TEST(KnownFailures, RejectsMalformedLinesWithTheirNumber) {
     ASSERT_FALSE(known.ok()) << text;
     EXPECT_NE(known.status().message().find("kf.txt:2:"), std::string::npos);
   }
+}
+
+TEST(KnownFailures, EntriesMayBeGlobsAndAListMayNameItsImplementation) {
+  Result<KnownFailures> known = ParseKnownFailures("kf.txt",
+                                                   "toy: spool-number-*/roundtrip\n"
+                                                   "toy: spool-1?.[12]-x/*\n");
+  ASSERT_TRUE(known.ok()) << known.status().ToString();
+  EXPECT_TRUE(Lists(*known, "toy", "spool-number-2-53/roundtrip"));
+  EXPECT_FALSE(Lists(*known, "toy", "spool-number-2-53/validate"));
+  EXPECT_TRUE(Lists(*known, "toy", "spool-11.2-x/validate"));
+  EXPECT_FALSE(Lists(*known, "other", "spool-11.2-x/validate"));
+  EXPECT_EQ(known->NamedImplementation(), "toy");
+  EXPECT_EQ(known->entries[1].line, 2u);
+  Result<KnownFailures> mixed = ParseKnownFailures("kf.txt", "toy: a/validate\nb/validate\n");
+  ASSERT_TRUE(mixed.ok());
+  EXPECT_EQ(mixed->NamedImplementation(), "");
+}
+
+report::CaseResult CaseWith(std::string id, report::Outcome outcome) {
+  report::CaseResult c;
+  c.id = std::move(id);
+  c.operation = "validate";
+  c.outcome = outcome;
+  return c;
+}
+
+TEST(KnownFailures, WritingPrunesWhatListsNoFailureAndAddsNewFailures) {
+  report::ImplementationReport impl;
+  impl.name = "toy";
+  impl.version = "1";
+  impl.cases = {CaseWith("a", report::Outcome::kFailed), CaseWith("b", report::Outcome::kPassed),
+                CaseWith("c", report::Outcome::kKnownFailure),
+                CaseWith("d", report::Outcome::kErrored)};
+  const std::string old =
+      "# my notes\n"
+      "toy: b/validate  # fixed since\n"
+      "toy: c/validate  # still broken\n"
+      "other: b/validate\n"
+      "toy: z*/validate\n";
+  Result<std::string> written = WriteKnownFailures("kf.txt", old, impl, /*filtered=*/false);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_EQ(*written,
+            "# my notes\n"
+            "toy: c/validate  # still broken\n"
+            "other: b/validate\n"
+            "toy: a/validate\n"
+            "toy: d/validate\n");
+  // A filtered run keeps what it could not see.
+  written = WriteKnownFailures("kf.txt", old, impl, /*filtered=*/true);
+  ASSERT_TRUE(written.ok());
+  EXPECT_NE(written->find("toy: z*/validate"), std::string::npos);
+  EXPECT_EQ(written->find("toy: b/validate"), std::string::npos);
+  // A new list starts with what it is.
+  written = WriteKnownFailures("kf.txt", "", impl, false);
+  ASSERT_TRUE(written.ok());
+  EXPECT_TRUE(written->starts_with("# Known failures of toy 1"));
+  EXPECT_TRUE(written->ends_with("\ntoy: a/validate\ntoy: c/validate\ntoy: d/validate\n"));
 }
 
 }  // namespace

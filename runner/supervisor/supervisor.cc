@@ -31,6 +31,10 @@ Clock::duration ToDuration(double seconds) {
       std::chrono::duration<double>(std::min(seconds, 86400.0)));
 }
 
+void Trace(const Options& options, char direction, std::string_view line) {
+  if (options.trace) options.trace(direction, line);
+}
+
 void IgnoreSigpipe() {
   // A write to a child that died must come back as EPIPE, not kill the runner. Process-wide by
   // nature; only replaces the default action, never a handler someone installed on purpose.
@@ -135,6 +139,7 @@ class Shared {
               const Subprocess::LineSink& on_line = nullptr) {
     if (!process) return;
     if (shutdown) {
+      Trace(options, '>', protocol::EncodeShutdown());
       process->Shutdown(protocol::EncodeShutdown() + "\n",
                         ToDuration(options.shutdown_grace_seconds), stop, on_line);
     }
@@ -247,8 +252,11 @@ Attempt StartAndHandshake(Shared& shared, std::unique_ptr<Subprocess>* process,
   std::unique_ptr<Subprocess> p = std::move(started).value();
   protocol::RunnerHello ours;
   ours.formats = options.formats;
-  Exchange ex = p->Send(protocol::EncodeRunnerHello(ours) + "\n",
+  const std::string hello_line = protocol::EncodeRunnerHello(ours);
+  Trace(options, '>', hello_line);
+  Exchange ex = p->Send(hello_line + "\n",
                         Clock::now() + ToDuration(options.handshake_timeout_seconds), shared.stop);
+  if (ex.end == SendEnd::kLine) Trace(options, '<', ex.line);
   Attempt a;
   if (ex.end != SendEnd::kLine) {
     a = Failure(*p, ex, options.handshake_timeout_seconds, "hello", shared);
@@ -430,9 +438,11 @@ class Worker {
     const Options& options = shared_.options;
     const bool measure = options.measure_memory && options.measure_memory(request);
     if (measure) process_->ResetPeakMemory();
-    Exchange ex =
-        process_->Send(protocol::EncodeCase(request) + "\n",
-                       Clock::now() + ToDuration(options.case_timeout_seconds), shared_.stop);
+    const std::string case_line = protocol::EncodeCase(request);
+    Trace(options, '>', case_line);
+    Exchange ex = process_->Send(
+        case_line + "\n", Clock::now() + ToDuration(options.case_timeout_seconds), shared_.stop);
+    if (ex.end == SendEnd::kLine) Trace(options, '<', ex.line);
     const std::string* held = held_ ? &shared_.requests[held_->index].id : nullptr;
     Attempt a = ex.end == SendEnd::kLine
                     ? Classify(request, ex, held)
@@ -566,6 +576,7 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
     return summary;
   }
   summary.handshake_ok = true;
+  if (options.on_hello) options.on_hello(summary.hello);
   shared.send.assign(requests.size(), true);
   if (options.should_send) {
     for (std::size_t i = 0; i < requests.size(); ++i) {

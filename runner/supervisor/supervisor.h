@@ -56,6 +56,13 @@ struct Options {
   // read when the answer arrives. Reading /proc costs a scan per case, so only resource probes
   // ask for it. Null: none.
   std::function<bool(const protocol::CaseRequest&)> measure_memory;
+  // Called once with the first process's hello, right after its handshake and before any case is
+  // sent (the runner judges answers as they come). Null: not called.
+  std::function<void(const protocol::ImplementationHello&)> on_hello;
+  // Called with every protocol line written ('>') or read ('<', a whole line without its newline;
+  // never a partial one), from the thread that wrote or read it (`arcs run --trace`, which runs
+  // one worker). Null: not called.
+  std::function<void(char direction, std::string_view line)> trace;
 };
 
 // What became of one request.

@@ -24,10 +24,11 @@ fail() {
 }
 command -v jq >/dev/null || fail "jq is not installed (the adapter needs it)"
 
-# 1. The whole spool suite through `arcs run`, with the shipped known-failures list. The resource
-# probes are left out, as for the other examples: they cost time and the toy is too slow for one.
+# 1. A fifth of the spool suite through `arcs run` (a process per case is slow: the whole suite
+# takes a minute or more, too long for `make test`), with the shipped known-failures list. The
+# resource probes are left out, as for the other examples: the toy is too slow for one.
 status=0
-"$arcs" run --quiet -j 2 --no-resource-probes --suite "$src" --format spool \
+"$arcs" run --quiet -j 2 --no-resource-probes --suite "$src" --format spool --filter 'spool-[0-9a-c]*' \
   --impl "bash '$adapter'" --known-failures "$dir/known-failures.txt" \
   --report "$tmp/shell.json" >"$tmp/run.out" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
@@ -41,7 +42,7 @@ jq -e '.implementations[0] | .name == "toy-spool-shell" and .language == "shell"
   fail "the report's implementation is not toy-spool-shell in shell: $(
     jq -c '.implementations[0] | {name, language}' "$tmp/shell.json")"
 passed=$(jq '.implementations[0].summary.passed' "$tmp/shell.json")
-[ "$passed" -ge 600 ] || fail "the shell adapter passed only $passed cases, want at least 600"
+[ "$passed" -ge 100 ] || fail "the shell adapter passed only $passed cases, want at least 100"
 restarts=$(jq '.implementations[0].restarts' "$tmp/shell.json")
 [ "$restarts" -eq 0 ] || fail "the adapter was restarted $restarts times (crash, timeout, protocol)"
 
