@@ -2,6 +2,8 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# No "Entering directory" lines from the makes CMake runs: only the build's progress shows.
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all setup build test run fuzz bench format clean
 
@@ -17,7 +19,10 @@ build: setup
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-run: build
+# Builds only the arcs binary: the run needs nothing else.
+run: setup
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target arcs
 	@bash tools/run.sh $(BUILD)
 
 fuzz: setup
