@@ -17,14 +17,16 @@ std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args,
 
 enum class ColorWhen { kAuto, kAlways, kNever };
 
-// Parses "auto", "always" or "never"; false for anything else.
+// Parses "auto", "always" or "never"; false for anything else. Commands take `--color` alone as
+// always and `--color=WHEN`.
 bool ParseColorWhen(std::string_view text, ColorWhen* when);
 
 // Whether to colour what goes to `fd`: kAlways and kNever decide; kAuto colours a terminal unless
 // NO_COLOR (https://no-color.org: set and not empty) or TERM=dumb forbids it.
 bool UseColor(ColorWhen when, int fd);
 
-// SGR colours for a terminal, or nothing when off; the text given must already be escaped.
+// SGR colours for a terminal, or nothing when off; the text given must already be escaped. Red,
+// magenta and cyan are bold, as gcc's error, warning and note.
 class Paint {
  public:
   explicit Paint(bool on) : on_(on) {}
@@ -32,8 +34,8 @@ class Paint {
   std::string Red(std::string_view text) const { return Wrap("1;31", text); }
   std::string Yellow(std::string_view text) const { return Wrap("33", text); }
   std::string Green(std::string_view text) const { return Wrap("32", text); }
-  std::string Magenta(std::string_view text) const { return Wrap("35", text); }
-  std::string Cyan(std::string_view text) const { return Wrap("36", text); }
+  std::string Magenta(std::string_view text) const { return Wrap("1;35", text); }
+  std::string Cyan(std::string_view text) const { return Wrap("1;36", text); }
   std::string Dim(std::string_view text) const { return Wrap("2", text); }
   bool on() const { return on_; }
 

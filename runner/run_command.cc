@@ -72,8 +72,8 @@ argument or after '=' (--impl=COMMAND, -j8).
                               for an implementation that runs threads of its own)
   --suite DIR                 the ARCS source tree holding vectors/ and conformance/
                               (default: $ARCS_SOURCE_DIR, else the tree arcs was built from)
-  --color WHEN                auto (default: colour on a terminal unless NO_COLOR is set),
-                              always or never
+  --color[=WHEN]              auto (the default: colour on a terminal unless NO_COLOR is set
+                              or TERM=dumb), always (--color alone) or never
   --quiet                     no progress bar and no per-implementation summary
 
 Exit status: 0 when every MUST case of every implementation passed or is a listed known
@@ -125,10 +125,10 @@ KnownFailuresArg ParseKnownFailuresArg(const std::string& value) {
 
 // Returns "" or the usage error.
 std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
-  const std::vector<std::string> args = SplitOptionValues(
-      raw, {"--impl", "--format", "--operation", "--level", "--filter", "--known-failures",
-            "--write-known-failures", "--report", "--suite", "--jobs", "--timeout",
-            "--max-consecutive-failures", "--trace", "--color"});
+  const std::vector<std::string> args =
+      SplitOptionValues(raw, {"--impl", "--format", "--operation", "--level", "--filter",
+                              "--known-failures", "--write-known-failures", "--report", "--suite",
+                              "--jobs", "--timeout", "--max-consecutive-failures", "--trace"});
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string* into) {
@@ -153,8 +153,9 @@ std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
     } else if (a == "--report" && value(&out->report_path)) {
     } else if (a == "--suite" && value(&out->suite_root)) {
     } else if (a == "--trace" && value(&out->trace)) {
-    } else if (a == "--color" && value(&v)) {
-      if (!ParseColorWhen(v, &out->color)) return "--color wants auto, always or never";
+    } else if (a == "--color" || a.starts_with("--color=")) {
+      const std::string when = a == "--color" ? "always" : a.substr(8);
+      if (!ParseColorWhen(when, &out->color)) return "--color wants auto, always or never";
     } else if (a == "--no-resource-probes") {
       out->filter.resource_probes = false;
     } else if (a == "--no-pin") {

@@ -83,7 +83,7 @@ grep -q '<testcase [^>]* time="[0-9]*\.[0-9]\{3\}">' "$tmp/toy.xml" || fail "no 
 
 # 6. Colour and the progress line on a terminal only; NO_COLOR respected.
 esc=$'\033\['
-run_as 1 "colour on request" "$arcs" run -j 2 "${spool[@]}" --impl "$python_toy" --color always
+run_as 1 "colour on request" "$arcs" run -j 2 "${spool[@]}" --impl "$python_toy" --color=always
 has "$tmp/out" "$esc" "--color always does not colour"
 run_as 1 "no colour into a pipe" "$arcs" run -j 2 "${spool[@]}" --impl "$python_toy"
 hasnt "$tmp/out" "$esc" "colour into a pipe"

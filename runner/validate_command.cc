@@ -17,6 +17,7 @@
 
 #include "conformance/registry.h"
 #include "reference/core/strings.h"
+#include "runner/cli.h"
 #include "runner/judge.h"
 #include "runner/report/escape.h"
 #include "runner/serve_command.h"
@@ -102,7 +103,6 @@ void PrintLimits(std::ostream& out) {
 }
 
 enum class Form : std::uint8_t { kText, kJson, kSarif };
-enum class ColorWhen : std::uint8_t { kAuto, kAlways, kNever };
 
 struct ValidateArgs {
   bool help = false;
@@ -145,13 +145,7 @@ std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs
       out->form = form;
     } else if (name == "--color") {
       const std::string when = attached.value_or("always");
-      if (when == "auto") {
-        out->color = ColorWhen::kAuto;
-      } else if (when == "always") {
-        out->color = ColorWhen::kAlways;
-      } else if (when == "never") {
-        out->color = ColorWhen::kNever;
-      } else {
+      if (!ParseColorWhen(when, &out->color)) {
         return "--color wants auto, always or never, got '" + when + "'";
       }
     } else if (name == "--format") {
@@ -198,16 +192,6 @@ int Explain(const std::string& id) {
   }
   std::cout << ExplainText(*rule) << std::flush;
   return std::cout ? 0 : 2;
-}
-
-// Whether to colour the text: --color, else a terminal that NO_COLOR (https://no-color.org: set
-// and not empty) and TERM=dumb do not forbid it.
-bool UseColor(ColorWhen when) {
-  if (when != ColorWhen::kAuto) return when == ColorWhen::kAlways;
-  const char* no_color = std::getenv("NO_COLOR");
-  const char* term = std::getenv("TERM");
-  if ((no_color && *no_color) || (term && std::string_view(term) == "dumb")) return false;
-  return ::isatty(1) == 1;
 }
 
 // The format of one file: --format, else its extension, else its first 64 KiB (`head`, read
@@ -391,7 +375,7 @@ std::string ClaimedFiles(const conformance::FormatModule* only) {
 class ValidateRun {
  public:
   explicit ValidateRun(const ValidateArgs& args)
-      : args_(args), color_(args.form == Form::kText && UseColor(args.color)) {
+      : args_(args), color_(args.form == Form::kText && UseColor(args.color, STDOUT_FILENO)) {
     if (args_.form == Form::kJson) output_.Write("{\"files\":[");
     if (args_.form == Form::kSarif) output_.Write(SarifLog::Begin());
   }

@@ -2,6 +2,7 @@
 
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
+#include "runner/cli.h"
 #include "runner/report/escape.h"
 
 namespace arcs::runner {
@@ -9,25 +10,16 @@ namespace {
 
 // gcc's default colours (GCC_COLORS): the locus bold, errors bold red, warnings bold magenta,
 // notes bold cyan.
-constexpr std::string_view kBold = "\033[1m";
-constexpr std::string_view kReset = "\033[0m";
-
-std::string_view SeverityColor(Severity severity) {
+std::string InSeverityColor(const Paint& paint, Severity severity, std::string_view text) {
   switch (severity) {
     case Severity::kError:
-      return "\033[1;31m";
+      return paint.Red(text);
     case Severity::kWarning:
-      return "\033[1;35m";
+      return paint.Magenta(text);
     case Severity::kNote:
-      return "\033[1;36m";
+      return paint.Cyan(text);
   }
-  return kBold;
-}
-
-// `text` wrapped in `sgr` when colouring, else as it is.
-std::string Painted(std::string_view text, std::string_view sgr, bool color) {
-  if (!color) return std::string(text);
-  return std::string(sgr) + std::string(text) + std::string(kReset);
+  return paint.Bold(text);
 }
 
 void AppendFindingJson(const Finding& f, std::string* out) {
@@ -58,23 +50,21 @@ std::uint64_t ShownColumn(const Location& location) {
 }  // namespace
 
 void AppendValidateText(const ValidatedFile& file, std::string* out, bool color) {
+  const Paint paint(color);
   const Diagnostics& d = file.diagnostics;
   const std::string name = report::EscapeTerminal(file.name);
   for (const Finding& f : d.findings()) {
-    const std::string_view severity_color = SeverityColor(f.severity);
-    *out += Painted(name + ":" + std::to_string(ShownLine(f.location)) + ":" +
-                        std::to_string(ShownColumn(f.location)) + ":",
-                    kBold, color) +
-            " " + Painted(std::string(SeverityName(f.severity)) + ":", severity_color, color) +
+    *out += paint.Bold(name + ":" + std::to_string(ShownLine(f.location)) + ":" +
+                       std::to_string(ShownColumn(f.location)) + ":") +
+            " " + InSeverityColor(paint, f.severity, std::string(SeverityName(f.severity)) + ":") +
             " " + report::EscapeTerminal(f.message);
     if (!f.location.pointer.empty()) {
       *out += " (at " + report::EscapeTerminal(f.location.pointer) + ")";
     }
-    *out += " [" + Painted(report::EscapeTerminal(f.rule_id), severity_color, color) + "]\n";
+    *out += " [" + InSeverityColor(paint, f.severity, report::EscapeTerminal(f.rule_id)) + "]\n";
   }
   if (d.dropped_count() > 0) {
-    *out += Painted(name + ":", kBold, color) + " " +
-            Painted("note:", SeverityColor(Severity::kNote), color) + " " +
+    *out += paint.Bold(name + ":") + " " + paint.Cyan("note:") + " " +
             std::to_string(d.dropped_count()) + " more findings not shown\n";
   }
 }
