@@ -6,27 +6,9 @@
 set -uo pipefail
 arcs=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=runner/testing/cli_checks.sh
+source "$src/runner/testing/cli_checks.sh"
 fake="/usr/bin/python3 $src/runner/supervisor/testing/fake_impl.py"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# expect_status WANT DESCRIPTION COMMAND...: runs COMMAND (output in $tmp/out), checks its status.
-expect_status() {
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>&1
-  local got=$?
-  if [ "$got" -ne "$want" ]; then
-    fail "$what: exit $got, want $want"
-    sed 's/^/    /' "$tmp/out" | head -n 30 >&2
-  fi
-}
 
 # case_field REPORT CASE_ID OPERATION FIELD: a field of one case of the first implementation.
 case_field() {
@@ -286,8 +268,4 @@ expect_status 2 "known failures /dev/zero" "$arcs" run --quiet --known-failures 
 grep -q "/dev/zero: larger than" "$tmp/out" || fail "--known-failures /dev/zero: no clear error"
 ls "$tmp/badges"/*.svg >/dev/null 2>&1 || fail "no badge written"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all run checks passed"
+finish run

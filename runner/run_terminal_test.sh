@@ -9,30 +9,14 @@
 set -uo pipefail
 arcs=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=runner/testing/cli_checks.sh
+source "$src/runner/testing/cli_checks.sh"
 fake="/usr/bin/python3 $src/runner/supervisor/testing/fake_impl.py"
 python_toy="/usr/bin/python3 $src/runner/adapters/python/arcs_adapter.py"
 node_toy="node $src/runner/adapters/node/arcs_adapter.js"
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-# run_as WANT DESCRIPTION COMMAND...: runs COMMAND, stdout in $tmp/out, stderr in $tmp/err.
-run_as() {
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" -ne "$want" ]; then
-    fail "$what: exit $got, want $want"
-    head -n 20 "$tmp/out" "$tmp/err" | sed 's/^/    /' >&2
-  fi
-}
 has() { grep -q -- "$2" "$1" || fail "$3 (no \"$2\" in $(basename "$1"))"; }
 hasnt() { ! grep -q -- "$2" "$1" || fail "$3 (\"$2\" in $(basename "$1"))"; }
-one=spool-11.1-minimal
+one="spool-11.1-minimal"
 spool=(--format spool --no-resource-probes)
 
 # 1. The spellings people type.
@@ -155,8 +139,4 @@ hasnt "$written" "$one/validate" "the stale entry was not pruned"
 hasnt "$written" "spool-no-such" "the stale glob was not pruned"
 run_as 0 "the pruned list" "$arcs" run --quiet -j 2 --impl "$fake good" --known-failures "$written"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "all terminal checks passed"
+finish terminal
