@@ -7,7 +7,7 @@
 # another folder for them (tools/run_test.sh uses a copy).
 set -uo pipefail
 build=${1:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 jobs=$(nproc 2>/dev/null || echo 2)
 reports=${ARCS_REPORTS:-reports}
 mkdir -p "$reports"
