@@ -70,9 +70,12 @@ std::string ExpectedActual(const CaseResult& c) {
 
 std::string OutcomeText(const CaseResult& c) {
   std::string text(OutcomeName(c.outcome));
-  if (!c.error_kind.empty()) {
+  // The runner sets at most one of them: an error kind when there was no answer, a mismatch when
+  // there was a wrong one.
+  const std::string& how = c.error_kind.empty() ? c.mismatch : c.error_kind;
+  if (!how.empty()) {
     text += " (";
-    text += c.error_kind;
+    text += how;
     text += ')';
   }
   return text;

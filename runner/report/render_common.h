@@ -4,6 +4,7 @@
 #ifndef ARCS_RUNNER_REPORT_RENDER_COMMON_H_
 #define ARCS_RUNNER_REPORT_RENDER_COMMON_H_
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -32,8 +33,25 @@ std::string CertificationText(const FormatSummary& format);
 // The "expected ... / actual ..." explanation of a case, for tooltips and failure messages.
 std::string ExpectedActual(const CaseResult& c);
 
-// Outcome name with the error kind when there is one: "errored (crash)".
+// Outcome name with the error kind or the mismatch when there is one: "errored (crash)",
+// "failed (accepted)".
 std::string OutcomeText(const CaseResult& c);
+
+// The mismatches a failed answer can have (CaseResult::mismatch): each name, a few words for a
+// filter, and what it means, for a legend.
+struct Mismatch {
+  std::string_view name;
+  std::string_view brief;
+  std::string_view meaning;
+};
+inline constexpr std::array<Mismatch, 4> kMismatches = {{
+    {"accepted", "accepted, should reject", "accepted what the vector rejects: it should reject"},
+    {"rejected", "rejected, should accept", "rejected what the vector accepts: it should accept"},
+    {"output", "wrong output", "the right verdict, but not the output the operation asks for"},
+    {"declaration", "policy declaration",
+     "a policy case whose policy was not declared, or declared with a choice the case does not "
+     "allow"},
+}};
 
 // The ground of a case in words, with what goes with it: "required", "policy invalid_line=skip",
 // "acceptable SP-E14, fits rfc3339" (or "fits no reading" when answered; the flag alone when

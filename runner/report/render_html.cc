@@ -1,89 +1,185 @@
-// RenderHtml and ContentSecurityPolicy (render.h).
+// RenderHtml and ContentSecurityPolicy (render.h): the page, its summaries and what the parts in
+// render_html_*.cc share (render_html_internal.h).
 #include <algorithm>
-#include <map>
-#include <set>
-#include <tuple>
+#include <cstdio>
 
 #include "reference/core/base64.h"
 #include "reference/core/sha256.h"
 #include "runner/report/escape.h"
 #include "runner/report/render.h"
 #include "runner/report/render_common.h"
+#include "runner/report/render_html_internal.h"
 
 namespace arcs::report {
-namespace {
+namespace internal {
+// The page's only style and script (report_page.css, report_page.js, embedded by CMake). They
+// hold no report data (that lives in escaped text and data-* attributes), so their hashes are
+// constants of the build and the CSP can name them.
+std::string_view ReportPageStyle();
+std::string_view ReportPageScript();
+}  // namespace internal
 
-// The page's only style and script. They hold no report data (that lives in escaped text and
-// data-* attributes), so their hashes are constants of the build and the CSP can name them.
-constexpr std::string_view kStyle = R"(
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}
-h1{font-size:1.6em}h2{font-size:1.3em;margin-top:1.6em}h3{font-size:1.1em}
-table{border-collapse:collapse;margin:.5em 0}
-th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
-thead th{background:#eee;position:sticky;top:0}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-td.o{text-align:center;white-space:nowrap}
-.o-passed{background:#c6efc6}.o-failed{background:#f5b5b5}.o-errored{background:#f7cf86}
-.o-skipped{background:#e2e2e2}.o-known_failure{background:#d8c6f0}.o-none{color:#999}
-.cert-full{background:#c6efc6}.cert-partial{background:#faeaa0}.cert-none{background:#f5b5b5}
-.filters{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}
-.text{white-space:pre-wrap;overflow-wrap:anywhere;max-width:40em}
-pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:24em;white-space:pre-wrap}
-.warn{background:#faeaa0;padding:.5em}
-.inconsistent{background:#f5b5b5;font-weight:bold}
-[hidden]{display:none!important}
-)";
-
-constexpr std::string_view kScript = R"(
-"use strict";
-(function () {
-  var names = ["format", "operation", "level", "outcome", "ground"];
-  var selects = names.map(function (n) { return document.getElementById("filter-" + n); });
-  var search = document.getElementById("filter-text");
-  var rows = document.querySelectorAll("tr[data-format]");
-  var shown = document.getElementById("shown");
-  function matches(d) {
-    var v = selects.map(function (s) { return s.value; });
-    if (v[0] && d.format !== v[0]) return false;
-    if (v[1] && d.operation !== v[1]) return false;
-    if (v[2] && d.level !== v[2]) return false;
-    if (v[4] && d.ground !== v[4]) return false;
-    var outcomes = d.outcomes.split(" ");
-    if (v[3] === "differ") {
-      if (d.differ !== "1") return false;
-    } else if (v[3] === "not-passed") {
-      if (outcomes.every(function (o) { return o === "passed"; })) return false;
-    } else if (v[3] && outcomes.indexOf(v[3]) < 0) {
-      return false;
-    }
-    var text = search.value.trim().toLowerCase();
-    return !text || d.search.indexOf(text) >= 0;
-  }
-  function apply() {
-    var visible = 0, total = 0;
-    rows.forEach(function (row) {
-      var ok = matches(row.dataset);
-      row.hidden = !ok;
-      if (row.dataset.matrix === "1") {
-        total++;
-        if (ok) visible++;
-      }
-    });
-    shown.textContent = visible + " of " + total + " cases shown";
-  }
-  selects.concat([search]).forEach(function (c) {
-    c.addEventListener("input", apply);
-    c.addEventListener("change", apply);
-  });
-  apply();
-})();
-)";
+namespace html {
 
 // Long untrusted answers are cut so that one case cannot swamp the page.
 constexpr std::size_t kMaxTextBytes = 2000;
 
 std::string E(std::string_view text) { return EscapeXml(text); }
 std::string ET(std::string_view text) { return EscapeXml(Truncate(text, kMaxTextBytes)); }
+
+std::string Scrolling(std::string_view table, std::string_view extra_class) {
+  std::string out = "<div class=\"scroll";
+  if (!extra_class.empty()) out += " " + std::string(extra_class);
+  return out + "\">" + std::string(table) + "</div>\n";
+}
+
+std::string Seconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, seconds < 1e6 ? "%.3f s" : "%.3g s", seconds);
+  return buffer;
+}
+
+bool DidNotPass(Outcome outcome) {
+  return outcome == Outcome::kFailed || outcome == Outcome::kErrored ||
+         outcome == Outcome::kKnownFailure;
+}
+
+std::string Token(std::string_view word) {
+  std::string token;
+  for (char c : word) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') token += c;
+  }
+  return token.empty() ? "other" : token;
+}
+
+namespace {
+
+// How the case missed or errored, as a token; "" when it did neither.
+std::string How(const CaseResult& c) {
+  const std::string& how = c.error_kind.empty() ? c.mismatch : c.error_kind;
+  return how.empty() ? "" : Token(how);
+}
+
+}  // namespace
+
+std::string OutcomeLabel(const CaseResult* c) { return c ? internal::OutcomeText(*c) : "not run"; }
+
+std::string OutcomeClass(const CaseResult* c) {
+  if (!c) return "o o-none";
+  std::string classes = "o o-" + std::string(OutcomeName(c->outcome));
+  if (const std::string how = How(*c); !how.empty()) {
+    classes += (c->error_kind.empty() ? " m-" : " k-") + how;
+  }
+  return classes;
+}
+
+std::string OutcomeToken(const CaseResult* c) {
+  if (!c) return "none";
+  const std::string how = How(*c);
+  return std::string(OutcomeName(c->outcome)) + (how.empty() ? "" : "." + how);
+}
+
+std::string OutcomeBadge(const CaseResult* c, std::string_view prefix) {
+  return "<span class=\"" + OutcomeClass(c) + "\">" + std::string(prefix) + E(OutcomeLabel(c)) +
+         "</span>";
+}
+
+Page::Page(const Report& r) : report(r) {
+  const std::size_t n = r.implementations.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const CaseResult& c : r.implementations[i].cases) row_of[{c.format, c.id, c.operation}];
+  }
+  for (auto& [key, index] : row_of) {
+    index = rows.size();
+    Row& row = rows.emplace_back();
+    row.index = index;
+    std::tie(row.format, row.id, row.operation) = key;
+    row.results.assign(n, nullptr);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const CaseResult& c : r.implementations[i].cases) {
+      Row& row = rows[RowOf(c)];
+      if (row.results[i]) continue;  // CheckUniqueCases: not in a report read from a file
+      if (std::all_of(row.results.begin(), row.results.end(),
+                      [](const CaseResult* other) { return other == nullptr; })) {
+        row.level = c.level;
+        row.ground = c.ground;
+        row.flag = c.flag;
+        row.requirements = c.requirements;
+      }
+      row.results[i] = &c;
+      row.not_passed = row.not_passed || DidNotPass(c.outcome);
+    }
+  }
+  for (std::size_t i = 0; i < r.requirements.size(); ++i) {
+    requirement_of.try_emplace({r.requirements[i].format, r.requirements[i].id}, i);
+  }
+}
+
+std::size_t Page::RowOf(const CaseResult& c) const {
+  return row_of.at({c.format, c.id, c.operation});
+}
+
+const RequirementInfo* Page::Requirement(const std::string& format, const std::string& id) const {
+  auto it = requirement_of.find({format, id});
+  return it == requirement_of.end() ? nullptr : &report.requirements[it->second];
+}
+
+std::string RowAnchor(std::size_t row) { return "c" + std::to_string(row); }
+
+std::string CellAnchor(std::size_t row, std::size_t implementation) {
+  return RowAnchor(row) + "-" + std::to_string(implementation);
+}
+
+std::string RequirementAnchor(std::size_t requirement) { return "q" + std::to_string(requirement); }
+
+namespace {
+
+// -1, 0 or 1 as a is before, level with or after b, runs of digits compared as numbers ("01" is
+// level with "1").
+int NaturalCompare(std::string_view a, std::string_view b) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (!digit(a[i]) || !digit(b[j])) {
+      if (a[i] != b[j]) {
+        return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
+      }
+      ++i, ++j;
+      continue;
+    }
+    // Two numbers: the one with more significant digits is larger, then the first digit that
+    // differs decides.
+    while (i < a.size() && a[i] == '0') ++i;
+    while (j < b.size() && b[j] == '0') ++j;
+    std::size_t ei = i, ej = j;
+    while (ei < a.size() && digit(a[ei])) ++ei;
+    while (ej < b.size() && digit(b[ej])) ++ej;
+    const std::string_view na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+    if (na.size() != nb.size()) return na.size() < nb.size() ? -1 : 1;
+    if (na != nb) return na < nb ? -1 : 1;
+    i = ei, j = ej;
+  }
+  const std::size_t rest_a = a.size() - i, rest_b = b.size() - j;
+  return rest_a == rest_b ? 0 : rest_a < rest_b ? -1 : 1;
+}
+
+}  // namespace
+
+bool NaturalLess(std::string_view a, std::string_view b) {
+  // Ties ("01" and "1") in plain order, so that only equal strings are equivalent.
+  const int order = NaturalCompare(a, b);
+  return order != 0 ? order < 0 : a < b;
+}
+
+}  // namespace html
+
+namespace {
+
+using html::E;
+using html::ET;
+using html::Scrolling;
 
 std::string HashSource(std::string_view text) {
   const Sha256Digest digest = Sha256::Of(text);
@@ -93,13 +189,6 @@ std::string HashSource(std::string_view text) {
          "'";
 }
 
-std::string AsciiLower(std::string text) {
-  for (char& c : text) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return text;
-}
-
 std::string CertificationClass(std::string_view certification) {
   if (certification == "full" || certification == "partial" || certification == "none") {
     return "cert-" + std::string(certification);
@@ -107,79 +196,20 @@ std::string CertificationClass(std::string_view certification) {
   return "cert-other";
 }
 
-void CountHeaderCells(std::string* out) {
+std::string CountHeaderCells() {
+  std::string out;
   for (const auto& [name, value] : internal::CountColumns(Counts{})) {
-    *out += "<th>" + std::string(name) + "</th>";
+    out += "<th>" + std::string(name) + "</th>";
   }
-}
-
-void CountCells(const Counts& counts, std::string* out) {
-  for (const auto& [name, value] : internal::CountColumns(counts)) {
-    *out += "<td class=\"n\">" + std::to_string(value) + "</td>";
-  }
-}
-
-// One row of the matrix: a (format, case id, operation) and each implementation's result.
-struct MatrixRow {
-  std::string level;
-  Ground ground = Ground::kRequired;
-  std::string flag;
-  std::vector<std::string> requirements;
-  std::vector<const CaseResult*> results;  // one per implementation; nullptr when not run
-};
-using MatrixKey = std::tuple<std::string, std::string, std::string>;  // format, id, operation
-
-std::map<MatrixKey, MatrixRow> BuildMatrix(const Report& report) {
-  std::map<MatrixKey, MatrixRow> matrix;
-  const std::size_t n = report.implementations.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    for (const CaseResult& c : report.implementations[i].cases) {
-      MatrixRow& row = matrix[{c.format, c.id, c.operation}];
-      if (row.results.empty()) {
-        row.results.assign(n, nullptr);
-        row.level = c.level;
-        row.ground = c.ground;
-        row.flag = c.flag;
-        row.requirements = c.requirements;
-      }
-      if (!row.results[i]) row.results[i] = &c;
-    }
-  }
-  return matrix;
-}
-
-// The attributes the filter script reads. `outcomes` is a space-separated set of outcome names.
-// The search text holds the flag, so a flag's cases can be found by its id.
-std::string FilterAttributes(const MatrixKey& key, std::string_view level, Ground ground,
-                             std::string_view flag, const std::vector<std::string>& requirements,
-                             std::string_view outcomes, bool differ, bool matrix) {
-  const auto& [format, id, operation] = key;
-  std::string search = id + " " + format + " " + operation + " " + std::string(level);
-  if (!flag.empty()) search += " " + std::string(flag);
-  for (const std::string& r : requirements) search += " " + r;
-  std::string out = " data-format=\"" + E(format) + "\" data-operation=\"" + E(operation) +
-                    "\" data-level=\"" + E(level) + "\" data-ground=\"" +
-                    std::string(GroundName(ground)) + "\" data-outcomes=\"" + E(outcomes) +
-                    "\" data-differ=\"" + (differ ? "1" : "0") + "\" data-search=\"" +
-                    E(AsciiLower(search)) + "\"";
-  if (matrix) out += " data-matrix=\"1\"";
   return out;
 }
 
-void Select(std::string_view name, const std::vector<std::pair<std::string, std::string>>& options,
-            std::string* out) {
-  *out += "<label>" + std::string(name) + " <select id=\"filter-" + std::string(name) +
-          "\"><option value=\"\">all</option>";
-  for (const auto& [value, label] : options) {
-    *out += "<option value=\"" + E(value) + "\">" + E(label) + "</option>";
+std::string CountCells(const Counts& counts) {
+  std::string out;
+  for (const auto& [name, value] : internal::CountColumns(counts)) {
+    out += "<td class=\"n\">" + std::to_string(value) + "</td>";
   }
-  *out += "</select></label>\n";
-}
-
-std::vector<std::pair<std::string, std::string>> Options(const std::set<std::string>& values) {
-  std::vector<std::pair<std::string, std::string>> options;
-  for (const std::string& v : values) options.emplace_back(v, v);
-  return options;
+  return out;
 }
 
 // Per implementation and format: how each ambiguous passage was read, and the strict profile.
@@ -196,14 +226,15 @@ void RenderReadings(const Report& report, std::string* out) {
       }
     }
   }
-  *out += "<h2>Readings of ambiguous passages</h2>\n";
+  *out += "<h2 id=\"readings\">Readings of ambiguous passages</h2>\n";
   if (rows.empty()) {
     *out += "<p>No case depends on an ambiguous passage.</p>\n";
   } else {
-    *out +=
-        "<table id=\"readings\"><thead><tr><th>implementation</th><th>format</th><th>flag</th>"
-        "<th>cases</th><th>readings taken</th><th>consistent</th></tr></thead><tbody>\n" +
-        rows + "</tbody></table>\n";
+    *out += Scrolling(
+        "<table id=\"readings-table\"><thead><tr><th>implementation</th><th>format</th>"
+        "<th>flag</th><th>cases</th><th>readings taken</th><th>consistent</th></tr></thead>"
+        "<tbody>\n" +
+        rows + "</tbody></table>");
   }
   *out += "<ul id=\"strict\">\n";
   for (const ImplementationReport& impl : report.implementations) {
@@ -215,38 +246,39 @@ void RenderReadings(const Report& report, std::string* out) {
   *out += "</ul>\n";
 }
 
-void RenderSummaries(const Report& report, std::string* out) {
-  *out += "<h2>Summary</h2>\n<table><thead><tr><th>implementation</th><th>version</th>";
-  CountHeaderCells(out);
-  *out += "</tr></thead><tbody>\n";
+// What the implementations scored, at a glance: counts and certification per format.
+void RenderSummary(const Report& report, std::string* out) {
+  std::string table =
+      "<table id=\"summary-table\"><thead><tr><th>implementation</th><th>version</th>" +
+      CountHeaderCells() + "</tr></thead><tbody>\n";
   for (const ImplementationReport& impl : report.implementations) {
-    *out += "<tr><td>" + E(impl.name) + "</td><td>" + E(impl.version) + "</td>";
-    CountCells(impl.summary, out);
-    *out += "</tr>\n";
+    table += "<tr><td>" + E(impl.name) + "</td><td>" + E(impl.version) + "</td>" +
+             CountCells(impl.summary) + "</tr>\n";
   }
-  *out += "</tbody></table>\n";
+  *out += "<h2 id=\"summary\">Summary</h2>\n" + Scrolling(table + "</tbody></table>");
 
-  *out +=
-      "<h2>Certification</h2>\n<table><thead><tr><th>implementation</th><th>format</th>"
+  table =
+      "<table id=\"certification-table\"><thead><tr><th>implementation</th><th>format</th>"
       "<th>certification</th><th>missing</th></tr></thead><tbody>\n";
   for (const ImplementationReport& impl : report.implementations) {
     for (const FormatSummary& f : impl.formats) {
-      *out += "<tr><td>" + E(impl.name) + "</td><td>" + E(f.format) + "</td><td class=\"" +
-              CertificationClass(f.certification) + "\">" + E(internal::CertificationText(f)) +
-              "</td><td class=\"text\">";
+      table += "<tr><td>" + E(impl.name) + "</td><td>" + E(f.format) + "</td><td class=\"" +
+               CertificationClass(f.certification) + "\">" + E(internal::CertificationText(f)) +
+               "</td><td class=\"text\">";
       for (std::size_t i = 0; i < f.missing.size(); ++i) {
-        *out += (i ? "<br>" : "") + ET(f.missing[i]);
+        table += (i ? "<br>" : "") + ET(f.missing[i]);
       }
-      *out += "</td></tr>\n";
+      table += "</td></tr>\n";
     }
   }
-  *out += "</tbody></table>\n";
+  *out += "<h2 id=\"certification\">Certification</h2>\n" + Scrolling(table + "</tbody></table>");
+}
 
-  *out +=
-      "<h2>Operations</h2>\n<table><thead><tr><th>implementation</th><th>format</th>"
-      "<th>operation</th><th>supported</th><th>level</th>";
-  CountHeaderCells(out);
-  *out += "</tr></thead><tbody>\n";
+void RenderOperations(const Report& report, std::string* out) {
+  std::string table =
+      "<table id=\"operations-table\"><thead><tr><th>implementation</th><th>format</th>"
+      "<th>operation</th><th>supported</th><th>level</th>" +
+      CountHeaderCells() + "</tr></thead><tbody>\n";
   for (const ImplementationReport& impl : report.implementations) {
     for (const FormatSummary& f : impl.formats) {
       for (const OperationSummary& op : f.operations) {
@@ -254,125 +286,13 @@ void RenderSummaries(const Report& report, std::string* out) {
                                  "</td><td>" + E(op.operation) + "</td><td>" +
                                  (op.supported ? "yes" : "no") + "</td><td>";
         for (const std::string& level : internal::OrderedLevels(op.by_level)) {
-          *out += lead + E(level) + "</td>";
-          CountCells(op.by_level.at(level), out);
-          *out += "</tr>\n";
+          table += lead + E(level) + "</td>" + CountCells(op.by_level.at(level)) + "</tr>\n";
         }
-        *out += lead + "all</td>";
-        CountCells(op.counts, out);
-        *out += "</tr>\n";
+        table += lead + "all</td>" + CountCells(op.counts) + "</tr>\n";
       }
     }
   }
-  *out += "</tbody></table>\n";
-
-  RenderReadings(report, out);
-}
-
-void RenderFilters(const std::map<MatrixKey, MatrixRow>& matrix, std::string* out) {
-  std::set<std::string> formats, operations, levels;
-  std::set<Ground> grounds;
-  for (const auto& [key, row] : matrix) {
-    formats.insert(std::get<0>(key));
-    operations.insert(std::get<2>(key));
-    levels.insert(row.level);
-    grounds.insert(row.ground);
-  }
-  std::vector<std::pair<std::string, std::string>> ground_options;
-  for (Ground g : grounds) ground_options.emplace_back(GroundName(g), GroundName(g));
-  std::map<std::string, Counts> level_map;
-  for (const std::string& level : levels) level_map[level];
-  std::vector<std::pair<std::string, std::string>> level_options;
-  for (const std::string& level : internal::OrderedLevels(level_map)) {
-    level_options.emplace_back(level, level);
-  }
-  std::vector<std::pair<std::string, std::string>> outcome_options = {
-      {"not-passed", "not passed"}, {"differ", "implementations differ"}};
-  for (Outcome o : {Outcome::kPassed, Outcome::kFailed, Outcome::kErrored, Outcome::kSkipped,
-                    Outcome::kKnownFailure}) {
-    outcome_options.emplace_back(OutcomeName(o), OutcomeName(o));
-  }
-  outcome_options.emplace_back("none", "not run");
-  *out += "<div class=\"filters\">\n";
-  Select("format", Options(formats), out);
-  Select("operation", Options(operations), out);
-  Select("level", level_options, out);
-  Select("outcome", outcome_options, out);
-  Select("ground", ground_options, out);
-  *out +=
-      "<label>search <input id=\"filter-text\" type=\"search\" placeholder=\"case id, "
-      "requirement\"></label>\n<span id=\"shown\"></span>\n</div>\n";
-}
-
-void RenderMatrix(const Report& report, const std::map<MatrixKey, MatrixRow>& matrix,
-                  std::string* out) {
-  *out +=
-      "<table id=\"matrix\"><thead><tr><th>format</th><th>case</th><th>operation</th>"
-      "<th>level</th><th>ground</th><th>flag</th>";
-  for (const ImplementationReport& impl : report.implementations) {
-    *out += "<th>" + E(impl.name) + "</th>";
-  }
-  *out += "</tr></thead><tbody>\n";
-  for (const auto& [key, row] : matrix) {
-    std::set<std::string> outcomes;
-    for (const CaseResult* c : row.results) {
-      outcomes.insert(c ? std::string(OutcomeName(c->outcome)) : "none");
-    }
-    std::string outcome_list;
-    for (const std::string& o : outcomes) outcome_list += (outcome_list.empty() ? "" : " ") + o;
-    std::string requirements;
-    for (const std::string& id : row.requirements) {
-      requirements += (requirements.empty() ? "" : " ") + id;
-    }
-    *out += "<tr" +
-            FilterAttributes(key, row.level, row.ground, row.flag, row.requirements, outcome_list,
-                             outcomes.size() > 1, true) +
-            "><td>" + E(std::get<0>(key)) + "</td><td title=\"requirements: " + E(requirements) +
-            "\">" + E(std::get<1>(key)) + "</td><td>" + E(std::get<2>(key)) + "</td><td>" +
-            E(row.level) + "</td><td>" + std::string(GroundName(row.ground)) + "</td><td>" +
-            E(row.flag) + "</td>";
-    for (const CaseResult* c : row.results) {
-      if (!c) {
-        *out += "<td class=\"o o-none\">not run</td>";
-        continue;
-      }
-      *out += "<td class=\"o o-" + std::string(OutcomeName(c->outcome)) + "\" title=\"" +
-              ET(internal::CaseDetail(*c)) + "\">" + E(internal::OutcomeText(*c)) + "</td>";
-    }
-    *out += "</tr>\n";
-  }
-  *out += "</tbody></table>\n";
-}
-
-void RenderDetails(const Report& report, const std::map<MatrixKey, MatrixRow>& matrix,
-                   std::string* out) {
-  *out +=
-      "<h2>Cases that did not pass</h2>\n<table id=\"details\"><thead><tr>"
-      "<th>implementation</th><th>format</th><th>case</th><th>operation</th><th>level</th>"
-      "<th>ground</th><th>outcome</th><th>expected</th><th>actual</th><th>detail</th></tr>"
-      "</thead><tbody>\n";
-  for (const ImplementationReport& impl : report.implementations) {
-    for (const CaseResult& c : impl.cases) {
-      if (c.outcome == Outcome::kPassed) continue;
-      const MatrixKey key{c.format, c.id, c.operation};
-      bool differ = false;
-      if (auto it = matrix.find(key); it != matrix.end()) {
-        for (const CaseResult* other : it->second.results) {
-          differ = differ || !other || other->outcome != c.outcome;
-        }
-      }
-      *out += "<tr" +
-              FilterAttributes(key, c.level, c.ground, c.flag, c.requirements,
-                               OutcomeName(c.outcome), differ, false) +
-              "><td>" + E(impl.name) + "</td><td>" + E(c.format) + "</td><td>" + E(c.id) +
-              "</td><td>" + E(c.operation) + "</td><td>" + E(c.level) + "</td><td class=\"text\">" +
-              ET(internal::GroundText(c)) + "</td><td class=\"o o-" +
-              std::string(OutcomeName(c.outcome)) + "\">" + E(internal::OutcomeText(c)) +
-              "</td><td class=\"text\">" + ET(c.expected) + "</td><td class=\"text\">" +
-              ET(c.actual) + "</td><td class=\"text\">" + ET(c.message) + "</td></tr>\n";
-    }
-  }
-  *out += "</tbody></table>\n";
+  *out += "<h2 id=\"operations\">Operations</h2>\n" + Scrolling(table + "</tbody></table>");
 }
 
 // The resource-limit cases with each implementation's peak memory; nothing when there are none.
@@ -382,23 +302,23 @@ void RenderResources(const Report& report, std::string* out) {
     for (const CaseResult& c : impl.cases) {
       if (c.ground != Ground::kResource) continue;
       rows += "<tr><td>" + E(impl.name) + "</td><td>" + E(c.format) + "</td><td>" + E(c.id) +
-              "</td><td>" + E(c.operation) + "</td><td class=\"o o-" +
-              std::string(OutcomeName(c.outcome)) + "\">" + E(internal::OutcomeText(c)) +
-              "</td><td class=\"n\">" +
+              "</td><td>" + E(c.operation) + "</td><td class=\"" + html::OutcomeClass(&c) + "\">" +
+              E(internal::OutcomeText(c)) + "</td><td class=\"n\">" +
               (c.peak_rss_bytes == 0 ? "not measured" : internal::ByteSize(c.peak_rss_bytes)) +
               "</td></tr>\n";
     }
   }
   if (rows.empty()) return;
-  *out +=
-      "<h2>Resource limits</h2>\n<table id=\"resources\"><thead><tr><th>implementation</th>"
-      "<th>format</th><th>case</th><th>operation</th><th>outcome</th><th>peak memory</th></tr>"
-      "</thead><tbody>\n" +
-      rows + "</tbody></table>\n";
+  *out += "<h2 id=\"resources\">Resource limits</h2>\n" +
+          Scrolling(
+              "<table id=\"resources-table\"><thead><tr><th>implementation</th><th>format</th>"
+              "<th>case</th><th>operation</th><th>outcome</th><th>peak memory</th></tr></thead>"
+              "<tbody>\n" +
+              rows + "</tbody></table>");
 }
 
 void RenderImplementations(const Report& report, std::string* out) {
-  *out += "<h2>Implementations</h2>\n";
+  *out += "<h2 id=\"implementations\">Implementations</h2>\n";
   for (const ImplementationReport& impl : report.implementations) {
     // The homepage is shown as text, never as a link: it is untrusted (javascript: URLs).
     *out += "<h3>" + E(impl.name) + " " + E(impl.version) +
@@ -416,6 +336,13 @@ void RenderImplementations(const Report& report, std::string* out) {
   }
 }
 
+constexpr std::string_view kNavigation =
+    "<nav><a href=\"#summary\">Summary</a> <a href=\"#certification\">Certification</a> "
+    "<a href=\"#cases\">Cases</a> <a href=\"#matrix-heading\">Matrix</a> "
+    "<a href=\"#rollup\">By spec section</a> <a href=\"#slowest\">Slowest cases</a> "
+    "<a href=\"#operations\">Operations</a> <a href=\"#readings\">Readings</a> "
+    "<a href=\"#implementations\">Implementations</a></nav>\n";
+
 }  // namespace
 
 std::string ContentSecurityPolicy(std::string_view style, std::string_view script) {
@@ -424,27 +351,30 @@ std::string ContentSecurityPolicy(std::string_view style, std::string_view scrip
 }
 
 std::string RenderHtml(const Report& report) {
+  const std::string_view style = internal::ReportPageStyle(), script = internal::ReportPageScript();
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"" +
-      ContentSecurityPolicy(kStyle, kScript) +
+      ContentSecurityPolicy(style, script) +
       "\">\n<meta name=\"referrer\" content=\"no-referrer\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>ARCS conformance report</title>\n<style>" +
-      std::string(kStyle) + "</style>\n</head>\n<body>\n<h1>ARCS conformance report</h1>\n";
+      std::string(style) + "</style>\n</head>\n<body>\n<h1>ARCS conformance report</h1>\n";
   if (!report.complete) {
     out += "<p class=\"warn\">Incomplete: " + std::string(internal::kIncompleteNote) + "</p>\n";
   }
-  out += "<p>" + internal::RunDescription(report.run, EscapeXml) + "</p>\n\n";
-  RenderSummaries(report, &out);
-  const std::map<MatrixKey, MatrixRow> matrix = BuildMatrix(report);
-  out += "<h2>Cases</h2>\n";
-  RenderFilters(matrix, &out);
-  RenderMatrix(report, matrix, &out);
-  RenderDetails(report, matrix, &out);
+  out +=
+      "<p>" + internal::RunDescription(report.run, EscapeXml) + "</p>\n" + std::string(kNavigation);
+  RenderSummary(report, &out);
+  const html::Page page(report);
+  html::RenderCases(page, &out);
+  html::RenderRollup(page, &out);
+  html::RenderSlowest(page, &out);
+  RenderOperations(report, &out);
+  RenderReadings(report, &out);
   RenderResources(report, &out);
   RenderImplementations(report, &out);
-  out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+  out += "<script>" + std::string(script) + "</script>\n</body>\n</html>\n";
   return out;
 }
 

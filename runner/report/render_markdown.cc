@@ -71,6 +71,26 @@ void RenderResources(const ImplementationReport& impl, std::string* out) {
           Header({"case", "format", "operation", "outcome", "peak memory"}, 5) + rows;
 }
 
+// A failure's evidence in one line, where it is cheap: its first input's size and first line (or
+// first bytes, in hex), and the vector it comes from. The HTML page shows all of it.
+std::string EvidenceLine(const CaseResult& c) {
+  if (!c.evidence) return "";
+  constexpr std::size_t kFirstLineBytes = 80;
+  const Evidence& e = *c.evidence;
+  std::string line;
+  if (!e.inputs.empty()) {
+    const Blob& input = e.inputs.front();
+    line = input.name + " (" + std::to_string(input.size) + " bytes): ";
+    line += input.encoding == "hex"
+                ? "hex " + input.content.substr(0, 2 * 16)
+                : Truncate(std::string_view(input.content).substr(0, input.content.find('\n')),
+                           kFirstLineBytes);
+    if (e.inputs.size() > 1) line += "; " + std::to_string(e.inputs.size() - 1) + " more input(s)";
+  }
+  if (!e.vector.empty()) line += (line.empty() ? "vector " : "; vector ") + e.vector;
+  return line;
+}
+
 void RenderImplementation(const ImplementationReport& impl, std::string* out) {
   *out += "\n## " + EscapeMarkdown(impl.name) + " " + EscapeMarkdown(impl.version) + "\n\n";
   *out += "- language: " + Cell(impl.language) + "\n";
@@ -119,15 +139,15 @@ void RenderImplementation(const ImplementationReport& impl, std::string* out) {
     ++count;
     failing += Row({Cell(c.id), Cell(c.format), Cell(c.operation), Cell(c.level),
                     Cell(internal::GroundText(c)), Cell(internal::OutcomeText(c)), Cell(c.expected),
-                    Cell(c.actual), Cell(c.message)});
+                    Cell(c.actual), Cell(c.message), Cell(EvidenceLine(c))});
   }
   *out += "\n### Cases that did not pass (" + std::to_string(count) + ")\n\n";
   if (count == 0) {
     *out += "Every case passed.\n";
   } else {
     *out += Header({"case", "format", "operation", "level", "ground", "outcome", "expected",
-                    "actual", "detail"},
-                   9) +
+                    "actual", "detail", "evidence"},
+                   10) +
             failing;
   }
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "runner/report/escape.h"
@@ -100,7 +101,8 @@ TEST(ReportMarkdown, SummarizesCertificationOperationsAndFailures) {
   EXPECT_NE(md.find("### Cases that did not pass (1)"), std::string::npos);
   EXPECT_NE(
       md.find("| spool-11.1-minimal | spool | validate | MAY | policy invalid\\_line=reject | "
-              "known\\_failure | valid | invalid (SP-3.6-1) | — |"),
+              "known\\_failure (rejected) | valid | invalid (SP-3.6-1) | — | file (33 bytes): "
+              "{\"type\":\"header\"}; vector vectors/spool/manifest.json |"),
       std::string::npos);
   EXPECT_NE(md.find("### Cases that did not pass (5)"), std::string::npos);
   EXPECT_NE(md.find("errored (crash)"), std::string::npos);
@@ -111,15 +113,28 @@ TEST(ReportMarkdown, SummarizesCertificationOperationsAndFailures) {
 TEST(ReportMarkdown, ShowsTheGroundOfEachCaseThatDidNotPass) {
   const std::string md = RenderMarkdown(testing::SampleReport());
   EXPECT_NE(md.find("| lightbox-2.1-hash | lightbox | validate | MUST | policy digest\\_case | "
-                    "failed |"),
+                    "failed (accepted) |"),
             std::string::npos);
   EXPECT_NE(md.find("| MUST | acceptable SP-E&lt;/script&gt;&lt;script&gt;alert(3)&lt;/script&gt;, "
-                    "fits no reading | failed |"),
+                    "fits no reading | failed (output) |"),
             std::string::npos);
   EXPECT_NE(md.find("| spool-3.6-crlf | spool | validate | SHOULD | acceptable SP-E5 | errored "
                     "(crash) |"),
             std::string::npos);
   EXPECT_NE(md.find("| spool-3.4-bom | spool | roundtrip | MUST | required | skipped |"),
+            std::string::npos);
+}
+
+TEST(ReportMarkdown, ShowsAFailuresEvidenceInOneLine) {
+  Report r = testing::SampleReport();
+  EXPECT_NE(RenderMarkdown(r).find("| file (33 bytes): {\"type\":\"header\"}; 2 more input(s); "
+                                   "vector vectors/lightbox/manifest.json |"),
+            std::string::npos);
+  // Binary input shows its first bytes in hex.
+  std::vector<Blob>& inputs = r.implementations[1].cases[0].evidence->inputs;
+  std::rotate(inputs.begin(), inputs.begin() + 1, inputs.end());
+  EXPECT_NE(RenderMarkdown(r).find("| binary (11 bytes): hex 00fffe3c7363726970743e; 2 more "
+                                   "input(s); vector vectors/lightbox/manifest.json |"),
             std::string::npos);
 }
 

@@ -1,0 +1,333 @@
+// The HTML report in a real browser (Debian's chromium, driven by playwright-core from tools/node):
+// the sample report (runner/report/sample.cc: every outcome, hostile strings everywhere) and the
+// committed reference report, rendered as `arcs report --html` renders them. It checks that the
+// page loads without errors or CSP violations, that the filters show exactly the expected cases
+// and live in the address, that a matrix cell leads to its evidence, that no report text becomes
+// markup or script, and that the page never scrolls sideways at 390 or 1366 px.
+//
+// usage: node browser_test.mjs ARCS_REPORT_SAMPLE ARCS REFERENCE.json
+// ARCS_SCREENSHOT_DIR=DIR also writes full-page screenshots of the sample there. Exits 77 (ctest's
+// SKIP_RETURN_CODE) when chromium is missing, 1 when a check failed.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const CHROMIUM = process.env.ARCS_CHROMIUM || '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) {
+  console.log(`SKIP: ${CHROMIUM} not found (tools/setup.sh installs Debian's chromium)`);
+  process.exit(77);
+}
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(join(here, '../../../tools/node/package.json'));
+const { chromium } = require('playwright-core');
+
+const [sampleExe, arcsExe, referenceJson] = process.argv.slice(2);
+if (!referenceJson) {
+  console.error('usage: node browser_test.mjs ARCS_REPORT_SAMPLE ARCS REFERENCE.json');
+  process.exit(2);
+}
+
+let passed = 0;
+let failed = 0;
+function check(ok, what) {
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    console.log('FAIL: ' + what);
+  }
+}
+function checkEqual(actual, expected, what) {
+  const same = JSON.stringify(actual) === JSON.stringify(expected);
+  check(same, `${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+}
+
+// Records everything that must never happen: console errors, uncaught errors, CSP violations
+// (reported to the page's own listener, installed before any of its script runs) and dialogs.
+async function open(browser, file, { width = 1366, query = '', hash = '' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('dialog', (d) => {
+    problems.push('dialog: ' + d.message());
+    d.dismiss().catch(() => {});
+  });
+  await page.goto(pathToFileURL(file).href + query + hash);
+  const finish = async (what) => {
+    const violations = await page.evaluate(() => window.__violations);
+    checkEqual([...problems, ...violations], [], `${what}: errors, dialogs or CSP violations`);
+    await context.close();
+  };
+  return { page, finish };
+}
+
+const visibleRows = (page) => page.$$eval('#matrix tbody tr:not([hidden])',
+  (rows) => rows.map((r) => r.cells[0].textContent + '/' + r.cells[1].textContent));
+const visibleFailures = (page) => page.$$eval('#failure-list > details:not([hidden])',
+  (entries) => entries.map((e) => e.id));
+
+// Sets every filter (those not given to their default) the way a person would.
+async function setFilters(page, filters) {
+  for (const name of ['outcome', 'impl', 'format', 'operation', 'level', 'ground']) {
+    await page.selectOption('#filter-' + name, filters[name] ?? '');
+  }
+  await page.fill('#filter-q', filters.q ?? '');
+}
+
+const HOSTILE = '<script>alert(1)</script> py.spool';
+const STYLE_ID = '</style><style>body{display:none}</style>';
+// The sample's matrix, by (case id/operation) in matrix order, and what each filter shows.
+const SAMPLE_FAILURES = ['lightbox-2.1-hash/validate', STYLE_ID + '/validate',
+  'spool-11.1-minimal/validate', 'spool-11.4-skip/validate', 'spool-3.6-crlf/validate'];
+const FILTER_EXPECTATIONS = [
+  [{ outcome: 'all' }, 10],
+  [{ outcome: 'differ' }, 6],
+  [{ outcome: 'passed' }, 7],
+  [{ outcome: 'failed' }, 2],
+  [{ outcome: 'errored' }, 2],
+  [{ outcome: 'skipped' }, 1],
+  [{ outcome: 'known_failure' }, 1],
+  [{ outcome: 'none' }, 3],
+  [{ outcome: 'accepted' }, 1],
+  [{ outcome: 'rejected' }, 1],
+  [{ outcome: 'output' }, 1],
+  [{ outcome: 'crash' }, 1],
+  [{ outcome: 'abandoned' }, 1],
+  [{ impl: 'arcs-reference' }, 1],
+  [{ impl: HOSTILE }, 4],
+  [{ impl: HOSTILE, outcome: 'all' }, 9],
+  [{ impl: 'arcs-reference', outcome: 'all' }, 8],
+  [{ impl: 'arcs-reference', outcome: 'differ' }, 6],
+  [{ format: 'lightbox' }, 1],
+  [{ format: 'spool', outcome: 'all' }, 9],
+  [{ operation: 'roundtrip', outcome: 'all' }, 1],
+  [{ operation: 'roundtrip', outcome: 'skipped' }, 1],
+  [{ level: 'SHOULD', outcome: 'all' }, 3],
+  [{ level: 'MUST' }, 3],
+  [{ ground: 'acceptable', outcome: 'all' }, 4],
+  [{ ground: 'policy', outcome: 'all' }, 3],
+  [{ ground: 'resource', outcome: 'all' }, 1],
+  [{ ground: 'acceptable', outcome: 'differ' }, 2],
+  [{ q: '  SP-3.4 ', outcome: 'all' }, 2],
+  [{ q: '</style>', outcome: 'all' }, 1],
+  [{ q: 'sp-e14', outcome: 'all' }, 2],
+  // Globs, as `arcs run --filter` reads them: the case id or id/operation, case-sensitively.
+  [{ q: 'spool-3.*', outcome: 'all' }, 3],
+  [{ q: 'spool-3.4-bom/round*', outcome: 'all' }, 1],
+  [{ q: 'spool-2.3-iso8601-[bw]*', outcome: 'all' }, 2],
+  [{ q: 'spool-2.3-iso8601-[!b]*', outcome: 'all' }, 1],
+  [{ q: 'spool-1?.?-*', outcome: 'all' }, 2],
+  [{ q: 'SPOOL-3.*', outcome: 'all' }, 0],
+  [{ q: '*/validate spool-3*', outcome: 'all' }, 2],
+  // Several words, all of which must match: here the error texts (actual, message).
+  [{ q: 'killed SIGSEGV' }, 1],
+  [{ q: 'sigsegv lightbox' }, 0],
+  [{ q: 'second line MUST' }, 1],
+  [{ q: 'abandoned spool-11.4' }, 1],
+];
+
+async function checkFilters(browser, file) {
+  const { page, finish } = await open(browser, file);
+  checkEqual(await visibleRows(page), SAMPLE_FAILURES, 'sample: the default view');
+  checkEqual(await visibleFailures(page), ['c0', 'c1', 'c2', 'c3', 'c8'],
+             'sample: the failure details of the default view');
+  checkEqual(await page.textContent('#shown'), '5 of 10 cases shown', 'sample: the count shown');
+  check(await page.isHidden('#all-passed'), 'sample: no "all passed" when something failed');
+  for (const [filters, expected] of FILTER_EXPECTATIONS) {
+    await setFilters(page, filters);
+    const rows = await visibleRows(page);
+    check(rows.length === expected,
+          `sample: filters ${JSON.stringify(filters)} show ${rows.length} cases, expected ` +
+          `${expected}: ${JSON.stringify(rows)}`);
+    checkEqual(await page.textContent('#shown'), `${expected} of 10 cases shown`,
+               `sample: the count shown for ${JSON.stringify(filters)}`);
+    const failures = (await visibleFailures(page)).length;
+    check(failures <= rows.length, `sample: ${JSON.stringify(filters)}: failure details follow`);
+  }
+  // The address keeps the filters...
+  await setFilters(page, { outcome: 'failed', impl: HOSTILE, q: 'crash or' });
+  const params = new URL(await page.evaluate(() => location.href)).searchParams;
+  checkEqual([params.get('outcome'), params.get('impl'), params.get('q'), params.get('format')],
+             ['failed', HOSTILE, 'crash or', null], 'sample: the address holds the filters');
+  await setFilters(page, {});
+  const plain = await page.evaluate(() => location.href);
+  check(!plain.includes('?'), 'sample: the default view has a plain address: ' + plain);
+  await finish('sample (filters)');
+
+  // ...and gives them back.
+  const restored = await open(browser, file, { query: '?outcome=all&format=spool&q=bom&ground=nope' });
+  const values = await restored.page.evaluate(() => ['outcome', 'format', 'ground', 'q'].map(
+    (n) => document.getElementById('filter-' + n).value));
+  checkEqual(values, ['all', 'spool', '', 'bom'], 'sample: filters restored from the address');
+  checkEqual(await visibleRows(restored.page), ['spool-3.4-bom/roundtrip', 'spool-3.4-bom/validate'],
+             'sample: the rows of a restored address');
+  await restored.finish('sample (restored)');
+
+  // Markup in the address stays text in the search box.
+  const markup = '<img src=x onerror=alert(7)>';
+  const hostile = await open(browser, file, { query: '?q=' + encodeURIComponent(markup) });
+  checkEqual(await hostile.page.inputValue('#filter-q'), markup, 'sample: a hostile search');
+  checkEqual(await hostile.page.textContent('#shown'), '0 of 10 cases shown',
+             'sample: a hostile search matches nothing');
+  await hostile.finish('sample (hostile address)');
+}
+
+// A click on a failed cell lands on its answer, with all the evidence around it.
+async function checkCellDetails(browser, file) {
+  const { page, finish } = await open(browser, file, { query: '?outcome=all' });
+  const cells = await page.$$eval('#matrix tbody td.o a', (links) => links.map((a) => a.getAttribute('href')));
+  check(cells.length === 20, `sample: 20 matrix cells, each a link (${cells.length})`);
+  const missing = await page.evaluate((hrefs) => hrefs.filter(
+    (h) => !/^#c[0-9]+-[0-9]+$/.test(h) || !document.getElementById(h.slice(1))), cells);
+  checkEqual(missing, [], 'sample: every cell links to an existing details anchor');
+
+  await page.click('#r0 td.o-failed a');
+  const address = await page.evaluate(() => location.href);
+  check(address.endsWith('?outcome=all#c0-1'), 'sample: the click keeps the filters: ' + address);
+  check(await page.evaluate(() => document.getElementById('c0').open), 'sample: the details opened');
+  check(await page.isVisible('#c0-1'), 'sample: the answer is visible');
+  const inView = await page.$eval('#c0-1', (e) => {
+    const r = e.getBoundingClientRect();
+    return r.top >= -1 && r.top < window.innerHeight;
+  });
+  check(inView, 'sample: the answer was scrolled into view');
+  const entry = await page.$eval('#c0', (e) => ({
+    text: e.textContent,
+    input: e.querySelector('pre')?.textContent,
+    hex: e.querySelector('pre.hex')?.textContent,
+    diff: [...e.querySelectorAll('#c0-1 .diff .del, #c0-1 .diff .ins')].map((s) => s.textContent),
+    findings: e.querySelectorAll('#c0-1 table.findings tbody tr').length,
+    spec: e.querySelector('blockquote.spec')?.textContent,
+    vector: e.querySelector('code.vector')?.textContent,
+  }));
+  check(entry.input?.includes('{"type":"header"}'), 'sample: the input is shown');
+  check(entry.hex?.startsWith('00000000  00 ff fe 3c'), 'sample: binary input as hex: ' + entry.hex);
+  check(entry.text.includes('first 4096 of 5034 bytes'), 'sample: a cut input says so');
+  check(entry.text.includes('expectedinvalid (LB-2.1-1)actualvalid'), 'sample: expected and actual');
+  checkEqual(entry.diff, ['- {"type":"header"}', '+ ' + STYLE_ID], 'sample: the diff of outputs');
+  check(entry.text.includes('the ARCS reference writes'), 'sample: the diff names the reference');
+  check(entry.findings === 2, 'sample: the findings table');
+  check(entry.text.includes('expected, not reportedSP-2.3-4'), 'sample: the rule id sets compared');
+  checkEqual(entry.spec, 'Each line MUST be a complete JSON object.', 'sample: the spec text');
+  check(entry.text.includes('Readers MUST do what LB-2.1-1 says.'), 'sample: the requirement text');
+  checkEqual(entry.vector, 'vectors/lightbox/manifest.json', 'sample: the vector path');
+
+  // An address with a fragment opens the details it names.
+  const linked = await open(browser, file, { hash: '#c2-0' });
+  check(await linked.page.evaluate(() => document.getElementById('c2').open),
+        'sample: the fragment of the address opens its details');
+  check(await linked.page.isVisible('#c2-0'), 'sample: and shows the answer');
+  await linked.finish('sample (fragment)');
+
+  // A cell of a case nothing failed leads into the collapsed list of the other cases.
+  await page.click('#r4 td.o-passed a');
+  check(await page.evaluate(() => document.getElementById('other-cases').open),
+        'sample: the other cases opened');
+  check(await page.isVisible('#c4-0'), 'sample: a passed cell lands on its line');
+  await finish('sample (details)');
+}
+
+// No report text became an element, an attribute, a handler or a script.
+async function checkInert(browser, file) {
+  const { page, finish } = await open(browser, file, { query: '?outcome=all' });
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  const found = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('*')];
+    return {
+      injected: all.filter((e) => ['IMG', 'IFRAME', 'OBJECT', 'EMBED', 'FORM', 'svg', 'LINK']
+        .includes(e.tagName)).map((e) => e.outerHTML),
+      handlers: all.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name) || a.name === 'style')
+        .map((a) => `${e.tagName} ${a.name}`)),
+      scripts: document.scripts.length,
+      styles: document.querySelectorAll('style').length,
+      links: [...document.querySelectorAll('a')].map((a) => a.getAttribute('href'))
+        .filter((h) => !h.startsWith('#')),
+      bodyShown: getComputedStyle(document.body).display !== 'none',
+    };
+  });
+  checkEqual(found, { injected: [], handlers: [], scripts: 1, styles: 1, links: [], bodyShown: true },
+             'sample: nothing injected');
+  for (const row of await page.$$('#matrix td.o a')) await row.hover();
+  await finish('sample (inert)');
+}
+
+// The page never scrolls sideways: in the default view, nor with every case shown and every
+// <details> open (wide tables and dumps scroll inside their own boxes).
+async function checkWidth(browser, file, name, width) {
+  const { page, finish } = await open(browser, file, { width });
+  const wide = () => page.evaluate(() => document.documentElement.scrollWidth);
+  let scrollWidth = await wide();
+  check(scrollWidth <= width, `${name} at ${width} px: the page is ${scrollWidth} px wide`);
+  await page.selectOption('#filter-outcome', 'all');
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  scrollWidth = await wide();
+  check(scrollWidth <= width, `${name} at ${width} px, all shown and open: ${scrollWidth} px wide`);
+  await finish(`${name} at ${width} px`);
+}
+
+async function screenshots(browser, file, dir) {
+  mkdirSync(dir, { recursive: true });
+  for (const width of [1366, 390]) {
+    const { page, finish } = await open(browser, file, { width, hash: '#c0-1' });
+    await page.screenshot({ path: join(dir, `sample-${width}.png`), fullPage: true });
+    await finish(`sample screenshot at ${width} px`);
+  }
+  console.log('screenshots in ' + dir);
+}
+
+async function checkReference(browser, file) {
+  const start = Date.now();
+  const { page, finish } = await open(browser, file);
+  const loaded = Date.now() - start;
+  const total = await page.$$eval('#matrix tbody tr', (rows) => rows.length);
+  check(total > 1000, `reference: the matrix holds every case (${total})`);
+  checkEqual(await visibleRows(page), [], 'reference: nothing disagrees by default');
+  const said = await page.textContent('#all-passed');
+  check(said.startsWith(`All ${total} cases passed`), 'reference: says all passed: ' + said);
+  await page.click('#show-all');
+  checkEqual(await page.textContent('#shown'), `${total} of ${total} cases shown`,
+             'reference: "Show all cases" shows them');
+  check((await page.evaluate(() => location.search)) === '?outcome=all',
+        'reference: and says so in the address');
+  await page.fill('#filter-q', 'spool-11.*/roundtrip');
+  const globbed = await visibleRows(page);
+  check(globbed.length > 0 && globbed.every((r) => /^spool-11\..*\/roundtrip$/.test(r)),
+        `reference: a glob search (${globbed.length} rows)`);
+  console.log(`reference: ${total} cases, loaded in ${loaded} ms`);
+  await finish('reference');
+}
+
+const work = mkdtempSync(join(tmpdir(), 'arcs-browser-'));
+const started = Date.now();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+try {
+  execFileSync(sampleExe, [work]);
+  const sample = join(work, 'sample.html');
+  const reference = join(work, 'reference.html');
+  execFileSync(arcsExe, ['report', referenceJson, '--html', '--out', reference]);
+  await checkFilters(browser, sample);
+  await checkCellDetails(browser, sample);
+  await checkInert(browser, sample);
+  for (const width of [390, 1366]) {
+    await checkWidth(browser, sample, 'sample', width);
+    await checkWidth(browser, reference, 'reference', width);
+  }
+  await checkReference(browser, reference);
+  if (process.env.ARCS_SCREENSHOT_DIR) await screenshots(browser, sample, process.env.ARCS_SCREENSHOT_DIR);
+} finally {
+  await browser.close();
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`browser_test: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+process.exit(failed ? 1 : 0);
