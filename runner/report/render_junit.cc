@@ -74,11 +74,33 @@ std::string Properties(const CaseResult& c) {
   return out + "      </properties>\n";
 }
 
+// The evidence a CI log can hold: where the vector is, what it quotes, the inputs' first bytes and
+// the implementation's verdict and findings (the HTML report shows the rest).
+std::string EvidenceText(const CaseResult& c) {
+  if (!c.evidence) return "";
+  const Evidence& e = *c.evidence;
+  std::string text = "\nvector: " + e.vector;
+  if (!e.spec_text.empty()) text += "\nspec: " + e.spec_text;
+  for (const Blob& input : e.inputs) {
+    text += "\ninput " + input.name + " (" + std::to_string(input.size) + " bytes, " +
+            input.encoding + "):\n" + Truncate(input.content, 400);
+    while (text.ends_with('\n')) text.pop_back();
+  }
+  if (!e.verdict.empty()) text += "\nverdict: " + e.verdict;
+  for (const FindingEvidence& f : e.findings) {
+    text += "\nfinding: " + f.rule + " " + f.severity;
+    if (f.line) text += " line " + std::to_string(f.line);
+    if (!f.message.empty()) text += ": " + f.message;
+  }
+  return text;
+}
+
 std::string TestCase(const ImplementationReport& impl, const CaseResult& c) {
   std::string out = "    <testcase classname=\"" + E(ClassPart(impl.name)) + "." +
                     E(ClassPart(c.format)) + "." + E(ClassPart(c.operation)) + "\" name=\"" +
                     E(c.id) + "\" time=\"" + Time(c.seconds) + "\">\n" + Properties(c);
-  const std::string body = E(Truncate(internal::ExpectedActual(c), kMaxBodyBytes));
+  const std::string body =
+      E(Truncate(internal::ExpectedActual(c) + EvidenceText(c), kMaxBodyBytes));
   switch (c.outcome) {
     case Outcome::kPassed:
       return out + "    </testcase>\n";

@@ -27,6 +27,16 @@ TEST(ReportJunit, OneSuitePerImplementationAndFormat) {
   EXPECT_TRUE(xml.ends_with("</testsuites>\n"));
 }
 
+TEST(ReportJunit, AFailureCarriesItsEvidence) {
+  const std::string xml = RenderJunit(testing::SampleReport());
+  EXPECT_NE(xml.find("vector: vectors/lightbox/manifest.json\nspec: Each line MUST be a complete "
+                     "JSON object.\ninput file (33 bytes, text):\n{&quot;type&quot;:"),
+            std::string::npos);
+  EXPECT_NE(xml.find("&quot;end&quot;}\ninput binary (11 bytes, hex):\n00fffe3c736372697074"),
+            std::string::npos);
+  EXPECT_NE(xml.find("verdict: valid\nfinding: &lt;script&gt;"), std::string::npos);
+}
+
 TEST(ReportJunit, MapsOutcomesToElements) {
   const std::string xml = RenderJunit(testing::SampleReport());
   EXPECT_NE(
@@ -63,7 +73,7 @@ TEST(ReportJunit, MapsOutcomesToElements) {
                      "name=\"peak_rss_bytes\" value=\"1610612736\"/>\n"),
             std::string::npos);
   EXPECT_NE(xml.find("<failure message=\"expected: invalid (LB-2.1-1); actual: valid\" "
-                     "type=\"failed\">expected: invalid (LB-2.1-1)\nactual: valid</failure>"),
+                     "type=\"failed\">expected: invalid (LB-2.1-1)\nactual: valid\nvector: "),
             std::string::npos);
   EXPECT_NE(xml.find("<skipped message=\"unsupported: &#39; onmouseover=&#39;alert(4) see "
                      "https://evil.example/x"),
