@@ -267,10 +267,9 @@ std::string MatrixRow(const Row& row) {
   for (const std::string& id : row.requirements) {
     requirements += (requirements.empty() ? "" : " ") + E(id);
   }
-  // Requirement ids would break at their hyphens: the last column stays on one line.
   return out + "<td>" + E(row.format) + "</td><td>" + E(row.level) + "</td><td>" +
-         std::string(GroundName(row.ground)) + "</td><td>" + E(row.flag) +
-         "</td><td class=\"ids\">" + requirements + "</td></tr>\n";
+         std::string(GroundName(row.ground)) + "</td><td>" + E(row.flag) + "</td><td>" +
+         requirements + "</td></tr>\n";
 }
 
 void RenderMatrix(const Page& page, std::string* out) {

@@ -147,7 +147,7 @@ TEST(ReportHtml, LinksEveryMatrixCellToItsDetails) {
                         "<td>validate</td><td class=\"o o-none\"><a href=\"#c0-0\">not run</a></td>"
                         "<td class=\"o o-failed m-accepted\"><a href=\"#c0-1\" title=\"expected: "
                         "invalid (LB-2.1-1)\nactual: valid\">failed (accepted)</a></td><td>lightbox"
-                        "</td><td>MUST</td><td>policy</td><td></td><td class=\"ids\">LB-2.1-1</td>"
+                        "</td><td>MUST</td><td>policy</td><td></td><td>LB-2.1-1</td>"
                         "</tr>"),
             std::string::npos);
   EXPECT_NE(matrix.find("data-o=\"passed errored.crash\""), std::string::npos);
