@@ -68,9 +68,7 @@ std::string OutcomeLabel(const CaseResult* c) { return c ? internal::OutcomeText
 std::string OutcomeClass(const CaseResult* c) {
   if (!c) return "o o-none";
   std::string classes = "o o-" + std::string(OutcomeName(c->outcome));
-  if (const std::string how = How(*c); !how.empty()) {
-    classes += (c->error_kind.empty() ? " m-" : " k-") + how;
-  }
+  if (!c->mismatch.empty()) classes += " m-" + Token(c->mismatch);  // coloured by the legend
   return classes;
 }
 
@@ -119,11 +117,6 @@ Page::Page(const Report& r) : report(r) {
 
 std::size_t Page::RowOf(const CaseResult& c) const {
   return row_of.at({c.format, c.id, c.operation});
-}
-
-const RequirementInfo* Page::Requirement(const std::string& format, const std::string& id) const {
-  auto it = requirement_of.find({format, id});
-  return it == requirement_of.end() ? nullptr : &report.requirements[it->second];
 }
 
 std::string RowAnchor(std::size_t row) { return "c" + std::to_string(row); }

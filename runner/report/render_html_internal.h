@@ -65,7 +65,6 @@ struct Page {
   std::map<std::pair<std::string, std::string>, std::size_t> requirement_of;
 
   std::size_t RowOf(const CaseResult& c) const;
-  const RequirementInfo* Requirement(const std::string& format, const std::string& id) const;
 };
 
 // "c12": a row's failure details; "c12-1": implementation 1's answer in row 12 (every matrix
@@ -80,9 +79,9 @@ bool NaturalLess(std::string_view a, std::string_view b);
 // The legend, filters, failure details and matrix (render_html_cases.cc).
 void RenderCases(const Page& page, std::string* out);
 
-// The evidence of one row: what the case is (requirements, spec text, vector, inputs) and one
-// implementation's answer (expected and actual, findings, outputs against the reference's)
-// (render_html_evidence.cc).
+// The evidence of one row: what the case is (requirements, spec text, vector, inputs; `evidence`
+// may be null), and of one implementation's answer: its findings against the vector's rule ids and
+// its outputs against the reference's (render_html_evidence.cc).
 void RenderCaseEvidence(const Page& page, const Row& row, const Evidence* evidence,
                         std::string* out);
 void RenderAnswerEvidence(const CaseResult& c, std::string_view implementation, std::string* out);
