@@ -18,18 +18,23 @@ namespace arcs::report {
 // format with what is missing and its ARCS strict profile line, operation × level counts, the
 // readings of ambiguous passages (per format and flag: answered cases, readings taken, whether
 // consistently), the resource-limit cases with their peak memory, and a table of the cases that
-// did not pass (id, operation, level, ground, outcome, expected, actual).
+// did not pass (id, operation, level, ground, outcome, expected, actual, and a line of evidence:
+// the first input's size and first line, the vector's path).
 std::string RenderMarkdown(const Report& report);
 
-// One self-contained HTML page (no external resources): summary tables at the top (with the
-// readings of ambiguous passages and the ARCS strict profile lines), then a case ×
-// implementation matrix (rows: format, case id, operation, level, ground, flag; a coloured cell
-// per implementation whose tooltip holds expected and actual, the ground with the readings fit or
-// the peak memory, and the strict result), then the details of every case that did not pass and
-// the resource-limit cases. A small inline script filters rows by format, operation, level,
-// outcome, ground and text;
-// it reads only data-* attributes, so no report text ever reaches script. A
-// Content-Security-Policy meta tag allows nothing but the page's own inline <style> and <script>
+// One self-contained HTML page (no external resources): summary and certification at the top;
+// then what did not pass, first (by default only the cases some implementation failed, errored or
+// lists as a known failure, with a legend telling accepted-should-reject from
+// rejected-should-accept), each with its evidence (input as text or a hex dump, expected and
+// actual, findings against the vector's rule ids, a line diff against the reference's outputs,
+// spec quote, requirement text, vector path, time); the case × implementation matrix, each cell a
+// link to its details; a roll-up by spec section and by requirement with percentages per
+// implementation; the slowest cases; operations, readings of ambiguous passages, the ARCS strict
+// profile, resource limits and implementations. A small embedded script (report_page.js) filters
+// by outcome, implementation, format, operation, level, ground and search words or globs, keeping
+// the filters in the page's address; it reads only the page's own text and data-* attributes and
+// writes only hidden, open, value and textContent, so no report text ever reaches script as code.
+// A Content-Security-Policy meta tag allows nothing but the page's own inline <style> and <script>
 // (by SHA-256 hash) and data: images.
 std::string RenderHtml(const Report& report);
 

@@ -18,12 +18,16 @@ constexpr char kReportHelp[] =
 Renders a JSON report written by `arcs run` (schema: schemas/report/report.schema.json).
 REPORT.json may be - for standard input.
 
-  --html         one self-contained HTML page: summaries, readings of ambiguous passages, the
-                 ARCS strict profile, a case x implementation matrix with filters, the details
-                 of every case that did not pass
+  --html         one self-contained HTML page: what did not pass first, each case with its
+                 evidence (input, expected and actual, findings, a diff against the reference's
+                 output, spec and requirement text, vector); a case x implementation matrix whose
+                 cells link to the details; filters kept in the page's address; a roll-up by
+                 spec section and requirement; the slowest cases; readings of ambiguous passages
+                 and the ARCS strict profile
   --markdown     GitHub-flavoured Markdown: summaries, readings of ambiguous passages, the ARCS
-                 strict profile and the cases that did not pass
-  --junit        JUnit XML for CI systems (known failures appear as skipped)
+                 strict profile and the cases that did not pass, with a line of evidence each
+  --junit        JUnit XML for CI systems, with each case's time and each failure's evidence
+                 (known failures appear as skipped)
   --out FILE     write to FILE instead of standard output
   --badges DIR   write one SVG badge per implementation and format into DIR
 
