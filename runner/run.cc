@@ -129,6 +129,13 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::Outcome& o) {
   report::Evidence e;
   e.vector = c.vector_path;
   e.spec_text = c.expectation->spec_text;
+  // A case never sent has nothing to show but where it comes from: an implementation that cannot
+  // start would otherwise fill its report with every input.
+  const supervisor::Fate f = o.fate;
+  if (f == supervisor::Fate::kAbandoned || f == supervisor::Fate::kHandshakeFailed ||
+      f == supervisor::Fate::kInterrupted || f == supervisor::Fate::kRunner) {
+    return e;
+  }
   e.inputs = Blobs(*c.inputs);
   e.expected_properties = c.expectation->expected_properties;
   e.expected_errors = c.expectation->rules.errors;
@@ -180,8 +187,19 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
     }
   } else {
     r = Unanswered(c, o);
-    r.ground = ReportGround(c.expectation->expect.ground);
-    r.flag = c.expectation->expect.flag;
+    const conformance::Expectation& e = c.expectation->expect;
+    r.ground = ReportGround(e.ground);
+    r.flag = e.flag;
+    // As the judge names a policy: NAME=CHOICE as declared, or NAME when no choice was (or no
+    // hello came).
+    r.policy = e.policy;
+    if (auto declared = hello.formats.find(std::string(c.format->name));
+        !e.policy.empty() && declared != hello.formats.end()) {
+      if (auto choice = declared->second.policies.find(e.policy);
+          choice != declared->second.policies.end()) {
+        r.policy += "=" + choice->second;
+      }
+    }
   }
   r.id = c.vector->id;
   r.format = c.format->name;

@@ -394,15 +394,30 @@ KnownFailures ListsFor(const LoadedLists& lists, std::size_t i) {
   return known;
 }
 
-// The name a list of the i-th implementation says it is for, when it does not say the hello's.
-std::string WrongList(const LoadedLists& lists, std::size_t i, const std::string& name) {
-  if (lists.positional.size() <= 1 && lists.positional.size() != 1) return "";
+// Why the list given for the i-th of `implementations` is not for it (its entries all name
+// another), or "". One list given for several implementations applies to all, and is not checked.
+std::string WrongList(const LoadedLists& lists, std::size_t i, std::size_t implementations,
+                      const std::string& name) {
+  if (lists.positional.empty() || (lists.positional.size() == 1 && implementations > 1)) return "";
   const KnownFailures& own = lists.positional[lists.positional.size() == 1 ? 0 : i];
   const std::string named = own.NamedImplementation();
-  if (named.empty() || named == name || lists.positional.size() == 1) return "";
+  if (named.empty() || named == name) return "";
   return own.path + " lists the failures of " + named + ", but was given for " + name +
          " (its hello's name): give it with the right --impl, or as --known-failures " + named +
          "=" + own.path;
+}
+
+// The list given for the i-th implementation, named NAME: NAME=FILE, else the i-th list without
+// a name (the only one, when one was given), else none.
+const KnownFailuresArg* GivenList(const std::vector<KnownFailuresArg>& given, std::size_t i,
+                                  const std::string& name) {
+  std::vector<const KnownFailuresArg*> positional;
+  for (const KnownFailuresArg& k : given) {
+    if (!k.name.empty() && k.name == name) return &k;
+    if (k.name.empty()) positional.push_back(&k);
+  }
+  if (positional.size() == 1) return positional.front();
+  return i < positional.size() ? positional[i] : nullptr;
 }
 
 std::string SafeFileName(std::string_view name) {
@@ -566,16 +581,13 @@ int RunCommand(const std::vector<std::string>& args) {
       const report::CaseResult& c = run.report.cases.front();
       std::cout << "result: " << report::OutcomeName(c.outcome) << "\n" << CaseLine(c);
     }
-    if (std::string wrong = WrongList(*lists, i, run.report.name);
+    if (std::string wrong = WrongList(*lists, i, commands.size(), run.report.name);
         !wrong.empty() && run.handshake_error.empty()) {
       std::cerr << "arcs run: " << Shown(wrong) << "\n";
       usage_failed = true;
     }
     if (!run_args.write_known_failures.empty() && run.handshake_error.empty()) {
-      const KnownFailuresArg* given = nullptr;
-      for (const KnownFailuresArg& k : run_args.known_failures) {
-        if (k.name == run.report.name) given = &k;
-      }
+      const KnownFailuresArg* given = GivenList(run_args.known_failures, i, run.report.name);
       if (Status s = WriteList(run_args.write_known_failures, run, given, filtered); !s.ok()) {
         std::cerr << "arcs run: --write-known-failures: " << s.message() << "\n";
         usage_failed = true;

@@ -8,7 +8,7 @@
 # usage: run_terminal_test.sh ARCS SOURCE_DIR
 set -uo pipefail
 arcs=$1
-src=$2
+src=$(cd "$2" && pwd)
 # shellcheck source=runner/testing/cli_checks.sh
 source "$src/runner/testing/cli_checks.sh"
 fake="/usr/bin/python3 $src/runner/supervisor/testing/fake_impl.py"
@@ -33,7 +33,7 @@ run_as 0 "--help" "$arcs" run --help
 has "$tmp/out" "--write-known-failures" "--help misses an option"
 
 # 3. An implementation that cannot start is one clear error, not a case list.
-run_as 1 "cannot start" "$arcs" run "${spool[@]}" --impl /no/such/program
+run_as 1 "cannot start" "$arcs" run "${spool[@]}" --impl /no/such/program --report "$tmp/nostart.json"
 [ "$(grep -c . "$tmp/err")" -eq 1 ] || fail "more than one line of error for a program that cannot start"
 has "$tmp/err" "did not start: .*not found" "the error does not say why"
 hasnt "$tmp/out" "errored" "the cases not run are listed"
@@ -53,8 +53,14 @@ run_as 1 "crashes" "$arcs" run --filter "spool-[0-9a-c]*" --no-resource-probes \
 crashed=$(grep -c "^    .*\[crash\]" "$tmp/out")
 [ "$crashed" -gt 20 ] || fail "errored cases were cut ($crashed listed)"
 has "$tmp/out" "^  errored ($crashed):" "the errored group does not count what it lists"
-run_as 1 "abandoned" "$arcs" run --filter "spool-11.*" --no-resource-probes --impl "$fake crash"
+run_as 1 "abandoned" "$arcs" run --filter "spool-11.*" --no-resource-probes --impl "$fake crash" \
+  --report "$tmp/abandoned.json"
 has "$tmp/out" "^  not run ([0-9]*): abandoned" "cases not run are not summed up in one line"
+
+# The reports of runs that went wrong are valid reports too (every case's evidence, a policy case
+# never answered still named by its policy).
+(cd "$src" && /usr/bin/python3 schemas/report/check_report.py "$tmp/nostart.json" \
+  "$tmp/abandoned.json" >"$tmp/check" 2>&1) || fail "a report of a failed run breaks its schema: $(tail -n 3 "$tmp/check")"
 
 # 5. Per-case time in the report and in JUnit.
 /usr/bin/python3 - "$tmp/toy.json" <<'PYTHON' || fail "per-case time missing from the report"
@@ -106,6 +112,10 @@ if command -v node >/dev/null; then
     --known-failures "$python_list"
   has "$tmp/err" "lists the failures of toy-spool-node, but was given for toy-spool-python" \
     "the wrong list is not explained"
+  run_as 2 "one implementation, another's list" "$arcs" run --quiet -j 2 "${spool[@]}" \
+    --impl "$node_toy" --known-failures "$python_list"
+  has "$tmp/err" "lists the failures of toy-spool-python, but was given for toy-spool-node" \
+    "the wrong list of a single implementation is not explained"
 fi
 run_as 2 "three lists for two implementations" "$arcs" run --quiet --impl a --impl b \
   --known-failures "$python_list" --known-failures "$python_list" --known-failures "$python_list"
@@ -138,5 +148,11 @@ has "$tmp/out" "spool-no-such-\*/validate names no case" "the stale glob is not 
 hasnt "$written" "$one/validate" "the stale entry was not pruned"
 hasnt "$written" "spool-no-such" "the stale glob was not pruned"
 run_as 0 "the pruned list" "$arcs" run --quiet -j 2 --impl "$fake good" --known-failures "$written"
+# The first time, the list given for the implementation is what gets pruned, comments and all.
+{ echo "# kept"; grep -v '^#' "$written"; echo "fake: $one/validate"; } >"$tmp/given.txt"
+run_as 1 "prune the given list" "$arcs" run --quiet -j 2 --impl "$fake good" \
+  --known-failures "$tmp/given.txt" --write-known-failures "$tmp/fresh"
+grep -q "^# kept$" "$tmp/fresh/fake.txt" || fail "the given list's comment was not kept"
+hasnt "$tmp/fresh/fake.txt" "$one/validate" "the given list was not pruned"
 
 finish terminal

@@ -92,12 +92,13 @@ struct FindingEvidence {
 inline constexpr std::size_t kMaxEvidenceFindings = 50;
 
 // What a person needs to see why a case did not pass (kept for failed, errored and known-failure
-// cases, and listed cases that passed; absent otherwise): the input, what was expected and what
-// came back, and where the expectation comes from.
+// cases; absent otherwise): the input, what was expected and what came back, and where the
+// expectation comes from.
 struct Evidence {
   std::string vector;     // repository path of the manifest holding the case
   std::string spec_text;  // the spec text the vector quotes for this operation
-  std::vector<Blob> inputs;
+  std::vector<Blob>
+      inputs;  // none for a case never sent (abandoned, handshake, interrupted, runner)
   // The vector's expectation beyond the outcome (its "expect_<operation>" member as compact JSON),
   // or "" when it has none.
   std::string expected_properties;
