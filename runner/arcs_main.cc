@@ -5,6 +5,7 @@
 
 #include "conformance/registry.h"
 #include "runner/formats_command.h"
+#include "runner/fuzz/fuzz_command.h"
 #include "runner/report/report_command.h"
 #include "runner/run_command.h"
 #include "runner/serve_command.h"
@@ -21,6 +22,7 @@ usage: arcs COMMAND [ARGS]
 commands:
   validate FILE...        check that recordings conform to their spec; one line per finding
   run [--impl 'CMD']...   score implementations against every vector (the reference by default)
+  fuzz --impl 'CMD'       fuzz an implementation against the reference; findings as candidate vectors
   report PATH --html|--markdown|--junit|--badges DIR
                           render a JSON report written by `arcs run --report`
   diff OLD.json NEW.json  list the cases whose outcome changed; exit 1 on regressions
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (command == "validate") return arcs::runner::ValidateCommand(args);
   if (command == "run") return arcs::runner::RunCommand(args);
+  if (command == "fuzz") return arcs::fuzz::FuzzCommand(args);
   if (command == "report") return arcs::runner::ReportCommand(args);
   if (command == "diff") return arcs::runner::DiffCommand(args);
   if (command == "serve") return arcs::runner::ServeCommand(args);

@@ -1,0 +1,423 @@
+#include "runner/fuzz/fuzz.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "conformance/format.h"
+#include "reference/core/base64.h"
+#include "reference/core/io.h"
+#include "reference/core/json.h"
+#include "reference/core/sha256.h"
+#include "reference/core/strings.h"
+#include "runner/fuzz/mutate.h"
+#include "runner/fuzz/session.h"
+#include "runner/report/escape.h"
+#include "runner/serve_command.h"
+
+namespace arcs::fuzz {
+namespace {
+
+using Inputs = std::map<std::string, std::string>;
+
+struct Entry {
+  const runner::SuiteCase* origin = nullptr;
+  Inputs inputs;
+  std::string mutations;
+};
+
+// What comparing the two answers to one input found.
+struct Comparison {
+  std::string key;  // the signature: operation, kind, both outcomes, rule ids
+  bool disagree = false;
+  bool open = false;  // the spec leaves it open: counted, not a finding
+  std::string kind;   // "agree", "verdict", "output", a fate, "errored"
+  std::string implementation;
+  std::string reference;
+  std::vector<std::string> rules;
+  std::string detail;
+};
+
+std::string OutcomeWord(const conformance::OperationSpec& op, const protocol::Answer& a) {
+  if (a.status == protocol::AnswerStatus::kSkipped) return "skipped";
+  if (a.status == protocol::AnswerStatus::kErrored) return "errored";
+  return std::string(a.verdict == protocol::Verdict::kValid ? op.valid_outcome
+                                                            : op.invalid_outcome);
+}
+
+void AddErrorRules(const protocol::Answer& a, std::set<std::string>* rules) {
+  for (const protocol::ReportedFinding& f : a.findings) {
+    if (f.severity == "error" || f.severity.empty()) rules->insert(f.rule);
+  }
+}
+
+// What the operation asks beyond the verdict, as its check sees it ("" when it holds).
+std::string Check(const conformance::OperationSpec& op, const Entry& e,
+                  const protocol::Answer& answer,
+                  const std::map<std::string, std::string>& policies) {
+  if (!op.check_answer) return "";
+  const conformance::CaseInput input{&e.inputs, e.origin->vector->limits, e.origin->vector->args};
+  const bool ambiguous = e.origin->expectation->expect.ground == conformance::Ground::kAcceptable;
+  return op.check_answer({input, answer, policies, ambiguous});
+}
+
+class Engine {
+ public:
+  Engine(const FuzzOptions& options, const runner::Suite& suite, const std::atomic<bool>* stop)
+      : options_(options), stop_(stop), started_(std::chrono::steady_clock::now()) {
+    for (const runner::SuiteCase& c : suite.cases) {
+      if (c.resource_probe()) continue;
+      corpus_.push_back({&c, *c.inputs, ""});
+      if (std::find(formats_.begin(), formats_.end(), c.format->name) == formats_.end()) {
+        formats_.emplace_back(c.format->name);
+      }
+    }
+    report_.seeds = corpus_.size();
+    const protocol::ImplementationHello reference = runner::ReferenceHello();
+    for (const auto& [format, support] : reference.formats) {
+      reference_policies_[format] = support.policies;
+    }
+  }
+
+  FuzzReport Run() {
+    if (corpus_.empty()) {
+      report_.error = "no seed: the filters select no case";
+      return std::move(report_);
+    }
+    const int jobs = std::max(1, options_.jobs);
+    std::vector<std::thread> threads;
+    for (int j = 1; j < jobs; ++j) threads.emplace_back([this, j] { Work(j); });
+    Work(0);
+    for (std::thread& t : threads) t.join();
+    report_.seconds = Elapsed();
+    report_.corpus = corpus_.size();
+    return std::move(report_);
+  }
+
+ private:
+  double Elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
+
+  // The next run's number, or false when the budget is spent.
+  bool NextRun(std::uint64_t* run) {
+    if (stop_ && stop_->load()) return false;
+    if (options_.seconds > 0 && Elapsed() >= options_.seconds) return false;
+    *run = next_run_.fetch_add(1);
+    return options_.runs == 0 || *run < options_.runs;
+  }
+
+  void Work(int worker) {
+    Session session(options_.command, formats_, options_.timeout_seconds);
+    if (Status s = session.Start(stop_); !s.ok()) {
+      std::lock_guard lock(mu_);
+      if (report_.error.empty()) report_.error = "the implementation did not start: " + s.message();
+      return;
+    }
+    {
+      std::lock_guard lock(mu_);
+      report_.implementation = session.hello().implementation.name;
+    }
+    Random random(options_.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(worker));
+    std::uint64_t run = 0;
+    while (NextRun(&run)) {
+      Entry child = Mutant(random);
+      Comparison c = Compare(session, child, "fuzz-" + std::to_string(run));
+      Record(session, std::move(child), c, run);
+    }
+    std::lock_guard lock(mu_);
+    report_.restarts += session.restarts();
+  }
+
+  // A corpus entry with one of its inputs mutated one to four times, spliced with another's.
+  Entry Mutant(Random& random) {
+    Entry child, other;
+    {
+      std::lock_guard lock(mu_);
+      child = corpus_[random.Below(corpus_.size())];
+      other = corpus_[random.Below(corpus_.size())];
+    }
+    auto it = child.inputs.begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(random.Below(child.inputs.size())));
+    const auto splice = other.inputs.find(it->first);
+    const std::string_view partner =
+        splice == other.inputs.end() ? std::string_view() : std::string_view(splice->second);
+    for (std::uint64_t n = 1 + random.Below(4); n > 0; --n) {
+      Mutation m = Mutate(it->second, partner, options_.max_input_bytes, random);
+      it->second = std::move(m.bytes);
+      child.mutations += (child.mutations.empty() ? "" : " ") + it->first + ":" + m.what;
+    }
+    return child;
+  }
+
+  Comparison Compare(Session& session, const Entry& e, const std::string& id) {
+    const runner::SuiteCase& origin = *e.origin;
+    const conformance::OperationSpec& op = *origin.format->FindOperation(origin.operation);
+    protocol::CaseRequest request{id, std::string(origin.format->name), origin.operation, e.inputs,
+                                  origin.vector->args};
+    const protocol::Answer ref = runner::ReferenceAnswer(request);
+    const Reply reply = session.Ask(request, stop_);
+    Comparison c;
+    c.reference = OutcomeWord(op, ref);
+    std::set<std::string> rules;
+    AddErrorRules(ref, &rules);
+    if (reply.fate == Fate::kStopped || ref.status != protocol::AnswerStatus::kOk) {
+      c.kind = "agree";  // nothing to compare: the run stops, or the reference does not judge
+    } else if (reply.fate != Fate::kAnswered) {
+      c.kind = std::string(FateName(reply.fate));
+      c.implementation = c.kind;
+      c.detail = reply.detail;
+    } else {
+      AddErrorRules(reply.answer, &rules);
+      c.implementation = OutcomeWord(op, reply.answer);
+      c.kind = Classify(origin, op, e, reply.answer, ref, session.hello(), &c);
+    }
+    c.rules.assign(rules.begin(), rules.end());
+    c.disagree = c.kind != "agree";
+    c.key = origin.operation + " " + c.kind + ": " + c.implementation + " / " + c.reference + " [" +
+            Join(c.rules, " ") + "]";
+    return c;
+  }
+
+  std::string Classify(const runner::SuiteCase& origin, const conformance::OperationSpec& op,
+                       const Entry& e, const protocol::Answer& answer, const protocol::Answer& ref,
+                       const protocol::ImplementationHello& hello, Comparison* c) {
+    if (answer.status == protocol::AnswerStatus::kSkipped) return "agree";
+    if (answer.status == protocol::AnswerStatus::kErrored) {
+      c->detail = answer.reason;
+      return "errored";
+    }
+    const std::string format(origin.format->name);
+    const auto declared = hello.formats.find(format);
+    const std::map<std::string, std::string> policies = declared == hello.formats.end()
+                                                            ? std::map<std::string, std::string>{}
+                                                            : declared->second.policies;
+    if (c->implementation != c->reference) {
+      // A policy the implementation takes otherwise, or an origin whose outcome the spec leaves
+      // open, may explain the difference; the engine cannot tell which passage a mutant reaches.
+      c->open = origin.expectation->expect.ground != conformance::Ground::kRequired ||
+                policies != reference_policies_[format];
+      return "verdict";
+    }
+    const std::string theirs = Check(op, e, answer, policies);
+    if (!theirs.empty() && Check(op, e, ref, reference_policies_[format]).empty()) {
+      c->detail = theirs;
+      return "output";
+    }
+    return "agree";
+  }
+
+  void Record(Session& session, Entry child, const Comparison& c, std::uint64_t run) {
+    bool minimize = false;
+    {
+      std::lock_guard lock(mu_);
+      ++report_.execs;
+      if (keys_.insert(c.key).second && corpus_.size() < kMaxCorpus) {
+        corpus_.push_back(child);
+        report_.growth.emplace_back(Elapsed(), corpus_.size());
+      }
+      if (c.disagree && c.open) ++report_.open_disagreements;
+      minimize = c.disagree && !c.open && findings_.insert(c.key).second;
+    }
+    if (!minimize) return;
+    Finding f;
+    f.signature = c.key;
+    f.kind = c.kind;
+    f.format = child.origin->format->name;
+    f.operation = child.origin->operation;
+    f.origin = child.origin->vector->id;
+    f.mutations = child.mutations;
+    f.implementation_outcome = c.implementation;
+    f.reference_outcome = c.reference;
+    f.rules = c.rules;
+    f.detail = c.detail;
+    f.args = child.origin->vector->args;
+    for (const auto& [name, bytes] : child.inputs) f.found_bytes += bytes.size();
+    f.found_at = run;
+    f.inputs = Minimize(session, std::move(child), c.key);
+    std::lock_guard lock(mu_);
+    report_.findings.push_back(std::move(f));
+  }
+
+  // Shrinks each input, lines first then bytes, keeping each cut while the signature holds.
+  Inputs Minimize(Session& session, Entry e, const std::string& key) {
+    std::size_t asks = 0;
+    auto holds = [&](const Entry& candidate) {
+      ++asks;
+      return Compare(session, candidate, "fuzz-minimize-" + std::to_string(asks)).key == key;
+    };
+    for (auto& [name, bytes] : e.inputs) {
+      for (const bool by_line : {true, false}) {
+        std::vector<std::string> pieces = by_line ? SplitKeepingEnds(bytes) : Bytes(bytes);
+        for (std::size_t chunk = pieces.size() / 2; chunk >= 1; chunk /= 2) {
+          for (std::size_t at = 0; at < pieces.size() && asks < options_.minimize_asks;) {
+            std::vector<std::string> fewer = pieces;
+            fewer.erase(
+                fewer.begin() + static_cast<std::ptrdiff_t>(at),
+                fewer.begin() + static_cast<std::ptrdiff_t>(std::min(pieces.size(), at + chunk)));
+            Entry candidate = e;
+            candidate.inputs[name] = Join(fewer, "");
+            if (holds(candidate)) {
+              pieces = std::move(fewer);
+              bytes = candidate.inputs[name];
+            } else {
+              at += chunk;
+            }
+          }
+        }
+      }
+    }
+    return e.inputs;
+  }
+
+  static std::vector<std::string> SplitKeepingEnds(std::string_view text) {
+    std::vector<std::string> lines;
+    while (!text.empty()) {
+      const std::size_t end = text.find('\n');
+      const std::size_t n = end == std::string_view::npos ? text.size() : end + 1;
+      lines.emplace_back(text.substr(0, n));
+      text.remove_prefix(n);
+    }
+    return lines;
+  }
+
+  // Bytes one by one past a few KiB would cost too many asks: runs of bytes then.
+  static std::vector<std::string> Bytes(std::string_view text) {
+    const std::size_t step = std::max<std::size_t>(1, text.size() / 512);
+    std::vector<std::string> pieces;
+    for (std::size_t at = 0; at < text.size(); at += step) {
+      pieces.emplace_back(text.substr(at, step));
+    }
+    return pieces;
+  }
+
+  static constexpr std::size_t kMaxCorpus = 10000;
+
+  const FuzzOptions& options_;
+  const std::atomic<bool>* stop_;
+  const std::chrono::steady_clock::time_point started_;
+  std::vector<std::string> formats_;
+  std::map<std::string, std::map<std::string, std::string>> reference_policies_;
+  std::mutex mu_;
+  std::vector<Entry> corpus_;
+  std::set<std::string> keys_;
+  std::set<std::string> findings_;
+  std::atomic<std::uint64_t> next_run_{0};
+  FuzzReport report_;
+};
+
+void AppendInputs(const Inputs& inputs, std::string* out) {
+  *out += "{";
+  for (const auto& [name, bytes] : inputs) json::AppendMember(name, base64::Encode(bytes), out);
+  *out += "}";
+}
+
+void AppendStrings(const std::vector<std::string>& values, std::string* out) {
+  *out += "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) *out += ",";
+    json::AppendQuoted(report::ValidUtf8(values[i]), out);
+  }
+  *out += "]";
+}
+
+void AppendFinding(const Finding& f, std::string* out) {
+  *out += "{";
+  json::AppendMember("signature", report::ValidUtf8(f.signature), out);
+  for (const auto& [name, value] : std::vector<std::pair<std::string_view, const std::string*>>{
+           {"kind", &f.kind},
+           {"format", &f.format},
+           {"operation", &f.operation},
+           {"origin", &f.origin},
+           {"mutations", &f.mutations},
+           {"implementation_outcome", &f.implementation_outcome},
+           {"reference_outcome", &f.reference_outcome},
+           {"detail", &f.detail}}) {
+    json::AppendMember(name, report::ValidUtf8(*value), out);
+  }
+  *out += ",\"rules\":";
+  AppendStrings(f.rules, out);
+  *out += ",\"found_bytes\":" + std::to_string(f.found_bytes) +
+          ",\"found_at\":" + std::to_string(f.found_at) + ",\"inputs_base64\":";
+  AppendInputs(f.inputs, out);
+  *out += "}";
+}
+
+std::string CandidateId(const Finding& f) {
+  return "fuzz-" + f.format + "-" + ToHex(Sha256::Of(f.signature)).substr(0, 12);
+}
+
+}  // namespace
+
+FuzzReport Fuzz(const FuzzOptions& options, const runner::Suite& suite,
+                const std::atomic<bool>* stop) {
+  return Engine(options, suite, stop).Run();
+}
+
+std::string SummaryJson(const FuzzReport& r) {
+  std::string out = "{";
+  json::AppendMember("implementation", report::ValidUtf8(r.implementation), &out);
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.1f", r.seconds > 0 ? r.execs / r.seconds : 0.0);
+  out += ",\"execs\":" + std::to_string(r.execs) + ",\"execs_per_second\":" + rate +
+         ",\"seconds\":" + std::to_string(r.seconds) + ",\"seeds\":" + std::to_string(r.seeds) +
+         ",\"corpus\":" + std::to_string(r.corpus) +
+         ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
+         ",\"restarts\":" + std::to_string(r.restarts) + ",\"growth\":[";
+  for (std::size_t i = 0; i < r.growth.size(); ++i) {
+    out += (i ? ",[" : "[") + std::to_string(r.growth[i].first) + "," +
+           std::to_string(r.growth[i].second) + "]";
+  }
+  out += "]";
+  json::AppendMember("error", report::ValidUtf8(r.error), &out);
+  out += ",\"findings\":[";
+  for (std::size_t i = 0; i < r.findings.size(); ++i) {
+    if (i) out += ",";
+    AppendFinding(r.findings[i], &out);
+  }
+  return out + "]}\n";
+}
+
+Status WriteCandidates(const FuzzReport& report, const std::string& dir,
+                       const std::string& reproduce) {
+  for (const Finding& f : report.findings) {
+    const std::string id = CandidateId(f);
+    const std::string folder = dir + "/" + id;
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) return Status(StatusCode::kIoError, folder + ": " + error.message());
+    std::string inputs = "{";
+    for (const auto& [name, bytes] : f.inputs) {
+      if (Status s = WriteFile(folder + "/" + name, bytes); !s.ok()) return s;
+      json::AppendMember(name, id + "/" + name, &inputs);
+    }
+    inputs += "}";
+    std::string entry = "{\n  \"id\": ";
+    json::AppendQuoted(id, &entry);
+    entry += ",\n  \"description\": ";
+    json::AppendQuoted("found by arcs fuzz from " + f.origin + " (" + f.mutations +
+                           "), minimized: TODO describe what the input holds",
+                       &entry);
+    entry += ",\n  \"inputs\": " + inputs;
+    if (!f.args.empty()) entry += ",\n  \"args\": " + f.args;
+    entry += ",\n  \"operations\": {\n    ";
+    json::AppendQuoted(f.operation, &entry);
+    entry += ": {\n      \"requirements\": ";
+    AppendStrings(f.rules, &entry);
+    entry +=
+        ",\n      \"spec_text\": \"TODO: quote the spec text that settles this input\",\n"
+        "      \"expect\": {\"outcome\": \"TODO: from the spec text, never from either answer\"}\n"
+        "    }\n  },\n  \"found\": ";
+    AppendFinding(f, &entry);
+    entry += ",\n  \"reproduce\": ";
+    json::AppendQuoted(reproduce, &entry);
+    entry += "\n}\n";
+    if (Status s = WriteFile(folder + "/candidate.json", entry); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+}  // namespace arcs::fuzz

@@ -1,0 +1,86 @@
+// `arcs fuzz`'s engine: differential fuzzing of an implementation through the runner protocol.
+// Seeds are the suite's vectors; each mutant (runner/fuzz/mutate.h) goes to the implementation
+// (a Session, restarted on crash) and to the reference in process, and the two answers are
+// compared as the judges compare: the verdict as the operation's outcome word, and what the
+// operation asks beyond it through the format's own check (runner/judge.h), held to the reference
+// first. Crashes, timeouts, protocol errors and "errored" answers are findings too.
+//
+// No coverage comes back from a foreign process: a mutant joins the corpus when it shows a new
+// signature, that is a new (operation, implementation outcome, reference outcome, rule ids of
+// both) tuple, so the corpus grows towards inputs that make either side say something new.
+#ifndef ARCS_RUNNER_FUZZ_FUZZ_H_
+#define ARCS_RUNNER_FUZZ_FUZZ_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runner/suite.h"
+
+namespace arcs::fuzz {
+
+struct FuzzOptions {
+  std::string command;          // the implementation, run with /bin/sh -c
+  std::uint64_t seed = 1;       // the same seed and runs give the same mutants (one job)
+  std::uint64_t runs = 0;       // mutants to try; 0: until `seconds` pass
+  double seconds = 60;          // 0: until `runs` are done
+  int jobs = 1;                 // sessions side by side, each with its own random stream
+  double timeout_seconds = 10;  // per case
+  std::size_t max_input_bytes = std::size_t{1} << 20;  // mutants are cut to this
+  std::size_t minimize_asks = 400;                     // per finding
+};
+
+// A disagreement the spec does not leave open, minimized.
+struct Finding {
+  std::string signature;  // what dedups findings: operation, kind, both outcomes, rule ids
+  std::string kind;       // "verdict", "output", "crash", "timeout", "protocol", "errored"
+  std::string format;
+  std::string operation;
+  std::string origin;                  // the vector case the mutant came from
+  std::string mutations;               // the mutations applied, in order
+  std::string implementation_outcome;  // "valid", "invalid", "accept", ..., or the fate
+  std::string reference_outcome;
+  std::vector<std::string> rules;             // the rule ids either side reported (errors)
+  std::string detail;                         // what the check or the fate says (untrusted text)
+  std::map<std::string, std::string> inputs;  // minimized
+  std::string args;                           // the origin's args (compact JSON, "" for none)
+  std::uint64_t found_bytes = 0;              // the mutant's size before minimizing
+  std::uint64_t found_at = 0;                 // the run that found it
+};
+
+struct FuzzReport {
+  std::string implementation;  // its hello's name
+  std::uint64_t execs = 0;     // mutants tried (minimizing not counted)
+  double seconds = 0;
+  std::size_t seeds = 0;
+  std::size_t corpus = 0;  // seeds plus the mutants kept
+  // (seconds since the start, corpus size) each time the corpus grew.
+  std::vector<std::pair<double, std::size_t>> growth;
+  // Disagreements on a verdict the spec leaves open (the origin is a policy or acceptable case,
+  // or the implementation declares a policy the reference does not take): counted, not findings.
+  std::uint64_t open_disagreements = 0;
+  std::vector<Finding> findings;  // one per signature, in the order found
+  std::uint64_t restarts = 0;
+  std::string error;  // what stopped the run before it began (no hello, say), or ""
+};
+
+// Fuzzes `options.command` with the cases of `suite` as seeds (resource probes left out).
+FuzzReport Fuzz(const FuzzOptions& options, const runner::Suite& suite,
+                const std::atomic<bool>* stop);
+
+// The report as JSON (the CI summary): execs, execs/s, seeds, corpus, growth, open
+// disagreements, findings with their inputs in base64.
+std::string SummaryJson(const FuzzReport& report);
+
+// Writes each finding as a candidate vector under `dir`: DIR/<id>/ with its inputs and
+// candidate.json, a manifest entry whose expectation is left for a person to fill in from the spec
+// text (never the reference's answer), with both outcomes and the rule ids beside it.
+Status WriteCandidates(const FuzzReport& report, const std::string& dir,
+                       const std::string& reproduce);
+
+}  // namespace arcs::fuzz
+
+#endif  // ARCS_RUNNER_FUZZ_FUZZ_H_

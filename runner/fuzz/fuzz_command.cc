@@ -1,0 +1,193 @@
+#include "runner/fuzz/fuzz_command.h"
+
+#include <atomic>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "reference/core/io.h"
+#include "reference/core/strings.h"
+#include "runner/cli.h"
+#include "runner/fuzz/fuzz.h"
+#include "runner/report/escape.h"
+#include "runner/supervisor/supervisor.h"
+
+namespace arcs::fuzz {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: arcs fuzz --impl 'COMMAND' [--format F] [--operation OP] [--seconds N | --runs N] "
+    "[-j N] [--seed S] [--out DIR] [--summary FILE]\n";
+
+constexpr char kHelp[] = R"(
+Fuzzes an implementation through the runner protocol (runner/PROTOCOL.md), differentially: the
+conformance vectors are the seeds; each mutant (byte-level, JSON-aware and line-aware mutations)
+goes to the implementation and to the ARCS reference, and every disagreement the spec does not
+leave open is a finding, minimized and deduplicated by its signature (operation, kind, both
+outcomes, rule ids). Crashes, timeouts, protocol errors and "errored" answers are findings too.
+No coverage comes back from another process: a mutant joins the corpus when either side says
+something new about it (a new signature).
+
+  --impl 'COMMAND'       the implementation, run with /bin/sh -c (required)
+  --format F             only this format's vectors as seeds (repeatable)
+  --operation OP         only this operation (repeatable)
+  --seconds N            stop after N seconds (default 60, unless --runs is given)
+  --runs N               stop after N mutants (with one job and a seed: the same mutants every time)
+  -j N                   N copies of the implementation side by side (default 1)
+  --seed S               the random seed (default 1)
+  --timeout SECONDS      per case (default 10)
+  --out DIR              write each finding as a candidate vector: DIR/<id>/ with its inputs and
+                         candidate.json (its expectation left for you to fill in from the spec)
+  --summary FILE         write the run as JSON (execs, execs/s, corpus, findings)
+  --quiet                only findings and the summary line
+
+Disagreements on a verdict where the mutant's origin is a policy or acceptable case, or where the
+implementation declares policies other than the reference's, are counted as open, not findings:
+the spec leaves them to the implementation, and the engine cannot tell which passage a mutant
+reaches.
+
+Exit status: 0 when there is no finding, 1 when there is one, 2 on usage errors or when the
+implementation does not start.
+)";
+
+struct Args {
+  FuzzOptions options;
+  runner::SuiteFilter filter;
+  std::string out;
+  std::string summary;
+  bool quiet = false;
+  bool seconds_given = false;
+};
+
+std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
+  const std::vector<std::string> args =
+      runner::SplitOptionValues(raw, {"--impl", "--format", "--operation", "--seconds", "--runs",
+                                      "--jobs", "--seed", "--timeout", "--out", "--summary"});
+  out->filter.resource_probes = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string* into) {
+      if (i + 1 >= args.size()) return false;
+      *into = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--impl" && value(&out->options.command)) {
+    } else if (a == "--format" && value(&v)) {
+      out->filter.formats.push_back(v);
+    } else if (a == "--operation" && value(&v)) {
+      out->filter.operations.push_back(v);
+    } else if (a == "--out" && value(&out->out)) {
+    } else if (a == "--summary" && value(&out->summary)) {
+    } else if (a == "--quiet") {
+      out->quiet = true;
+    } else if (a == "--seconds" && value(&v)) {
+      std::optional<double> s = ParseDecimal(v, 0.001, 31'536'000);
+      if (!s) return "--seconds wants a decimal number of seconds";
+      out->options.seconds = *s;
+      out->seconds_given = true;
+    } else if (a == "--timeout" && value(&v)) {
+      std::optional<double> s = ParseDecimal(v, 0.001, 86400);
+      if (!s) return "--timeout wants seconds, a decimal number from 0.001 to 86400";
+      out->options.timeout_seconds = *s;
+    } else if (a == "--runs" && value(&v)) {
+      std::optional<std::uint64_t> n = ParseCount(v, UINT64_MAX);
+      if (!n || *n == 0) return "--runs wants a positive count";
+      out->options.runs = *n;
+    } else if (a == "--seed" && value(&v)) {
+      std::optional<std::uint64_t> n = ParseCount(v, UINT64_MAX);
+      if (!n) return "--seed wants a count";
+      out->options.seed = *n;
+    } else if ((a == "-j" || a == "--jobs") && value(&v)) {
+      std::optional<std::uint64_t> n = ParseCount(v, 256);
+      if (!n || *n == 0) return "-j wants a count from 1 to 256";
+      out->options.jobs = static_cast<int>(*n);
+    } else if (a.starts_with("-")) {
+      return "unknown option or missing value: " + a;
+    } else {
+      return "unexpected argument: " + a;
+    }
+  }
+  if (out->options.command.empty()) return "--impl 'COMMAND' is required";
+  // --runs alone is a fixed budget: no clock on top of it.
+  if (out->options.runs > 0 && !out->seconds_given) out->options.seconds = 0;
+  return "";
+}
+
+std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
+
+void PrintFinding(const Finding& f) {
+  std::cout << "finding: " << Shown(f.signature) << "\n  " << f.format << " " << f.operation
+            << " from " << Shown(f.origin) << " by " << Shown(f.mutations) << "\n  "
+            << "the implementation: " << Shown(f.implementation_outcome)
+            << "; the reference: " << Shown(f.reference_outcome);
+  if (!f.detail.empty()) std::cout << " (" << Shown(report::Truncate(f.detail, 300)) << ")";
+  std::cout << "\n";
+  for (const auto& [name, bytes] : f.inputs) {
+    std::cout << "  input " << Shown(name) << " (" << bytes.size() << " bytes, minimized from "
+              << f.found_bytes << "): " << Shown(report::Truncate(bytes, 300)) << "\n";
+  }
+}
+
+// The command that tries the same mutants again (with one job and --runs, exactly the same).
+std::string Reproduce(const Args& args) {
+  std::string command = "arcs fuzz --impl '" + args.options.command + "'";
+  for (const std::string& f : args.filter.formats) command += " --format " + f;
+  for (const std::string& o : args.filter.operations) command += " --operation " + o;
+  const std::string budget = args.options.runs > 0
+                                 ? " --runs " + std::to_string(args.options.runs)
+                                 : " --seconds " + std::to_string(args.options.seconds);
+  return command + " --seed " + std::to_string(args.options.seed) + budget + " -j 1";
+}
+
+}  // namespace
+
+int FuzzCommand(const std::vector<std::string>& raw) {
+  for (const std::string& a : raw) {
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage << kHelp;
+      return 0;
+    }
+  }
+  Args args;
+  if (std::string error = ParseArgs(raw, &args); !error.empty()) {
+    std::cerr << "arcs fuzz: " << error << "\n" << kUsage << "Run 'arcs fuzz --help' for more.\n";
+    return 2;
+  }
+  Result<runner::Suite> suite = runner::LoadSuite(runner::DefaultSuiteRoot(), args.filter);
+  if (!suite.ok()) {
+    std::cerr << "arcs fuzz: " << suite.status().message() << "\n";
+    return 2;
+  }
+  static std::atomic<bool> stop{false};
+  supervisor::InstallInterruptHandler(&stop);
+  const FuzzReport report = Fuzz(args.options, *suite, &stop);
+  if (!report.error.empty()) {
+    std::cerr << "arcs fuzz: " << Shown(report.error) << "\n";
+    return 2;
+  }
+  for (const Finding& f : report.findings) PrintFinding(f);
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.0f", report.seconds > 0 ? report.execs / report.seconds : 0);
+  std::cout << Shown(report.implementation) << ": " << report.execs << " execs in "
+            << static_cast<long>(report.seconds + 0.5) << " s (" << rate << "/s), corpus "
+            << report.seeds << " -> " << report.corpus << ", " << report.open_disagreements
+            << " open disagreements, " << report.findings.size() << " findings, " << report.restarts
+            << " restarts\n";
+  if (!args.summary.empty()) {
+    if (Status s = WriteFile(args.summary, SummaryJson(report)); !s.ok()) {
+      std::cerr << "arcs fuzz: " << s.message() << "\n";
+      return 2;
+    }
+  }
+  if (!args.out.empty() && !report.findings.empty()) {
+    if (Status s = WriteCandidates(report, args.out, Reproduce(args)); !s.ok()) {
+      std::cerr << "arcs fuzz: " << s.message() << "\n";
+      return 2;
+    }
+    std::cout << "candidate vectors: " << Shown(args.out) << "\n";
+  }
+  return report.findings.empty() ? 0 : 1;
+}
+
+}  // namespace arcs::fuzz

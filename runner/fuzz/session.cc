@@ -1,0 +1,133 @@
+#include "runner/fuzz/session.h"
+
+#include <chrono>
+
+namespace arcs::fuzz {
+namespace {
+
+constexpr std::size_t kMaxLineBytes = protocol::kMaxLineBytes;
+constexpr std::size_t kStderrTailBytes = 16u << 10;
+constexpr std::size_t kExcerptBytes = 200;
+
+supervisor::Clock::time_point After(double seconds) {
+  return supervisor::Clock::now() + std::chrono::duration_cast<supervisor::Clock::duration>(
+                                        std::chrono::duration<double>(seconds));
+}
+
+std::string Excerpt(std::string_view text) {
+  return std::string(text.substr(0, kExcerptBytes)) + (text.size() > kExcerptBytes ? "..." : "");
+}
+
+// The fate of an exchange that brought no line, and what the process said about it.
+Reply Failed(supervisor::Subprocess& process, const supervisor::Exchange& ex) {
+  Reply r;
+  switch (ex.end) {
+    case supervisor::SendEnd::kTimeout:
+      r.fate = Fate::kTimeout;
+      r.detail = "no answer in time";
+      return r;
+    case supervisor::SendEnd::kTooLong:
+      r.fate = Fate::kProtocolError;
+      r.detail = "a stdout line past the line limit";
+      return r;
+    case supervisor::SendEnd::kStopped:
+      r.fate = Fate::kStopped;
+      r.detail = "stopped";
+      return r;
+    default:
+      break;
+  }
+  r.fate = Fate::kCrash;
+  r.detail = process.WaitForExit(std::chrono::seconds(1), nullptr);
+  if (r.detail.empty()) r.detail = "closed its stdout or stdin";
+  if (std::string last = process.LastStderrLine(); !last.empty()) {
+    r.detail += "; stderr ends with: " + Excerpt(last);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string_view FateName(Fate fate) {
+  switch (fate) {
+    case Fate::kAnswered:
+      return "answered";
+    case Fate::kCrash:
+      return "crash";
+    case Fate::kTimeout:
+      return "timeout";
+    case Fate::kProtocolError:
+      return "protocol";
+    case Fate::kStopped:
+      return "stopped";
+  }
+  return "unknown";
+}
+
+Session::Session(std::string command, std::vector<std::string> formats, double timeout_seconds)
+    : command_(std::move(command)),
+      formats_(std::move(formats)),
+      timeout_seconds_(timeout_seconds) {}
+
+Session::~Session() {
+  if (process_) {
+    process_->Shutdown(protocol::EncodeShutdown() + "\n", std::chrono::milliseconds(500), nullptr);
+  }
+}
+
+Status Session::Handshake(const std::atomic<bool>* stop) {
+  Result<std::unique_ptr<supervisor::Subprocess>> started =
+      supervisor::Subprocess::Start(command_, kMaxLineBytes, kStderrTailBytes);
+  if (!started.ok()) return started.status();
+  std::unique_ptr<supervisor::Subprocess> p = std::move(started).value();
+  restarts_ += starts_++ > 0;
+  protocol::RunnerHello ours;
+  ours.formats = formats_;
+  supervisor::Exchange ex = p->Send(protocol::EncodeRunnerHello(ours) + "\n",
+                                    After(std::max(10.0, timeout_seconds_)), stop);
+  if (ex.end != supervisor::SendEnd::kLine) {
+    return Status(StatusCode::kIoError, "no hello: " + Failed(*p, ex).detail);
+  }
+  Result<protocol::ImplementationHello> theirs = protocol::DecodeImplementationHello(ex.line);
+  if (!theirs.ok()) {
+    return Status(StatusCode::kParseError, "not a valid hello: " + theirs.status().message() +
+                                               "; the line: " + Excerpt(ex.line));
+  }
+  hello_ = std::move(theirs).value();
+  process_ = std::move(p);
+  return Status::Ok();
+}
+
+Status Session::Start(const std::atomic<bool>* stop) { return Handshake(stop); }
+
+Reply Session::Ask(const protocol::CaseRequest& request, const std::atomic<bool>* stop) {
+  if (!process_) {
+    if (Status s = Handshake(stop); !s.ok()) {
+      Reply r;
+      r.fate = Fate::kCrash;
+      r.detail = "in the handshake of a fresh process: " + s.message();
+      return r;
+    }
+  }
+  const std::string message = protocol::EncodeCase(request);
+  supervisor::Exchange ex = process_->Send(message + "\n", After(timeout_seconds_), stop);
+  Reply r;
+  if (ex.end != supervisor::SendEnd::kLine) {
+    r = Failed(*process_, ex);
+  } else if (Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line); !answer.ok()) {
+    r.fate = Fate::kProtocolError;
+    r.detail =
+        "not a valid answer: " + answer.status().message() + "; the line: " + Excerpt(ex.line);
+  } else if (answer->id != request.id) {
+    r.fate = Fate::kProtocolError;
+    r.detail = "an answer for case " + Excerpt(answer->id) + " instead of " + request.id;
+  } else {
+    r.answer = std::move(answer).value();
+    return r;
+  }
+  process_->Kill();
+  process_.reset();
+  return r;
+}
+
+}  // namespace arcs::fuzz

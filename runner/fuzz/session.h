@@ -1,0 +1,60 @@
+// One implementation under test held open for `arcs fuzz`: a process started once, shaken hands
+// with once, asked one case at a time, and started again after a crash, timeout or protocol error
+// (as `arcs run` does, without the re-run: a fuzzer's next input is its own question). Unlike the
+// supervisor (runner/supervisor/supervisor.h), which plays a list of cases known in advance, a
+// session takes each case as the fuzzer makes it.
+#ifndef ARCS_RUNNER_FUZZ_SESSION_H_
+#define ARCS_RUNNER_FUZZ_SESSION_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reference/core/status.h"
+#include "runner/protocol/protocol.h"
+#include "runner/supervisor/subprocess.h"
+
+namespace arcs::fuzz {
+
+// What became of one case.
+enum class Fate : std::uint8_t { kAnswered, kCrash, kTimeout, kProtocolError, kStopped };
+std::string_view FateName(Fate fate);  // "answered", "crash", "timeout", "protocol", "stopped"
+
+struct Reply {
+  Fate fate = Fate::kAnswered;
+  protocol::Answer answer;  // kAnswered
+  std::string detail;       // otherwise: what happened (untrusted text: it may quote the process)
+};
+
+class Session {
+ public:
+  Session(std::string command, std::vector<std::string> formats, double timeout_seconds);
+  ~Session();
+
+  // Starts the process and shakes hands; the hello is then hello(). An error says why (the
+  // process's last stderr line included).
+  Status Start(const std::atomic<bool>* stop);
+  const protocol::ImplementationHello& hello() const { return hello_; }
+
+  // Sends `request` and waits for its answer. After anything but an answer the process is killed
+  // and the next Ask starts a fresh one (a failure to start is that Ask's crash).
+  Reply Ask(const protocol::CaseRequest& request, const std::atomic<bool>* stop);
+
+  std::uint64_t restarts() const { return restarts_; }
+
+ private:
+  Status Handshake(const std::atomic<bool>* stop);
+
+  std::string command_;
+  std::vector<std::string> formats_;
+  double timeout_seconds_;
+  std::unique_ptr<supervisor::Subprocess> process_;
+  protocol::ImplementationHello hello_;
+  std::uint64_t starts_ = 0;
+  std::uint64_t restarts_ = 0;
+};
+
+}  // namespace arcs::fuzz
+
+#endif  // ARCS_RUNNER_FUZZ_SESSION_H_

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# `arcs fuzz` end to end: the reference behind the protocol agrees with itself (no finding), a
+# planted bug (a Spool reader that rejects CRLF line endings) is found within a fixed number of
+# runs, minimized, deduplicated and written as a candidate vector whose expectation is left to a
+# person; the same seed finds the same thing; usage errors.
+# usage: fuzz_cli_test.sh ARCS SOURCE_DIR
+set -uo pipefail
+arcs=$1
+src=$(cd "$2" && pwd)
+# shellcheck source=runner/testing/cli_checks.sh
+source "$src/runner/testing/cli_checks.sh"
+planted="/usr/bin/python3 $src/runner/fuzz/testing/crlf_bug.py $arcs"
+
+# 1. The reference against itself: many mutants, no finding.
+expect_status 0 "the reference against itself" "$arcs" fuzz --impl "$arcs serve" --format spool \
+  --runs 1500 --seed 7 --summary "$tmp/self.json"
+/usr/bin/python3 - "$tmp/self.json" <<'PYTHON' || fail "the summary of a clean run is wrong"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["execs"] == 1500 and s["findings"] == [] and s["corpus"] > s["seeds"], s
+PYTHON
+
+# 2. The planted bug is found, minimized, written as a candidate vector.
+expect_status 1 "the planted bug" "$arcs" fuzz --impl "$planted" --format spool \
+  --operation validate --runs 3000 --seed 1 --summary "$tmp/bug.json" --out "$tmp/candidates"
+grep -q "^finding: validate verdict: invalid / valid" "$tmp/out" || fail "the CRLF bug was not found"
+/usr/bin/python3 - "$tmp/bug.json" "$tmp/candidates" <<'PYTHON' || fail "the finding is not as expected"
+import base64, glob, json, sys
+s = json.load(open(sys.argv[1]))
+findings = [f for f in s["findings"] if f["kind"] == "verdict"]
+assert findings, s
+signatures = [f["signature"] for f in s["findings"]]
+assert len(signatures) == len(set(signatures)), "findings are not deduplicated"
+for f in findings:
+    data = b"".join(base64.b64decode(v) for v in f["inputs_base64"].values())
+    assert b"\r\n" in data, data
+    assert len(data) <= f["found_bytes"], "not minimized"
+    assert f["implementation_outcome"] == "invalid" and f["reference_outcome"] == "valid"
+candidates = glob.glob(sys.argv[2] + "/*/candidate.json")
+assert len(candidates) == len(s["findings"]), candidates
+entry = json.load(open(candidates[0]))
+outcome = entry["operations"][next(iter(entry["operations"]))]["expect"]["outcome"]
+assert outcome.startswith("TODO"), "the expectation was filled in from an answer"
+assert "--seed 1 --runs 3000 -j 1" in entry["reproduce"], entry["reproduce"]
+PYTHON
+
+# 3. Deterministic with a seed.
+expect_status 1 "the planted bug again" "$arcs" fuzz --impl "$planted" --format spool \
+  --operation validate --runs 3000 --seed 1 --summary "$tmp/bug2.json"
+/usr/bin/python3 - "$tmp/bug.json" "$tmp/bug2.json" <<'PYTHON' || fail "the same seed found something else"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+key = lambda s: [(f["signature"], f["found_at"], f["inputs_base64"]) for f in s["findings"]]
+assert key(a) == key(b) and a["corpus"] == b["corpus"], (key(a), key(b))
+PYTHON
+
+# 4. Usage errors, and an implementation that does not start.
+expect_status 2 "no --impl" "$arcs" fuzz --runs 1
+grep -q "^usage: arcs fuzz" "$tmp/out" || fail "no usage line"
+expect_status 2 "unknown format" "$arcs" fuzz --impl x --format nope --runs 1
+expect_status 2 "cannot start" "$arcs" fuzz --impl /no/such/program --runs 1
+grep -q "did not start" "$tmp/out" || fail "the start failure is not explained"
+expect_status 0 "help" "$arcs" fuzz --help
+
+finish fuzz
