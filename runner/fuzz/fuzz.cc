@@ -113,8 +113,9 @@ class Engine {
   void Work(int worker) {
     Session session(options_.command, formats_, options_.timeout_seconds);
     if (Status s = session.Start(stop_); !s.ok()) {
+      // The first worker's start decides; a later one that fails leaves its share to the others.
       std::lock_guard lock(mu_);
-      if (report_.error.empty()) report_.error = "the implementation did not start: " + s.message();
+      if (worker == 0) report_.error = "the implementation did not start: " + s.message();
       return;
     }
     {
