@@ -216,7 +216,9 @@ class Engine {
     {
       std::lock_guard lock(mu_);
       ++report_.execs;
-      if (keys_.insert(c.key).second && corpus_.size() < kMaxCorpus) {
+      if (keys_.insert(c.key).second && corpus_.size() < kMaxCorpus &&
+          corpus_bytes_ + Size(child) <= kMaxCorpusBytes) {
+        corpus_bytes_ += Size(child);
         corpus_.push_back(child);
         report_.growth.emplace_back(Elapsed(), corpus_.size());
       }
@@ -236,7 +238,7 @@ class Engine {
     f.rules = c.rules;
     f.detail = c.detail;
     f.args = child.origin->vector->args;
-    for (const auto& [name, bytes] : child.inputs) f.found_bytes += bytes.size();
+    f.found_bytes = Size(child);
     f.found_at = run;
     f.inputs = Minimize(session, std::move(child), c.key);
     std::lock_guard lock(mu_);
@@ -295,7 +297,16 @@ class Engine {
     return pieces;
   }
 
+  static std::size_t Size(const Entry& e) {
+    std::size_t n = 0;
+    for (const auto& [name, bytes] : e.inputs) n += bytes.size();
+    return n;
+  }
+
+  // The corpus is bounded in entries and in bytes: mutants of the large seeds (a 1 MiB line)
+  // would otherwise hold gigabytes.
   static constexpr std::size_t kMaxCorpus = 10000;
+  static constexpr std::size_t kMaxCorpusBytes = std::size_t{256} << 20;
 
   const FuzzOptions& options_;
   const std::atomic<bool>* stop_;
@@ -304,6 +315,7 @@ class Engine {
   std::map<std::string, std::map<std::string, std::string>> reference_policies_;
   std::mutex mu_;
   std::vector<Entry> corpus_;
+  std::size_t corpus_bytes_ = 0;  // the mutants kept (the seeds are the suite's)
   std::set<std::string> keys_;
   std::set<std::string> findings_;
   std::atomic<std::uint64_t> next_run_{0};
