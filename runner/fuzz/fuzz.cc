@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -64,6 +65,12 @@ std::string Check(const conformance::OperationSpec& op, const Entry& e,
   return op.check_answer({input, answer, policies, ambiguous});
 }
 
+void AppendInputs(const Inputs& inputs, std::string* out) {
+  *out += "{";
+  for (const auto& [name, bytes] : inputs) json::AppendMember(name, base64::Encode(bytes), out);
+  *out += "}";
+}
+
 class Engine {
  public:
   Engine(const FuzzOptions& options, const runner::Suite& suite, const std::atomic<bool>* stop)
@@ -75,6 +82,7 @@ class Engine {
         formats_.emplace_back(c.format->name);
       }
     }
+    if (!options_.corpus_dir.empty()) LoadCorpus(suite);
     report_.seeds = corpus_.size();
     const protocol::ImplementationHello reference = runner::ReferenceHello();
     for (const auto& [format, support] : reference.formats) {
@@ -94,10 +102,68 @@ class Engine {
     for (std::thread& t : threads) t.join();
     report_.seconds = Elapsed();
     report_.corpus = corpus_.size();
+    if (!options_.corpus_dir.empty()) SaveCorpus();
     return std::move(report_);
   }
 
  private:
+  // One file per entry, DIR/<hash>.json: {"origin": "<case id>/<operation>", "inputs": {name:
+  // base64}}; what does not parse, or names a case this suite does not hold, is counted and left.
+  void LoadCorpus(const runner::Suite& suite) {
+    std::map<std::string, const runner::SuiteCase*> cases;
+    for (const runner::SuiteCase& c : suite.cases) cases[c.request_id] = &c;
+    std::error_code error;
+    std::vector<std::string> paths;
+    for (const auto& file : std::filesystem::directory_iterator(options_.corpus_dir, error)) {
+      if (file.path().extension() == ".json") paths.push_back(file.path().string());
+    }
+    std::sort(paths.begin(), paths.end());
+    for (const std::string& path : paths) {
+      std::optional<Entry> entry = ReadEntry(path, cases);
+      if (!entry) {
+        ++report_.unreadable;
+        continue;
+      }
+      corpus_.push_back(std::move(*entry));
+      ++report_.loaded;
+    }
+  }
+
+  static std::optional<Entry> ReadEntry(
+      const std::string& path, const std::map<std::string, const runner::SuiteCase*>& cases) {
+    Result<std::string> text = ReadFile(path);
+    json::Document doc;
+    if (!text.ok() || !doc.Parse(*text) || !doc.root().is_object()) return std::nullopt;
+    const json::Value* origin = doc.root().Find("origin");
+    const json::Value* inputs = doc.root().Find("inputs");
+    if (!origin || !origin->is_string() || !inputs || !inputs->is_object()) return std::nullopt;
+    auto c = cases.find(std::string(origin->text()));
+    if (c == cases.end()) return std::nullopt;
+    Entry e{c->second, {}, "(corpus)"};
+    for (const json::Member& m : inputs->members()) {
+      std::optional<std::string> bytes =
+          m.value.is_string() ? base64::Decode(m.value.text()) : std::nullopt;
+      if (!bytes) return std::nullopt;
+      e.inputs[std::string(m.name)] = std::move(*bytes);
+    }
+    return e;
+  }
+
+  void SaveCorpus() {
+    std::error_code error;
+    std::filesystem::create_directories(options_.corpus_dir, error);
+    for (std::size_t i = report_.seeds; i < corpus_.size() && !error; ++i) {
+      const Entry& e = corpus_[i];
+      std::string text = "{";
+      json::AppendMember("origin", e.origin->request_id, &text);
+      text += ",\"inputs\":";
+      AppendInputs(e.inputs, &text);
+      text += "}\n";
+      const std::string name = ToHex(Sha256::Of(text)).substr(0, 16) + ".json";
+      if (!WriteFile(options_.corpus_dir + "/" + name, text).ok()) ++report_.unreadable;
+    }
+  }
+
   double Elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   }
@@ -322,12 +388,6 @@ class Engine {
   FuzzReport report_;
 };
 
-void AppendInputs(const Inputs& inputs, std::string* out) {
-  *out += "{";
-  for (const auto& [name, bytes] : inputs) json::AppendMember(name, base64::Encode(bytes), out);
-  *out += "}";
-}
-
 void AppendStrings(const std::vector<std::string>& values, std::string* out) {
   *out += "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -377,6 +437,8 @@ std::string SummaryJson(const FuzzReport& r) {
   std::snprintf(rate, sizeof rate, "%.1f", r.seconds > 0 ? r.execs / r.seconds : 0.0);
   out += ",\"execs\":" + std::to_string(r.execs) + ",\"execs_per_second\":" + rate +
          ",\"seconds\":" + std::to_string(r.seconds) + ",\"seeds\":" + std::to_string(r.seeds) +
+         ",\"loaded\":" + std::to_string(r.loaded) +
+         ",\"unreadable\":" + std::to_string(r.unreadable) +
          ",\"corpus\":" + std::to_string(r.corpus) +
          ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
          ",\"restarts\":" + std::to_string(r.restarts) + ",\"growth\":[";

@@ -31,6 +31,9 @@ struct FuzzOptions {
   double timeout_seconds = 10;  // per case
   std::size_t max_input_bytes = std::size_t{1} << 20;  // mutants are cut to this
   std::size_t minimize_asks = 400;                     // per finding
+  // A folder the corpus is kept in between runs: read (sorted by name) before the first mutant,
+  // its entries joining the seeds; the mutants kept are written there at the end. "" for none.
+  std::string corpus_dir;
 };
 
 // A disagreement the spec does not leave open, minimized.
@@ -55,8 +58,10 @@ struct FuzzReport {
   std::string implementation;  // its hello's name
   std::uint64_t execs = 0;     // mutants tried (minimizing not counted)
   double seconds = 0;
-  std::size_t seeds = 0;
-  std::size_t corpus = 0;  // seeds plus the mutants kept
+  std::size_t seeds = 0;       // the suite's cases, plus the entries read from corpus_dir
+  std::size_t loaded = 0;      // entries read from corpus_dir
+  std::size_t unreadable = 0;  // files of corpus_dir that are not entries of this suite
+  std::size_t corpus = 0;      // seeds plus the mutants kept
   // (seconds since the start, corpus size) each time the corpus grew.
   std::vector<std::pair<double, std::size_t>> growth;
   // Disagreements on a verdict the spec leaves open (the origin is a policy or acceptable case,

@@ -17,7 +17,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: arcs fuzz --impl 'COMMAND' [--format F] [--operation OP] [--seconds N | --runs N] "
-    "[-j N] [--seed S] [--out DIR] [--summary FILE]\n";
+    "[-j N] [--seed S] [--corpus DIR] [--out DIR] [--summary FILE]\n";
 
 constexpr char kHelp[] = R"(
 Fuzzes an implementation through the runner protocol (runner/PROTOCOL.md), differentially: the
@@ -36,6 +36,8 @@ something new about it (a new signature).
   -j N                   N copies of the implementation side by side (default 1)
   --seed S               the random seed (default 1)
   --timeout SECONDS      per case (default 10)
+  --corpus DIR           keep the corpus here between runs: its entries join the seeds, and the
+                         mutants kept are written back (one JSON file each)
   --out DIR              write each finding as a candidate vector: DIR/<id>/ with its inputs and
                          candidate.json (its expectation left for you to fill in from the spec)
   --summary FILE         write the run as JSON (execs, execs/s, corpus, findings)
@@ -60,9 +62,9 @@ struct Args {
 };
 
 std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
-  const std::vector<std::string> args =
-      runner::SplitOptionValues(raw, {"--impl", "--format", "--operation", "--seconds", "--runs",
-                                      "--jobs", "--seed", "--timeout", "--out", "--summary"});
+  const std::vector<std::string> args = runner::SplitOptionValues(
+      raw, {"--impl", "--format", "--operation", "--seconds", "--runs", "--jobs", "--seed",
+            "--timeout", "--out", "--summary", "--corpus"});
   out->filter.resource_probes = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -79,6 +81,7 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
       out->filter.operations.push_back(v);
     } else if (a == "--out" && value(&out->out)) {
     } else if (a == "--summary" && value(&out->summary)) {
+    } else if (a == "--corpus" && value(&out->options.corpus_dir)) {
     } else if (a == "--quiet") {
       out->quiet = true;
     } else if (a == "--seconds" && value(&v)) {
@@ -174,6 +177,11 @@ int FuzzCommand(const std::vector<std::string>& raw) {
             << report.seeds << " -> " << report.corpus << ", " << report.open_disagreements
             << " open disagreements, " << report.findings.size() << " findings, " << report.restarts
             << " restarts\n";
+  if (!args.options.corpus_dir.empty()) {
+    std::cout << "corpus " << Shown(args.options.corpus_dir) << ": " << report.loaded
+              << " entries read, " << report.corpus - report.seeds << " written, "
+              << report.unreadable << " unreadable\n";
+  }
   if (!args.summary.empty()) {
     if (Status s = WriteFile(args.summary, SummaryJson(report)); !s.ok()) {
       std::cerr << "arcs fuzz: " << s.message() << "\n";

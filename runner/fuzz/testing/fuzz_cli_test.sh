@@ -2,7 +2,7 @@
 # `arcs fuzz` end to end: the reference behind the protocol agrees with itself (no finding), a
 # planted bug (a Spool reader that rejects CRLF line endings) is found within a fixed number of
 # runs, minimized, deduplicated and written as a candidate vector whose expectation is left to a
-# person; the same seed finds the same thing; usage errors.
+# person; the same seed finds the same thing; a corpus kept between runs; usage errors.
 # usage: fuzz_cli_test.sh ARCS SOURCE_DIR
 set -uo pipefail
 arcs=$1
@@ -54,7 +54,21 @@ key = lambda s: [(f["signature"], f["found_at"], f["inputs_base64"]) for f in s[
 assert key(a) == key(b) and a["corpus"] == b["corpus"], (key(a), key(b))
 PYTHON
 
-# 4. Usage errors, and an implementation that does not start.
+# 4. --corpus keeps what a run kept for the next one; what is not an entry is counted and left.
+expect_status 0 "a corpus written" "$arcs" fuzz --impl "$arcs serve" --format spool --runs 300 \
+  --seed 2 --corpus "$tmp/corpus" --summary "$tmp/c1.json"
+echo '{"origin": "no-such-case/validate", "inputs": {}}' >"$tmp/corpus/0-stray.json"
+expect_status 0 "a corpus read" "$arcs" fuzz --impl "$arcs serve" --format spool --runs 300 \
+  --seed 2 --corpus "$tmp/corpus" --summary "$tmp/c2.json"
+/usr/bin/python3 - "$tmp/c1.json" "$tmp/c2.json" <<'PYTHON' || fail "the corpus was not kept"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+kept = a["corpus"] - a["seeds"]
+assert kept > 0 and a["loaded"] == 0, a
+assert b["loaded"] == kept and b["unreadable"] == 1 and b["seeds"] == a["seeds"] + kept, (a, b)
+PYTHON
+
+# 5. Usage errors, and an implementation that does not start.
 expect_status 2 "no --impl" "$arcs" fuzz --runs 1
 grep -q "^usage: arcs fuzz" "$tmp/out" || fail "no usage line"
 expect_status 2 "unknown format" "$arcs" fuzz --impl x --format nope --runs 1
