@@ -231,10 +231,10 @@ class Engine {
     c.reference = OutcomeWord(op, ref);
     std::set<std::string> rules;
     AddErrorRules(ref, &rules);
-    if (reply.fate == Fate::kStopped || ref.status != protocol::AnswerStatus::kOk) {
+    if (reply.fate == supervisor::Fate::kInterrupted || ref.status != protocol::AnswerStatus::kOk) {
       c.kind = "agree";  // nothing to compare: the run stops, or the reference does not judge
-    } else if (reply.fate != Fate::kAnswered) {
-      c.kind = std::string(FateName(reply.fate));
+    } else if (reply.fate != supervisor::Fate::kAnswered) {
+      c.kind = std::string(supervisor::FateName(reply.fate));
       c.implementation = c.kind;
       c.detail = reply.detail;
     } else {

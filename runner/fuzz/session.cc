@@ -7,15 +7,10 @@ namespace {
 
 constexpr std::size_t kMaxLineBytes = protocol::kMaxLineBytes;
 constexpr std::size_t kStderrTailBytes = 16u << 10;
-constexpr std::size_t kExcerptBytes = 200;
 
 supervisor::Clock::time_point After(double seconds) {
   return supervisor::Clock::now() + std::chrono::duration_cast<supervisor::Clock::duration>(
                                         std::chrono::duration<double>(seconds));
-}
-
-std::string Excerpt(std::string_view text) {
-  return std::string(text.substr(0, kExcerptBytes)) + (text.size() > kExcerptBytes ? "..." : "");
 }
 
 // The fate of an exchange that brought no line, and what the process said about it.
@@ -23,46 +18,30 @@ Reply Failed(supervisor::Subprocess& process, const supervisor::Exchange& ex) {
   Reply r;
   switch (ex.end) {
     case supervisor::SendEnd::kTimeout:
-      r.fate = Fate::kTimeout;
+      r.fate = supervisor::Fate::kTimeout;
       r.detail = "no answer in time";
       return r;
     case supervisor::SendEnd::kTooLong:
-      r.fate = Fate::kProtocolError;
+      r.fate = supervisor::Fate::kProtocolError;
       r.detail = "a stdout line past the line limit";
       return r;
     case supervisor::SendEnd::kStopped:
-      r.fate = Fate::kStopped;
+      r.fate = supervisor::Fate::kInterrupted;
       r.detail = "stopped";
       return r;
     default:
       break;
   }
-  r.fate = Fate::kCrash;
+  r.fate = supervisor::Fate::kCrash;
   r.detail = process.WaitForExit(std::chrono::seconds(1), nullptr);
   if (r.detail.empty()) r.detail = "closed its stdout or stdin";
   if (std::string last = process.LastStderrLine(); !last.empty()) {
-    r.detail += "; stderr ends with: " + Excerpt(last);
+    r.detail += "; stderr ends with: " + supervisor::Excerpt(last);
   }
   return r;
 }
 
 }  // namespace
-
-std::string_view FateName(Fate fate) {
-  switch (fate) {
-    case Fate::kAnswered:
-      return "answered";
-    case Fate::kCrash:
-      return "crash";
-    case Fate::kTimeout:
-      return "timeout";
-    case Fate::kProtocolError:
-      return "protocol";
-    case Fate::kStopped:
-      return "stopped";
-  }
-  return "unknown";
-}
 
 Session::Session(std::string command, std::vector<std::string> formats, double timeout_seconds)
     : command_(std::move(command)),
@@ -91,7 +70,7 @@ Status Session::Handshake(const std::atomic<bool>* stop) {
   Result<protocol::ImplementationHello> theirs = protocol::DecodeImplementationHello(ex.line);
   if (!theirs.ok()) {
     return Status(StatusCode::kParseError, "not a valid hello: " + theirs.status().message() +
-                                               "; the line: " + Excerpt(ex.line));
+                                               "; the line: " + supervisor::Excerpt(ex.line));
   }
   hello_ = std::move(theirs).value();
   process_ = std::move(p);
@@ -104,7 +83,7 @@ Reply Session::Ask(const protocol::CaseRequest& request, const std::atomic<bool>
   if (!process_) {
     if (Status s = Handshake(stop); !s.ok()) {
       Reply r;
-      r.fate = Fate::kCrash;
+      r.fate = supervisor::Fate::kCrash;
       r.detail = "in the handshake of a fresh process: " + s.message();
       return r;
     }
@@ -115,12 +94,13 @@ Reply Session::Ask(const protocol::CaseRequest& request, const std::atomic<bool>
   if (ex.end != supervisor::SendEnd::kLine) {
     r = Failed(*process_, ex);
   } else if (Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line); !answer.ok()) {
-    r.fate = Fate::kProtocolError;
-    r.detail =
-        "not a valid answer: " + answer.status().message() + "; the line: " + Excerpt(ex.line);
+    r.fate = supervisor::Fate::kProtocolError;
+    r.detail = "not a valid answer: " + answer.status().message() +
+               "; the line: " + supervisor::Excerpt(ex.line);
   } else if (answer->id != request.id) {
-    r.fate = Fate::kProtocolError;
-    r.detail = "an answer for case " + Excerpt(answer->id) + " instead of " + request.id;
+    r.fate = supervisor::Fate::kProtocolError;
+    r.detail =
+        "an answer for case " + supervisor::Excerpt(answer->id) + " instead of " + request.id;
   } else {
     r.answer = std::move(answer).value();
     return r;

@@ -14,15 +14,14 @@
 #include "reference/core/status.h"
 #include "runner/protocol/protocol.h"
 #include "runner/supervisor/subprocess.h"
+#include "runner/supervisor/supervisor.h"
 
 namespace arcs::fuzz {
 
-// What became of one case.
-enum class Fate : std::uint8_t { kAnswered, kCrash, kTimeout, kProtocolError, kStopped };
-std::string_view FateName(Fate fate);  // "answered", "crash", "timeout", "protocol", "stopped"
-
+// What became of one case: answered, crash, timeout, protocol error, or interrupted (the run was
+// stopped), as the supervisor names them.
 struct Reply {
-  Fate fate = Fate::kAnswered;
+  supervisor::Fate fate = supervisor::Fate::kAnswered;
   protocol::Answer answer;  // kAnswered
   std::string detail;       // otherwise: what happened (untrusted text: it may quote the process)
 };
