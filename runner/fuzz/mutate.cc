@@ -16,15 +16,6 @@
 namespace arcs::fuzz {
 namespace {
 
-std::uint64_t SplitMix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t RotateLeft(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 struct Product {
   std::uint64_t high = 0;
   std::uint64_t low = 0;
@@ -110,21 +101,9 @@ Mutation MutateBytes(const Target& whole, Random& random) {
 
 }  // namespace
 
-Random::Random(std::uint64_t seed) {
-  for (std::uint64_t& word : state_) word = SplitMix64(seed);
-}
+Random::Random(std::uint64_t seed) : generator_(seed) {}
 
-std::uint64_t Random::Next() {
-  const std::uint64_t result = RotateLeft(state_[1] * 5, 7) * 9;
-  const std::uint64_t t = state_[1] << 17;
-  state_[2] ^= state_[0];
-  state_[3] ^= state_[1];
-  state_[1] ^= state_[2];
-  state_[0] ^= state_[3];
-  state_[2] ^= t;
-  state_[3] = RotateLeft(state_[3], 45);
-  return result;
-}
+std::uint64_t Random::Next() { return generator_.Next(); }
 
 std::uint64_t Random::Below(std::uint64_t n) {
   if (n == 0) return 0;

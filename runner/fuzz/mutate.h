@@ -15,9 +15,11 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/core/xoshiro.h"
+
 namespace arcs::fuzz {
 
-// A deterministic random source: xoshiro256** seeded through splitmix64, with unbiased bounded
+// A deterministic random source: reference/core/xoshiro.h, with unbiased bounded
 // draws (Lemire's method), so the same seed gives the same sequence everywhere (std::
 // distributions differ between standard libraries).
 class Random {
@@ -31,7 +33,7 @@ class Random {
   bool OneIn(std::uint64_t n);
 
  private:
-  std::uint64_t state_[4];
+  Xoshiro256 generator_;
 };
 
 // What the mutator saw the input to be, deciding which mutations apply.

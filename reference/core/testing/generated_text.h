@@ -11,26 +11,15 @@
 #include <string>
 #include <string_view>
 
+#include "reference/core/xoshiro.h"
+
 namespace arcs::testing {
 
-// xoshiro256** seeded by splitmix64: fixed algorithms, so the output does not depend on the
-// standard library (std::uniform_*_distribution is not specified bit for bit).
+// The generators' draws, from reference/core/xoshiro.h: the same numbers on every platform.
 class Rng {
  public:
-  explicit Rng(std::uint64_t seed) {
-    for (std::uint64_t& s : state_) s = SplitMix(&seed);
-  }
-  std::uint64_t Next() {
-    const std::uint64_t result = Rotl(state_[1] * 5, 7) * 9;
-    const std::uint64_t t = state_[1] << 17;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = Rotl(state_[3], 45);
-    return result;
-  }
+  explicit Rng(std::uint64_t seed) : generator_(seed) {}
+  std::uint64_t Next() { return generator_.Next(); }
   // Uniform in [0, n), n > 0 (the modulo bias is far below anything that matters here).
   std::uint64_t Below(std::uint64_t n) { return Next() % n; }
   std::uint64_t Between(std::uint64_t lo, std::uint64_t hi) { return lo + Below(hi - lo + 1); }
@@ -49,16 +38,8 @@ class Rng {
     return edges[band] + Below(edges[band + 1] - edges[band]);
   }
 
-  static std::uint64_t SplitMix(std::uint64_t* x) {
-    std::uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
  private:
-  static std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::array<std::uint64_t, 4> state_{};
+  Xoshiro256 generator_;
 };
 
 // Appends about `length` bytes of raw UTF-8 text (before JSON escaping) to *out. Newlines, tabs,
