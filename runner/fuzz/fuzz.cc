@@ -9,12 +9,14 @@
 #include <thread>
 
 #include "conformance/format.h"
+#include "conformance/registry.h"
 #include "reference/core/base64.h"
 #include "reference/core/io.h"
 #include "reference/core/json.h"
 #include "reference/core/sha256.h"
 #include "reference/core/strings.h"
 #include "runner/fuzz/mutate.h"
+#include "runner/fuzz/open_verdicts.h"
 #include "runner/fuzz/session.h"
 #include "runner/report/escape.h"
 #include "runner/serve_command.h"
@@ -30,12 +32,18 @@ struct Entry {
   std::string mutations;
 };
 
+// One implementation process and what the spec leaves open to it, per format.
+struct Worker {
+  Session session;
+  std::map<std::string, OpenVerdicts> open;
+};
+
 // What comparing the two answers to one input found.
 struct Comparison {
   std::string key;  // the signature: operation, kind, both outcomes, rule ids
   bool disagree = false;
-  bool open = false;  // the spec leaves it open: counted, not a finding
-  std::string kind;   // "agree", "verdict", "output", a fate, "errored"
+  std::string open;  // why the spec may leave it open ("" when it does not): not a finding
+  std::string kind;  // "agree", "verdict", "output", a fate, "errored"
   std::string implementation;
   std::string reference;
   std::vector<std::string> rules;
@@ -47,12 +55,6 @@ std::string OutcomeWord(const conformance::OperationSpec& op, const protocol::An
   if (a.status == protocol::AnswerStatus::kErrored) return "errored";
   return std::string(a.verdict == protocol::Verdict::kValid ? op.valid_outcome
                                                             : op.invalid_outcome);
-}
-
-void AddErrorRules(const protocol::Answer& a, std::set<std::string>* rules) {
-  for (const protocol::ReportedFinding& f : a.findings) {
-    if (f.severity == "error" || f.severity.empty()) rules->insert(f.rule);
-  }
 }
 
 // What the operation asks beyond the verdict, as its check sees it ("" when it holds).
@@ -74,7 +76,7 @@ void AppendInputs(const Inputs& inputs, std::string* out) {
 class Engine {
  public:
   Engine(const FuzzOptions& options, const runner::Suite& suite, const std::atomic<bool>* stop)
-      : options_(options), stop_(stop), started_(std::chrono::steady_clock::now()) {
+      : options_(options), suite_(suite), stop_(stop), started_(std::chrono::steady_clock::now()) {
     for (const runner::SuiteCase& c : suite.cases) {
       if (c.resource_probe()) continue;
       corpus_.push_back({&c, *c.inputs, ""});
@@ -176,27 +178,34 @@ class Engine {
     return options_.runs == 0 || *run < options_.runs;
   }
 
-  void Work(int worker) {
-    Session session(options_.command, formats_, options_.timeout_seconds);
-    if (Status s = session.Start(stop_); !s.ok()) {
+  void Work(int index) {
+    Worker worker{Session(options_.command, formats_, options_.timeout_seconds), {}};
+    if (Status s = worker.session.Start(stop_); !s.ok()) {
       // The first worker's start decides; a later one that fails leaves its share to the others.
       std::lock_guard lock(mu_);
-      if (worker == 0) report_.error = "the implementation did not start: " + s.message();
+      if (index == 0) report_.error = "the implementation did not start: " + s.message();
       return;
+    }
+    const protocol::ImplementationHello& hello = worker.session.hello();
+    for (const conformance::Manifest& manifest : suite_.manifests) {
+      const conformance::FormatModule* format = conformance::FindFormat(manifest.format);
+      const auto declared = hello.formats.find(manifest.format);
+      if (!format || declared == hello.formats.end()) continue;
+      worker.open.try_emplace(manifest.format, *format, manifest, declared->second.policies);
     }
     {
       std::lock_guard lock(mu_);
-      report_.implementation = session.hello().implementation.name;
+      report_.implementation = hello.implementation.name;
     }
-    Random random(options_.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(worker));
+    Random random(options_.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(index));
     std::uint64_t run = 0;
     while (NextRun(&run)) {
       Entry child = Mutant(random);
-      Comparison c = Compare(session, child, "fuzz-" + std::to_string(run));
-      Record(session, std::move(child), c, run);
+      Comparison c = Compare(worker, child, "fuzz-" + std::to_string(run));
+      Record(worker, std::move(child), c, run);
     }
     std::lock_guard lock(mu_);
-    report_.restarts += session.restarts();
+    report_.restarts += worker.session.restarts();
   }
 
   // A corpus entry with one of its inputs mutated one to four times, spliced with another's.
@@ -220,17 +229,16 @@ class Engine {
     return child;
   }
 
-  Comparison Compare(Session& session, const Entry& e, const std::string& id) {
+  Comparison Compare(Worker& worker, const Entry& e, const std::string& id) {
     const runner::SuiteCase& origin = *e.origin;
     const conformance::OperationSpec& op = *origin.format->FindOperation(origin.operation);
     protocol::CaseRequest request{id, std::string(origin.format->name), origin.operation, e.inputs,
                                   origin.vector->args};
     const protocol::Answer ref = runner::ReferenceAnswer(request);
-    const Reply reply = session.Ask(request, stop_);
+    const Reply reply = worker.session.Ask(request, stop_);
     Comparison c;
     c.reference = OutcomeWord(op, ref);
-    std::set<std::string> rules;
-    AddErrorRules(ref, &rules);
+    std::set<std::string> rules = ErrorRules(ref);
     if (reply.fate == supervisor::Fate::kInterrupted || ref.status != protocol::AnswerStatus::kOk) {
       c.kind = "agree";  // nothing to compare: the run stops, or the reference does not judge
     } else if (reply.fate != supervisor::Fate::kAnswered) {
@@ -238,9 +246,9 @@ class Engine {
       c.implementation = c.kind;
       c.detail = reply.detail;
     } else {
-      AddErrorRules(reply.answer, &rules);
+      rules.merge(ErrorRules(reply.answer));
       c.implementation = OutcomeWord(op, reply.answer);
-      c.kind = Classify(origin, op, e, reply.answer, ref, session.hello(), &c);
+      c.kind = Classify(worker, op, e, reply.answer, ref, &c);
     }
     c.rules.assign(rules.begin(), rules.end());
     c.disagree = c.kind != "agree";
@@ -249,24 +257,26 @@ class Engine {
     return c;
   }
 
-  std::string Classify(const runner::SuiteCase& origin, const conformance::OperationSpec& op,
-                       const Entry& e, const protocol::Answer& answer, const protocol::Answer& ref,
-                       const protocol::ImplementationHello& hello, Comparison* c) {
+  std::string Classify(const Worker& worker, const conformance::OperationSpec& op, const Entry& e,
+                       const protocol::Answer& answer, const protocol::Answer& ref, Comparison* c) {
     if (answer.status == protocol::AnswerStatus::kSkipped) return "agree";
     if (answer.status == protocol::AnswerStatus::kErrored) {
       c->detail = answer.reason;
       return "errored";
     }
-    const std::string format(origin.format->name);
-    const auto declared = hello.formats.find(format);
-    const std::map<std::string, std::string> policies = declared == hello.formats.end()
-                                                            ? std::map<std::string, std::string>{}
-                                                            : declared->second.policies;
+    const std::string format(e.origin->format->name);
+    const auto declared = worker.session.hello().formats.find(format);
+    const std::map<std::string, std::string> policies =
+        declared == worker.session.hello().formats.end() ? std::map<std::string, std::string>{}
+                                                         : declared->second.policies;
     if (c->implementation != c->reference) {
-      // A policy the implementation takes otherwise, or an origin whose outcome the spec leaves
-      // open, may explain the difference; the engine cannot tell which passage a mutant reaches.
-      c->open = origin.expectation->expect.ground != conformance::Ground::kRequired ||
-                policies != reference_policies_[format];
+      const bool reference_rejected = ref.verdict == protocol::Verdict::kInvalid;
+      const auto open = worker.open.find(format);
+      c->open = open == worker.open.end()
+                    ? "the implementation declares no support of the format"
+                    : open->second.Reason(
+                          reference_rejected ? ref : answer, reference_rejected,
+                          e.origin->expectation->expect.ground != conformance::Ground::kRequired);
       return "verdict";
     }
     const std::string theirs = Check(op, e, answer, policies);
@@ -277,7 +287,7 @@ class Engine {
     return "agree";
   }
 
-  void Record(Session& session, Entry child, const Comparison& c, std::uint64_t run) {
+  void Record(Worker& worker, Entry child, const Comparison& c, std::uint64_t run) {
     bool minimize = false;
     {
       std::lock_guard lock(mu_);
@@ -288,8 +298,8 @@ class Engine {
         corpus_.push_back(child);
         report_.growth.emplace_back(Elapsed(), corpus_.size());
       }
-      if (c.disagree && c.open) ++report_.open_disagreements;
-      minimize = c.disagree && !c.open && findings_.insert(c.key).second;
+      if (c.disagree && !c.open.empty()) RecordOpen(child, c, run);
+      minimize = c.disagree && c.open.empty() && findings_.insert(c.key).second;
     }
     if (!minimize) return;
     Finding f;
@@ -306,17 +316,29 @@ class Engine {
     f.args = child.origin->vector->args;
     f.found_bytes = Size(child);
     f.found_at = run;
-    f.inputs = Minimize(session, std::move(child), c.key);
+    f.inputs = Minimize(worker, std::move(child), c.key);
     std::lock_guard lock(mu_);
     report_.findings.push_back(std::move(f));
   }
 
+  // Under mu_.
+  void RecordOpen(const Entry& e, const Comparison& c, std::uint64_t run) {
+    ++report_.open_disagreements;
+    auto it = open_.find(c.key);
+    if (it == open_.end()) {
+      if (report_.open.size() >= kOpenKept) return;
+      it = open_.emplace(c.key, report_.open.size()).first;
+      report_.open.push_back({c.key, e.origin->request_id, e.mutations, c.open, 0, run});
+    }
+    ++report_.open[it->second].count;
+  }
+
   // Shrinks each input, lines first then bytes, keeping each cut while the signature holds.
-  Inputs Minimize(Session& session, Entry e, const std::string& key) {
+  Inputs Minimize(Worker& worker, Entry e, const std::string& key) {
     std::size_t asks = 0;
     auto holds = [&](const Entry& candidate) {
       ++asks;
-      return Compare(session, candidate, "fuzz-minimize-" + std::to_string(asks)).key == key;
+      return Compare(worker, candidate, "fuzz-minimize-" + std::to_string(asks)).key == key;
     };
     for (auto& [name, bytes] : e.inputs) {
       for (const bool by_line : {true, false}) {
@@ -373,8 +395,10 @@ class Engine {
   // would otherwise hold gigabytes.
   static constexpr std::size_t kMaxCorpus = 10000;
   static constexpr std::size_t kMaxCorpusBytes = std::size_t{256} << 20;
+  static constexpr std::size_t kOpenKept = 1000;
 
   const FuzzOptions& options_;
+  const runner::Suite& suite_;
   const std::atomic<bool>* stop_;
   const std::chrono::steady_clock::time_point started_;
   std::vector<std::string> formats_;
@@ -384,6 +408,7 @@ class Engine {
   std::size_t corpus_bytes_ = 0;  // the mutants kept (the seeds are the suite's)
   std::set<std::string> keys_;
   std::set<std::string> findings_;
+  std::map<std::string, std::size_t> open_;  // signature -> its index in report_.open
   std::atomic<std::uint64_t> next_run_{0};
   FuzzReport report_;
 };
@@ -448,7 +473,18 @@ std::string SummaryJson(const FuzzReport& r) {
   }
   out += "]";
   json::AppendMember("error", report::ValidUtf8(r.error), &out);
-  out += ",\"findings\":[";
+  out += ",\"open\":[";
+  for (std::size_t i = 0; i < r.open.size(); ++i) {
+    const OpenDisagreement& o = r.open[i];
+    out += i ? ",{" : "{";
+    json::AppendMember("signature", report::ValidUtf8(o.signature), &out);
+    json::AppendMember("origin", report::ValidUtf8(o.origin), &out);
+    json::AppendMember("mutations", report::ValidUtf8(o.mutations), &out);
+    json::AppendMember("reason", report::ValidUtf8(o.reason), &out);
+    out += ",\"count\":" + std::to_string(o.count) + ",\"found_at\":" + std::to_string(o.found_at) +
+           "}";
+  }
+  out += "],\"findings\":[";
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     if (i) out += ",";
     AppendFinding(r.findings[i], &out);

@@ -54,6 +54,17 @@ struct Finding {
   std::uint64_t found_at = 0;                 // the run that found it
 };
 
+// A disagreement the spec may leave open (runner/fuzz/open_verdicts.h): shown, not a finding, so
+// not minimized. One per signature, as first met.
+struct OpenDisagreement {
+  std::string signature;
+  std::string origin;     // the first mutant's origin case
+  std::string mutations;  // and its mutations
+  std::string reason;     // why the spec may leave it open
+  std::uint64_t count = 0;
+  std::uint64_t found_at = 0;  // the run that first met it
+};
+
 struct FuzzReport {
   std::string implementation;  // its hello's name
   std::uint64_t execs = 0;     // mutants tried (minimizing not counted)
@@ -64,9 +75,10 @@ struct FuzzReport {
   std::size_t corpus = 0;      // seeds plus the mutants kept
   // (seconds since the start, corpus size) each time the corpus grew.
   std::vector<std::pair<double, std::size_t>> growth;
-  // Disagreements on a verdict the spec leaves open (the origin is a policy or acceptable case,
-  // or the implementation declares a policy the reference does not take): counted, not findings.
+  // Disagreements on a verdict the spec may leave open: counted, not findings; the first
+  // kOpenKept signatures are kept.
   std::uint64_t open_disagreements = 0;
+  std::vector<OpenDisagreement> open;
   std::vector<Finding> findings;  // one per signature, in the order found
   std::uint64_t restarts = 0;
   std::string error;  // what stopped the run before it began (no hello, say), or ""

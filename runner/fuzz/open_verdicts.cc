@@ -49,7 +49,7 @@ OpenVerdicts::OpenVerdicts(const conformance::FormatModule& format,
       if (!Open(op.expect, otherwise)) continue;
       reported_.insert(op.rules.errors.begin(), op.rules.errors.end());
       cited_.insert(op.rules.errors.begin(), op.rules.errors.end());
-      cited_.insert(op.requirements.begin(), op.requirements.end());
+      if (op.rules.given) cited_.insert(op.requirements.begin(), op.requirements.end());
     }
   }
 }

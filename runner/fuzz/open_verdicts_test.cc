@@ -19,9 +19,9 @@ conformance::OperationCase Case(Ground ground, std::vector<std::string> requirem
   return op;
 }
 
-// A format with one policy (the reference rejects duplicates) and four cases: a required one
-// reporting R-1, an acceptable one citing A-1 and reporting A-2, and a policy case citing P-1 and
-// reporting P-2.
+// A format with one policy (the reference rejects duplicates) and validate cases: a required one
+// reporting R-1, an acceptable one citing A-1 and reporting A-2, a policy case citing P-1 and
+// reporting P-2; and a roundtrip case citing L-1.
 class OpenVerdictsTest : public ::testing::Test {
  protected:
   OpenVerdictsTest() {
@@ -30,6 +30,11 @@ class OpenVerdictsTest : public ::testing::Test {
     c.operations = {Case(Ground::kRequired, {"R-0"}, {"R-1"}),
                     Case(Ground::kAcceptable, {"A-1"}, {"A-2"}),
                     Case(Ground::kPolicy, {"P-1"}, {"P-2"}, "duplicates")};
+    // A roundtrip case cites loosely: its requirements open nothing.
+    conformance::OperationCase roundtrip = Case(Ground::kAcceptable, {"L-1"}, {});
+    roundtrip.operation = "roundtrip";
+    roundtrip.rules.given = false;
+    c.operations.push_back(roundtrip);
     manifest_.cases = {c};
   }
   OpenVerdicts For(std::map<std::string, std::string> declared) const {
@@ -64,6 +69,7 @@ TEST_F(OpenVerdictsTest, TheReferenceIsHeldToTheRulesItReportsAnImplementationTo
   const OpenVerdicts open = For({{"duplicates", "reject"}});
   EXPECT_EQ(open.Reason(Rejecting({{"A-1", "error"}}), true, false), "");
   EXPECT_NE(open.Reason(Rejecting({{"A-1", "error"}}), false, false), "");
+  EXPECT_EQ(open.Reason(Rejecting({{"L-1", "error"}}), false, false), "");
 }
 
 TEST_F(OpenVerdictsTest, PolicyRulesAreOpenOnlyWhenThePolicyIsTakenOtherwise) {
