@@ -68,6 +68,19 @@ struct PolicySpec {
   std::string_view passage;           // where the spec leaves the choice, e.g. "spool.md §11.4.3"
 };
 
+// A hash chain over the lines of an input (Lightbox's events.jsonl): each line an object whose
+// `hash_member` holds the line's own hash and whose `link_member` the previous line's (null on the
+// first). An integrity check rejects nearly every change to such an input, so `arcs fuzz` seals
+// some of its mutants again to reach the rules behind the check (runner/fuzz/rechain.h).
+struct HashChain {
+  std::string_view input;  // the case input that holds the chain: "events"
+  std::string_view hash_member;
+  std::string_view link_member;
+  // The hash of one line's object as the format computes it (its link included), or why it has
+  // none (not an object, a float in it, ...).
+  Result<std::string> (*line_hash)(std::string_view line) = nullptr;
+};
+
 // What one case gives an operation: its named inputs and its limits (already checked).
 // A file read beside the one a format validates (see FormatModule::companions).
 struct Companion {
@@ -202,6 +215,7 @@ class FormatModule {
   std::vector<ArgumentSpec> arguments;
   std::vector<PolicySpec> policies;
   std::vector<OperationSpec> operations;
+  std::vector<HashChain> hash_chains;
   // Played against every operation whose inputs a probe provides.
   std::vector<ResourceProbe> resource_probes;
   // Every rule id the validator can cite. Levels are not here: they come from the catalogue.

@@ -52,6 +52,16 @@ protocol::Answer ValidateAnswer(const CaseInput& input) {
   return ValidateCaseAnswer(Module(), input);
 }
 
+// One event's hash as the chain holds it, for `arcs fuzz` to seal mutants again.
+Result<std::string> EventLineHash(std::string_view line) {
+  json::Document doc;
+  if (!doc.Parse(line, arcs::lightbox::ParseOptionsFor(Limits()))) {
+    return Status(StatusCode::kInvalidArgument, "not JSON");
+  }
+  if (!doc.root().is_object()) return Status(StatusCode::kInvalidArgument, "not an object");
+  return arcs::lightbox::EventHash(doc.root());
+}
+
 // The reference's verdict on a chain; an I/O error cannot happen in memory, a limit can.
 Result<arcs::lightbox::ChainVerdict> VerifyInput(const CaseInput& input) {
   jsonl::MemorySource events(input.Input("events"));
@@ -281,6 +291,7 @@ FormatModule Build() {
        WriteAnswer,
        CheckWrite},
   };
+  m.hash_chains = {{"events", "hash", "prev_hash", EventLineHash}};
   m.rules = AllRules;
   m.validate = ValidateSession;
   m.verbs = Verbs();

@@ -17,6 +17,7 @@
 #include "reference/core/strings.h"
 #include "runner/fuzz/mutate.h"
 #include "runner/fuzz/open_verdicts.h"
+#include "runner/fuzz/rechain.h"
 #include "runner/fuzz/session.h"
 #include "runner/report/escape.h"
 #include "runner/serve_command.h"
@@ -226,7 +227,19 @@ class Engine {
       it->second = std::move(m.bytes);
       child.mutations += (child.mutations.empty() ? "" : " ") + it->first + ":" + m.what;
     }
+    Reseal(it->first, random, &child);
     return child;
+  }
+
+  // Half the mutants of a hash chain are sealed again, to reach what lies behind its check.
+  void Reseal(const std::string& input, Random& random, Entry* e) const {
+    for (const conformance::HashChain& chain : e->origin->format->hash_chains) {
+      if (chain.input != input || !random.OneIn(2)) continue;
+      std::string sealed = Rechain(e->inputs[input], chain);
+      if (sealed.size() > options_.max_input_bytes) continue;
+      e->inputs[input] = std::move(sealed);
+      e->mutations += " " + input + ":rechain";
+    }
   }
 
   Comparison Compare(Worker& worker, const Entry& e, const std::string& id) {
