@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <set>
 #include <thread>
@@ -35,6 +35,8 @@ struct Entry {
 
 // One implementation process and what the spec leaves open to it, per format.
 struct Worker {
+  Worker(std::string command, std::vector<std::string> formats, double timeout_seconds)
+      : session(std::move(command), std::move(formats), timeout_seconds) {}
   Session session;
   std::map<std::string, OpenVerdicts> open;
 };
@@ -98,11 +100,11 @@ class Engine {
       report_.error = "no seed: the filters select no case";
       return std::move(report_);
     }
-    const int jobs = std::max(1, options_.jobs);
-    std::vector<std::thread> threads;
-    for (int j = 1; j < jobs; ++j) threads.emplace_back([this, j] { Work(j); });
-    Work(0);
-    for (std::thread& t : threads) t.join();
+    StartWorkers();
+    if (report_.error.empty()) {
+      for (std::uint64_t run = 0; !Spent(run); run += kRound) Round(run);
+    }
+    for (const std::unique_ptr<Worker>& w : workers_) report_.restarts += w->session.restarts();
     report_.seconds = Elapsed();
     report_.corpus = corpus_.size();
     if (!options_.corpus_dir.empty()) SaveCorpus();
@@ -110,6 +112,39 @@ class Engine {
   }
 
  private:
+  // Mutants are made and judged in rounds: in parallel from the corpus as it stood at the round's
+  // start, then recorded in their runs' order. A mutant depends on the seed, its run and the
+  // corpus only, so a seed and --runs give the same run whatever -j is.
+  static constexpr std::uint64_t kRound = 64;
+
+  struct Tried {
+    Entry mutant;
+    std::optional<Comparison> comparison;  // none when the budget ran out first
+  };
+
+  void Round(std::uint64_t first) {
+    const std::uint64_t size =
+        options_.runs == 0 ? kRound : std::min(kRound, options_.runs - first);
+    std::vector<Tried> tried(size);
+    std::atomic<std::uint64_t> next{0};
+    auto work = [&](Worker& worker) {
+      for (std::uint64_t i; !TimeUp() && (i = next.fetch_add(1)) < size;) {
+        const std::uint64_t run = first + i;
+        tried[i].mutant = Mutant(run);
+        tried[i].comparison = Compare(worker, tried[i].mutant, "fuzz-" + std::to_string(run));
+      }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers_.size(); ++w) {
+      threads.emplace_back([&work, this, w] { work(*workers_[w]); });
+    }
+    work(*workers_[0]);
+    for (std::thread& t : threads) t.join();
+    for (std::uint64_t i = 0; i < size; ++i) {
+      if (tried[i].comparison) Record(std::move(tried[i].mutant), *tried[i].comparison, first + i);
+    }
+  }
+
   // One file per entry, DIR/<hash>.json: {"origin": "<case id>/<operation>", "inputs": {name:
   // base64}}; what does not parse, or names a case this suite does not hold, is counted and left.
   void LoadCorpus(const runner::Suite& suite) {
@@ -171,52 +206,54 @@ class Engine {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   }
 
-  // The next run's number, or false when the budget is spent.
-  bool NextRun(std::uint64_t* run) {
-    if (stop_ && stop_->load()) return false;
-    if (options_.seconds > 0 && Elapsed() >= options_.seconds) return false;
-    *run = next_run_.fetch_add(1);
-    return options_.runs == 0 || *run < options_.runs;
+  bool TimeUp() const {
+    return (stop_ && stop_->load()) || (options_.seconds > 0 && Elapsed() >= options_.seconds);
   }
 
-  void Work(int index) {
-    Worker worker{Session(options_.command, formats_, options_.timeout_seconds), {}};
-    if (Status s = worker.session.Start(stop_); !s.ok()) {
-      // The first worker's start decides; a later one that fails leaves its share to the others.
-      std::lock_guard lock(mu_);
-      if (index == 0) report_.error = "the implementation did not start: " + s.message();
+  bool Spent(std::uint64_t run) const {
+    return TimeUp() || (options_.runs > 0 && run >= options_.runs);
+  }
+
+  // One session per job, started side by side. The first one's start decides; a later one that
+  // fails leaves its share to the others.
+  void StartWorkers() {
+    const int jobs = std::max(1, options_.jobs);
+    std::vector<std::unique_ptr<Worker>> started(static_cast<std::size_t>(jobs));
+    std::vector<Status> status(started.size(), Status::Ok());
+    std::vector<std::thread> threads;
+    for (std::size_t j = 0; j < started.size(); ++j) {
+      threads.emplace_back([&, j] { status[j] = Start(&started[j]); });
+    }
+    for (std::thread& t : threads) t.join();
+    if (!status[0].ok()) {
+      report_.error = "the implementation did not start: " + status[0].message();
       return;
     }
-    const protocol::ImplementationHello& hello = worker.session.hello();
+    report_.implementation = started[0]->session.hello().implementation.name;
+    for (std::size_t j = 0; j < started.size(); ++j) {
+      if (status[j].ok()) workers_.push_back(std::move(started[j]));
+    }
+  }
+
+  Status Start(std::unique_ptr<Worker>* out) {
+    auto worker = std::make_unique<Worker>(options_.command, formats_, options_.timeout_seconds);
+    if (Status s = worker->session.Start(stop_); !s.ok()) return s;
+    const protocol::ImplementationHello& hello = worker->session.hello();
     for (const conformance::Manifest& manifest : suite_.manifests) {
       const conformance::FormatModule* format = conformance::FindFormat(manifest.format);
       const auto declared = hello.formats.find(manifest.format);
       if (!format || declared == hello.formats.end()) continue;
-      worker.open.try_emplace(manifest.format, *format, manifest, declared->second.policies);
+      worker->open.try_emplace(manifest.format, *format, manifest, declared->second.policies);
     }
-    {
-      std::lock_guard lock(mu_);
-      report_.implementation = hello.implementation.name;
-    }
-    Random random(options_.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(index));
-    std::uint64_t run = 0;
-    while (NextRun(&run)) {
-      Entry child = Mutant(random);
-      Comparison c = Compare(worker, child, "fuzz-" + std::to_string(run));
-      Record(worker, std::move(child), c, run);
-    }
-    std::lock_guard lock(mu_);
-    report_.restarts += worker.session.restarts();
+    *out = std::move(worker);
+    return Status::Ok();
   }
 
   // A corpus entry with one of its inputs mutated one to four times, spliced with another's.
-  Entry Mutant(Random& random) {
-    Entry child, other;
-    {
-      std::lock_guard lock(mu_);
-      child = corpus_[random.Below(corpus_.size())];
-      other = corpus_[random.Below(corpus_.size())];
-    }
+  Entry Mutant(std::uint64_t run) const {
+    Random random(options_.seed ^ (run * 0x9E3779B97F4A7C15ull));
+    Entry child = corpus_[random.Below(corpus_.size())];
+    const Entry& other = corpus_[random.Below(corpus_.size())];
     auto it = child.inputs.begin();
     std::advance(it, static_cast<std::ptrdiff_t>(random.Below(child.inputs.size())));
     const auto splice = other.inputs.find(it->first);
@@ -300,21 +337,18 @@ class Engine {
     return "agree";
   }
 
-  void Record(Worker& worker, Entry child, const Comparison& c, std::uint64_t run) {
-    bool minimize = false;
-    {
-      std::lock_guard lock(mu_);
-      ++report_.execs;
-      if (keys_.insert(c.key).second && corpus_.size() < kMaxCorpus &&
-          corpus_bytes_ + Size(child) <= kMaxCorpusBytes) {
-        corpus_bytes_ += Size(child);
-        corpus_.push_back(child);
-        report_.growth.emplace_back(Elapsed(), corpus_.size());
-      }
-      if (c.disagree && !c.open.empty()) RecordOpen(child, c, run);
-      minimize = c.disagree && c.open.empty() && findings_.insert(c.key).second;
+  // In the runs' order, so that the corpus and the findings do not depend on the jobs' timing.
+  void Record(Entry child, const Comparison& c, std::uint64_t run) {
+    ++report_.execs;
+    if (keys_.insert(c.key).second && corpus_.size() < kMaxCorpus &&
+        corpus_bytes_ + Size(child) <= kMaxCorpusBytes) {
+      corpus_bytes_ += Size(child);
+      corpus_.push_back(child);
+      report_.growth.emplace_back(Elapsed(), corpus_.size());
     }
-    if (!minimize) return;
+    if (!c.disagree) return;
+    if (!c.open.empty()) return RecordOpen(child, c, run);
+    if (!findings_.insert(c.key).second) return;
     Finding f;
     f.signature = c.key;
     f.kind = c.kind;
@@ -329,12 +363,10 @@ class Engine {
     f.args = child.origin->vector->args;
     f.found_bytes = Size(child);
     f.found_at = run;
-    f.inputs = Minimize(worker, std::move(child), c.key);
-    std::lock_guard lock(mu_);
+    f.inputs = Minimize(*workers_[0], std::move(child), c.key);
     report_.findings.push_back(std::move(f));
   }
 
-  // Under mu_.
   void RecordOpen(const Entry& e, const Comparison& c, std::uint64_t run) {
     ++report_.open_disagreements;
     auto it = open_.find(c.key);
@@ -416,13 +448,12 @@ class Engine {
   const std::chrono::steady_clock::time_point started_;
   std::vector<std::string> formats_;
   std::map<std::string, std::map<std::string, std::string>> reference_policies_;
-  std::mutex mu_;
+  std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<Entry> corpus_;
   std::size_t corpus_bytes_ = 0;  // the mutants kept (the seeds are the suite's)
   std::set<std::string> keys_;
   std::set<std::string> findings_;
   std::map<std::string, std::size_t> open_;  // signature -> its index in report_.open
-  std::atomic<std::uint64_t> next_run_{0};
   FuzzReport report_;
 };
 

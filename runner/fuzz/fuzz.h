@@ -24,10 +24,10 @@ namespace arcs::fuzz {
 
 struct FuzzOptions {
   std::string command;          // the implementation, run with /bin/sh -c
-  std::uint64_t seed = 1;       // the same seed and runs give the same mutants (one job)
+  std::uint64_t seed = 1;       // the same seed and runs give the same run, whatever the jobs
   std::uint64_t runs = 0;       // mutants to try; 0: until `seconds` pass
   double seconds = 60;          // 0: until `runs` are done
-  int jobs = 1;                 // sessions side by side, each with its own random stream
+  int jobs = 1;                 // sessions side by side
   double timeout_seconds = 10;  // per case
   std::size_t max_input_bytes = std::size_t{1} << 20;  // mutants are cut to this
   std::size_t minimize_asks = 400;                     // per finding
