@@ -210,6 +210,10 @@ class Engine {
     return (stop_ && stop_->load()) || (options_.seconds > 0 && Elapsed() >= options_.seconds);
   }
 
+  bool Late(double since) const {
+    return (stop_ && stop_->load()) || Elapsed() - since >= kMinimizeSeconds;
+  }
+
   bool Spent(std::uint64_t run) const {
     return TimeUp() || (options_.runs > 0 && run >= options_.runs);
   }
@@ -378,9 +382,12 @@ class Engine {
     ++report_.open[it->second].count;
   }
 
-  // Shrinks each input, lines first then bytes, keeping each cut while the signature holds.
+  // Shrinks each input, lines first then bytes, keeping each cut while the signature holds: at
+  // most minimize_asks asks in kMinimizeSeconds (400 asks of a slow implementation would take
+  // minutes), and none once the run is interrupted.
   Inputs Minimize(Worker& worker, Entry e, const std::string& key) {
     std::size_t asks = 0;
+    const double since = Elapsed();
     auto holds = [&](const Entry& candidate) {
       ++asks;
       return Compare(worker, candidate, "fuzz-minimize-" + std::to_string(asks)).key == key;
@@ -389,7 +396,8 @@ class Engine {
       for (const bool by_line : {true, false}) {
         std::vector<std::string> pieces = by_line ? SplitKeepingEnds(bytes) : Bytes(bytes);
         for (std::size_t chunk = pieces.size() / 2; chunk >= 1; chunk /= 2) {
-          for (std::size_t at = 0; at < pieces.size() && asks < options_.minimize_asks;) {
+          for (std::size_t at = 0;
+               at < pieces.size() && asks < options_.minimize_asks && !Late(since);) {
             std::vector<std::string> fewer = pieces;
             fewer.erase(
                 fewer.begin() + static_cast<std::ptrdiff_t>(at),
@@ -441,6 +449,7 @@ class Engine {
   static constexpr std::size_t kMaxCorpus = 10000;
   static constexpr std::size_t kMaxCorpusBytes = std::size_t{256} << 20;
   static constexpr std::size_t kOpenKept = 1000;
+  static constexpr double kMinimizeSeconds = 30;
 
   const FuzzOptions& options_;
   const runner::Suite& suite_;
