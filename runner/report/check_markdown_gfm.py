@@ -5,7 +5,11 @@ to check that no untrusted string became markup: no link, no e-mail link, no raw
 the <br> the renderer writes itself, and no @mention GitHub would notify (an '@' directly followed
 by a letter or digit in the rendered text).
 
+Other renderings of hostile text (the fuzz report's, runner/fuzz/fuzz_render_test.cc) are checked
+the same way: given "-", the Markdown is read from standard input instead.
+
 usage: check_markdown_gfm.py ARCS_REPORT_SAMPLE ARCS
+       check_markdown_gfm.py -
 """
 import html
 import re
@@ -18,16 +22,22 @@ ALLOWED_TAGS = {"h1", "h2", "h3", "p", "ul", "li", "table", "thead", "tbody", "t
                 "br", "strong", "em", "code"}
 
 
-def main():
-    sample_binary, arcs = sys.argv[1], sys.argv[2]
-    cmark = shutil.which("cmark-gfm")
-    if cmark is None:
-        sys.exit("check_markdown_gfm: cmark-gfm is missing (tools/setup.sh installs it)")
+def sample_markdown(sample_binary, arcs):
     with tempfile.NamedTemporaryFile("wb", suffix=".json") as report:
         report.write(subprocess.run([sample_binary], check=True, capture_output=True).stdout)
         report.flush()
-        markdown = subprocess.run([arcs, "report", report.name, "--markdown"], check=True,
-                                  capture_output=True).stdout
+        return subprocess.run([arcs, "report", report.name, "--markdown"], check=True,
+                              capture_output=True).stdout
+
+
+def main():
+    cmark = shutil.which("cmark-gfm")
+    if cmark is None:
+        sys.exit("check_markdown_gfm: cmark-gfm is missing (tools/setup.sh installs it)")
+    if sys.argv[1:] == ["-"]:
+        markdown = sys.stdin.buffer.read()
+    else:
+        markdown = sample_markdown(sys.argv[1], sys.argv[2])
     rendered = subprocess.run([cmark, "--unsafe", "-e", "table", "-e", "autolink",
                                "-e", "strikethrough"], input=markdown, check=True,
                               capture_output=True).stdout.decode("utf-8")

@@ -42,6 +42,14 @@ std::string RenderHtml(const Report& report);
 // script contents. Exposed so tests can recompute it from a rendered page.
 std::string ContentSecurityPolicy(std::string_view style, std::string_view script);
 
+// The same for a page with no script and no image (the fuzz report's): only the inline style,
+// by its SHA-256.
+std::string ContentSecurityPolicy(std::string_view style);
+
+// The page's stylesheet (report_page.css, embedded at build time), for the other pages of ARCS to
+// look the same. It holds no report data, so its hash is a constant of the build.
+std::string_view ReportPageStyle();
+
 // JUnit XML for CI systems: one <testsuites>, a <testsuite name="IMPL/FORMAT"> per
 // implementation and format, a <testcase classname="IMPL.FORMAT.OPERATION" name="CASE-ID"> per
 // case ('.' in the implementation and format names becomes '_', so the dots mean hierarchy).

@@ -12,10 +12,9 @@
 
 namespace arcs::report {
 namespace internal {
-// The page's only style and script (report_page.css, report_page.js, embedded by CMake). They
-// hold no report data (that lives in escaped text and data-* attributes), so their hashes are
-// constants of the build and the CSP can name them.
-std::string_view ReportPageStyle();
+// The page's only script (report_page.js, embedded by CMake), beside ReportPageStyle (render.h).
+// It holds no report data (that lives in escaped text and data-* attributes), so its hash is a
+// constant of the build and the CSP can name it.
 std::string_view ReportPageScript();
 }  // namespace internal
 
@@ -343,8 +342,13 @@ std::string ContentSecurityPolicy(std::string_view style, std::string_view scrip
          HashSource(script) + "; img-src data:; base-uri 'none'; form-action 'none'";
 }
 
+std::string ContentSecurityPolicy(std::string_view style) {
+  return "default-src 'none'; style-src " + HashSource(style) +
+         "; base-uri 'none'; form-action 'none'";
+}
+
 std::string RenderHtml(const Report& report) {
-  const std::string_view style = internal::ReportPageStyle(), script = internal::ReportPageScript();
+  const std::string_view style = ReportPageStyle(), script = internal::ReportPageScript();
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"" +

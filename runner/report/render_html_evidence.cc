@@ -6,6 +6,7 @@
 #include "runner/report/line_diff.h"
 #include "runner/report/render_common.h"
 #include "runner/report/render_html_internal.h"
+#include "runner/report/render_parts.h"
 
 namespace arcs::report::html {
 namespace {
@@ -23,40 +24,15 @@ int HexValue(char c) {
   return -1;
 }
 
-// Blob::content in hex as `hexdump -C` shows bytes: rows of 16 with their offset, then the
-// printable ASCII ones. A pair that is not hex (a hand-edited report) ends the dump.
-std::string HexDump(std::string_view hex) {
+// The bytes Blob::content holds in hex. A pair that is not hex (a hand-edited report) ends them.
+std::string Unhex(std::string_view hex) {
   std::string bytes;
   for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
     const int high = HexValue(hex[i]), low = HexValue(hex[i + 1]);
     if (high < 0 || low < 0) break;
     bytes += static_cast<char>(high * 16 + low);
   }
-  // `value` as `digits` lowercase hex digits.
-  auto hex_digits = [](std::size_t value, int digits) {
-    std::string text(static_cast<std::size_t>(digits), '0');
-    for (int i = digits - 1; i >= 0 && value; --i, value >>= 4) {
-      text[static_cast<std::size_t>(i)] = "0123456789abcdef"[value & 15];
-    }
-    return text;
-  };
-  std::string out;
-  for (std::size_t row = 0; row < bytes.size(); row += 16) {
-    out += hex_digits(row, 8) + " ";
-    std::string ascii;
-    for (std::size_t i = row; i < row + 16; ++i) {
-      if (i % 8 == 0) out += ' ';
-      if (i >= bytes.size()) {
-        out += "   ";
-        continue;
-      }
-      const auto byte = static_cast<unsigned char>(bytes[i]);
-      out += hex_digits(byte, 2) + " ";
-      ascii += byte >= 0x20 && byte < 0x7f ? static_cast<char>(byte) : '.';
-    }
-    out += " |" + ascii + "|\n";
-  }
-  return out;
+  return bytes;
 }
 
 // How many bytes of the original the blob's content holds.
@@ -77,7 +53,7 @@ std::string BlobHeading(const Blob& b, std::string_view what) {
 }
 
 std::string BlobBody(const Blob& b) {
-  if (b.encoding == "hex") return "<pre class=\"hex\">" + E(HexDump(b.content)) + "</pre>\n";
+  if (b.encoding == "hex") return "<pre class=\"hex\">" + E(HexDump(Unhex(b.content))) + "</pre>\n";
   return "<pre>" + E(b.content) + "</pre>\n";
 }
 

@@ -2,32 +2,12 @@
 #include "runner/report/escape.h"
 #include "runner/report/render.h"
 #include "runner/report/render_common.h"
+#include "runner/report/render_parts.h"
 
 namespace arcs::report {
 namespace {
 
 using internal::CountColumns;
-
-// Long untrusted answers are cut so that one case cannot swamp the page.
-constexpr std::size_t kMaxCellBytes = 500;
-
-std::string Cell(std::string_view text) {
-  if (text.empty()) return "—";
-  return EscapeMarkdown(Truncate(text, kMaxCellBytes));
-}
-
-std::string Row(const std::vector<std::string>& cells) {
-  std::string row = "|";
-  for (const std::string& cell : cells) row += " " + cell + " |";
-  return row + "\n";
-}
-
-// The header row and the separator; numeric columns (the counts) are right-aligned.
-std::string Header(const std::vector<std::string>& names, std::size_t numeric_from) {
-  std::string out = Row(names) + "|";
-  for (std::size_t i = 0; i < names.size(); ++i) out += i >= numeric_from ? "--:|" : "---|";
-  return out + "\n";
-}
 
 std::vector<std::string> CountHeader(std::vector<std::string> leading) {
   for (const auto& [name, value] : CountColumns(Counts{})) leading.emplace_back(name);
@@ -45,9 +25,9 @@ void RenderReadings(const ImplementationReport& impl, std::string* out) {
   for (const FormatSummary& f : impl.formats) {
     for (const FlagSummary& flag : f.flags) {
       const std::string consistent(internal::ConsistencyText(flag));
-      rows += Row({Cell(f.format), Cell(flag.flag), std::to_string(flag.cases),
-                   Cell(internal::ReadingsTaken(flag)),
-                   flag.consistent ? consistent : "**" + Cell(consistent) + "**"});
+      rows += MarkdownRow({MarkdownCell(f.format), MarkdownCell(flag.flag),
+                           std::to_string(flag.cases), MarkdownCell(internal::ReadingsTaken(flag)),
+                           flag.consistent ? consistent : "**" + MarkdownCell(consistent) + "**"});
     }
   }
   *out += "\n### Readings of ambiguous passages\n\n";
@@ -55,7 +35,7 @@ void RenderReadings(const ImplementationReport& impl, std::string* out) {
     *out += "No case depends on an ambiguous passage.\n";
     return;
   }
-  *out += Header({"format", "flag", "cases", "readings taken", "consistent"}, 5) + rows;
+  *out += MarkdownHeader({"format", "flag", "cases", "readings taken", "consistent"}, 5) + rows;
 }
 
 // The resource-limit cases with the implementation's peak memory; nothing when there are none.
@@ -63,12 +43,14 @@ void RenderResources(const ImplementationReport& impl, std::string* out) {
   std::string rows;
   for (const CaseResult& c : impl.cases) {
     if (c.ground != Ground::kResource) continue;
-    rows += Row({Cell(c.id), Cell(c.format), Cell(c.operation), Cell(internal::OutcomeText(c)),
-                 c.peak_rss_bytes == 0 ? "not measured" : internal::ByteSize(c.peak_rss_bytes)});
+    rows += MarkdownRow(
+        {MarkdownCell(c.id), MarkdownCell(c.format), MarkdownCell(c.operation),
+         MarkdownCell(internal::OutcomeText(c)),
+         c.peak_rss_bytes == 0 ? "not measured" : internal::ByteSize(c.peak_rss_bytes)});
   }
   if (rows.empty()) return;
   *out += "\n### Resource limits\n\n" +
-          Header({"case", "format", "operation", "outcome", "peak memory"}, 5) + rows;
+          MarkdownHeader({"case", "format", "operation", "outcome", "peak memory"}, 5) + rows;
 }
 
 // A failure's evidence in one line, where it is cheap: its first input's size and first line (or
@@ -93,39 +75,42 @@ std::string EvidenceLine(const CaseResult& c) {
 
 void RenderImplementation(const ImplementationReport& impl, std::string* out) {
   *out += "\n## " + EscapeMarkdown(impl.name) + " " + EscapeMarkdown(impl.version) + "\n\n";
-  *out += "- language: " + Cell(impl.language) + "\n";
-  *out += "- homepage: " + Cell(impl.homepage) + "\n";
-  *out += "- command: " + Cell(impl.command) + "\n";
+  *out += "- language: " + MarkdownCell(impl.language) + "\n";
+  *out += "- homepage: " + MarkdownCell(impl.homepage) + "\n";
+  *out += "- command: " + MarkdownCell(impl.command) + "\n";
   *out += "- restarts: " + std::to_string(impl.restarts) + "\n";
   if (impl.abandoned) {
     *out += "\n**Abandoned** " + std::string(internal::kAbandonedNote) + "\n";
   }
 
-  *out += "\n### Certification\n\n" + Header({"format", "certification", "missing"}, 3);
+  *out += "\n### Certification\n\n" + MarkdownHeader({"format", "certification", "missing"}, 3);
   for (const FormatSummary& f : impl.formats) {
     std::string missing;
     for (const std::string& gap : f.missing) {
       missing += (missing.empty() ? "" : "<br>") + EscapeMarkdown(Truncate(gap, kMaxCellBytes));
     }
-    *out += Row({Cell(f.format), "**" + Cell(internal::CertificationText(f)) + "**",
-                 missing.empty() ? "—" : missing});
+    *out += MarkdownRow({MarkdownCell(f.format),
+                         "**" + MarkdownCell(internal::CertificationText(f)) + "**",
+                         missing.empty() ? "—" : missing});
   }
 
   *out += "\n";
   for (const FormatSummary& f : impl.formats) {
-    *out += "- " + Cell(f.format) + ": " + internal::StrictLine(f.strict) + "\n";
+    *out += "- " + MarkdownCell(f.format) + ": " + internal::StrictLine(f.strict) + "\n";
   }
 
   *out += "\n### Operations\n\n" +
-          Header(CountHeader({"format", "operation", "supported", "level"}), 4);
+          MarkdownHeader(CountHeader({"format", "operation", "supported", "level"}), 4);
   for (const FormatSummary& f : impl.formats) {
     for (const OperationSummary& op : f.operations) {
       const std::string supported = op.supported ? "yes" : "no";
       for (const std::string& level : internal::OrderedLevels(op.by_level)) {
-        *out += Row(CountCells({Cell(f.format), Cell(op.operation), supported, Cell(level)},
-                               op.by_level.at(level)));
+        *out += MarkdownRow(CountCells(
+            {MarkdownCell(f.format), MarkdownCell(op.operation), supported, MarkdownCell(level)},
+            op.by_level.at(level)));
       }
-      *out += Row(CountCells({Cell(f.format), Cell(op.operation), supported, "all"}, op.counts));
+      *out += MarkdownRow(CountCells(
+          {MarkdownCell(f.format), MarkdownCell(op.operation), supported, "all"}, op.counts));
     }
   }
 
@@ -137,17 +122,19 @@ void RenderImplementation(const ImplementationReport& impl, std::string* out) {
   for (const CaseResult& c : impl.cases) {
     if (c.outcome == Outcome::kPassed) continue;
     ++count;
-    failing += Row({Cell(c.id), Cell(c.format), Cell(c.operation), Cell(c.level),
-                    Cell(internal::GroundText(c)), Cell(internal::OutcomeText(c)), Cell(c.expected),
-                    Cell(c.actual), Cell(c.message), Cell(EvidenceLine(c))});
+    failing += MarkdownRow({MarkdownCell(c.id), MarkdownCell(c.format), MarkdownCell(c.operation),
+                            MarkdownCell(c.level), MarkdownCell(internal::GroundText(c)),
+                            MarkdownCell(internal::OutcomeText(c)), MarkdownCell(c.expected),
+                            MarkdownCell(c.actual), MarkdownCell(c.message),
+                            MarkdownCell(EvidenceLine(c))});
   }
   *out += "\n### Cases that did not pass (" + std::to_string(count) + ")\n\n";
   if (count == 0) {
     *out += "Every case passed.\n";
   } else {
-    *out += Header({"case", "format", "operation", "level", "ground", "outcome", "expected",
-                    "actual", "detail", "evidence"},
-                   10) +
+    *out += MarkdownHeader({"case", "format", "operation", "level", "ground", "outcome", "expected",
+                            "actual", "detail", "evidence"},
+                           10) +
             failing;
   }
 }
@@ -160,9 +147,10 @@ std::string RenderMarkdown(const Report& report) {
     out += "**Incomplete:** " + std::string(internal::kIncompleteNote) + "\n\n";
   }
   out += internal::RunDescription(report.run, EscapeMarkdown);
-  out += "\n\n## Summary\n\n" + Header(CountHeader({"implementation", "version"}), 2);
+  out += "\n\n## Summary\n\n" + MarkdownHeader(CountHeader({"implementation", "version"}), 2);
   for (const ImplementationReport& impl : report.implementations) {
-    out += Row(CountCells({Cell(impl.name), Cell(impl.version)}, impl.summary));
+    out += MarkdownRow(
+        CountCells({MarkdownCell(impl.name), MarkdownCell(impl.version)}, impl.summary));
   }
   for (const ImplementationReport& impl : report.implementations) {
     RenderImplementation(impl, &out);
