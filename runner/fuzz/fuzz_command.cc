@@ -1,14 +1,19 @@
 #include "runner/fuzz/fuzz_command.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 #include "reference/core/io.h"
 #include "reference/core/strings.h"
 #include "runner/cli.h"
 #include "runner/fuzz/fuzz.h"
+#include "runner/fuzz/fuzz_render.h"
 #include "runner/report/escape.h"
 #include "runner/supervisor/supervisor.h"
 
@@ -17,7 +22,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: arcs fuzz --impl 'COMMAND' [--format F] [--operation OP] [--seconds N | --runs N] "
-    "[-j N] [--seed S] [--corpus DIR] [--out DIR] [--summary FILE]\n";
+    "[-j N] [--seed S] [--corpus DIR] [--out DIR] [--summary FILE] [--report FILE]...\n";
 
 constexpr char kHelp[] = R"(
 Fuzzes an implementation through the runner protocol (runner/PROTOCOL.md), differentially: the
@@ -41,6 +46,8 @@ something new about it (a new signature).
   --out DIR              write each finding as a candidate vector: DIR/<id>/ with its inputs and
                          candidate.json (its expectation left for you to fill in from the spec)
   --summary FILE         write the run as JSON (execs, execs/s, corpus, findings)
+  --report FILE          write the run for people, as FILE's extension says: .html or .htm (one
+                         page, no script), .md (Markdown), .json (as --summary); repeatable
   --quiet                only findings and the summary line
 
 Disagreements on a verdict where the mutant's origin is a policy or acceptable case, or where the
@@ -52,11 +59,37 @@ Exit status: 0 when there is no finding, 1 when there is one, 2 on usage errors 
 implementation does not start.
 )";
 
+enum class Rendering { kHtml, kMarkdown, kJson };
+
+// The rendering a --report file's extension (in any case) names.
+std::optional<Rendering> RenderingOf(const std::string& path) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".html" || extension == ".htm") return Rendering::kHtml;
+  if (extension == ".md") return Rendering::kMarkdown;
+  if (extension == ".json") return Rendering::kJson;
+  return std::nullopt;
+}
+
+std::string Render(Rendering rendering, const FuzzReport& report, std::string_view reproduce) {
+  switch (rendering) {
+    case Rendering::kHtml:
+      return RenderFuzzHtml(report, reproduce);
+    case Rendering::kMarkdown:
+      return RenderFuzzMarkdown(report, reproduce);
+    case Rendering::kJson:
+      break;
+  }
+  return SummaryJson(report);
+}
+
 struct Args {
   FuzzOptions options;
   runner::SuiteFilter filter;
   std::string out;
   std::string summary;
+  std::vector<std::pair<std::string, Rendering>> reports;  // --report FILE, in order
   bool quiet = false;
   bool seconds_given = false;
 };
@@ -64,7 +97,7 @@ struct Args {
 std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
   const std::vector<std::string> args = runner::SplitOptionValues(
       raw, {"--impl", "--format", "--operation", "--seconds", "--runs", "--jobs", "--seed",
-            "--timeout", "--out", "--summary", "--corpus"});
+            "--timeout", "--out", "--summary", "--report", "--corpus"});
   out->filter.resource_probes = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -81,6 +114,10 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
       out->filter.operations.push_back(v);
     } else if (a == "--out" && value(&out->out)) {
     } else if (a == "--summary" && value(&out->summary)) {
+    } else if (a == "--report" && value(&v)) {
+      const std::optional<Rendering> rendering = RenderingOf(v);
+      if (!rendering) return "--report wants a file ending in .html, .htm, .md or .json: " + v;
+      out->reports.emplace_back(v, *rendering);
     } else if (a == "--corpus" && value(&out->options.corpus_dir)) {
     } else if (a == "--quiet") {
       out->quiet = true;
@@ -184,6 +221,12 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   }
   if (!args.summary.empty()) {
     if (Status s = WriteFile(args.summary, SummaryJson(report)); !s.ok()) {
+      std::cerr << "arcs fuzz: " << s.message() << "\n";
+      return 2;
+    }
+  }
+  for (const auto& [path, rendering] : args.reports) {
+    if (Status s = WriteFile(path, Render(rendering, report, Reproduce(args))); !s.ok()) {
       std::cerr << "arcs fuzz: " << s.message() << "\n";
       return 2;
     }

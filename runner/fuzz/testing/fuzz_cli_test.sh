@@ -2,7 +2,8 @@
 # `arcs fuzz` end to end: the reference behind the protocol agrees with itself (no finding), a
 # planted bug (a Spool reader that rejects CRLF line endings) is found within a fixed number of
 # runs, minimized, deduplicated and written as a candidate vector whose expectation is left to a
-# person; the same seed finds the same thing; a corpus kept between runs; usage errors.
+# person, and shown in the HTML and Markdown reports; the same seed finds the same thing; a corpus
+# kept between runs; usage errors.
 # usage: fuzz_cli_test.sh ARCS SOURCE_DIR
 set -uo pipefail
 arcs=$1
@@ -22,7 +23,8 @@ PYTHON
 
 # 2. The planted bug is found, minimized, written as a candidate vector.
 expect_status 1 "the planted bug" "$arcs" fuzz --impl "$planted" --format spool \
-  --operation validate --runs 3000 --seed 1 --summary "$tmp/bug.json" --out "$tmp/candidates"
+  --operation validate --runs 3000 --seed 1 --summary "$tmp/bug.json" --out "$tmp/candidates" \
+  --report "$tmp/bug.html" --report="$tmp/bug.md"
 grep -q "^finding: validate verdict: invalid / valid" "$tmp/out" || fail "the CRLF bug was not found"
 /usr/bin/python3 - "$tmp/bug.json" "$tmp/candidates" <<'PYTHON' || fail "the finding is not as expected"
 import base64, glob, json, sys
@@ -42,6 +44,21 @@ entry = json.load(open(candidates[0]))
 outcome = entry["operations"][next(iter(entry["operations"]))]["expect"]["outcome"]
 assert outcome.startswith("TODO"), "the expectation was filled in from an answer"
 assert "--seed 1 --runs 3000 -j 1" in entry["reproduce"], entry["reproduce"]
+PYTHON
+/usr/bin/python3 - "$tmp/bug.json" "$tmp/bug.html" "$tmp/bug.md" <<'PYTHON' || fail "the reports do not show the finding"
+import json, re, sys
+s = json.load(open(sys.argv[1]))
+page, markdown = (open(p, encoding="utf-8").read() for p in sys.argv[2:])
+assert "<script" not in page.lower() and page.count("<style>") == 1, "a script, or not one style"
+assert '<meta http-equiv="Content-Security-Policy"' in page, "no CSP"
+escapes = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+unescaped = re.sub(r"\\(.)", r"\1", markdown)  # Markdown's backslash escapes
+assert s["findings"]
+for f in s["findings"]:
+    signature = "".join(escapes.get(c, c) for c in f["signature"])
+    assert "<code>" + signature + "</code>" in page, f["signature"]
+    assert ". " + f["signature"] + "\n" in unescaped, f["signature"]
+assert "- the ARCS reference says: valid" in markdown and " 0d 0a" in markdown, markdown
 PYTHON
 
 # 3. Deterministic with a seed.
@@ -72,6 +89,9 @@ PYTHON
 expect_status 2 "no --impl" "$arcs" fuzz --runs 1
 grep -q "^usage: arcs fuzz" "$tmp/out" || fail "no usage line"
 expect_status 2 "unknown format" "$arcs" fuzz --impl x --format nope --runs 1
+expect_status 2 "a report of no known kind" "$arcs" fuzz --impl x --runs 1 --report "$tmp/x.txt"
+grep -q "^arcs fuzz: --report wants a file ending in .html" "$tmp/out" || fail "--report x.txt"
+[ ! -e "$tmp/x.txt" ] || fail "--report x.txt wrote a file"
 expect_status 2 "cannot start" "$arcs" fuzz --impl /no/such/program --runs 1
 grep -q "did not start" "$tmp/out" || fail "the start failure is not explained"
 expect_status 0 "help" "$arcs" fuzz --help
