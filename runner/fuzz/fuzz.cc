@@ -1,6 +1,7 @@
 #include "runner/fuzz/fuzz.h"
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -100,11 +101,14 @@ class Engine {
       report_.error = "no seed: the filters select no case";
       return std::move(report_);
     }
-    StartWorkers();
-    if (report_.error.empty()) {
-      for (std::uint64_t run = 0; !Spent(run); run += kRound) Round(run);
-    }
-    for (const std::unique_ptr<Worker>& w : workers_) report_.restarts += w->session.restarts();
+    const std::size_t jobs = static_cast<std::size_t>(std::max(1, options_.jobs));
+    workers_.resize(jobs);
+    std::barrier<> barrier(static_cast<std::ptrdiff_t>(jobs));
+    std::vector<std::thread> threads;
+    for (std::size_t j = 1; j < jobs; ++j) threads.emplace_back([&, j] { Work(j, barrier); });
+    Work(0, barrier);
+    for (std::thread& t : threads) t.join();
+    report_.restarts = restarts_;
     report_.seconds = Elapsed();
     report_.corpus = corpus_.size();
     if (!options_.corpus_dir.empty()) SaveCorpus();
@@ -113,8 +117,11 @@ class Engine {
 
  private:
   // Mutants are made and judged in rounds: in parallel from the corpus as it stood at the round's
-  // start, then recorded in their runs' order. A mutant depends on the seed, its run and the
-  // corpus only, so a seed and --runs give the same run whatever -j is.
+  // start, then recorded in their runs' order by worker 0 while the others wait. A mutant depends
+  // on the seed, its run and the corpus only, so a seed and --runs give the same run whatever -j
+  // is. Each worker thread lives for the whole run and alone starts, restarts and shuts down its
+  // session's processes: they die with the thread that started them (PR_SET_PDEATHSIG, see
+  // reference/core/spawn.cc).
   static constexpr std::uint64_t kRound = 64;
 
   struct Tried {
@@ -122,27 +129,56 @@ class Engine {
     std::optional<Comparison> comparison;  // none when the budget ran out first
   };
 
-  void Round(std::uint64_t first) {
+  void Work(std::size_t index, std::barrier<>& barrier) {
+    const Status started = Start(index);
+    barrier.arrive_and_wait();
+    if (index == 0) Begin(started);
+    barrier.arrive_and_wait();
+    if (!started.ok()) return barrier.arrive_and_drop();
+    while (!done_) {
+      Judge(*workers_[index]);
+      barrier.arrive_and_wait();
+      if (index == 0) RecordRound();
+      barrier.arrive_and_wait();
+    }
+    restarts_ += workers_[index]->session.restarts();
+    workers_[index].reset();  // its processes shut down by the thread that started them
+  }
+
+  // Worker 0, once every worker has tried to start.
+  void Begin(const Status& started) {
+    if (!started.ok()) {
+      report_.error = "the implementation did not start: " + started.message();
+      done_ = true;
+      return;
+    }
+    report_.implementation = workers_[0]->session.hello().implementation.name;
+    NextRound(0);
+  }
+
+  void NextRound(std::uint64_t first) {
+    first_ = first;
+    done_ = Spent(first);
     const std::uint64_t size =
         options_.runs == 0 ? kRound : std::min(kRound, options_.runs - first);
-    std::vector<Tried> tried(size);
-    std::atomic<std::uint64_t> next{0};
-    auto work = [&](Worker& worker) {
-      for (std::uint64_t i; !TimeUp() && (i = next.fetch_add(1)) < size;) {
-        const std::uint64_t run = first + i;
-        tried[i].mutant = Mutant(run);
-        tried[i].comparison = Compare(worker, tried[i].mutant, "fuzz-" + std::to_string(run));
-      }
-    };
-    std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < workers_.size(); ++w) {
-      threads.emplace_back([&work, this, w] { work(*workers_[w]); });
+    tried_.assign(done_ ? 0 : size, Tried{});
+    next_ = 0;
+  }
+
+  void Judge(Worker& worker) {
+    for (std::uint64_t i; !TimeUp() && (i = next_.fetch_add(1)) < tried_.size();) {
+      const std::uint64_t run = first_ + i;
+      tried_[i].mutant = Mutant(run);
+      tried_[i].comparison = Compare(worker, tried_[i].mutant, "fuzz-" + std::to_string(run));
     }
-    work(*workers_[0]);
-    for (std::thread& t : threads) t.join();
-    for (std::uint64_t i = 0; i < size; ++i) {
-      if (tried[i].comparison) Record(std::move(tried[i].mutant), *tried[i].comparison, first + i);
+  }
+
+  void RecordRound() {
+    for (std::uint64_t i = 0; i < tried_.size(); ++i) {
+      if (tried_[i].comparison)
+        Record(std::move(tried_[i].mutant), *tried_[i].comparison, first_ + i);
     }
+    NextRound(first_ + tried_.size());
   }
 
   // One file per entry, DIR/<hash>.json: {"origin": "<case id>/<operation>", "inputs": {name:
@@ -218,28 +254,7 @@ class Engine {
     return TimeUp() || (options_.runs > 0 && run >= options_.runs);
   }
 
-  // One session per job, started side by side. The first one's start decides; a later one that
-  // fails leaves its share to the others.
-  void StartWorkers() {
-    const int jobs = std::max(1, options_.jobs);
-    std::vector<std::unique_ptr<Worker>> started(static_cast<std::size_t>(jobs));
-    std::vector<Status> status(started.size(), Status::Ok());
-    std::vector<std::thread> threads;
-    for (std::size_t j = 0; j < started.size(); ++j) {
-      threads.emplace_back([&, j] { status[j] = Start(&started[j]); });
-    }
-    for (std::thread& t : threads) t.join();
-    if (!status[0].ok()) {
-      report_.error = "the implementation did not start: " + status[0].message();
-      return;
-    }
-    report_.implementation = started[0]->session.hello().implementation.name;
-    for (std::size_t j = 0; j < started.size(); ++j) {
-      if (status[j].ok()) workers_.push_back(std::move(started[j]));
-    }
-  }
-
-  Status Start(std::unique_ptr<Worker>* out) {
+  Status Start(std::size_t index) {
     auto worker = std::make_unique<Worker>(options_.command, formats_, options_.timeout_seconds);
     if (Status s = worker->session.Start(stop_); !s.ok()) return s;
     const protocol::ImplementationHello& hello = worker->session.hello();
@@ -249,7 +264,7 @@ class Engine {
       if (!format || declared == hello.formats.end()) continue;
       worker->open.try_emplace(manifest.format, *format, manifest, declared->second.policies);
     }
-    *out = std::move(worker);
+    workers_[index] = std::move(worker);
     return Status::Ok();
   }
 
@@ -457,7 +472,13 @@ class Engine {
   const std::chrono::steady_clock::time_point started_;
   std::vector<std::string> formats_;
   std::map<std::string, std::map<std::string, std::string>> reference_policies_;
-  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::unique_ptr<Worker>> workers_;  // by index; null for one that did not start
+  // The round under way (written by worker 0 between the barriers, read by all within them).
+  std::uint64_t first_ = 0;
+  std::vector<Tried> tried_;
+  std::atomic<std::uint64_t> next_{0};
+  bool done_ = false;
+  std::atomic<std::uint64_t> restarts_{0};
   std::vector<Entry> corpus_;
   std::size_t corpus_bytes_ = 0;  // the mutants kept (the seeds are the suite's)
   std::set<std::string> keys_;
