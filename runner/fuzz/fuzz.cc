@@ -567,7 +567,7 @@ std::string SummaryJson(const FuzzReport& r) {
 }
 
 Status WriteCandidates(const FuzzReport& report, const std::string& dir,
-                       const std::string& reproduce) {
+                       std::string_view reproduce) {
   for (const Finding& f : report.findings) {
     const std::string id = CandidateId(f);
     const std::string folder = dir + "/" + id;
@@ -598,7 +598,7 @@ Status WriteCandidates(const FuzzReport& report, const std::string& dir,
         "    }\n  },\n  \"found\": ";
     AppendFinding(f, &entry);
     entry += ",\n  \"reproduce\": ";
-    json::AppendQuoted(reproduce, &entry);
+    json::AppendQuoted(ReproduceCommand(reproduce, f), &entry);
     entry += "\n}\n";
     if (Status s = WriteFile(folder + "/candidate.json", entry); !s.ok()) return s;
   }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -92,11 +93,18 @@ FuzzReport Fuzz(const FuzzOptions& options, const runner::Suite& suite,
 // disagreements, findings with their inputs in base64.
 std::string SummaryJson(const FuzzReport& report);
 
+// The command that finds `finding` again: `base` (arcs fuzz with the run's implementation, filters
+// and seed) for found_at + 1 mutants. Exact whatever -j and the time the first run had: rounds
+// make each mutant depend only on the seed, its run and the runs before it.
+inline std::string ReproduceCommand(std::string_view base, const Finding& finding) {
+  return std::string(base) + " --runs " + std::to_string(finding.found_at + 1);
+}
+
 // Writes each finding as a candidate vector under `dir`: DIR/<id>/ with its inputs and
 // candidate.json, a manifest entry whose expectation is left for a person to fill in from the spec
 // text (never the reference's answer), with both outcomes and the rule ids beside it.
 Status WriteCandidates(const FuzzReport& report, const std::string& dir,
-                       const std::string& reproduce);
+                       std::string_view reproduce);
 
 }  // namespace arcs::fuzz
 

@@ -37,7 +37,7 @@ something new about it (a new signature).
   --format F             only this format's vectors as seeds (repeatable)
   --operation OP         only this operation (repeatable)
   --seconds N            stop after N seconds (default 60, unless --runs is given)
-  --runs N               stop after N mutants (with one job and a seed: the same mutants every time)
+  --runs N               stop after N mutants (with a seed: the same run every time, whatever -j)
   -j N                   N copies of the implementation side by side (default 1)
   --seed S               the random seed (default 1)
   --timeout SECONDS      per case (default 10)
@@ -50,10 +50,11 @@ something new about it (a new signature).
                          page, no script), .md (Markdown), .json (as --summary); repeatable
   --quiet                only findings and the summary line
 
-Disagreements on a verdict where the mutant's origin is a policy or acceptable case, or where the
-implementation declares policies other than the reference's, are counted as open, not findings:
-the spec leaves them to the implementation, and the engine cannot tell which passage a mutant
-reaches.
+A verdict disagreement the spec may leave open is shown as open, not as a finding: when the side
+that rejects names only rules that the vectors' acceptable cases report or cite (or the cases of a
+policy the implementation takes otherwise than the reference); when it names no rule, when the
+mutant comes from such a case or the implementation declares other policies. Every finding prints
+the command that finds it again (--runs up to the run that found it).
 
 Exit status: 0 when there is no finding, 1 when there is one, 2 on usage errors or when the
 implementation does not start.
@@ -156,7 +157,16 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
 
 std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
 
-void PrintFinding(const Finding& f) {
+// The run's implementation, filters and seed: with a finding's --runs (ReproduceCommand), the
+// command that finds it again.
+std::string Reproduce(const Args& args) {
+  std::string command = "arcs fuzz --impl '" + args.options.command + "'";
+  for (const std::string& f : args.filter.formats) command += " --format " + f;
+  for (const std::string& o : args.filter.operations) command += " --operation " + o;
+  return command + " --seed " + std::to_string(args.options.seed);
+}
+
+void PrintFinding(const Finding& f, std::string_view reproduce) {
   std::cout << "finding: " << Shown(f.signature) << "\n  " << f.format << " " << f.operation
             << " from " << Shown(f.origin) << " by " << Shown(f.mutations) << "\n  "
             << "the implementation: " << Shown(f.implementation_outcome)
@@ -167,17 +177,7 @@ void PrintFinding(const Finding& f) {
     std::cout << "  input " << Shown(name) << " (" << bytes.size() << " bytes, minimized from "
               << f.found_bytes << "): " << Shown(report::Truncate(bytes, 300)) << "\n";
   }
-}
-
-// The command that tries the same mutants again (with one job and --runs, exactly the same).
-std::string Reproduce(const Args& args) {
-  std::string command = "arcs fuzz --impl '" + args.options.command + "'";
-  for (const std::string& f : args.filter.formats) command += " --format " + f;
-  for (const std::string& o : args.filter.operations) command += " --operation " + o;
-  const std::string budget = args.options.runs > 0
-                                 ? " --runs " + std::to_string(args.options.runs)
-                                 : " --seconds " + std::to_string(args.options.seconds);
-  return command + " --seed " + std::to_string(args.options.seed) + budget + " -j 1";
+  std::cout << "  again: " << Shown(ReproduceCommand(reproduce, f)) << "\n";
 }
 
 }  // namespace
@@ -206,7 +206,7 @@ int FuzzCommand(const std::vector<std::string>& raw) {
     std::cerr << "arcs fuzz: " << Shown(report.error) << "\n";
     return 2;
   }
-  for (const Finding& f : report.findings) PrintFinding(f);
+  for (const Finding& f : report.findings) PrintFinding(f, Reproduce(args));
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.0f", report.seconds > 0 ? report.execs / report.seconds : 0);
   std::cout << Shown(report.implementation) << ": " << report.execs << " execs in "

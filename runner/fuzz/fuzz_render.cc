@@ -210,7 +210,7 @@ void MarkdownFinding(const FuzzReport& r, const Finding& f, std::size_t number,
   }
   *out += "\n" + MinimizedFrom(f) + ":\n";
   for (const auto& [name, bytes] : f.inputs) *out += MarkdownInput(name, bytes);
-  *out += "\nReproduce: " + MarkdownCode(reproduce) + "\n";
+  *out += "\nReproduce: " + MarkdownCode(ReproduceCommand(reproduce, f)) + "\n";
 }
 
 // Where the growth chart puts a time and a corpus size: the plot spans x kLeft..kRight over the
@@ -341,7 +341,8 @@ void HtmlFinding(const FuzzReport& r, const Finding& f, std::size_t number,
   }
   *out += "</dl>\n<h4>" + MinimizedFrom(f) + "</h4>\n";
   for (const auto& [name, bytes] : f.inputs) *out += HtmlInput(name, bytes);
-  *out += "<h4>Reproduce</h4>\n<pre>" + EscapeXml(reproduce) + "</pre>\n</details>\n";
+  *out += "<h4>Reproduce</h4>\n<pre>" + EscapeXml(ReproduceCommand(reproduce, f)) +
+          "</pre>\n</details>\n";
 }
 
 }  // namespace

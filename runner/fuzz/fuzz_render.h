@@ -22,8 +22,8 @@ namespace arcs::fuzz {
 // growth as a table (ThinGrowth), and on the page as a step chart too; then each finding with both
 // answers (the reference's labelled as what it says, never as the expectation: that is for a
 // person to fill in from the spec text), its rule ids, detail, minimized inputs (text, or a hex
-// dump when they are not plain text; the first kMaxEvidenceBytes of each) and `reproduce`, the
-// command that tries the same mutants again.
+// dump when they are not plain text; the first kMaxEvidenceBytes of each) and the command that
+// finds it again (ReproduceCommand over `reproduce`).
 std::string RenderFuzzMarkdown(const FuzzReport& report, std::string_view reproduce);
 std::string RenderFuzzHtml(const FuzzReport& report, std::string_view reproduce);
 

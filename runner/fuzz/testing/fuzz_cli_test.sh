@@ -25,6 +25,7 @@ PYTHON
 expect_status 1 "the planted bug" "$arcs" fuzz --impl "$planted" --format spool \
   --operation validate --runs 3000 --seed 1 --summary "$tmp/bug.json" --out "$tmp/candidates" \
   --report "$tmp/bug.html" --report="$tmp/bug.md"
+cp "$tmp/out" "$tmp/bug.out"
 grep -q "^finding: validate verdict: invalid / valid" "$tmp/out" || fail "the CRLF bug was not found"
 /usr/bin/python3 - "$tmp/bug.json" "$tmp/candidates" <<'PYTHON' || fail "the finding is not as expected"
 import base64, glob, json, sys
@@ -43,7 +44,7 @@ assert len(candidates) == len(s["findings"]), candidates
 entry = json.load(open(candidates[0]))
 outcome = entry["operations"][next(iter(entry["operations"]))]["expect"]["outcome"]
 assert outcome.startswith("TODO"), "the expectation was filled in from an answer"
-assert "--seed 1 --runs 3000 -j 1" in entry["reproduce"], entry["reproduce"]
+assert entry["reproduce"].endswith("--seed 1 --runs %d" % (entry["found"]["found_at"] + 1)), entry["reproduce"]
 PYTHON
 /usr/bin/python3 - "$tmp/bug.json" "$tmp/bug.html" "$tmp/bug.md" <<'PYTHON' || fail "the reports do not show the finding"
 import json, re, sys
@@ -69,6 +70,18 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 key = lambda s: [(f["signature"], f["found_at"], f["inputs_base64"]) for f in s["findings"]]
 assert key(a) == key(b) and a["corpus"] == b["corpus"], (key(a), key(b))
+PYTHON
+
+# The command a finding prints finds it again, in fewer runs and with two jobs.
+again=$(sed -n 's/^  again: arcs fuzz //p' "$tmp/bug.out" | head -n 1)
+[ -n "$again" ] || fail "no command to find the finding again"
+eval "set -- $again"
+expect_status 1 "a finding's command" "$arcs" fuzz "$@" -j 2 --summary "$tmp/again.json"
+/usr/bin/python3 - "$tmp/bug.json" "$tmp/again.json" <<'PYTHON' || fail "the command found something else"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert b["findings"] and b["execs"] == b["findings"][-1]["found_at"] + 1, b["execs"]
+assert b["findings"] == a["findings"][: len(b["findings"])], "not the same findings"
 PYTHON
 
 # 4. --corpus keeps what a run kept for the next one; what is not an entry is counted and left.
