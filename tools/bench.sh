@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: every format's benchmark (reference/<folder>/benchmark/bench.sh, for the formats
-# `arcs formats --json` lists), then the runner's (tools/bench_runner.sh). Each prints its own
-# summary; the exit status is 1 when any of them missed a target.
+# `arcs formats --json` lists), then the runner's (tools/bench_runner.sh) and arcs fuzz's
+# (tools/bench_fuzz.sh). Each prints its own summary; the exit status is 1 when any of them missed
+# a target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${ARCS_BENCH_BUILD:-build-bench}
@@ -20,4 +21,6 @@ for format in $("$build/arcs" formats --json | python3 -c \
 done
 echo "==== runner: tools/bench_runner.sh"
 bash tools/bench_runner.sh || status=1
+echo "==== fuzz: tools/bench_fuzz.sh"
+bash tools/bench_fuzz.sh || status=1
 exit $status

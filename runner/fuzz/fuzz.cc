@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -40,6 +41,7 @@ struct Worker {
       : session(std::move(command), std::move(formats), timeout_seconds) {}
   Session session;
   std::map<std::string, OpenVerdicts> open;
+  TimeShares spent;
 };
 
 // What comparing the two answers to one input found.
@@ -53,6 +55,10 @@ struct Comparison {
   std::vector<std::string> rules;
   std::string detail;
 };
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 std::string OutcomeWord(const conformance::OperationSpec& op, const protocol::Answer& a) {
   if (a.status == protocol::AnswerStatus::kSkipped) return "skipped";
@@ -83,6 +89,10 @@ class Engine {
       : options_(options), suite_(suite), stop_(stop), started_(std::chrono::steady_clock::now()) {
     for (const runner::SuiteCase& c : suite.cases) {
       if (c.resource_probe()) continue;
+      if (c.InputBytes() > options_.max_input_bytes) {
+        ++report_.too_large;
+        continue;
+      }
       corpus_.push_back({&c, *c.inputs, ""});
       if (std::find(formats_.begin(), formats_.end(), c.format->name) == formats_.end()) {
         formats_.emplace_back(c.format->name);
@@ -108,7 +118,6 @@ class Engine {
     for (std::size_t j = 1; j < jobs; ++j) threads.emplace_back([&, j] { Work(j, barrier); });
     Work(0, barrier);
     for (std::thread& t : threads) t.join();
-    report_.restarts = restarts_;
     report_.seconds = Elapsed();
     report_.corpus = corpus_.size();
     if (!options_.corpus_dir.empty()) SaveCorpus();
@@ -141,7 +150,11 @@ class Engine {
       if (index == 0) RecordRound();
       barrier.arrive_and_wait();
     }
-    restarts_ += workers_[index]->session.restarts();
+    std::lock_guard lock(spent_mu_);
+    report_.restarts += workers_[index]->session.restarts();
+    report_.spent.mutating += workers_[index]->spent.mutating;
+    report_.spent.reference += workers_[index]->spent.reference;
+    report_.spent.implementation += workers_[index]->spent.implementation;
     workers_[index].reset();  // its processes shut down by the thread that started them
   }
 
@@ -168,7 +181,9 @@ class Engine {
   void Judge(Worker& worker) {
     for (std::uint64_t i; !TimeUp() && (i = next_.fetch_add(1)) < tried_.size();) {
       const std::uint64_t run = first_ + i;
+      const auto start = std::chrono::steady_clock::now();
       tried_[i].mutant = Mutant(run);
+      worker.spent.mutating += Since(start);
       tried_[i].comparison = Compare(worker, tried_[i].mutant, "fuzz-" + std::to_string(run));
     }
   }
@@ -196,6 +211,10 @@ class Engine {
       std::optional<Entry> entry = ReadEntry(path, cases);
       if (!entry) {
         ++report_.unreadable;
+        continue;
+      }
+      if (Size(*entry) > options_.max_input_bytes) {
+        ++report_.too_large;
         continue;
       }
       corpus_.push_back(std::move(*entry));
@@ -303,8 +322,12 @@ class Engine {
     const conformance::OperationSpec& op = *origin.format->FindOperation(origin.operation);
     protocol::CaseRequest request{id, std::string(origin.format->name), origin.operation, e.inputs,
                                   origin.vector->args};
+    auto start = std::chrono::steady_clock::now();
     const protocol::Answer ref = runner::ReferenceAnswer(request);
+    worker.spent.reference += Since(start);
+    start = std::chrono::steady_clock::now();
     const Reply reply = worker.session.Ask(request, stop_);
+    worker.spent.implementation += Since(start);
     Comparison c;
     c.reference = OutcomeWord(op, ref);
     std::set<std::string> rules = ErrorRules(ref);
@@ -478,7 +501,7 @@ class Engine {
   std::vector<Tried> tried_;
   std::atomic<std::uint64_t> next_{0};
   bool done_ = false;
-  std::atomic<std::uint64_t> restarts_{0};
+  std::mutex spent_mu_;  // the workers add their restarts and times to report_ as they end
   std::vector<Entry> corpus_;
   std::size_t corpus_bytes_ = 0;  // the mutants kept (the seeds are the suite's)
   std::set<std::string> keys_;
@@ -534,13 +557,17 @@ std::string SummaryJson(const FuzzReport& r) {
   json::AppendMember("implementation", report::ValidUtf8(r.implementation), &out);
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.1f", r.seconds > 0 ? r.execs / r.seconds : 0.0);
-  out += ",\"execs\":" + std::to_string(r.execs) + ",\"execs_per_second\":" + rate +
-         ",\"seconds\":" + std::to_string(r.seconds) + ",\"seeds\":" + std::to_string(r.seeds) +
-         ",\"loaded\":" + std::to_string(r.loaded) +
-         ",\"unreadable\":" + std::to_string(r.unreadable) +
-         ",\"corpus\":" + std::to_string(r.corpus) +
-         ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
-         ",\"restarts\":" + std::to_string(r.restarts) + ",\"growth\":[";
+  out +=
+      ",\"execs\":" + std::to_string(r.execs) + ",\"execs_per_second\":" + rate +
+      ",\"seconds\":" + std::to_string(r.seconds) + ",\"seeds\":" + std::to_string(r.seeds) +
+      ",\"too_large\":" + std::to_string(r.too_large) + ",\"loaded\":" + std::to_string(r.loaded) +
+      ",\"unreadable\":" + std::to_string(r.unreadable) +
+      ",\"corpus\":" + std::to_string(r.corpus) +
+      ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
+      ",\"restarts\":" + std::to_string(r.restarts) +
+      ",\"seconds_mutating\":" + std::to_string(r.spent.mutating) +
+      ",\"seconds_in_reference\":" + std::to_string(r.spent.reference) +
+      ",\"seconds_in_implementation\":" + std::to_string(r.spent.implementation) + ",\"growth\":[";
   for (std::size_t i = 0; i < r.growth.size(); ++i) {
     out += (i ? ",[" : "[") + std::to_string(r.growth[i].first) + "," +
            std::to_string(r.growth[i].second) + "]";

@@ -30,8 +30,9 @@ struct FuzzOptions {
   double seconds = 60;          // 0: until `runs` are done
   int jobs = 1;                 // sessions side by side
   double timeout_seconds = 10;  // per case
-  std::size_t max_input_bytes = std::size_t{1} << 20;  // mutants are cut to this
-  std::size_t minimize_asks = 400;                     // per finding
+  // Seeds larger than this are left out, and mutants are cut to it.
+  std::size_t max_input_bytes = std::size_t{1} << 20;
+  std::size_t minimize_asks = 400;  // per finding
   // A folder the corpus is kept in between runs: read (sorted by name) before the first mutant,
   // its entries joining the seeds; the mutants kept are written there at the end. "" for none.
   std::string corpus_dir;
@@ -66,11 +67,19 @@ struct OpenDisagreement {
   std::uint64_t found_at = 0;  // the run that first met it
 };
 
+// Where the workers' time went, summed over them (minimizing included): what bounds a run.
+struct TimeShares {
+  double mutating = 0;
+  double reference = 0;       // the reference's answers, in process
+  double implementation = 0;  // asking the implementation: the protocol and its work
+};
+
 struct FuzzReport {
   std::string implementation;  // its hello's name
   std::uint64_t execs = 0;     // mutants tried (minimizing not counted)
   double seconds = 0;
   std::size_t seeds = 0;       // the suite's cases, plus the entries read from corpus_dir
+  std::size_t too_large = 0;   // cases and entries over max_input_bytes, left out
   std::size_t loaded = 0;      // entries read from corpus_dir
   std::size_t unreadable = 0;  // files of corpus_dir that are not entries of this suite
   std::size_t corpus = 0;      // seeds plus the mutants kept
@@ -82,6 +91,7 @@ struct FuzzReport {
   std::vector<OpenDisagreement> open;
   std::vector<Finding> findings;  // one per signature, in the order found
   std::uint64_t restarts = 0;
+  TimeShares spent;
   std::string error;  // what stopped the run before it began (no hello, say), or ""
 };
 

@@ -22,7 +22,8 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: arcs fuzz --impl 'COMMAND' [--format F] [--operation OP] [--seconds N | --runs N] "
-    "[-j N] [--seed S] [--corpus DIR] [--out DIR] [--summary FILE] [--report FILE]...\n";
+    "[-j N] [--seed S] [--max-input-bytes N] [--corpus DIR] [--out DIR] [--summary FILE] [--report "
+    "FILE]...\n";
 
 constexpr char kHelp[] = R"(
 Fuzzes an implementation through the runner protocol (runner/PROTOCOL.md), differentially: the
@@ -41,6 +42,7 @@ something new about it (a new signature).
   -j N                   N copies of the implementation side by side (default 1)
   --seed S               the random seed (default 1)
   --timeout SECONDS      per case (default 10)
+  --max-input-bytes N    leave out seeds larger than N bytes, and cut mutants to N (default 1 MiB)
   --corpus DIR           keep the corpus here between runs: its entries join the seeds, and the
                          mutants kept are written back (one JSON file each)
   --out DIR              write each finding as a candidate vector: DIR/<id>/ with its inputs and
@@ -98,7 +100,7 @@ struct Args {
 std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
   const std::vector<std::string> args = runner::SplitOptionValues(
       raw, {"--impl", "--format", "--operation", "--seconds", "--runs", "--jobs", "--seed",
-            "--timeout", "--out", "--summary", "--report", "--corpus"});
+            "--timeout", "--out", "--summary", "--report", "--corpus", "--max-input-bytes"});
   out->filter.resource_probes = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -135,6 +137,10 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
       std::optional<std::uint64_t> n = ParseCount(v, UINT64_MAX);
       if (!n || *n == 0) return "--runs wants a positive count";
       out->options.runs = *n;
+    } else if (a == "--max-input-bytes" && value(&v)) {
+      std::optional<std::uint64_t> n = ParseCount(v, std::uint64_t{1} << 30);
+      if (!n || *n == 0) return "--max-input-bytes wants a count from 1 to 1073741824";
+      out->options.max_input_bytes = *n;
     } else if (a == "--seed" && value(&v)) {
       std::optional<std::uint64_t> n = ParseCount(v, UINT64_MAX);
       if (!n) return "--seed wants a count";

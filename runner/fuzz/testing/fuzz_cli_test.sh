@@ -20,6 +20,14 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["execs"] == 1500 and s["findings"] == [] and s["corpus"] > s["seeds"], s
 PYTHON
+# --max-input-bytes leaves the large seeds out, and says how many.
+expect_status 0 "small seeds only" "$arcs" fuzz --impl "$arcs serve" --format spool --runs 10 \
+  --max-input-bytes 65536 --summary "$tmp/small.json"
+/usr/bin/python3 - "$tmp/self.json" "$tmp/small.json" <<'PYTHON' || fail "--max-input-bytes"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert b["too_large"] > a["too_large"] and b["seeds"] + b["too_large"] == a["seeds"] + a["too_large"]
+PYTHON
 
 # 2. The planted bug is found, minimized, written as a candidate vector.
 expect_status 1 "the planted bug" "$arcs" fuzz --impl "$planted" --format spool \
