@@ -47,6 +47,9 @@ struct Worker {
 // What comparing the two answers to one input found.
 struct Comparison {
   std::string key;  // the signature: operation, kind, both outcomes, rule ids
+  // What keeps a mutant in the corpus: the signature, and for an operation whose answers name no
+  // rule (a round trip accepts or rejects), what the reference's validator says of the input too.
+  std::string corpus_key;
   bool disagree = false;
   std::string open;  // why the spec may leave it open ("" when it does not): not a finding
   std::string kind;  // "agree", "verdict", "output", a fate, "errored"
@@ -346,7 +349,22 @@ class Engine {
     c.disagree = c.kind != "agree";
     c.key = origin.operation + " " + c.kind + ": " + c.implementation + " / " + c.reference + " [" +
             Join(c.rules, " ") + "]";
+    c.corpus_key = c.key + ValidatorSays(origin, e, worker);
     return c;
+  }
+
+  // The rules the reference's validator reports on a mutant of another operation, as " {...}".
+  static std::string ValidatorSays(const runner::SuiteCase& origin, const Entry& e,
+                                   Worker& worker) {
+    const conformance::OperationSpec* validate = origin.format->FindOperation("validate");
+    if (origin.operation == "validate" || !validate) return "";
+    const auto start = std::chrono::steady_clock::now();
+    const protocol::Answer answer =
+        validate->reference({&e.inputs, origin.vector->limits, origin.vector->args});
+    worker.spent.reference += Since(start);
+    std::set<std::string> rules;
+    for (const protocol::ReportedFinding& f : answer.findings) rules.insert(f.rule);
+    return " {" + Join(std::vector<std::string>(rules.begin(), rules.end()), " ") + "}";
   }
 
   std::string Classify(const Worker& worker, const conformance::OperationSpec& op, const Entry& e,
@@ -382,7 +400,7 @@ class Engine {
   // In the runs' order, so that the corpus and the findings do not depend on the jobs' timing.
   void Record(Entry child, const Comparison& c, std::uint64_t run) {
     ++report_.execs;
-    if (keys_.insert(c.key).second && corpus_.size() < kMaxCorpus &&
+    if (keys_.insert(c.corpus_key).second && corpus_.size() < kMaxCorpus &&
         corpus_bytes_ + Size(child) <= kMaxCorpusBytes) {
       corpus_bytes_ += Size(child);
       corpus_.push_back(child);
