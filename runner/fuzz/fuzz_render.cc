@@ -30,9 +30,10 @@ constexpr std::string_view kNoFindings =
     "No findings: on every mutant the implementation agreed with the ARCS reference, or differed "
     "only where the spec may leave the outcome to the implementation.";
 constexpr std::string_view kAboutFindings =
-    "Each finding is a disagreement with the ARCS reference where the spec leaves the outcome to "
-    "no choice, minimized. What the reference says is not the expectation: that is for a "
-    "person to fill in from the spec text.";
+    "Each finding is a disagreement with the ARCS reference that no open passage of the spec "
+    "explains (or a crash, timeout, protocol error or errored answer), minimized. Either side may "
+    "be wrong: what the reference says is not the expectation, which is for a person to fill in "
+    "from the spec text.";
 constexpr std::string_view kNoGrowth =
     "The corpus did not grow: no mutant made either side say something new.";
 

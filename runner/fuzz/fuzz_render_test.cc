@@ -26,7 +26,7 @@ constexpr std::string_view kMarkdown =
     "| `code` *em* _u_ [link](javascript:alert(5)) https://evil.example/x www.evil.example "
     "b@evil.example @octocat";
 constexpr std::string_view kReproduce =
-    "arcs fuzz --impl 'python3 impl.py' --format spool --seed 1 --runs 3000 -j 1";
+    "arcs fuzz --impl 'python3 impl.py' --format spool --seed 1";
 
 // 24 bytes that are not text (a CR, a NUL, a control), as `hexdump -C` shows them.
 const std::string kBinary = "{\"a\":1}\r\n\x00\x01<script>\x1b[2J!"s;
@@ -333,15 +333,20 @@ TEST(FuzzRender, ShowsTheRunAndTheReproduceCommand) {
     EXPECT_NE(rendering.find("Input, minimized from 120 bytes"), std::string::npos);
     EXPECT_NE(rendering.find("Inputs, minimized from 20000 bytes"), std::string::npos);
   }
-  // In Markdown a plain command is a code span, to copy as it is.
-  EXPECT_EQ(Occurrences(markdown, "Reproduce: `" + std::string(kReproduce) + "`\n"), 2u);
-  EXPECT_EQ(Occurrences(html,
-                        "<pre>arcs fuzz --impl &#39;python3 impl.py&#39; --format spool "
-                        "--seed 1 --runs 3000 -j 1</pre>"),
-            2u);
+  // Each finding's command runs up to the run that found it (42 and 7). In Markdown a plain
+  // command is a code span, to copy as it is.
+  for (const char* runs : {" --runs 43", " --runs 8"}) {
+    EXPECT_EQ(Occurrences(markdown, "Reproduce: `" + std::string(kReproduce) + runs + "`\n"), 1u);
+    EXPECT_EQ(Occurrences(html,
+                          "<pre>arcs fuzz --impl &#39;python3 impl.py&#39; --format spool "
+                          "--seed 1" +
+                              std::string(runs) + "</pre>"),
+              1u);
+  }
   // One that is not plain is escaped instead.
   const std::string mention = RenderFuzzMarkdown(HostileReport(), "arcs fuzz --impl 'npx @a/b'");
-  EXPECT_NE(mention.find("Reproduce: arcs fuzz --impl 'npx @\u2060a/b'\n"), std::string::npos);
+  EXPECT_NE(mention.find("Reproduce: arcs fuzz --impl 'npx @\u2060a/b' --runs 43\n"),
+            std::string::npos);
 }
 
 TEST(FuzzRender, ShowsTheRunThatCouldNotStart) {

@@ -24,6 +24,8 @@ def main():
         if message.get("type") == "shutdown":
             break
         answer = json.loads(server.stdout.readline())
+        if answer.get("type") == "hello":
+            answer["implementation"]["name"] = "planted-crlf-bug"
         if answer.get("type") == "result" and crlf.pop(answer["id"], False) and \
                 answer.get("status") == "ok":
             answer["verdict"] = "invalid"
