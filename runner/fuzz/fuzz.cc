@@ -116,6 +116,7 @@ class Engine {
     }
     const std::size_t jobs = static_cast<std::size_t>(std::max(1, options_.jobs));
     workers_.resize(jobs);
+    starts_.assign(jobs, Status::Ok());
     std::barrier<> barrier(static_cast<std::ptrdiff_t>(jobs));
     std::vector<std::thread> threads;
     for (std::size_t j = 1; j < jobs; ++j) threads.emplace_back([&, j] { Work(j, barrier); });
@@ -129,7 +130,8 @@ class Engine {
 
  private:
   // Mutants are made and judged in rounds: in parallel from the corpus as it stood at the round's
-  // start, then recorded in their runs' order by worker 0 while the others wait. A mutant depends
+  // start, then recorded in their runs' order by the lead (the first worker that started, which
+  // also minimizes the findings) while the others wait. A mutant depends
   // on the seed, its run and the corpus only, so a seed and --runs give the same run whatever -j
   // is. Each worker thread lives for the whole run and alone starts, restarts and shuts down its
   // session's processes: they die with the thread that started them (PR_SET_PDEATHSIG, see
@@ -142,15 +144,15 @@ class Engine {
   };
 
   void Work(std::size_t index, std::barrier<>& barrier) {
-    const Status started = Start(index);
+    starts_[index] = Start(index);
     barrier.arrive_and_wait();
-    if (index == 0) Begin(started);
+    if (index == 0) Begin();
     barrier.arrive_and_wait();
-    if (!started.ok()) return barrier.arrive_and_drop();
+    if (!workers_[index]) return barrier.arrive_and_drop();
     while (!done_) {
       Judge(*workers_[index]);
       barrier.arrive_and_wait();
-      if (index == 0) RecordRound();
+      if (index == lead_) RecordRound();
       barrier.arrive_and_wait();
     }
     std::lock_guard lock(spent_mu_);
@@ -161,14 +163,19 @@ class Engine {
     workers_[index].reset();  // its processes shut down by the thread that started them
   }
 
-  // Worker 0, once every worker has tried to start.
-  void Begin(const Status& started) {
-    if (!started.ok()) {
-      report_.error = "the implementation did not start: " + started.message();
+  // Worker 0, once every worker has tried to start. A worker that did not start leaves its share
+  // to the others; the run fails only when none started, with the first one's reason.
+  void Begin() {
+    for (std::size_t j = 0; j < workers_.size(); ++j) {
+      if (!workers_[j]) continue;
+      if (report_.workers++ == 0) lead_ = j;
+    }
+    if (report_.workers == 0) {
+      report_.error = "the implementation did not start: " + starts_[0].message();
       done_ = true;
       return;
     }
-    report_.implementation = workers_[0]->session.hello().implementation.name;
+    report_.implementation = workers_[lead_]->session.hello().implementation.name;
     NextRound(0);
   }
 
@@ -423,7 +430,7 @@ class Engine {
     f.args = child.origin->vector->args;
     f.found_bytes = Size(child);
     f.found_at = run;
-    f.inputs = Minimize(*workers_[0], std::move(child), c.key);
+    f.inputs = Minimize(*workers_[lead_], std::move(child), c.key);
     report_.findings.push_back(std::move(f));
   }
 
@@ -514,6 +521,8 @@ class Engine {
   std::vector<std::string> formats_;
   std::map<std::string, std::map<std::string, std::string>> reference_policies_;
   std::vector<std::unique_ptr<Worker>> workers_;  // by index; null for one that did not start
+  std::vector<Status> starts_;                    // how each one's start went
+  std::size_t lead_ = 0;
   // The round under way (written by worker 0 between the barriers, read by all within them).
   std::uint64_t first_ = 0;
   std::vector<Tried> tried_;
@@ -582,7 +591,7 @@ std::string SummaryJson(const FuzzReport& r) {
       ",\"unreadable\":" + std::to_string(r.unreadable) +
       ",\"corpus\":" + std::to_string(r.corpus) +
       ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
-      ",\"restarts\":" + std::to_string(r.restarts) +
+      ",\"restarts\":" + std::to_string(r.restarts) + ",\"workers\":" + std::to_string(r.workers) +
       ",\"seconds_mutating\":" + std::to_string(r.spent.mutating) +
       ",\"seconds_in_reference\":" + std::to_string(r.spent.reference) +
       ",\"seconds_in_implementation\":" + std::to_string(r.spent.implementation) + ",\"growth\":[";

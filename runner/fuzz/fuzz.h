@@ -91,6 +91,7 @@ struct FuzzReport {
   std::vector<OpenDisagreement> open;
   std::vector<Finding> findings;  // one per signature, in the order found
   std::uint64_t restarts = 0;
+  std::size_t workers = 0;  // the sessions that started, of the jobs asked for
   TimeShares spent;
   std::string error;  // what stopped the run before it began (no hello, say), or ""
 };

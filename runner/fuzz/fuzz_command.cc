@@ -220,6 +220,10 @@ int FuzzCommand(const std::vector<std::string>& raw) {
             << report.seeds << " -> " << report.corpus << ", " << report.open_disagreements
             << " open disagreements, " << report.findings.size() << " findings, " << report.restarts
             << " restarts\n";
+  if (report.workers < static_cast<std::size_t>(args.options.jobs)) {
+    std::cout << "only " << report.workers << " of " << args.options.jobs
+              << " copies of the implementation started: the others' share went to them\n";
+  }
   if (!args.options.corpus_dir.empty()) {
     std::cout << "corpus " << Shown(args.options.corpus_dir) << ": " << report.loaded
               << " entries read, " << report.corpus - report.seeds << " written, "

@@ -117,4 +117,15 @@ expect_status 2 "cannot start" "$arcs" fuzz --impl /no/such/program --runs 1
 grep -q "did not start" "$tmp/out" || fail "the start failure is not explained"
 expect_status 0 "help" "$arcs" fuzz --help
 
+# 6. With -j 3, copies that do not start leave their share to the one that did.
+cat >"$tmp/first-only.sh" <<EOF
+mkdir "$tmp/started" 2>/dev/null && exec "$arcs" serve
+exit 3
+EOF
+expect_status 0 "one copy of three" "$arcs" fuzz --impl "sh $tmp/first-only.sh" --format spool \
+  --runs 200 -j 3 --summary "$tmp/one.json"
+grep -q "^only 1 of 3 copies of the implementation started" "$tmp/out" || fail "not said"
+/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); assert s["workers"] == 1 and s["execs"] == 200, s' \
+  "$tmp/one.json" || fail "one copy of three: the summary"
+
 finish fuzz
