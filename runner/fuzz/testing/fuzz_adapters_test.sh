@@ -49,7 +49,7 @@ import json, sys
 def run(path):
     s = json.load(open(path))
     return {k: v for k, v in s.items()
-            if k not in ("execs_per_second", "growth") and not k.startswith("seconds")}
+            if k not in ("execs_per_second", "growth", "workers") and not k.startswith("seconds")}
 assert run(sys.argv[1]) == run(sys.argv[2])
 PYTHON
     fail "$name: two jobs found otherwise than one"
