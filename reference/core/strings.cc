@@ -20,6 +20,17 @@ std::string Join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+std::vector<std::string_view> LinesWithEnds(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::size_t size = end == std::string_view::npos ? text.size() : end + 1;
+    lines.push_back(text.substr(0, size));
+    text.remove_prefix(size);
+  }
+  return lines;
+}
+
 namespace {
 
 // The length of the run of ASCII bytes at the start of `text`.

@@ -14,6 +14,10 @@ namespace arcs {
 // The items with `separator` between them ("" for none): Join({"a", "b"}) == "a, b".
 std::string Join(const std::vector<std::string>& items, std::string_view separator = ", ");
 
+// `text` cut after each '\n', each line keeping its ending (a '\r' before it too; the last line
+// may have none): joined again, the lines are the text. "" has no line.
+std::vector<std::string_view> LinesWithEnds(std::string_view text);
+
 // At most max_bytes bytes of `text`, never ending inside a UTF-8 sequence, with "…" (U+2026)
 // appended when something was cut: how a message quotes text of unbounded length.
 std::string Excerpt(std::string_view text, std::size_t max_bytes);

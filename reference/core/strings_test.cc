@@ -15,6 +15,14 @@ TEST(QuotedTest, EscapesQuotesBackslashesAndControls) {
   EXPECT_EQ(Quoted("\xC3\xA9t\xC3\xA9", 3), "\"\xC3\xA9t\xE2\x80\xA6\"");  // cut, then "…"
 }
 
+TEST(Strings, LinesKeepTheirEndings) {
+  using Lines = std::vector<std::string_view>;
+  EXPECT_EQ(LinesWithEnds(""), Lines{});
+  EXPECT_EQ(LinesWithEnds("\n"), (Lines{"\n"}));
+  EXPECT_EQ(LinesWithEnds("a\r\nb\n\nc"), (Lines{"a\r\n", "b\n", "\n", "c"}));
+  EXPECT_EQ(LinesWithEnds("a\rb"), (Lines{"a\rb"}));
+}
+
 TEST(Strings, JoinPutsTheSeparatorBetweenItemsOnly) {
   EXPECT_EQ(Join({}), "");
   EXPECT_EQ(Join({"a"}), "a");

@@ -457,7 +457,7 @@ class Engine {
     };
     for (auto& [name, bytes] : e.inputs) {
       for (const bool by_line : {true, false}) {
-        std::vector<std::string> pieces = by_line ? SplitKeepingEnds(bytes) : Bytes(bytes);
+        std::vector<std::string> pieces = Pieces(bytes, by_line);
         for (std::size_t chunk = pieces.size() / 2; chunk >= 1; chunk /= 2) {
           for (std::size_t at = 0;
                at < pieces.size() && asks < options_.minimize_asks && !Late(since);) {
@@ -480,21 +480,15 @@ class Engine {
     return e.inputs;
   }
 
-  static std::vector<std::string> SplitKeepingEnds(std::string_view text) {
-    std::vector<std::string> lines;
-    while (!text.empty()) {
-      const std::size_t end = text.find('\n');
-      const std::size_t n = end == std::string_view::npos ? text.size() : end + 1;
-      lines.emplace_back(text.substr(0, n));
-      text.remove_prefix(n);
-    }
-    return lines;
-  }
-
-  // Bytes one by one past a few KiB would cost too many asks: runs of bytes then.
-  static std::vector<std::string> Bytes(std::string_view text) {
-    const std::size_t step = std::max<std::size_t>(1, text.size() / 512);
+  // What minimizing cuts: lines, or bytes (in runs past 512 bytes: one by one would cost too many
+  // asks).
+  static std::vector<std::string> Pieces(std::string_view text, bool by_line) {
     std::vector<std::string> pieces;
+    if (by_line) {
+      for (std::string_view line : LinesWithEnds(text)) pieces.emplace_back(line);
+      return pieces;
+    }
+    const std::size_t step = std::max<std::size_t>(1, text.size() / 512);
     for (std::size_t at = 0; at < text.size(); at += step) {
       pieces.emplace_back(text.substr(at, step));
     }

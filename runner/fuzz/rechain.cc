@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "reference/core/json.h"
+#include "reference/core/strings.h"
 #include "runner/fuzz/json_scan.h"
 
 namespace arcs::fuzz {
@@ -60,11 +61,7 @@ std::string Rechain(std::string_view input, const conformance::HashChain& chain)
   std::string out;
   out.reserve(input.size());
   std::optional<std::string> previous;
-  while (!input.empty()) {
-    const std::size_t newline = input.find('\n');
-    const std::size_t size = newline == std::string_view::npos ? input.size() : newline + 1;
-    std::string_view line = input.substr(0, size);
-    input.remove_prefix(size);
+  for (std::string_view line : LinesWithEnds(input)) {
     std::size_t body = line.size();
     while (body > 0 && (line[body - 1] == '\n' || line[body - 1] == '\r')) --body;
     if (Blank(line.substr(0, body))) {

@@ -3,21 +3,12 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "reference/core/strings.h"
+
 namespace arcs::report {
 namespace {
 
 using Lines = std::vector<std::string_view>;
-
-Lines SplitLines(std::string_view text) {
-  Lines lines;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    const std::size_t length = end == std::string_view::npos ? text.size() : end + 1;
-    lines.push_back(text.substr(0, length));
-    text.remove_prefix(length);
-  }
-  return lines;
-}
 
 void Append(DiffLine::Kind kind, const Lines& lines, std::size_t from, std::size_t to,
             std::vector<DiffLine>* out) {
@@ -66,7 +57,7 @@ void DiffMiddle(const Lines& a, std::size_t a0, std::size_t n, const Lines& b, s
 }  // namespace
 
 std::vector<DiffLine> DiffLines(std::string_view before, std::string_view after) {
-  const Lines a = SplitLines(before), b = SplitLines(after);
+  const Lines a = LinesWithEnds(before), b = LinesWithEnds(after);
   std::size_t prefix = 0;
   while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
   std::size_t suffix = 0;
