@@ -7,6 +7,12 @@
 
 namespace arcs::runner {
 
+bool TakeValue(const std::vector<std::string>& args, std::size_t* i, std::string* value) {
+  if (*i + 1 >= args.size()) return false;
+  *value = args[++*i];
+  return true;
+}
+
 std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args,
                                            const std::vector<std::string_view>& with_value) {
   std::vector<std::string> out;

@@ -15,6 +15,10 @@ namespace arcs::runner {
 std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args,
                                            const std::vector<std::string_view>& with_value);
 
+// The value of the option at args[*i]: the argument after it, taken (*i moves onto it); false
+// when there is none.
+bool TakeValue(const std::vector<std::string>& args, std::size_t* i, std::string* value);
+
 enum class ColorWhen { kAuto, kAlways, kNever };
 
 // Parses "auto", "always" or "never"; false for anything else. Commands take `--color` alone as

@@ -131,11 +131,7 @@ std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
                               "--jobs", "--timeout", "--max-consecutive-failures", "--trace"});
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string* into) {
-      if (i + 1 >= args.size()) return false;
-      *into = args[++i];
-      return true;
-    };
+    auto value = [&](std::string* into) { return TakeValue(args, &i, into); };
     std::string v;
     if (a == "--impl" && value(&v)) {
       out->impls.push_back(v);

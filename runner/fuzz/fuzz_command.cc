@@ -104,11 +104,7 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
   out->filter.resource_probes = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string* into) {
-      if (i + 1 >= args.size()) return false;
-      *into = args[++i];
-      return true;
-    };
+    auto value = [&](std::string* into) { return runner::TakeValue(args, &i, into); };
     std::string v;
     if (a == "--impl" && value(&out->options.command)) {
     } else if (a == "--format" && value(&v)) {
