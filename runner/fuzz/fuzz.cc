@@ -80,6 +80,24 @@ std::string Check(const conformance::OperationSpec& op, const Entry& e,
   return op.check_answer({input, answer, policies, ambiguous});
 }
 
+// What an implementation says is unbounded (up to 1,000 findings an answer, rule ids of any
+// length), and each signature is kept: so at most kMaxRules rule ids, each cut, in one.
+constexpr std::size_t kMaxRules = 32;
+constexpr std::size_t kMaxRuleBytes = 64;
+constexpr std::size_t kMaxDetailBytes = 2000;
+
+std::vector<std::string> Bounded(const std::set<std::string>& rules) {
+  std::vector<std::string> kept;
+  for (const std::string& rule : rules) {
+    if (kept.size() == kMaxRules) {
+      kept.push_back("+" + std::to_string(rules.size() - kMaxRules) + " more");
+      break;
+    }
+    kept.push_back(Excerpt(rule, kMaxRuleBytes));
+  }
+  return kept;
+}
+
 void AppendInputs(const Inputs& inputs, std::string* out) {
   *out += "{";
   for (const auto& [name, bytes] : inputs) json::AppendMember(name, base64::Encode(bytes), out);
@@ -200,8 +218,9 @@ class Engine {
 
   void RecordRound() {
     for (std::uint64_t i = 0; i < tried_.size(); ++i) {
-      if (tried_[i].comparison)
+      if (tried_[i].comparison) {
         Record(std::move(tried_[i].mutant), *tried_[i].comparison, first_ + i);
+      }
     }
     NextRound(first_ + tried_.size());
   }
@@ -346,13 +365,13 @@ class Engine {
     } else if (reply.fate != supervisor::Fate::kAnswered) {
       c.kind = std::string(supervisor::FateName(reply.fate));
       c.implementation = c.kind;
-      c.detail = reply.detail;
+      c.detail = Excerpt(reply.detail, kMaxDetailBytes);
     } else {
       rules.merge(ErrorRules(reply.answer));
       c.implementation = OutcomeWord(op, reply.answer);
       c.kind = Classify(worker, op, e, reply.answer, ref, &c);
     }
-    c.rules.assign(rules.begin(), rules.end());
+    c.rules = Bounded(rules);
     c.disagree = c.kind != "agree";
     c.key = origin.operation + " " + c.kind + ": " + c.implementation + " / " + c.reference + " [" +
             Join(c.rules, " ") + "]";
@@ -378,7 +397,7 @@ class Engine {
                        const protocol::Answer& answer, const protocol::Answer& ref, Comparison* c) {
     if (answer.status == protocol::AnswerStatus::kSkipped) return "agree";
     if (answer.status == protocol::AnswerStatus::kErrored) {
-      c->detail = answer.reason;
+      c->detail = Excerpt(answer.reason, kMaxDetailBytes);
       return "errored";
     }
     const std::string format(e.origin->format->name);
@@ -398,7 +417,7 @@ class Engine {
     }
     const std::string theirs = Check(op, e, answer, policies);
     if (!theirs.empty() && Check(op, e, ref, reference_policies_[format]).empty()) {
-      c->detail = theirs;
+      c->detail = Excerpt(theirs, kMaxDetailBytes);
       return "output";
     }
     return "agree";
@@ -415,7 +434,12 @@ class Engine {
     }
     if (!c.disagree) return;
     if (!c.open.empty()) return RecordOpen(child, c, run);
-    if (!findings_.insert(c.key).second) return;
+    if (findings_.contains(c.key)) return;
+    if (findings_.size() == kFindingsKept) {
+      ++report_.findings_unkept;
+      return;
+    }
+    findings_.insert(c.key);
     Finding f;
     f.signature = c.key;
     f.kind = c.kind;
@@ -506,6 +530,7 @@ class Engine {
   static constexpr std::size_t kMaxCorpus = 10000;
   static constexpr std::size_t kMaxCorpusBytes = std::size_t{256} << 20;
   static constexpr std::size_t kOpenKept = 1000;
+  static constexpr std::size_t kFindingsKept = 1000;
   static constexpr double kMinimizeSeconds = 30;
 
   const FuzzOptions& options_;
@@ -517,7 +542,7 @@ class Engine {
   std::vector<std::unique_ptr<Worker>> workers_;  // by index; null for one that did not start
   std::vector<Status> starts_;                    // how each one's start went
   std::size_t lead_ = 0;
-  // The round under way (written by worker 0 between the barriers, read by all within them).
+  // The round under way (written between the barriers by one worker, read by all within them).
   std::uint64_t first_ = 0;
   std::vector<Tried> tried_;
   std::atomic<std::uint64_t> next_{0};
@@ -585,6 +610,7 @@ std::string SummaryJson(const FuzzReport& r) {
       ",\"unreadable\":" + std::to_string(r.unreadable) +
       ",\"corpus\":" + std::to_string(r.corpus) +
       ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
+      ",\"findings_unkept\":" + std::to_string(r.findings_unkept) +
       ",\"restarts\":" + std::to_string(r.restarts) + ",\"workers\":" + std::to_string(r.workers) +
       ",\"seconds_mutating\":" + std::to_string(r.spent.mutating) +
       ",\"seconds_in_reference\":" + std::to_string(r.spent.reference) +

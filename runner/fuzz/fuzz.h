@@ -89,7 +89,8 @@ struct FuzzReport {
   // kOpenKept signatures are kept.
   std::uint64_t open_disagreements = 0;
   std::vector<OpenDisagreement> open;
-  std::vector<Finding> findings;  // one per signature, in the order found
+  std::vector<Finding> findings;      // one per signature, in the order found, the first 1,000
+  std::uint64_t findings_unkept = 0;  // disagreements with a signature past those: not minimized
   std::uint64_t restarts = 0;
   std::size_t workers = 0;  // the sessions that started, of the jobs asked for
   TimeShares spent;

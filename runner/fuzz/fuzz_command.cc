@@ -216,6 +216,10 @@ int FuzzCommand(const std::vector<std::string>& raw) {
             << report.seeds << " -> " << report.corpus << ", " << report.open_disagreements
             << " open disagreements, " << report.findings.size() << " findings, " << report.restarts
             << " restarts\n";
+  if (report.findings_unkept > 0) {
+    std::cout << "and " << report.findings_unkept
+              << " more disagreements past the first 1,000 signatures, counted only\n";
+  }
   if (report.workers < static_cast<std::size_t>(args.options.jobs)) {
     std::cout << "only " << report.workers << " of " << args.options.jobs
               << " copies of the implementation started: the others' share went to them\n";

@@ -2,8 +2,9 @@
 # `arcs fuzz` end to end: the reference behind the protocol agrees with itself (no finding), a
 # planted bug (a Spool reader that rejects CRLF line endings) is found within a fixed number of
 # runs, minimized, deduplicated and written as a candidate vector whose expectation is left to a
-# person, and shown in the HTML and Markdown reports; the same seed finds the same thing; a corpus
-# kept between runs; usage errors.
+# person, and shown in the HTML and Markdown reports; the same seed finds the same thing, and a
+# finding's own command finds it again; small seeds only; a corpus kept between runs; usage errors;
+# what a noisy implementation says kept bounded; copies that do not start.
 # usage: fuzz_cli_test.sh ARCS SOURCE_DIR
 set -uo pipefail
 arcs=$1
@@ -117,7 +118,19 @@ expect_status 2 "cannot start" "$arcs" fuzz --impl /no/such/program --runs 1
 grep -q "did not start" "$tmp/out" || fail "the start failure is not explained"
 expect_status 0 "help" "$arcs" fuzz --help
 
-# 6. With -j 3, copies that do not start leave their share to the one that did.
+# 6. What an implementation says is kept bounded: 100 random 300-byte rule ids an answer.
+expect_status 1 "noisy rules" "$arcs" fuzz --format spool --operation validate --runs 1000 \
+  --impl "/usr/bin/python3 $src/runner/fuzz/testing/noisy_rules.py $arcs" --summary "$tmp/noisy.json"
+/usr/bin/python3 - "$tmp/noisy.json" <<'PYTHON' || fail "what the implementation said was kept unbounded"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["findings"], s["execs"]
+for f in s["findings"]:
+    assert len(f["rules"]) == 33 and f["rules"][-1] == "+68 more", f["rules"]
+    assert all(len(r.encode()) <= 67 for r in f["rules"]), f["rules"]  # 64 bytes and an ellipsis
+PYTHON
+
+# 7. With -j 3, copies that do not start leave their share to the one that did.
 cat >"$tmp/first-only.sh" <<EOF
 mkdir "$tmp/started" 2>/dev/null && exec "$arcs" serve
 exit 3
