@@ -426,8 +426,10 @@ class Engine {
   // In the runs' order, so that the corpus and the findings do not depend on the jobs' timing.
   void Record(Entry child, const Comparison& c, std::uint64_t run) {
     ++report_.execs;
-    if (keys_.insert(c.corpus_key).second && corpus_.size() < kMaxCorpus &&
-        corpus_bytes_ + Size(child) <= kMaxCorpusBytes) {
+    // Room first: the keys seen are kept only while the corpus can grow, so they stay as few as
+    // its entries however many signatures an implementation makes up.
+    if (corpus_.size() < kMaxCorpus && corpus_bytes_ + Size(child) <= kMaxCorpusBytes &&
+        keys_.insert(c.corpus_key).second) {
       corpus_bytes_ += Size(child);
       corpus_.push_back(child);
       report_.growth.emplace_back(Elapsed(), corpus_.size());
