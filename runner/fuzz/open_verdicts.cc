@@ -69,7 +69,8 @@ std::string OpenVerdicts::Reason(const protocol::Answer& rejecting, bool referen
   if (!std::includes(open.begin(), open.end(), rules.begin(), rules.end())) return "";
   const std::vector<std::string> names(rules.begin(), rules.end());
   return std::string(reference_rejected ? "the reference" : "the implementation") +
-         " rejects only by rules the spec leaves open in some case: " + Join(names, " ");
+         " rejects only by rules the spec leaves open in some case: " +
+         Excerpt(Join(names, " "), 500);
 }
 
 }  // namespace arcs::fuzz
