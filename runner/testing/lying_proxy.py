@@ -19,9 +19,9 @@ The runner's tests use it to inject a regression that `arcs diff` must catch: it
 reference's own name and version, so its report lines up case by case with the reference's.
 """
 import base64
-import json
-import subprocess
 import sys
+
+from serve_proxy import serve_proxy
 
 
 def tampered(value):
@@ -43,13 +43,8 @@ def main():
     unescape_lies = dict(lie.split("^", 1) for lie in sys.argv[2:] if "^" in lie)
     output_lies = dict(lie.split("@", 1) for lie in sys.argv[2:] if "@" in lie)
     finding_lies = dict(lie.split("!", 1) for lie in sys.argv[2:] if "!" in lie)
-    server = subprocess.Popen([arcs, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    for line in sys.stdin.buffer:
-        server.stdin.write(line)
-        server.stdin.flush()
-        if json.loads(line).get("type") == "shutdown":
-            break
-        answer = json.loads(server.stdout.readline())
+
+    def edit(_request, answer):
         if answer.get("id") in lies and answer.get("status") == "ok":
             answer["verdict"] = "invalid" if answer["verdict"] == "valid" else "valid"
             if answer["verdict"] == "invalid":
@@ -71,10 +66,8 @@ def main():
             lines = base64.b64decode(answer["outputs"][name]).rstrip(b"\n").split(b"\n")
             data = b"\n".join(lines[:-1]) + b"\n" if len(lines) > 1 else b""
             answer["outputs"][name] = base64.b64encode(data).decode()
-        sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
-    server.stdin.close()
-    server.wait()
+
+    serve_proxy(arcs, edit)
 
 
 if __name__ == "__main__":

@@ -4,21 +4,16 @@ a proxy that rejects every case with 100 findings, each under a new random rule 
 Every answer is then a new signature, and each would be as large as the implementation likes if
 the fuzzer kept what it says unbounded. usage: noisy_rules.py ARCS"""
 
-import json
+import os
 import random
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../testing"))
+from serve_proxy import serve_proxy  # noqa: E402
 
 
 def main():
-    server = subprocess.Popen([sys.argv[1], "serve"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE)
-    for line in sys.stdin.buffer:
-        server.stdin.write(line)
-        server.stdin.flush()
-        if json.loads(line).get("type") == "shutdown":
-            break
-        answer = json.loads(server.stdout.readline())
+    def edit(_request, answer):
         if answer.get("type") == "hello":
             answer["implementation"]["name"] = "noisy-rules"
         elif answer.get("status") == "ok":
@@ -26,10 +21,8 @@ def main():
             answer["findings"] = [
                 {"rule": "R-" + "%x" % random.getrandbits(1190), "severity": "error",
                  "message": "noise"} for _ in range(100)]
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-    server.stdin.close()
-    server.wait()
+
+    serve_proxy(sys.argv[1], edit)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,24 @@
+"""What the tests' doctored implementations share: the reference (`ARCS serve`) behind a proxy that
+forwards each runner line to it unchanged and hands each of its answers, with the request it
+answers, to an editor before passing it on. Imported, not run."""
+import json
+import subprocess
+import sys
+
+
+def serve_proxy(arcs, edit):
+    """Runs the proxy over stdin and stdout until shutdown. edit(request, answer) changes the
+    answer (a dict) in place; request is the runner's message it answers (the hello included)."""
+    server = subprocess.Popen([arcs, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    for line in sys.stdin.buffer:
+        server.stdin.write(line)
+        server.stdin.flush()
+        request = json.loads(line)
+        if request.get("type") == "shutdown":
+            break
+        answer = json.loads(server.stdout.readline())
+        edit(request, answer)
+        sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+    server.stdin.close()
+    server.wait()
