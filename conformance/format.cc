@@ -151,9 +151,18 @@ protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput&
   answer.findings_given = true;
   for (const Finding& f : diagnostics.findings()) {
     answer.findings.push_back({f.rule_id, std::string(SeverityName(f.severity)), f.location.line,
-                               f.location.pointer, f.message});
+                               f.location.pointer, f.message, f.reading});
   }
   return answer;
+}
+
+std::set<std::string> BrokenRules(const FormatModule& format, const CaseInput& input) {
+  std::set<std::string> broken;
+  for (const protocol::ReportedFinding& f : ValidateCaseAnswer(format, input).findings) {
+    broken.insert(f.rule);
+  }
+  if (format.more_broken_rules) broken.merge(format.more_broken_rules(input));
+  return broken;
 }
 
 }  // namespace arcs::conformance

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -123,6 +124,21 @@ struct ResourceProbe {
   std::map<std::string_view, std::string_view> required_outcomes = {};
 };
 
+// Where the errata leave open whether an operation refuses an input the format's validator finds
+// invalid (Model IO's hash of an invalid session: errata MIO-E4), and whose refusal the entry's
+// readings explain: a disagreement over such an input is no finding of `arcs fuzz`.
+struct AnswerCheck;
+struct RefusalReading {
+  std::string_view operation;
+  std::string_view flag;
+  bool reference_may_refuse = true;       // the reference refuses, the implementation serves
+  bool implementation_may_refuse = true;  // the implementation refuses, the reference serves
+  // What an answer that serves an input the reference refuses must still hold: the output the
+  // serving reading computes (Model IO: the hash §4.3's code gives an invalid session). "" when
+  // it does; null when nothing is known to hold it to.
+  std::string (*check_served)(const AnswerCheck& check) = nullptr;
+};
+
 class FormatModule;
 
 struct PropertyReadings {
@@ -216,6 +232,10 @@ class FormatModule {
   std::vector<PolicySpec> policies;
   std::vector<OperationSpec> operations;
   std::vector<HashChain> hash_chains;
+  std::vector<RefusalReading> refusal_readings;
+  // Inputs the test harness provides rather than the recording under test (MCP replay's upstream:
+  // the table of a stub server): `arcs fuzz` never mutates them.
+  std::vector<std::string_view> harness_inputs;
   // Played against every operation whose inputs a probe provides.
   std::vector<ResourceProbe> resource_probes;
   // Every rule id the validator can cite. Levels are not here: they come from the catalogue.
@@ -231,6 +251,10 @@ class FormatModule {
                    const LimitValues& limits, Diagnostics* diagnostics) = nullptr;
   // The format's own commands.
   std::vector<VerbSpec> verbs;
+  // Rules a validate case's input breaks beyond those its validator reports: where the validator
+  // stops early or cites a field table for what also breaks an invariant, the invariants judged
+  // on their own (Model IO). Null when the validator's findings say it all (BrokenRules).
+  std::set<std::string> (*more_broken_rules)(const CaseInput& input) = nullptr;
   // The catalogue as built into the binary (requirements.json, embedded at build time), so the
   // level of every finding comes from the catalogue and nowhere else.
   std::string_view (*catalogue_text)() = nullptr;
@@ -264,6 +288,12 @@ class FormatModule {
 // of the operation and the companions the case carries, every finding with its rule id. Every
 // module's validate operation answers with it.
 protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput& input);
+
+// Every rule id the input of a validate case breaks under some reading the reference knows: its
+// validator's findings of every severity, with or without an errata reading, and the module's
+// more_broken_rules. The judge holds the rules an implementation names to these: a named rule
+// passes when the file really breaks it, whichever rule the reference itself names.
+std::set<std::string> BrokenRules(const FormatModule& format, const CaseInput& input);
 
 }  // namespace arcs::conformance
 

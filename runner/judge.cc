@@ -42,10 +42,43 @@ std::string RuleAgreement(const SuiteCase& c, const protocol::Answer& answer) {
   const conformance::RuleSets& rules = c.expectation->rules;
   if (!rules.given || !answer.findings_given) return "";
   std::set<std::string> reported;
-  for (const protocol::ReportedFinding& f : answer.findings) reported.insert(f.rule);
+  for (const protocol::ReportedFinding& f : answer.findings) {
+    // A note that marks where the reference takes an errata reading is no rule it reports.
+    if (f.severity != "note" || f.reading.empty()) reported.insert(f.rule);
+  }
   std::set<std::string> expected(rules.errors.begin(), rules.errors.end());
   expected.insert(rules.warnings.begin(), rules.warnings.end());
   return reported == expected ? "agree" : "differ";
+}
+
+// An invalid validate verdict that names rules of the format (its catalogue's or the spec's own
+// ids) must name at least one the file really breaks, under some reading (conformance::
+// BrokenRules, and for an acceptable case the requirements it cites): not necessarily the rule
+// the reference names. Ids of an implementation's own are informative. "" when it holds.
+std::string NamedRulesProblem(const SuiteCase& c, const protocol::Answer& answer) {
+  if (c.operation != "validate" || answer.verdict != protocol::Verdict::kInvalid) return "";
+  std::set<std::string> named;
+  for (const protocol::ReportedFinding& f : answer.findings) {
+    if (f.severity != "error" && !f.severity.empty()) continue;
+    if (c.format->IsNativeRuleId(f.rule) || c.format->BuiltInCatalogue().Find(f.rule)) {
+      named.insert(f.rule);
+    }
+  }
+  if (named.empty()) return "";
+  std::set<std::string> broken = conformance::BrokenRules(*c.format, c.Input());
+  const conformance::OperationCase& op = *c.expectation;
+  broken.insert(op.rules.errors.begin(), op.rules.errors.end());
+  broken.insert(op.rules.warnings.begin(), op.rules.warnings.end());
+  if (op.expect.ground == Ground::kAcceptable) {
+    broken.insert(op.requirements.begin(), op.requirements.end());
+  }
+  for (const std::string& rule : named) {
+    if (broken.contains(rule)) return "";
+  }
+  std::vector<std::string> shown;
+  for (const std::string& rule : named) shown.push_back(Excerpt(rule, 40));
+  return "the findings name only rules the file does not break (" +
+         Excerpt(Join(shown, ", "), 400) + "): an invalid verdict names a rule it breaks, or none";
 }
 
 std::string ReportedRules(const protocol::Answer& answer) {
@@ -164,6 +197,7 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
                                c.expectation->same_hash_as, c.expectation->expected_properties,
                                &advisory, &property});
   }
+  if (problem.empty()) problem = NamedRulesProblem(c, answer);
   const bool arcs_property =
       property.flag.empty() || std::find(property.readings.begin(), property.readings.end(),
                                          property.arcs) != property.readings.end();
@@ -205,6 +239,44 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
 }
 
 }  // namespace
+
+std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& reference,
+                                 const protocol::FormatSupport& declared) {
+  if (c.operation != "validate" || reference.status != protocol::AnswerStatus::kOk) return "";
+  const Expectation& e = c.expectation->expect;
+  std::set<std::string> untagged;
+  std::set<std::string> foreign;  // tagged with another flag than the case's
+  for (const protocol::ReportedFinding& f : reference.findings) {
+    if (f.severity != "error") continue;
+    if (f.reading.empty()) {
+      untagged.insert(f.rule);
+    } else if (f.reading != e.flag) {
+      foreign.insert(f.rule + " (" + f.reading + ")");
+    }
+  }
+  const bool has_errors = reference.verdict == protocol::Verdict::kInvalid;
+  if (e.ground == Ground::kRequired && e.outcome == "invalid" && has_errors && untagged.empty()) {
+    return "the text settles invalid, yet every error rests on an errata reading";
+  }
+  if (e.ground != Ground::kAcceptable) return "";
+  // Readings split by a policy count under the reference's declared choice only: a SessionData
+  // schema error is no reading's when only the rules half of a set says valid.
+  Judgement scratch;
+  const std::map<std::string, std::string> readings = DeclaredReadings(c, declared, &scratch);
+  const bool some_reading_valid = std::any_of(readings.begin(), readings.end(),
+                                              [](const auto& r) { return r.second == "valid"; });
+  if (!some_reading_valid) return "";
+  std::vector<std::string> problems;
+  if (!untagged.empty()) {
+    problems.push_back("errors that name no reading of " + e.flag + ": " +
+                       Join(std::vector<std::string>(untagged.begin(), untagged.end())));
+  }
+  if (!foreign.empty()) {
+    problems.push_back("errors that name another flag than " + e.flag + ": " +
+                       Join(std::vector<std::string>(foreign.begin(), foreign.end())));
+  }
+  return Join(problems, "; ");
+}
 
 report::Ground ReportGround(conformance::Ground ground) {
   switch (ground) {

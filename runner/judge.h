@@ -35,6 +35,13 @@ struct Judgement {
 Judgement Judge(const SuiteCase& c, const protocol::Answer& answer,
                 const protocol::FormatSupport& declared);
 
+// Whether the reference's answer to a validate case grounds its error findings as the vector
+// does (Finding::reading): where the text settles `invalid`, some error must rest on the text
+// alone; where a reading of the case's flag makes the file valid, every error must name that
+// flag's reading. "" when it does, else what is wrong. Other cases and operations: "".
+std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& reference,
+                                 const protocol::FormatSupport& declared);
+
 // The report's name for a vector's ground.
 report::Ground ReportGround(conformance::Ground ground);
 

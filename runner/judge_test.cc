@@ -176,6 +176,29 @@ TEST_F(JudgeTest, ValidateRulesAreInformative) {
   EXPECT_EQ(Judge(Case("validate", ""), a, declared_).rules, "agree");
 }
 
+TEST_F(JudgeTest, AnInvalidVerdictNamesARuleTheFileBreaks) {
+  Require("invalid");
+  expectation_.rules = {true, {"SP-3.4-1", "SP-4.3-1"}, {}};
+  const std::string bom_only = "\xEF\xBB\xBF";
+  protocol::Answer a = Ok(protocol::Verdict::kInvalid);
+  a.findings_given = true;
+  // SP-5.1-1 (ids are UUIDs) is a rule of the catalogue this file does not break.
+  a.findings = {{"SP-5.1-1", "error", 1, "", ""}};
+  Judgement j = Judge(Case("validate", bom_only), a, declared_);
+  EXPECT_EQ(j.outcome, report::Outcome::kFailed);
+  EXPECT_EQ(j.mismatch, "output");
+  // One rule it breaks is enough, whichever the reference names first; a warning proves nothing.
+  a.findings.push_back({"SP-3.4-1", "", 1, "", ""});
+  EXPECT_EQ(Judge(Case("validate", bom_only), a, declared_).outcome, report::Outcome::kPassed);
+  a.findings = {{"SP-5.1-1", "error", 1, "", ""}, {"SP-3.4-1", "warning", 1, "", ""}};
+  EXPECT_EQ(Judge(Case("validate", bom_only), a, declared_).outcome, report::Outcome::kFailed);
+  // Ids of an implementation's own are informative; so is naming none.
+  a.findings = {{"my-bom-check", "error", 1, "", ""}};
+  EXPECT_EQ(Judge(Case("validate", bom_only), a, declared_).outcome, report::Outcome::kPassed);
+  a.findings = {};
+  EXPECT_EQ(Judge(Case("validate", bom_only), a, declared_).outcome, report::Outcome::kPassed);
+}
+
 TEST_F(JudgeTest, SkippedAndErroredAnswers) {
   protocol::Answer a;
   a.status = protocol::AnswerStatus::kSkipped;

@@ -81,7 +81,7 @@ hasnt "$tmp/err" "ETA" "a progress line into a pipe"
 on_tty() { env -u CI script -qec "$*" /dev/null >"$tmp/tty" 2>&1; }
 on_tty "'$arcs' run -j 2 --format spool --no-resource-probes --impl '$python_toy'"
 has "$tmp/tty" "$esc" "no colour on a terminal"
-has "$tmp/tty" "toy-spool-python \[#*\.*\] [0-9]*/864 .*failing  ETA [0-9]*:[0-9][0-9]" \
+has "$tmp/tty" "toy-spool-python \[#*\.*\] [0-9]*/[0-9][0-9]* .*failing  ETA [0-9]*:[0-9][0-9]" \
   "no progress line with the implementation's name, failures and ETA on a terminal"
 on_tty "NO_COLOR=1 '$arcs' run -j 2 --format spool --no-resource-probes --impl '$python_toy'"
 hasnt "$tmp/tty" $'\033\[[0-9;]*m' "NO_COLOR is not respected"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The command line contract of `arcs validate` (the gcc-style lines, severities and exit codes, the
 # summary, colour, folders, --json, --sarif, --explain, the pretty-printed JSON hint, --help and
-# usage errors), `arcs formats` and `arcs vectors`.
+# usage errors, errata readings as warnings and --strict), `arcs formats` and `arcs vectors`.
 set -u
 arcs=$(realpath "$1")
 root=$2
@@ -23,7 +23,7 @@ check "valid summary" "1 file checked: 0 invalid, 0 errors, 0 warnings" "$(cat "
 # Each finding is a line editors and CI problem matchers read (gcc's form): its severity decides
 # the exit status, whatever the level of the requirement it cites. A file with warnings only is
 # valid.
-line_form='^[^:]+:[0-9]+:[0-9]+: (error|warning|note): .* \[[A-Z0-9.-]+\]$'
+line_form='^[^:]+:[0-9]+:[0-9]+: (error|warning|note): .* \[[A-Z0-9.-]+(, reading [A-Z0-9-]+)?\]$'
 printf '%s\r\n' "$session" > "$tmp/crlf.spool"
 "$arcs" validate "$tmp/crlf.spool" > "$tmp/out" 2> "$tmp/err"; check "warning exit" 0 $?
 check "warning line" "$tmp/crlf.spool:1:1: warning: 1 line(s) end with CRLF, the first here; writers SHOULD use LF [SP-3.5-1]" \
@@ -340,7 +340,7 @@ grep -q "^### User" "$tmp/render.md"; check "render writes Markdown" 0 $?
 mrr=$root/vectors/mcp_record_replay/cases
 cp "$mrr/example-f002/recording.jsonl" "$tmp/session.jsonl"
 "$arcs" validate "$tmp/session.jsonl" > "$tmp/out"; check "validate an MCP recording" 0 $?
-"$arcs" validate "$mrr/seq-decrease/recording.jsonl" > "$tmp/out"
+"$arcs" validate --strict "$mrr/seq-decrease/recording.jsonl" > "$tmp/out"
 check "validate a recording whose seq goes back" 1 $?
 grep -q "MRR-MESSAGE-7" "$tmp/out"; check "the seq finding cites MRR-MESSAGE-7" 0 $?
 printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
@@ -380,6 +380,27 @@ check "mcp record to a path it cannot create" 2 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
 "$arcs" frobnicate > /dev/null 2>&1; check "unknown command" 2 $?
+
+# A finding that rests only on an errata reading is a warning naming the erratum; --strict (the
+# ARCS strict profile) makes it an error. lightbox.md leaves open whether an error event may hold a
+# null output (errata LB-E17): the reference's own reading says no.
+null_output=$root/vectors/lightbox/cases/error-output-null
+"$arcs" validate "$null_output" > "$tmp/out" 2>&1; check "reading: exit" 0 $?
+grep -q ": warning: .* \[LB-EVENT-17, reading LB-E17\]$" "$tmp/out"; check "reading: warning" 0 $?
+"$arcs" validate --strict "$null_output" > "$tmp/out" 2>&1; check "reading --strict: exit" 1 $?
+grep -q ": error: .* \[LB-EVENT-17, reading LB-E17\]$" "$tmp/out"; check "reading --strict: error" 0 $?
+"$arcs" validate --strict=yes "$null_output" > /dev/null 2>&1; check "--strict takes no value" 2 $?
+"$arcs" validate --json "$null_output" > "$tmp/out.json"; check "reading --json: exit" 0 $?
+"$arcs" validate --sarif --strict "$null_output" > "$tmp/out.sarif"; check "reading --sarif: exit" 1 $?
+/usr/bin/python3 - "$tmp/out.json" "$tmp/out.sarif" <<'PY'; check "reading in --json and --sarif" 0 $?
+import json, sys
+findings = json.load(open(sys.argv[1]))["files"][0]["findings"]
+finding = next(f for f in findings if f.get("reading") == "LB-E17")
+assert finding["severity"] == "warning" and finding["rule"] == "LB-EVENT-17", finding
+results = json.load(open(sys.argv[2]))["runs"][0]["results"]
+result = next(r for r in results if r.get("properties", {}).get("reading") == "LB-E17")
+assert result["level"] == "error" and result["ruleId"] == "LB-EVENT-17", result
+PY
 
 # arcs formats: the registry, for people and scripts.
 "$arcs" formats > "$tmp/out"; check "formats exit" 0 $?

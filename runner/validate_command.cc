@@ -32,8 +32,8 @@ namespace arcs::runner {
 namespace {
 
 constexpr char kValidateUsage[] =
-    R"(usage: arcs validate [--format F] [--json | --sarif] [--color[=WHEN]] [--limit NAME=VALUE]...
-                    FILE|DIR...
+    R"(usage: arcs validate [--format F] [--json | --sarif] [--strict] [--color[=WHEN]]
+                    [--limit NAME=VALUE]... FILE|DIR...
        arcs validate --explain RULE-ID
 )";
 
@@ -51,6 +51,12 @@ line, when there is one. RULE-ID names a requirement of conformance/<format>/req
 A JSON Lines file that is one pretty-printed JSON document (jq . over a recording) gets one
 finding that says so, not one per line.
 
+Where the spec text is silent or ambiguous, ARCS takes a reading of its own and records it in the
+format's errata (conformance/<format>/errata.md). A finding that rests only on such a reading is
+a warning that names the erratum, [LB-EVENT-17, reading LB-E17]: another careful implementation
+may read the text otherwise, so it makes no file invalid. --strict (the ARCS strict profile)
+makes such findings errors, as the reference's own answers are.
+
 A DIR is searched at any depth for the files a format claims: by their names (*.spool,
 events.jsonl, model_io.json) or, for the formats whose specs name none, by their content; in
 sorted order, skipping names that start with '.', following links but walking each folder once.
@@ -60,6 +66,8 @@ FILE may be - for standard input (give --format then).
                           a DIR, only F's files are checked
   --json                  print the findings as one JSON document
   --sarif                 print them as a SARIF 2.1.0 log (GitHub code scanning and the like)
+  --strict                the ARCS strict profile: a finding that rests on an errata reading is
+                          an error, not a warning
   --color[=WHEN]          colour the findings as gcc does: auto (the default: when standard output
                           is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always
                           (--color alone; it wins over NO_COLOR) or never
@@ -108,6 +116,7 @@ struct ValidateArgs {
   bool help = false;
   const conformance::FormatModule* format = nullptr;  // --format, else per file
   Form form = Form::kText;
+  bool strict = false;  // errata readings' findings stay errors
   ColorWhen color = ColorWhen::kAuto;
   std::optional<std::string> explain;
   std::vector<std::pair<std::string, std::uint64_t>> limits;
@@ -143,6 +152,9 @@ std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs
       const Form form = name == "--json" ? Form::kJson : Form::kSarif;
       if (out->form != Form::kText && out->form != form) return "give --json or --sarif, not both";
       out->form = form;
+    } else if (name == "--strict") {
+      if (attached) return "--strict takes no value";
+      out->strict = true;
     } else if (name == "--color") {
       const std::string when = attached.value_or("always");
       if (!ParseColorWhen(when, &out->color)) {
@@ -305,6 +317,7 @@ Result<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path
       });
   Status status = format.ok() ? Status::Ok() : format.status();
   FileReport report;
+  if (!args.strict) report.diagnostics.ReadingsAsWarnings();
   conformance::LimitValues limits;
   if (status.ok()) {
     report.format = *format;
@@ -503,8 +516,13 @@ int VectorsCommand(const std::vector<std::string>& args) {
   std::map<std::string, std::pair<std::size_t, std::size_t>> tally;  // format -> passed, failed
   for (const SuiteCase& c : suite->cases) {
     const protocol::CaseRequest request = c.Request();
-    Judgement j = Judge(c, ReferenceAnswer(request), hello.formats.at(request.format));
+    const protocol::Answer answer = ReferenceAnswer(request);
+    Judgement j = Judge(c, answer, hello.formats.at(request.format));
     std::vector<std::string> problems;
+    if (std::string grounds = ReadingGroundProblem(c, answer, hello.formats.at(request.format));
+        !grounds.empty()) {
+      problems.push_back(grounds);
+    }
     if (j.outcome != report::Outcome::kPassed) {
       problems.push_back("expected " + j.expected + ", got " + j.actual +
                          (j.message.empty() ? "" : " (" + j.message + ")"));

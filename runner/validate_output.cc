@@ -31,6 +31,7 @@ void AppendFindingJson(const Finding& f, std::string* out) {
   json::AppendQuoted(report::ValidUtf8(f.location.pointer), out);
   *out += ",\"message\":";
   json::AppendQuoted(report::ValidUtf8(f.message), out);
+  if (!f.reading.empty()) json::AppendMember("reading", f.reading, out);
   *out += "}";
 }
 
@@ -61,7 +62,8 @@ void AppendValidateText(const ValidatedFile& file, std::string* out, bool color)
     if (!f.location.pointer.empty()) {
       *out += " (at " + report::EscapeTerminal(f.location.pointer) + ")";
     }
-    *out += " [" + InSeverityColor(paint, f.severity, report::EscapeTerminal(f.rule_id)) + "]\n";
+    *out += " [" + InSeverityColor(paint, f.severity, report::EscapeTerminal(f.rule_id)) +
+            (f.reading.empty() ? "" : ", reading " + f.reading) + "]\n";
   }
   if (d.dropped_count() > 0) {
     *out += paint.Bold(name + ":") + " " + paint.Cyan("note:") + " " +

@@ -34,6 +34,20 @@ TEST(ValidateText, OneGccStyleLinePerFinding) {
             "a.spool:1:1: warning: CRLF [SP-3.5-1]\n");
 }
 
+TEST(ValidateText, AFindingOnAnErrataReadingNamesIt) {
+  Diagnostics d;
+  Finding f = MakeFinding("LB-EVENT-17", Severity::kWarning, {3, 0, "/output"}, "null output");
+  f.reading = "LB-E17";
+  d.Add(f);
+  EXPECT_EQ(Text("events.jsonl", d),
+            "events.jsonl:3:1: warning: null output (at /output) [LB-EVENT-17, reading LB-E17]\n");
+  std::string out;
+  AppendValidateJson({"events.jsonl", "lightbox", d}, &out);
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(out)) << out;
+  EXPECT_EQ(doc.root().Find("findings")->items()[0].Find("reading")->text(), "LB-E17");
+}
+
 TEST(ValidateText, AFindingAboutTheWholeFileStandsAtItsStart) {
   Diagnostics d;
   d.Add(MakeFinding("LB-META-1", Severity::kError, {0, 0, "meta.json/x"}, "bad"));

@@ -134,6 +134,11 @@ void SarifLog::AppendResults(const ValidatedFile& file, std::string* out) {
         f.location.pointer.empty() ? f.message : f.message + " (at " + f.location.pointer + ")",
         out);
     json::AppendRawMember("locations", "[" + LocationJson(file.name, &f.location) + "]", out);
+    if (!f.reading.empty()) {  // an errata reading, not the text: a warning unless --strict
+      std::string properties = "{";
+      json::AppendMember("reading", f.reading, &properties);
+      json::AppendRawMember("properties", properties + "}", out);
+    }
     *out += "}";
   }
   if (file.diagnostics.dropped_count() > 0) {

@@ -43,6 +43,20 @@ class SarifLogTest : public ::testing::Test {
   json::Document doc_;
 };
 
+TEST_F(SarifLogTest, AFindingOnAnErrataReadingCarriesItAsAProperty) {
+  Diagnostics d;
+  Finding f = MakeFinding("SP-3.6-1", Severity::kWarning, {2, 0, ""}, "blank line");
+  f.reading = "SP-E6";
+  d.Add(f);
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {3, 0, ""}, "not a UUID"));
+  const json::Value& log = Log({{"a.spool", "spool", d}});
+  const auto results = log.Find("runs")->items()[0].Find("results")->items();
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].Find("level")->text(), "warning");
+  EXPECT_EQ(results[0].Find("properties")->Find("reading")->text(), "SP-E6");
+  EXPECT_EQ(results[1].Find("properties"), nullptr);
+}
+
 TEST_F(SarifLogTest, OneRunOfArcsWithItsRulesAndResults) {
   Diagnostics a;
   a.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 7, "/id"}, "not a UUID"));

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Holds the folders to the registry: every format `arcs formats --json` lists has its folder in
 each part (reference/, conformance/, vectors/, schemas/, fuzz/; the folder is the name with '_'
-for '-'), and no part has a folder for a
-format the registry does not list (a format half added, or half removed). Run from the
+for '-') and a clean-room implementation with its triage (conformance/<folder>/independent/), and
+no part has a folder for a format the registry does not list (a format half added, or half
+removed). Run from the
 repository root: /usr/bin/python3 tools/check_layout.py --arcs build/arcs
 """
 
@@ -13,6 +14,8 @@ import subprocess
 import sys
 
 PARTS = ("reference", "conformance", "vectors", "schemas", "fuzz")
+# What each format's clean-room implementation holds (../shared/CLEAN_ROOM.md).
+INDEPENDENT = ("adapter.py", "README.md", "TRIAGE.md", "known-failures.txt")
 # Folders of a part that belong to no format.
 SHARED = {"reference": {"core"}, "schemas": {"protocol", "report", "vectors"},
           "fuzz": {"regressions", "artifacts"}, "conformance": set(), "vectors": set()}
@@ -41,6 +44,12 @@ def main():
                 continue
             failed += 1
             print(f"FAIL: {part}/{extra}/ is not a registered format (conformance/registry.cc)")
+    for name in formats:
+        for item in INDEPENDENT:
+            ok = os.path.isfile(os.path.join("conformance", name, "independent", item))
+            passed, failed = passed + ok, failed + (not ok)
+            if not ok:
+                print(f"FAIL: conformance/{name}/independent/{item} is missing (CLEAN_ROOM.md)")
     for folder in sorted(set(PENDING) & set(formats)):
         failed += 1
         print(f"FAIL: {folder} is registered: remove it from PENDING in tools/check_layout.py")

@@ -37,6 +37,9 @@ bool FindingLess(const Finding& a, const Finding& b) {
 }
 
 void Diagnostics::Add(Finding finding) {
+  if (readings_as_warnings_ && !finding.reading.empty() && finding.severity == Severity::kError) {
+    finding.severity = Severity::kWarning;
+  }
   if (finding.severity == Severity::kError) ++error_count_;
   if (finding.severity == Severity::kWarning) ++warning_count_;
   if (findings_.size() >= max_findings_) {

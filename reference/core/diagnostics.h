@@ -37,6 +37,12 @@ struct Finding {
   Severity severity = Severity::kError;
   Location location;
   std::string message;
+  // The errata entry whose reading alone makes this a finding ("LB-E4"), where the spec text does
+  // not settle it; "" when the quoted text does. `arcs validate` shows such an error as a warning
+  // unless asked for the ARCS strict profile, and `arcs fuzz` counts a disagreement it explains
+  // as open. A note with a reading marks where the reference takes the lenient reading of an
+  // entry another reading rejects by (it names no rule a vector lists).
+  std::string reading = {};
 };
 
 // Total order used for reporting: line, column, pointer, rule id, message.
@@ -57,6 +63,11 @@ class Diagnostics {
   // bad lines cannot exhaust memory. Errors are always counted, kept or not.
   void Add(Finding finding);
 
+  // From now on an error that rests only on an errata reading (Finding::reading) is kept and
+  // counted as a warning: what the spec text does not require makes no file invalid. Off by
+  // default: the reference's answers are its strict profile.
+  void ReadingsAsWarnings() { readings_as_warnings_ = true; }
+
   // Sorts by FindingLess. Call before reporting.
   void Sort();
 
@@ -72,6 +83,7 @@ class Diagnostics {
   std::uint64_t error_count_ = 0;
   std::uint64_t warning_count_ = 0;
   std::uint64_t dropped_count_ = 0;
+  bool readings_as_warnings_ = false;
 };
 
 }  // namespace arcs

@@ -81,6 +81,24 @@ TEST(DiagnosticsTest, CountsBySeverity) {
   EXPECT_EQ(diagnostics.findings().size(), 4u);
 }
 
+TEST(DiagnosticsTest, ReadingsAsWarningsDemotesOnlyErrorsThatRestOnAReading) {
+  Finding by_reading = Make(1, 1, "", "R", "blank line", Severity::kError);
+  by_reading.reading = "X-E4";
+  Diagnostics strict;
+  strict.Add(by_reading);
+  EXPECT_TRUE(strict.has_errors());
+  Diagnostics lenient(1);  // a dropped finding is demoted and counted as a warning too
+  lenient.ReadingsAsWarnings();
+  lenient.Add(by_reading);
+  lenient.Add(by_reading);
+  EXPECT_FALSE(lenient.has_errors());
+  EXPECT_EQ(lenient.warning_count(), 2u);
+  EXPECT_EQ(lenient.findings()[0].severity, Severity::kWarning);
+  EXPECT_EQ(lenient.findings()[0].reading, "X-E4");
+  lenient.Add(Make(2, 1, "", "R", "settled by the text", Severity::kError));
+  EXPECT_EQ(lenient.error_count(), 1u);
+}
+
 TEST(DiagnosticsTest, KeepsAtMostMaxFindingsButCountsAllErrors) {
   Diagnostics diagnostics(3);
   for (int i = 0; i < 10; ++i) {

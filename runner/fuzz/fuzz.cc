@@ -85,6 +85,8 @@ std::string Check(const conformance::OperationSpec& op, const Entry& e,
 constexpr std::size_t kMaxRules = 32;
 constexpr std::size_t kMaxRuleBytes = 64;
 constexpr std::size_t kMaxDetailBytes = 2000;
+// A limit no mutant reaches (mutants are at most --max-input-bytes): 2^40.
+constexpr std::uint64_t kLiftedLimit = std::uint64_t{1} << 40;
 
 std::vector<std::string> Bounded(const std::set<std::string>& rules) {
   std::vector<std::string> kept;
@@ -321,8 +323,15 @@ class Engine {
     Random random(options_.seed ^ (run * 0x9E3779B97F4A7C15ull));
     Entry child = corpus_[random.Below(corpus_.size())];
     const Entry& other = corpus_[random.Below(corpus_.size())];
-    auto it = child.inputs.begin();
-    std::advance(it, static_cast<std::ptrdiff_t>(random.Below(child.inputs.size())));
+    std::vector<std::map<std::string, std::string>::iterator> mutable_inputs;
+    const std::vector<std::string_view>& harness = child.origin->format->harness_inputs;
+    for (auto input = child.inputs.begin(); input != child.inputs.end(); ++input) {
+      if (std::find(harness.begin(), harness.end(), input->first) == harness.end()) {
+        mutable_inputs.push_back(input);
+      }
+    }
+    if (mutable_inputs.empty()) return child;
+    auto it = mutable_inputs[random.Below(mutable_inputs.size())];
     const auto splice = other.inputs.find(it->first);
     const std::string_view partner =
         splice == other.inputs.end() ? std::string_view() : std::string_view(splice->second);
@@ -353,6 +362,7 @@ class Engine {
                                   origin.vector->args};
     auto start = std::chrono::steady_clock::now();
     const protocol::Answer ref = runner::ReferenceAnswer(request);
+    const protocol::Answer validation = Validation(origin, e, ref);
     worker.spent.reference += Since(start);
     start = std::chrono::steady_clock::now();
     const Reply reply = worker.session.Ask(request, stop_);
@@ -369,32 +379,69 @@ class Engine {
     } else {
       rules.merge(ErrorRules(reply.answer));
       c.implementation = OutcomeWord(op, reply.answer);
-      c.kind = Classify(worker, op, e, reply.answer, ref, &c);
+      c.kind = Classify(worker, op, e, reply.answer, ref, validation, &c);
     }
     c.rules = Bounded(rules);
     c.disagree = c.kind != "agree";
     c.key = origin.operation + " " + c.kind + ": " + c.implementation + " / " + c.reference + " [" +
             Join(c.rules, " ") + "]";
-    c.corpus_key = c.key + ValidatorSays(origin, e, worker);
+    c.corpus_key = c.key;
+    if (origin.operation != "validate") c.corpus_key += " {" + Join(RulesOf(validation), " ") + "}";
     return c;
   }
 
-  // The rules the reference's validator reports on a mutant of another operation, as " {...}".
-  static std::string ValidatorSays(const runner::SuiteCase& origin, const Entry& e,
-                                   Worker& worker) {
+  // What the reference's validator says of a mutant: for a validate mutant its answer itself, for
+  // another operation's the validator's answer on the same inputs (empty when the format has no
+  // validator).
+  static protocol::Answer Validation(const runner::SuiteCase& origin, const Entry& e,
+                                     const protocol::Answer& ref) {
+    if (origin.operation == "validate") return ref;
     const conformance::OperationSpec* validate = origin.format->FindOperation("validate");
-    if (origin.operation == "validate" || !validate) return "";
-    const auto start = std::chrono::steady_clock::now();
-    const protocol::Answer answer =
-        validate->reference({&e.inputs, origin.vector->limits, origin.vector->args});
-    worker.spent.reference += Since(start);
+    if (!validate) return {};
+    return validate->reference({&e.inputs, origin.vector->limits, origin.vector->args});
+  }
+
+  // An answer that serves what the reference refuses, where a reading that serves it says what it
+  // must hold (FormatModule::refusal_readings): "" when it holds or nothing is known.
+  static std::string CheckServed(const Entry& e, const protocol::Answer& answer,
+                                 const std::map<std::string, std::string>& policies) {
+    if (answer.verdict != protocol::Verdict::kValid) return "";
+    for (const conformance::RefusalReading& r : e.origin->format->refusal_readings) {
+      if (r.operation != e.origin->operation || !r.check_served) continue;
+      const conformance::CaseInput input{&e.inputs, e.origin->vector->limits,
+                                         e.origin->vector->args};
+      if (std::string problem = r.check_served({input, answer, policies}); !problem.empty()) {
+        return problem;
+      }
+    }
+    return "";
+  }
+
+  // Whether the reference accepts the mutant once its limits are lifted, where the case sets
+  // none: then its refusal is its own choice of limits, which no implementation is held to.
+  static bool AcceptedWithoutLimits(const conformance::OperationSpec& op, const Entry& e) {
+    if (SetsLimits(*e.origin->vector)) return false;
+    conformance::LimitValues lifted = e.origin->vector->limits;
+    for (auto& [name, value] : lifted) value = kLiftedLimit;
+    const protocol::Answer answer = op.reference({&e.inputs, lifted, e.origin->vector->args});
+    return answer.status == protocol::AnswerStatus::kOk &&
+           answer.verdict == protocol::Verdict::kValid;
+  }
+
+  static bool SetsLimits(const conformance::VectorCase& c) {
+    json::Document args;
+    return !c.args.empty() && args.Parse(c.args, {}) && args.root().Find("limits") != nullptr;
+  }
+
+  static std::vector<std::string> RulesOf(const protocol::Answer& answer) {
     std::set<std::string> rules;
     for (const protocol::ReportedFinding& f : answer.findings) rules.insert(f.rule);
-    return " {" + Join(std::vector<std::string>(rules.begin(), rules.end()), " ") + "}";
+    return {rules.begin(), rules.end()};
   }
 
   std::string Classify(const Worker& worker, const conformance::OperationSpec& op, const Entry& e,
-                       const protocol::Answer& answer, const protocol::Answer& ref, Comparison* c) {
+                       const protocol::Answer& answer, const protocol::Answer& ref,
+                       const protocol::Answer& validation, Comparison* c) {
     if (answer.status == protocol::AnswerStatus::kSkipped) return "agree";
     if (answer.status == protocol::AnswerStatus::kErrored) {
       c->detail = Excerpt(answer.reason, kMaxDetailBytes);
@@ -406,13 +453,24 @@ class Engine {
         declared == worker.session.hello().formats.end() ? std::map<std::string, std::string>{}
                                                          : declared->second.policies;
     if (c->implementation != c->reference) {
-      const bool reference_rejected = ref.verdict == protocol::Verdict::kInvalid;
       const auto open = worker.open.find(format);
       c->open = open == worker.open.end()
                     ? "the implementation declares no support of the format"
-                    : open->second.Reason(
-                          reference_rejected ? ref : answer, reference_rejected,
-                          e.origin->expectation->expect.ground != conformance::Ground::kRequired);
+                    : open->second.Reason({e.origin->operation,
+                                           ref.verdict == protocol::Verdict::kInvalid, answer,
+                                           validation, SetsLimits(*e.origin->vector)});
+      if (c->open.empty() && ref.verdict == protocol::Verdict::kInvalid &&
+          AcceptedWithoutLimits(op, e)) {
+        c->open = "the reference refuses only by its own default limits";
+      }
+      const std::string served = c->open.empty() || ref.verdict != protocol::Verdict::kInvalid
+                                     ? ""
+                                     : CheckServed(e, answer, policies);
+      if (!served.empty()) {
+        c->open.clear();
+        c->detail = Excerpt(served, kMaxDetailBytes);
+        return "output";
+      }
       return "verdict";
     }
     const std::string theirs = Check(op, e, answer, policies);

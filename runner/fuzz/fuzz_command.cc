@@ -52,10 +52,12 @@ something new about it (a new signature).
                          page, no script), .md (Markdown), .json (as --summary); repeatable
   --quiet                only findings and the summary line
 
-A verdict disagreement the spec may leave open is shown as open, not as a finding: when the side
-that rejects names only rules that the vectors' acceptable cases report or cite (or the cases of a
-policy the implementation takes otherwise than the reference); when it names no rule, when the
-mutant comes from such a case or the implementation declares other policies. Every finding prints
+A verdict disagreement is open (shown, never a finding) only when an errata reading explains it
+for that mutant: the reference rejects only by errors that rest on errata readings (`arcs validate`
+names them: [RULE, reading FLAG]) or on its own default limits; or the reference accepts and its
+validator takes a reading there, or the implementation rejects only by rules the vectors show a
+stricter reading rejecting by; or the operation is one a policy decides and the implementation
+declares it otherwise than the reference. Every finding prints
 the command that finds it again (--runs up to the run that found it).
 
 Exit status: 0 when there is no finding, 1 when there is one, 2 on usage errors or when the

@@ -7,93 +7,115 @@ namespace {
 
 using conformance::Ground;
 
-conformance::OperationCase Case(Ground ground, std::vector<std::string> requirements,
-                                std::vector<std::string> reported, std::string policy = "") {
-  conformance::OperationCase op;
-  op.operation = "validate";
-  op.requirements = std::move(requirements);
-  op.rules.given = true;
-  op.rules.errors = std::move(reported);
-  op.expect.ground = ground;
-  op.expect.policy = std::move(policy);
-  return op;
-}
-
-// A format with one policy (the reference rejects duplicates) and validate cases: a required one
-// reporting R-1, an acceptable one citing A-1 and reporting A-2, a policy case citing P-1 and
-// reporting P-2; and a roundtrip case citing L-1.
+// A format with a limit (cited as L-1) and a policy (the reference rejects duplicates), and two
+// validate cases: one whose ARCS reading accepts and another reading rejects (citing S-1), one the
+// policy decides in roundtrip.
 class OpenVerdictsTest : public ::testing::Test {
  protected:
   OpenVerdictsTest() {
+    format_.limits = {{"max_depth", 128, "L-1", "depth"}};
+    format_.refusal_readings = {{"hash", "X-E4", true, false}};
     format_.policies = {{"duplicates", {"reject", "accept"}, "reject", "x.md §1"}};
+    conformance::OperationCase lenient;
+    lenient.operation = "validate";
+    lenient.requirements = {"S-1"};
+    lenient.expect.ground = Ground::kAcceptable;
+    lenient.expect.flag = "X-E1";
+    lenient.expect.outcomes = {{"loose", "valid"}, {"strict", "invalid"}};
+    lenient.expect.arcs_reading = "loose";
+    conformance::OperationCase policy;
+    policy.operation = "roundtrip";
+    policy.expect.ground = Ground::kPolicy;
+    policy.expect.policy = "duplicates";
     conformance::VectorCase c;
-    c.operations = {Case(Ground::kRequired, {"R-0"}, {"R-1"}),
-                    Case(Ground::kAcceptable, {"A-1"}, {"A-2"}),
-                    Case(Ground::kPolicy, {"P-1"}, {"P-2"}, "duplicates")};
-    // A roundtrip case cites loosely: its requirements open nothing.
-    conformance::OperationCase roundtrip = Case(Ground::kAcceptable, {"L-1"}, {});
-    roundtrip.operation = "roundtrip";
-    roundtrip.rules.given = false;
-    c.operations.push_back(roundtrip);
+    c.operations = {lenient, policy};
     manifest_.cases = {c};
   }
   OpenVerdicts For(std::map<std::string, std::string> declared) const {
     return OpenVerdicts(format_, manifest_, declared);
   }
-  static protocol::Answer Rejecting(std::vector<std::pair<std::string, std::string>> findings) {
+  // findings: rule, severity, reading.
+  static protocol::Answer Answer(std::vector<std::vector<std::string>> findings) {
     protocol::Answer a;
-    a.verdict = protocol::Verdict::kInvalid;
-    for (auto& [rule, severity] : findings) a.findings.push_back({rule, severity, 0, "", ""});
+    a.verdict = protocol::Verdict::kValid;
+    for (auto& f : findings) {
+      a.findings.push_back({f[0], f[1], 0, "", "", f.size() > 2 ? f[2] : ""});
+      if (f[1] == "error" || f[1].empty()) a.verdict = protocol::Verdict::kInvalid;
+    }
     return a;
+  }
+  std::string Reason(const OpenVerdicts& open, const std::string& operation,
+                     bool reference_rejected, const protocol::Answer& implementation,
+                     const protocol::Answer& validation) const {
+    return open.Reason({operation, reference_rejected, implementation, validation});
   }
   conformance::FormatModule format_;
   conformance::Manifest manifest_;
 };
 
-TEST_F(OpenVerdictsTest, ARuleOnlyRequiredCasesReportIsAFinding) {
+TEST_F(OpenVerdictsTest, AnErrorTheTextSettlesIsAFinding) {
   const OpenVerdicts open = For({{"duplicates", "reject"}});
-  EXPECT_EQ(open.Reason(Rejecting({{"R-1", "error"}}), true, false), "");
-  EXPECT_EQ(open.Reason(Rejecting({{"R-1", "error"}}), false, true), "");
-  // One rule outside the open ones is enough, even beside an open one.
-  EXPECT_EQ(open.Reason(Rejecting({{"A-2", "error"}, {"R-1", ""}}), true, false), "");
+  EXPECT_EQ(Reason(open, "validate", true, Answer({}), Answer({{"R-1", "error"}})), "");
+  // One settled error is enough, even beside one that rests on a reading.
+  EXPECT_EQ(Reason(open, "validate", true, Answer({}),
+                   Answer({{"R-1", "error"}, {"R-2", "error", "X-E2"}})),
+            "");
 }
 
-TEST_F(OpenVerdictsTest, RulesOfAcceptableCasesAreOpen) {
+TEST_F(OpenVerdictsTest, ErrorsThatRestOnReadingsOrLimitsAreOpen) {
   const OpenVerdicts open = For({{"duplicates", "reject"}});
-  EXPECT_NE(open.Reason(Rejecting({{"A-2", "error"}}), true, false), "");
-  // Warnings and notes do not explain a rejection.
-  EXPECT_NE(open.Reason(Rejecting({{"A-2", "error"}, {"R-1", "warning"}}), true, false), "");
+  EXPECT_NE(Reason(open, "validate", true, Answer({}), Answer({{"R-2", "error", "X-E2"}})), "");
+  EXPECT_NE(Reason(open, "validate", true, Answer({}), Answer({{"L-1", "error"}})), "");
+  // A warning explains no rejection, and none is needed here.
+  EXPECT_NE(
+      Reason(open, "validate", true, Answer({}), Answer({{"L-1", "error"}, {"R-1", "warning"}})),
+      "");
+  // Another operation's refusal may rest on the reading even beside a settled error: a loader
+  // refuses less than the validator finds.
+  EXPECT_NE(
+      Reason(open, "hash", true, Answer({}), Answer({{"R-1", "error"}, {"R-2", "error", "X-E2"}})),
+      "");
+  // A limit the case itself sets is one the implementation was told.
+  EXPECT_EQ(open.Reason({"validate", true, Answer({}), Answer({{"L-1", "error"}}), true}), "");
+  // The reference rejecting although its validator finds nothing: no reading explains it.
+  EXPECT_EQ(Reason(open, "hash", true, Answer({}), Answer({})), "");
 }
 
-TEST_F(OpenVerdictsTest, TheReferenceIsHeldToTheRulesItReportsAnImplementationToThoseCited) {
+TEST_F(OpenVerdictsTest, AnImplementationRejectsOpenlyOnlyWhereAReadingDoes) {
   const OpenVerdicts open = For({{"duplicates", "reject"}});
-  EXPECT_EQ(open.Reason(Rejecting({{"A-1", "error"}}), true, false), "");
-  EXPECT_NE(open.Reason(Rejecting({{"A-1", "error"}}), false, false), "");
-  EXPECT_EQ(open.Reason(Rejecting({{"L-1", "error"}}), false, false), "");
+  // Rules a stricter reading rejects by, or the reference taking a reading on this very input.
+  EXPECT_NE(Reason(open, "validate", false, Answer({{"S-1", "error"}}), Answer({})), "");
+  EXPECT_NE(Reason(open, "validate", false, Answer({{"Z-9", "error"}}),
+                   Answer({{"R-3", "warning", "X-E1"}})),
+            "");
+  EXPECT_EQ(
+      Reason(open, "validate", false, Answer({{"S-1", "error"}, {"R-1", "error"}}), Answer({})),
+      "");
+  EXPECT_EQ(Reason(open, "validate", false, Answer({{"", "error"}}), Answer({})), "");
+  // An implementation that names no rule has only the reference's readings to go by.
+  EXPECT_EQ(Reason(open, "validate", false, Answer({}), Answer({})), "");
 }
 
-TEST_F(OpenVerdictsTest, PolicyRulesAreOpenOnlyWhenThePolicyIsTakenOtherwise) {
-  EXPECT_EQ(For({{"duplicates", "reject"}}).Reason(Rejecting({{"P-2", "error"}}), true, false), "");
-  EXPECT_NE(For({{"duplicates", "accept"}}).Reason(Rejecting({{"P-2", "error"}}), true, false), "");
-  // A policy not declared is not the reference's choice either.
-  EXPECT_NE(For({}).Reason(Rejecting({{"P-1", "error"}}), false, false), "");
+TEST_F(OpenVerdictsTest, ARefusalOfAnInvalidInputIsOpenWhereTheErrataLeaveIt) {
+  const OpenVerdicts open = For({{"duplicates", "reject"}});
+  // The reference refuses to hash an input its validator finds invalid by the text: X-E4.
+  EXPECT_NE(Reason(open, "hash", true, Answer({}), Answer({{"R-1", "error"}})), "");
+  // Only in the direction the entry names, only for its operation, only for an invalid input.
+  EXPECT_EQ(Reason(open, "hash", false, Answer({}), Answer({{"R-1", "error"}})), "");
+  EXPECT_EQ(Reason(open, "verify", true, Answer({}), Answer({{"R-1", "error"}})), "");
+  EXPECT_EQ(Reason(open, "hash", true, Answer({}), Answer({{"R-1", "warning"}})), "");
 }
 
-TEST_F(OpenVerdictsTest, NoRuleNamedFallsBackOnTheOriginAndThePolicies) {
-  const OpenVerdicts same = For({{"duplicates", "reject"}});
-  EXPECT_EQ(same.Reason(Rejecting({}), false, false), "");
-  EXPECT_NE(same.Reason(Rejecting({}), false, true), "");
-  EXPECT_NE(For({{"duplicates", "accept"}}).Reason(Rejecting({}), false, false), "");
-}
-
-TEST(ErrorRules, ErrorsAndFindingsWithoutSeverity) {
-  protocol::Answer a;
-  a.findings = {{"E", "error", 0, "", ""},
-                {"U", "", 0, "", ""},
-                {"W", "warning", 0, "", ""},
-                {"N", "note", 0, "", ""},
-                {"E", "error", 3, "", ""}};
-  EXPECT_EQ(ErrorRules(a), (std::set<std::string>{"E", "U"}));
+TEST_F(OpenVerdictsTest, APolicyTakenOtherwiseOpensTheOperationsItDecides) {
+  EXPECT_EQ(Reason(For({{"duplicates", "reject"}}), "roundtrip", true, Answer({}),
+                   Answer({{"R-1", "error"}})),
+            "");
+  EXPECT_NE(Reason(For({{"duplicates", "accept"}}), "roundtrip", true, Answer({}),
+                   Answer({{"R-1", "error"}})),
+            "");
+  // Not declared is not the reference's choice either; validate is not decided by it.
+  EXPECT_NE(Reason(For({}), "roundtrip", false, Answer({}), Answer({})), "");
+  EXPECT_EQ(Reason(For({}), "validate", true, Answer({}), Answer({{"R-1", "error"}})), "");
 }
 
 }  // namespace

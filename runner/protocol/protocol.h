@@ -89,6 +89,9 @@ struct ReportedFinding {
   std::uint64_t line = 0;  // 0: not given
   std::string pointer;     // "" : not given
   std::string message;
+  // The reference's own answers only (never read from or sent on the wire): the errata entry
+  // whose reading alone makes the finding one (Finding::reading).
+  std::string reading = {};
 };
 
 // implementation -> runner: the answer to one case.
