@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "conformance/spool/id_index.h"
 #include "conformance/spool/module.h"
@@ -204,6 +205,16 @@ constexpr EntryType kEntryTypes[] = {
     {"redaction_marker", kRedactionMarkerFields, {"SP-6.10-1"}, {"SP-6.10-3"}},
 };
 
+// Whether some entry type's table (or §9.4, for tool_result) defines a field of this name.
+bool DefinedForSomeType(std::string_view name) {
+  for (const EntryType& t : kEntryTypes) {
+    for (const Field& f : t.fields) {
+      if (f.name == name) return true;
+    }
+  }
+  return false;
+}
+
 const EntryType* FindEntryType(std::string_view name) {
   for (const EntryType& t : kEntryTypes) {
     if (t.name == name) return &t;
@@ -253,6 +264,160 @@ bool IsLowercaseHyphenated(std::string_view s) {
     previous = c;
   }
   return true;
+}
+
+// Errata entries whose ARCS reading alone makes a finding an error (Finding::reading): where the
+// text settles a question the finding carries no reading. Each errata entry defines the readings.
+// A note with a reading (NoteByReading) marks the opposite: a value ARCS's reading accepts and
+// another reading of the entry makes the *entry* invalid (handled by the reader's invalid_entry
+// choice, so a reader declaring `skip` may drop it: conformance/spool/module.cc).
+namespace reading {
+constexpr std::string_view kBlankLines = "SP-E6";           // a blank line in a file
+constexpr std::string_view kDuplicateNames = "SP-E8";       // RFC 8259 allows them
+constexpr std::string_view kSecondSession = "SP-E9";        // the grammar's <entry> is untyped
+constexpr std::string_view kUppercaseReference = "SP-E12";  // §5.1's MUST speaks of ids
+constexpr std::string_view kIso8601 = "SP-E14";             // ISO 8601 beyond RFC 3339
+constexpr std::string_view kClosedLists = "SP-E18";         // value lists without a MUST
+constexpr std::string_view kObjectOutput = "SP-E19";        // every object output binary?
+constexpr std::string_view kRedactedShape = "SP-E26";       // _redacted shaped by example only
+constexpr std::string_view kRangeOrder = "SP-E17";          // [start_ms, end_ms] order implied
+constexpr std::string_view kPadBits = "SP-E20";             // RFC 4648 §3.5: decoders MAY reject
+constexpr std::string_view kAttachmentItems = "SP-E21";     // items typed only by example
+constexpr std::string_view kReferenceTypes = "SP-E22";      // no MUST on a target's type
+constexpr std::string_view kSubagentNesting = "SP-E24";     // cycles; two names of the parent
+constexpr std::string_view kVersionSyntax = "SP-E28";       // no syntax for `version`
+constexpr std::string_view kUnicodeBlank = "SP-E36";        // "whitespace" undefined
+constexpr std::string_view kNegativeCounts = "SP-E38";      // "integer", no sign rule
+constexpr std::string_view kTrimmedMembers = "SP-E39";      // a table without "Required"
+constexpr std::string_view kOtherTypesField = "SP-E41";     // a spec name, another entry type
+constexpr std::string_view kLaterMajor = "SP-E42";          // §7.5's MAY is a reader's
+constexpr std::string_view kNullMember = "SP-E43";          // null: present or absent
+}  // namespace reading
+
+// `count` ASCII digits at *pos, as a number.
+std::optional<int> TakeDigits(std::string_view text, std::size_t* pos, std::size_t count) {
+  if (*pos + count > text.size()) return std::nullopt;
+  int value = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    char c = text[*pos + i];
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  *pos += count;
+  return value;
+}
+
+bool Take(std::string_view text, std::size_t* pos, char a, char b = '\0') {
+  if (*pos < text.size() && (text[*pos] == a || (b != '\0' && text[*pos] == b))) {
+    ++*pos;
+    return true;
+  }
+  return false;
+}
+
+int DaysIn(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+// Whether `text` is a date or date-time under SP-E14's `iso-8601` reading: an ISO 8601 complete
+// calendar date, alone or with a time of day of reduced precision or not (hh, hh:mm, hh:mm:ss, a
+// decimal fraction on the last, 24:00 as the end of the day, second 60), then nothing, a UTC
+// designator or an offset (±hh or ±hh:mm, never a zero offset written with "-"); basic or
+// extended format throughout, never mixed; "T" and "Z" in either case. A string RFC 3339 refuses
+// but this accepts is an error only under ARCS's `rfc-3339` reading.
+bool IsIso8601DateTime(std::string_view text) {
+  std::size_t pos = 0;
+  std::optional<int> year = TakeDigits(text, &pos, 4);
+  if (!year) return false;
+  bool extended = Take(text, &pos, '-');
+  std::optional<int> month = TakeDigits(text, &pos, 2);
+  if (!month || *month < 1 || *month > 12 || (extended && !Take(text, &pos, '-'))) return false;
+  std::optional<int> day = TakeDigits(text, &pos, 2);
+  if (!day || *day < 1 || *day > DaysIn(*year, *month)) return false;
+  if (pos == text.size()) return true;
+  if (!Take(text, &pos, 'T', 't')) return false;
+  // Hours, then minutes and seconds while they follow (after ':' in extended format).
+  int parts[3] = {0, 0, 0};
+  std::size_t count = 0;
+  while (count < 3) {
+    std::size_t at = pos;
+    if (count > 0 && extended && !Take(text, &at, ':')) break;
+    std::optional<int> part = TakeDigits(text, &at, 2);
+    if (!part) {
+      if (count == 0) return false;
+      break;
+    }
+    parts[count++] = *part;
+    pos = at;
+  }
+  bool fraction_zero = true;
+  if (Take(text, &pos, '.', ',')) {
+    std::size_t start = pos;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      if (text[pos] != '0') fraction_zero = false;
+      ++pos;
+    }
+    if (pos == start) return false;
+  }
+  bool end_of_day = parts[0] == 24 && parts[1] == 0 && parts[2] == 0 && fraction_zero;
+  if ((parts[0] > 23 && !end_of_day) || parts[1] > 59 || parts[2] > 60) return false;
+  if (pos == text.size()) return true;
+  if (Take(text, &pos, 'Z', 'z')) return pos == text.size();
+  bool minus = pos < text.size() && text[pos] == '-';
+  if (!Take(text, &pos, '+', '-')) return false;
+  std::optional<int> offset_hour = TakeDigits(text, &pos, 2);
+  if (!offset_hour || *offset_hour > 23) return false;
+  int offset_minute = 0;
+  if (pos < text.size()) {
+    if (extended && !Take(text, &pos, ':')) return false;
+    std::optional<int> minute = TakeDigits(text, &pos, 2);
+    if (!minute || *minute > 59) return false;
+    offset_minute = *minute;
+  }
+  return pos == text.size() && !(minus && *offset_hour == 0 && offset_minute == 0);
+}
+
+// Whether a line that is not blank in JSON's sense (space, tab, CR) holds only Unicode White_Space
+// (U+000B, U+000C, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F,
+// U+3000): a blank line under SP-E36's `unicode-blank` readings.
+bool IsUnicodeBlank(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+    std::size_t rest = text.size() - i;
+    unsigned char c = byte(0);
+    if (c == ' ' || c == '\t' || c == '\r' || c == 0x0B || c == 0x0C) {
+      i += 1;
+    } else if (c == 0xC2 && rest >= 2 && (byte(1) == 0x85 || byte(1) == 0xA0)) {
+      i += 2;
+    } else if (rest >= 3 && ((c == 0xE1 && byte(1) == 0x9A && byte(2) == 0x80) ||
+                             (c == 0xE2 && byte(1) == 0x80 &&
+                              ((byte(2) >= 0x80 && byte(2) <= 0x8A) || byte(2) == 0xA8 ||
+                               byte(2) == 0xA9 || byte(2) == 0xAF)) ||
+                             (c == 0xE2 && byte(1) == 0x81 && byte(2) == 0x9F) ||
+                             (c == 0xE3 && byte(1) == 0x80 && byte(2) == 0x80))) {
+      i += 3;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether base64 text that is not canonical would be, once its pad bits were zero: RFC 4648 §3.5
+// lets decoders ignore them (SP-E20). Only the last quantum holds pad bits.
+bool CanonicalButForPadBits(std::string_view text) {
+  static constexpr std::string_view kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  if (text.size() < 4 || text.size() % 4 != 0 || text.back() != '=') return false;
+  if (!base64::DecodedSize(text.substr(0, text.size() - 4))) return false;
+  std::string last(text.substr(text.size() - 4));
+  std::size_t at = last[2] == '=' ? 1 : 2;  // the last character that carries bits
+  std::size_t index = kAlphabet.find(last[at]);
+  if (index == std::string_view::npos) return false;
+  last[at] = kAlphabet[index & (at == 1 ? 0x30 : 0x3C)];
+  return base64::DecodedSize(last).has_value();
 }
 
 // What the cross-entry rules remember of each entry with a well-formed id: 31 bytes.
@@ -324,15 +489,27 @@ class Checker {
   }
 
  private:
-  void Report(const RuleRef& rule, Severity severity, Location location, std::string message) {
+  void Report(const RuleRef& rule, Severity severity, Location location, std::string message,
+              std::string_view reading = {}) {
     out_->Add({std::string(rule.id), RuleLevel(rule.id), severity, std::move(location),
-               std::move(message)});
+               std::move(message), std::string(reading)});
   }
   void Error(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kError, {line, 0, std::move(pointer)}, std::move(message));
   }
+  // An error only under ARCS's reading of errata entry `reading`: the text does not settle it.
+  void ErrorByReading(std::string_view reading, const RuleRef& rule, std::uint64_t line,
+                      std::string pointer, std::string message) {
+    Report(rule, Severity::kError, {line, 0, std::move(pointer)}, std::move(message), reading);
+  }
   void Warn(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kWarning, {line, 0, std::move(pointer)}, std::move(message));
+  }
+  // Informative: ARCS's reading of errata entry `reading` accepts what another of its readings
+  // makes an invalid entry. Never changes validity; no vector's rule set lists it.
+  void NoteByReading(std::string_view reading, const RuleRef& rule, std::uint64_t line,
+                     std::string pointer, std::string message) {
+    Report(rule, Severity::kNote, {line, 0, std::move(pointer)}, std::move(message), reading);
   }
 
   void CheckLine(const jsonl::Line& line) {
@@ -373,6 +550,12 @@ class Checker {
              {line.number, column_base + (lead > 0 ? 0 : trail), ""},
              "whitespace outside the JSON object on this line");
     }
+    if (IsUnicodeBlank(line.text)) {
+      ErrorByReading(reading::kUnicodeBlank, rule::kOneObjectPerLine, line.number, "",
+                     "the line holds only white space that is not JSON whitespace: not JSON");
+      NoteFirstEntry(false, reading::kUnicodeBlank);
+      return;
+    }
     if (!document_.Parse(line.text, parse_options_)) {
       ReportJsonError(line.text, document_.error(), line.number, column_base);
       NoteFirstEntry(false);
@@ -388,7 +571,8 @@ class Checker {
     }
     for (const json::Duplicate& d : document_.duplicates()) {
       Report(rule::kUniqueNames, Severity::kError, {line.number, column_base + d.offset, d.pointer},
-             "duplicate member name; readers disagree on which value counts");
+             "duplicate member name; readers disagree on which value counts",
+             reading::kDuplicateNames);
     }
     if (++entries_ > limits_.max_entries) {
       Error(rule::kEntryCountLimit, line.number, "",
@@ -397,7 +581,98 @@ class Checker {
       stopped_ = true;
       return;
     }
+    if (document_.duplicates().empty()) {
+      CheckEntry(entry);
+    } else {
+      CheckEntryBothWays(entry);
+    }
+  }
+
+  // RFC 8259 §4 leaves the value of a repeated name to the reader ("Many implementations report
+  // the last name/value pair only"); the checks see the first (Find) and every occurrence (the
+  // member loops). Under errata SP-E8's `rfc-8259` reading the entry is what its reader keeps: the
+  // first or the last value of each repeated name. Unless both give an error the text settles, the
+  // entry's untagged errors rest on SP-E8's reading alone and say so. The cross-entry rules judged
+  // later (forward references, nesting depth) and the duplicate-id rule are not re-judged.
+  void CheckEntryBothWays(const Value& entry) {
+    std::string first_values;
+    std::string last_values;
+    json::Write(entry, &last_values, json::WriteStyle::kPython);
+    // Deeper than kMaxFirstWinsDepth (a configured max_json_depth far above the default): left
+    // as the first values judge it, untagged.
+    const bool settled = !WriteFirstWins(entry, &first_values, 0) ||
+                         (DryRunFindsError(first_values) && DryRunFindsError(last_values));
+    Diagnostics* real = out_;
+    Diagnostics found;
+    out_ = &found;
     CheckEntry(entry);
+    out_ = real;
+    for (Finding f : found.findings()) {
+      if (!settled && f.severity == Severity::kError && f.reading.empty() &&
+          f.rule_id != rule::kIdUnique.id && f.rule_id != rule::kEntryCountLimit.id) {
+        f.reading = std::string(reading::kDuplicateNames);
+      }
+      out_->Add(std::move(f));
+    }
+  }
+
+  // Whether the entry `text` (no repeated names) has an error the text settles, checked as the
+  // current line without changing the cross-entry state (the id index is left alone).
+  bool DryRunFindsError(const std::string& text) {
+    json::Document doc;
+    if (!doc.Parse(text, parse_options_) || !doc.duplicates().empty()) return true;
+    const std::int64_t previous_ts = previous_ts_;
+    const bool seen_first = seen_first_;
+    const bool later_minor = later_minor_;
+    const bool stopped = stopped_;
+    const std::size_t pending = pending_.size();
+    const std::size_t parents = parents_.size();
+    Diagnostics* real = out_;
+    Diagnostics found;
+    out_ = &found;
+    dry_run_ = true;
+    CheckEntry(doc.root());
+    dry_run_ = false;
+    out_ = real;
+    previous_ts_ = previous_ts;
+    seen_first_ = seen_first;
+    later_minor_ = later_minor;
+    stopped_ = stopped;
+    pending_.resize(pending);
+    parents_.resize(parents);
+    for (const Finding& f : found.findings()) {
+      if (f.severity == Severity::kError && f.reading.empty()) return true;
+    }
+    return false;
+  }
+
+  // `value` as compact JSON keeping the first member of each repeated name, at every depth; false
+  // when it nests deeper than kMaxFirstWinsDepth (this recurses).
+  static constexpr int kMaxFirstWinsDepth = 512;
+  static bool WriteFirstWins(const Value& value, std::string* out, int depth) {
+    if (depth > kMaxFirstWinsDepth) return false;
+    if (value.is_object()) {
+      out->push_back('{');
+      std::unordered_set<std::string_view> seen;
+      for (const json::Member& m : value.members()) {
+        if (!seen.insert(m.name).second) continue;
+        if (out->back() != '{') out->push_back(',');
+        json::AppendQuoted(m.name, out);
+        out->push_back(':');
+        if (!WriteFirstWins(m.value, out, depth + 1)) return false;
+      }
+      out->push_back('}');
+    } else if (value.is_array()) {
+      out->push_back('[');
+      for (const Value& item : value.items()) {
+        if (out->back() != '[') out->push_back(',');
+        if (!WriteFirstWins(item, out, depth + 1)) return false;
+      }
+      out->push_back(']');
+    } else {
+      json::Write(value, out);
+    }
+    return true;
   }
 
   // Whether text[offset] lies inside a JSON string, judging by the unescaped quotes before it.
@@ -443,18 +718,20 @@ class Checker {
 
   void FlushBlankLines() {
     for (std::uint64_t blank : pending_blank_lines_) {
-      Error(rule::kOneObjectPerLine, blank, "", "blank line; each line MUST hold one JSON object");
+      ErrorByReading(reading::kBlankLines, rule::kOneObjectPerLine, blank, "",
+                     "blank line; each line MUST hold one JSON object");
     }
     pending_blank_lines_.clear();
   }
 
-  // The first non-blank line decides whether the file starts with a session entry.
-  void NoteFirstEntry(bool is_session) {
+  // The first non-blank line decides whether the file starts with a session entry. `because` is
+  // the errata entry under whose reading alone that line is not blank.
+  void NoteFirstEntry(bool is_session, std::string_view because = {}) {
     if (seen_first_) return;
     seen_first_ = true;
     if (!is_session) {
-      Error(rule::kSessionFirst, line_, "",
-            "the first line is not a session entry; a Spool file MUST start with one");
+      ErrorByReading(because, rule::kSessionFirst, line_, "",
+                     "the first line is not a session entry; a Spool file MUST start with one");
     }
   }
 
@@ -473,8 +750,8 @@ class Checker {
       NoteFirstEntry(is_session);
       if (is_session) ReadVersion(entry);
     } else if (is_session) {
-      Error(rule::kOneSession, line_, "/type",
-            "a second session entry; the session entry is the first line only");
+      ErrorByReading(reading::kSecondSession, rule::kOneSession, line_, "/type",
+                     "a second session entry; the session entry is the first line only");
     }
 
     EntryRecord record{};
@@ -490,7 +767,7 @@ class Checker {
     CheckFields(entry, entry_type);
     if (entry_type) CheckTypeSpecific(entry, *entry_type, record);
 
-    if (id) {
+    if (id && !dry_run_) {
       record.id = *id;
       switch (index_.Insert(record)) {
         case IdIndex<EntryRecord>::Inserted::kAdded:
@@ -523,8 +800,8 @@ class Checker {
       return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
     };
     if (dot == std::string_view::npos || !digits(v.substr(0, dot)) || !digits(v.substr(dot + 1))) {
-      Error(rule::kVersionFormat, line_, "/version",
-            "version " + Quoted(v) + " is not MAJOR.MINOR");
+      ErrorByReading(reading::kVersionSyntax, rule::kVersionFormat, line_, "/version",
+                     "version " + Quoted(v) + " is not MAJOR.MINOR");
       return;
     }
     std::string_view major = v.substr(0, dot);
@@ -532,13 +809,14 @@ class Checker {
     major.remove_prefix(std::min(major.find_first_not_of('0'), major.size()));
     minor.remove_prefix(std::min(minor.find_first_not_of('0'), minor.size()));
     if (major.empty()) {
-      Error(rule::kVersionFormat, line_, "/version",
-            "version " + std::string(v) + " has major version 0; Spool starts at 1.0");
+      ErrorByReading(reading::kVersionSyntax, rule::kVersionFormat, line_, "/version",
+                     "version " + std::string(v) + " has major version 0; Spool starts at 1.0");
       return;
     }
     if (major != "1") {
-      Error(rule::kVersionMajor, line_, "/version",
-            "version " + std::string(v) + " is not a Spool 1.x version; this validator rejects it");
+      ErrorByReading(
+          reading::kLaterMajor, rule::kVersionMajor, line_, "/version",
+          "version " + std::string(v) + " is not a Spool 1.x version; this validator rejects it");
       return;
     }
     later_minor_ = !minor.empty();
@@ -597,15 +875,26 @@ class Checker {
     return CheckUuid(*id, "/id", rule::kIdFormat);
   }
 
-  std::optional<Uuid> CheckUuid(const Value& value, const std::string& pointer,
-                                const RuleRef& rule) {
+  // `reference`: the value names another entry (a `uuid` field), not the entry's own id.
+  std::optional<Uuid> CheckUuid(const Value& value, const std::string& pointer, const RuleRef& rule,
+                                bool reference = false) {
     std::optional<Uuid> uuid;
     if (value.is_string()) uuid = ParseLowercaseUuid(value.text());
     if (!uuid) {
-      Error(rule, line_, pointer,
-            (value.is_string() ? Quoted(value.text())
-                               : std::string("a ") + std::string(json::KindName(value.kind()))) +
-                " is not a lowercase hyphenated UUID");
+      // §5.1's lowercase MUST speaks of ids; a reference in upper case is a UUID to RFC 9562.
+      std::string_view because;
+      if (reference && value.is_string()) {
+        std::string lower(value.text());
+        for (char& c : lower) {
+          if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+        }
+        if (ParseLowercaseUuid(lower)) because = reading::kUppercaseReference;
+      }
+      ErrorByReading(
+          because, rule, line_, pointer,
+          (value.is_string() ? Quoted(value.text())
+                             : std::string("a ") + std::string(json::KindName(value.kind()))) +
+              " is not a lowercase hyphenated UUID");
     }
     return uuid;
   }
@@ -620,6 +909,20 @@ class Checker {
     }
   }
 
+  // `_redacted` is not checked (D12); SP-E26's `redacted-shape` reading takes the §6.10.2 example
+  // as its format, an array of objects, and makes another value an invalid entry.
+  void CheckRedactedShape(const Value& value) {
+    bool shaped = value.is_array();
+    for (std::size_t i = 0; shaped && i < value.items().size(); ++i) {
+      shaped = value.items()[i].is_object();
+    }
+    if (!shaped) {
+      NoteByReading(reading::kRedactedShape, rule::kInlineRedacted, line_, "/_redacted",
+                    "_redacted is not checked; read as the §6.10.2 example's shape (an array "
+                    "of objects), this value would not be one");
+    }
+  }
+
   // Required fields, field types, and unknown fields.
   void CheckFields(const Value& entry, const EntryType* type) {
     if (type) {
@@ -631,12 +934,23 @@ class Checker {
       }
     }
     for (const json::Member& m : entry.members()) {
-      if (m.name == "id" || m.name == "ts" || m.name == "type" || m.name == "_redacted") continue;
+      if (m.name == "_redacted") {
+        CheckRedactedShape(m.value);
+        continue;
+      }
+      if (m.name == "id" || m.name == "ts" || m.name == "type") continue;
       const Field* field = nullptr;
       if (type) {
         for (const Field& f : type->fields) {
           if (f.name == m.name) field = &f;
         }
+      }
+      bool conditional = type && type->name == "tool_result" &&
+                         (m.name == "output" || m.name == "error");  // CheckTypeSpecific
+      if (field && !field->required && !conditional && m.value.is_null()) {
+        ErrorByReading(reading::kNullMember, type->optional_rule, line_, MemberPointer(m.name),
+                       MemberPointer(m.name) + " is null; a field present has its table's type");
+        continue;
       }
       if (field) {
         CheckField(*field, m.value, field->required ? type->required_rule : type->optional_rule);
@@ -644,10 +958,12 @@ class Checker {
       }
       if (!type || m.name.starts_with("x_")) continue;  // unknown types: only common fields
       std::string message = "unknown field " + Quoted(m.name) + " without the x_ prefix";
-      std::string pointer = "/";
-      json::AppendPointerToken(m.name, &pointer);
+      std::string pointer = MemberPointer(m.name);
       if (later_minor_) {
         Warn(rule::kFieldPrefix, line_, pointer, message + " (may belong to a later 1.x version)");
+      } else if (DefinedForSomeType(m.name)) {
+        ErrorByReading(reading::kOtherTypesField, rule::kFieldPrefix, line_, pointer,
+                       message + " (the spec defines it for another entry type)");
       } else {
         Error(rule::kFieldPrefix, line_, pointer, message);
       }
@@ -655,18 +971,25 @@ class Checker {
   }
 
   void TypeError(const RuleRef& rule, const std::string& pointer, std::string_view expected,
-                 const Value& value) {
-    Error(rule, line_, pointer,
-          pointer + " is a " + std::string(json::KindName(value.kind())) + ", expected " +
-              std::string(expected));
+                 const Value& value, std::string_view because = {}) {
+    ErrorByReading(because, rule, line_, pointer,
+                   pointer + " is a " + std::string(json::KindName(value.kind())) + ", expected " +
+                       std::string(expected));
   }
 
-  void CheckInteger(const RuleRef& rule, const std::string& pointer, const Value& value) {
-    if (!value.is_number()) return TypeError(rule, pointer, "a non-negative integer", value);
+  // `because`: the errata entry under whose reading alone the enclosing value is checked at all.
+  void CheckInteger(const RuleRef& rule, const std::string& pointer, const Value& value,
+                    std::string_view because = {}) {
+    if (!value.is_number()) {
+      return TypeError(rule, pointer, "a non-negative integer", value, because);
+    }
     json::NumberInfo info = json::Classify(value.text());
-    if (!info.integral) return TypeError(rule, pointer, "an integer, not a fraction", value);
+    if (!info.integral) {
+      return TypeError(rule, pointer, "an integer, not a fraction", value, because);
+    }
     if (info.negative && !info.zero) {
-      Error(rule, line_, pointer, pointer + " is negative; it counts time, entries or bytes");
+      ErrorByReading(because.empty() ? reading::kNegativeCounts : because, rule, line_, pointer,
+                     pointer + " is negative; it counts time, entries or bytes");
       return;
     }
     if (info.has_fraction || info.has_exponent) {
@@ -697,7 +1020,17 @@ class Checker {
         if (!value.is_string()) {
           TypeError(rule, pointer, "an ISO 8601 date-time string", value);
         } else if (!IsRfc3339DateTime(value.text())) {
-          Error(rule, line_, pointer, Quoted(value.text()) + " is not an RFC 3339 date-time");
+          ErrorByReading(IsIso8601DateTime(value.text()) ? reading::kIso8601 : std::string_view(),
+                         rule, line_, pointer,
+                         Quoted(value.text()) + " is not an RFC 3339 date-time");
+        } else if (!IsIso8601DateTime(value.text()) ||
+                   value.text().find_first_of("tz") != std::string_view::npos) {
+          // RFC 3339 accepts lower-case "t"/"z" and "-00:00"; SP-E14's `iso-8601-date-time`
+          // reading (ISO 8601 as printed: upper-case designators, no "-00:00") refuses them.
+          NoteByReading(reading::kIso8601, rule, line_, pointer,
+                        Quoted(value.text()) +
+                            " is an RFC 3339 date-time, not ISO 8601 as printed "
+                            "(upper-case T and Z, no -00:00)");
         }
         break;
       case FieldType::kStringArray:
@@ -714,8 +1047,14 @@ class Checker {
       case FieldType::kOutput:
         if (value.is_object()) {
           const Value* t = value.Find("type");
-          if (t && t->is_string() && t->text() == "binary") CheckBinary(value, pointer);
-        } else if (!value.is_string()) {
+          if (t && t->is_string() && t->text() == "binary") {
+            CheckBinary(value, pointer, {});
+          } else {
+            NoteByReading(reading::kObjectOutput, rule::kBinaryRequired, line_, pointer,
+                          "an object output without \"type\":\"binary\" is taken as "
+                          "free-form structured output, not a binary object");
+          }
+        } else if (!value.is_string() && !value.is_null()) {  // null: CheckTypeSpecific
           TypeError(rule::kOutputErrorTypes, pointer, "a string or an object", value);
         }
         break;
@@ -729,10 +1068,11 @@ class Checker {
           std::string item_pointer = pointer + "/" + std::to_string(i);
           const Value* t = item.Find("type");
           if (!item.is_object() || !t || !t->is_string() || t->text() != "binary") {
-            Error(rule::kAttachmentIsBinary, line_, item_pointer,
-                  "an attachment MUST be a binary object (\"type\":\"binary\")");
+            ErrorByReading(reading::kAttachmentItems, rule::kAttachmentIsBinary, line_,
+                           item_pointer,
+                           "an attachment MUST be a binary object (\"type\":\"binary\")");
           } else {
-            CheckBinary(item, item_pointer);
+            CheckBinary(item, item_pointer, reading::kAttachmentItems);
           }
         }
         break;
@@ -744,7 +1084,9 @@ class Checker {
     }
   }
 
-  void CheckBinary(const Value& binary, const std::string& pointer) {
+  // `because`: the errata entry under whose reading alone this object must be a binary object
+  // (an attachment, SP-E21); empty for a tool_result output with "type":"binary" (§9.2).
+  void CheckBinary(const Value& binary, const std::string& pointer, std::string_view because) {
     struct Part {
       std::string_view name;
       FieldType type;
@@ -761,28 +1103,34 @@ class Checker {
       const RuleRef& rule = part.required ? rule::kBinaryRequired : rule::kBinaryOptional;
       if (!v) {
         if (part.required) {
-          Error(rule, line_, pointer, "binary object has no \"" + std::string(part.name) + "\"");
+          ErrorByReading(because, rule, line_, pointer,
+                         "binary object has no \"" + std::string(part.name) + "\"");
         }
         continue;
       }
+      std::string_view why =
+          because.empty() && !part.required && v->is_null() ? reading::kNullMember : because;
       if (part.type == FieldType::kInteger) {
-        CheckInteger(rule, p, *v);
+        CheckInteger(rule, p, *v, why);
       } else if (part.type == FieldType::kBoolean && !v->is_bool()) {
-        TypeError(rule, p, "a boolean", *v);
+        TypeError(rule, p, "a boolean", *v, why);
       } else if (part.type == FieldType::kString && !v->is_string()) {
-        TypeError(rule, p, "a string", *v);
+        TypeError(rule, p, "a string", *v, why);
       }
     }
     const Value* encoding = binary.Find("encoding");
     if (encoding && encoding->is_string() && encoding->text() != "base64") {
-      Error(rule::kBinaryEncoding, line_, pointer + "/encoding",
-            "encoding " + Quoted(encoding->text()) + "; it MUST be \"base64\"");
+      ErrorByReading(because, rule::kBinaryEncoding, line_, pointer + "/encoding",
+                     "encoding " + Quoted(encoding->text()) + "; it MUST be \"base64\"");
     }
     const Value* data = binary.Find("data");
     if (data && data->is_string()) {
       std::optional<std::size_t> size = base64::DecodedSize(data->text());
       if (!size) {
-        Error(rule::kBinaryData, line_, pointer + "/data", "data is not canonical RFC 4648 base64");
+        std::string_view pad_bits =
+            CanonicalButForPadBits(data->text()) ? reading::kPadBits : std::string_view();
+        ErrorByReading(because.empty() ? pad_bits : because, rule::kBinaryData, line_,
+                       pointer + "/data", "data is not canonical RFC 4648 base64");
       } else if (*size > limits_.max_base64_bytes) {
         Error(rule::kBase64SizeLimit, line_, pointer + "/data",
               "data decodes to " + std::to_string(*size) +
@@ -797,13 +1145,15 @@ class Checker {
     }
     const Value* duration = trimmed.Find("original_duration_ms");
     if (!duration) {
-      Error(rule::kTrimmed, line_, pointer, "trimmed has no \"original_duration_ms\"");
+      ErrorByReading(reading::kTrimmedMembers, rule::kTrimmed, line_, pointer,
+                     "trimmed has no \"original_duration_ms\"");
     } else {
       CheckInteger(rule::kTrimmed, pointer + "/original_duration_ms", *duration);
     }
     const Value* range = trimmed.Find("kept_range");
     if (!range) {
-      Error(rule::kTrimmed, line_, pointer, "trimmed has no \"kept_range\"");
+      ErrorByReading(reading::kTrimmedMembers, rule::kTrimmed, line_, pointer,
+                     "trimmed has no \"kept_range\"");
     } else if (!range->is_array() || range->items().size() != 2) {
       Error(rule::kTrimmed, line_, pointer + "/kept_range",
             "kept_range MUST be a two-element array [start_ms, end_ms]");
@@ -816,8 +1166,8 @@ class Checker {
       if (start.is_number()) from = json::IntegralValueToInt64(start.text());
       if (end.is_number()) to = json::IntegralValueToInt64(end.text());
       if (from && to && *from > *to) {
-        Error(rule::kTrimmed, line_, pointer + "/kept_range",
-              "kept_range starts after it ends (errata SP-E17)");
+        ErrorByReading(reading::kRangeOrder, rule::kTrimmed, line_, pointer + "/kept_range",
+                       "kept_range starts after it ends");
       }
     }
   }
@@ -828,6 +1178,8 @@ class Checker {
     if (v && v->is_string() && !allowed(v->text())) {
       Warn(rule, line_, MemberPointer(name),
            Quoted(v->text()) + " is not one of the values the spec lists");
+      NoteByReading(reading::kClosedLists, rule, line_, MemberPointer(name),
+                    "taken as an open list; a closed list makes the entry invalid");
     }
   }
 
@@ -842,15 +1194,26 @@ class Checker {
              "agent " + Quoted(agent->text()) + " is not a lowercase identifier with hyphens");
       }
     } else if (name == "tool_result") {
-      bool output = entry.Find("output") != nullptr;
-      bool error = entry.Find("error") != nullptr;
-      if (output == error) {
-        Error(rule::kOutputXorError, line_, "",
-              output ? "tool_result has both \"output\" and \"error\""
-                     : "tool_result has neither \"output\" nor \"error\"");
+      const Value* output = entry.Find("output");
+      const Value* error = entry.Find("error");
+      // Under SP-E43's `null-is-absent` reading a null member is not given: its findings are
+      // errors by that reading only when exactly one of the two members is given.
+      bool output_given = output && !output->is_null();
+      bool error_given = error && !error->is_null();
+      std::string_view because =
+          output_given != error_given ? reading::kNullMember : std::string_view();
+      if ((output != nullptr) == (error != nullptr)) {
+        ErrorByReading(output_given == error_given ? std::string_view() : because,
+                       rule::kOutputXorError, line_, "",
+                       output ? "tool_result has both \"output\" and \"error\""
+                              : "tool_result has neither \"output\" nor \"error\"");
       }
-      if (const Value* e = entry.Find("error"); e && !e->is_string()) {
-        TypeError(rule::kOutputErrorTypes, "/error", "a string", *e);
+      if (output && output->is_null()) {
+        TypeError(rule::kOutputErrorTypes, "/output", "a string or an object", *output, because);
+      }
+      if (error && !error->is_string()) {
+        TypeError(rule::kOutputErrorTypes, "/error", "a string", *error,
+                  error->is_null() ? because : std::string_view());
       }
     } else if (name == "subagent_end") {
       CheckEnum(entry, "status", rule::kStatusValue,
@@ -883,9 +1246,12 @@ class Checker {
     for (const Field& f : type.fields) {
       if (f.type != FieldType::kUuidRef) continue;
       const Value* value = entry.Find(f.name);
-      if (!value) continue;  // a missing required reference is reported with the table
-      std::optional<Uuid> target = CheckUuid(*value, MemberPointer(f.name),
-                                             f.required ? type.required_rule : type.optional_rule);
+      // A missing required reference is reported with the table, a null optional one by
+      // CheckFields.
+      if (!value || (!f.required && value->is_null())) continue;
+      std::optional<Uuid> target =
+          CheckUuid(*value, MemberPointer(f.name),
+                    f.required ? type.required_rule : type.optional_rule, /*reference=*/true);
       if (!target) continue;
       PendingRef ref{*target, record.ts, record.line, RefKindOf(f.name, type.name),
                      inline_redaction};
@@ -908,9 +1274,10 @@ class Checker {
     }
     if (within && parent && within->is_string() && parent->is_string() &&
         within->text() != parent->text()) {
-      Error(rule::kNestedHasParent, line_, "/parent_subagent_id",
-            "parent_subagent_id and subagent_id name different subagents; both name the "
-            "enclosing one (errata SP-E24)");
+      ErrorByReading(reading::kSubagentNesting, rule::kNestedHasParent, line_,
+                     "/parent_subagent_id",
+                     "parent_subagent_id and subagent_id name different subagents; both name the "
+                     "enclosing one");
     }
     std::optional<Uuid> parent_id;
     if (parent && parent->is_string()) parent_id = ParseLowercaseUuid(parent->text());
@@ -925,13 +1292,53 @@ class Checker {
       const EntryRecord* r = index_.Find(id);
       return r && !r->duplicated && r->kind == Kind::kSubagentStart;
     };
-    for (const arcs::spool::DepthViolation& v :
-         arcs::spool::FindDepthViolations(parents_, is_start, limits_.max_subagent_depth)) {
-      Error(rule::kSubagentDepthLimit, parents_[v.link].line, "/parent_subagent_id",
-            v.depth == 0
-                ? "parent_subagent_id chains form a cycle: unbounded nesting depth"
-                : "subagent nesting depth " + std::to_string(v.depth) +
-                      " is over max_subagent_depth=" + std::to_string(limits_.max_subagent_depth));
+    const std::uint64_t limit = limits_.max_subagent_depth;
+    std::vector<arcs::spool::DepthViolation> violations =
+        arcs::spool::FindDepthViolations(parents_, is_start, limit);
+    // A depth is reported only for a chain that ends, without a cycle, above the limit; a chain
+    // that runs into a cycle is reported as the cycle. Under SP-E24's `cycle-ignored` reading the
+    // depth of a start is the number of distinct starts along its chain: when that is within the
+    // limit, the cycle is over it under ARCS's reading alone; a start whose chain holds more
+    // distinct starts than the limit is over it under both, and is reported on its own.
+    bool any_cycle = false;
+    for (const arcs::spool::DepthViolation& v : violations) any_cycle = any_cycle || v.depth == 0;
+    std::unordered_map<Uuid, std::size_t, UuidHash> by_child;
+    if (any_cycle) {
+      for (std::size_t i = 0; i < parents_.size(); ++i) by_child.emplace(parents_[i].child, i);
+    }
+    // The distinct starts along link i's chain, counted up to `cap`, and whether it runs into a
+    // cycle that i is not on.
+    auto distinct_depth = [&](std::size_t i, std::uint64_t cap) {
+      std::unordered_set<std::size_t> seen = {i};
+      std::uint64_t depth = 1;
+      for (std::size_t at = i; depth < cap && is_start(parents_[at].parent);) {
+        auto next = by_child.find(parents_[at].parent);
+        if (next != by_child.end() && seen.contains(next->second)) {
+          return std::pair{depth, next->second != i};
+        }
+        ++depth;
+        if (next == by_child.end()) break;
+        seen.insert(next->second);
+        at = next->second;
+      }
+      return std::pair{depth, false};
+    };
+    for (const arcs::spool::DepthViolation& v : violations) {
+      bool cycle_only = v.depth == 0 && distinct_depth(v.link, limit + 1).first <= limit;
+      ErrorByReading(cycle_only ? reading::kSubagentNesting : std::string_view(),
+                     rule::kSubagentDepthLimit, parents_[v.link].line, "/parent_subagent_id",
+                     v.depth == 0
+                         ? "parent_subagent_id chains form a cycle: unbounded nesting depth"
+                         : "subagent nesting depth " + std::to_string(v.depth) +
+                               " is over max_subagent_depth=" + std::to_string(limit));
+    }
+    for (std::size_t i = 0; any_cycle && i < parents_.size(); ++i) {
+      auto [depth, into_cycle] = distinct_depth(i, limit + 2);
+      if (into_cycle && depth == limit + 1) {
+        Error(rule::kSubagentDepthLimit, parents_[i].line, "/parent_subagent_id",
+              "subagent nesting depth " + std::to_string(depth) + " (each start counted once) is " +
+                  "over max_subagent_depth=" + std::to_string(limit));
+      }
     }
   }
 
@@ -961,9 +1368,10 @@ class Checker {
       return;
     }
     if (e.kind != Kind::kOther && target->kind != e.kind) {
-      Error(e.type, ref.line, pointer,
-            std::string(e.field) + " refers to the entry on line " + std::to_string(target->line) +
-                ", which is not a " + (e.kind == Kind::kToolCall ? "tool_call" : "subagent_start"));
+      ErrorByReading(reading::kReferenceTypes, e.type, ref.line, pointer,
+                     std::string(e.field) + " refers to the entry on line " +
+                         std::to_string(target->line) + ", which is not a " +
+                         (e.kind == Kind::kToolCall ? "tool_call" : "subagent_start"));
     }
     bool marks = ref.kind == RefKind::kAnnotationTarget || ref.kind == RefKind::kMarkerTarget;
     if (marks && ref.ts >= 0 && target->ts >= 0 && ref.ts != target->ts) {
@@ -1014,6 +1422,7 @@ class Checker {
   bool seen_first_ = false;
   bool later_minor_ = false;  // the session's version is 1.x with x > 0
   bool stopped_ = false;
+  bool dry_run_ = false;  // CheckEntryBothWays: the id index is left alone
 };
 
 }  // namespace

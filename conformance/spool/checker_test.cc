@@ -178,5 +178,63 @@ TEST(SpoolChecker, FindingLevelsComeFromTheCatalogue) {
   EXPECT_EQ(d.findings()[1].level, Level::kShould);
 }
 
+// The reading a finding names, "" for none, and its severity, for the finding of `rule` at `line`.
+std::vector<std::pair<Severity, std::string>> Tags(const Diagnostics& d, std::string_view rule,
+                                                   std::uint64_t line) {
+  std::vector<std::pair<Severity, std::string>> out;
+  for (const Finding& f : d.findings()) {
+    if (f.rule_id == rule && f.location.line == line) out.emplace_back(f.severity, f.reading);
+  }
+  return out;
+}
+
+using Tagged = std::vector<std::pair<Severity, std::string>>;
+
+// errata SP-E8: a reader may keep the first or the last value of a repeated name. Unless both give
+// an error the text settles, the entry's errors name SP-E8.
+TEST(SpoolChecker, ErrorsOneValueOfARepeatedNameGivesNameSpE8) {
+  const std::string session_ts =
+      R"({"id":"00000000-0000-0000-0000-000000000000","ts":100,"ts":0,"type":"session","version":"1.0","agent":"test","recorded_at":"2025-01-01T00:00:00Z"})";
+  Diagnostics d = Check(session_ts + "\n");
+  EXPECT_EQ(Tags(d, "SP-6.1-3", 1), (Tagged{{Severity::kError, "SP-E8"}}));
+  EXPECT_EQ(Tags(d, "SP-10.1-7", 1), (Tagged{{Severity::kError, "SP-E8"}}));
+  // The last "type" is an unprefixed unknown type: invalid whichever value counts.
+  const std::string prompt =
+      R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","type":"","z":1})";
+  d = Check(std::string(kSession) + "\n" + prompt + "\n");
+  EXPECT_EQ(Tags(d, "SP-7.4-1", 2), (Tagged{{Severity::kError, ""}}));
+  // Both values give an error (each occurrence is checked): they stay untagged.
+  const std::string both =
+      R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":1,"content":2})";
+  d = Check(std::string(kSession) + "\n" + both + "\n");
+  EXPECT_EQ(Tags(d, "SP-6.2-1", 2), (Tagged{{Severity::kError, ""}, {Severity::kError, ""}}));
+  // Only the last gives one: a reader that keeps the first finds nothing wrong.
+  const std::string last =
+      R"({"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"prompt","content":"c","content":2})";
+  d = Check(std::string(kSession) + "\n" + last + "\n");
+  EXPECT_EQ(Tags(d, "SP-6.2-1", 2), (Tagged{{Severity::kError, "SP-E8"}}));
+}
+
+// Where ARCS's reading accepts what another reading makes an invalid entry, a note names the
+// entry (it never changes validity).
+TEST(SpoolChecker, LenientReadingsLeaveNotes) {
+  const std::string result =
+      R"({"id":"00000000-0000-0000-0000-000000000002","ts":2,"type":"tool_result","call_id":"00000000-0000-0000-0000-000000000001","output":{"rows":[]},"_redacted":"x"})";
+  const std::string end =
+      R"({"id":"00000000-0000-0000-0000-000000000003","ts":3,"type":"subagent_end","start_id":"00000000-0000-0000-0000-000000000001","status":"done"})";
+  const std::string lower =
+      R"({"id":"00000000-0000-0000-0000-000000000000","ts":0,"type":"session","version":"1.0","agent":"test","recorded_at":"2025-01-01t00:00:00z"})";
+  Diagnostics d = Check(lower + "\n" + result + "\n" + end + "\n");
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_EQ(Tags(d, "SP-6.1-2", 1), (Tagged{{Severity::kNote, "SP-E14"}}));
+  EXPECT_EQ(Tags(d, "SP-9.2-2", 2), (Tagged{{Severity::kNote, "SP-E19"}}));
+  EXPECT_EQ(Tags(d, "SP-6.10.2-2", 2), (Tagged{{Severity::kNote, "SP-E26"}}));
+  EXPECT_EQ(Tags(d, "SP-6.8.2-5", 3),
+            (Tagged{{Severity::kWarning, ""}, {Severity::kNote, "SP-E18"}}));
+  // A binary object, a listed value, an upper-case date-time: no note.
+  d = Check(std::string(kSession) + "\n");
+  EXPECT_TRUE(d.findings().empty());
+}
+
 }  // namespace
 }  // namespace arcs::conformance::spool

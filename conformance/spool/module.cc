@@ -60,6 +60,18 @@ protocol::Answer ValidateAnswer(const CaseInput& input) {
   return ValidateCaseAnswer(Module(), input);
 }
 
+// A line holding ill-formed UTF-8, a byte order mark or a raw control character in a string is
+// also no JSON text (RFC 8259 §7, §8.1): it breaks "Each line MUST contain exactly one JSON object"
+// (SP-3.6-1) as much as the rule the validator cites for the defect itself.
+std::set<std::string> MoreBrokenRules(const CaseInput& input) {
+  for (const protocol::ReportedFinding& f : ValidateAnswer(input).findings) {
+    if (f.severity == "error" && (f.rule == "SP-3.4-1" || f.rule == "SP-9.1-2")) {
+      return {"SP-3.6-1"};
+    }
+  }
+  return {};
+}
+
 protocol::Answer RoundtripAnswer(const CaseInput& input) {
   arcs::spool::ReadOptions options;
   options.limits = ToSpoolLimits(input.limits);
@@ -74,15 +86,19 @@ protocol::Answer RoundtripAnswer(const CaseInput& input) {
   return answer;
 }
 
-// The lines of `input` the validator finds an error on: the entries a reader declaring
-// invalid_entry=skip may drop.
+// The lines of `input` the validator finds an error on, or marks with a note naming an errata
+// reading (an entry ARCS accepts that another reading makes invalid: checker.cc, NoteByReading):
+// the entries a reader declaring invalid_entry=skip may drop.
 std::set<std::uint64_t> LinesWithErrors(const std::string& input, const Limits& limits) {
   std::set<std::uint64_t> lines;
   jsonl::MemorySource source(input);
   Diagnostics diagnostics;
   Validate(&source, limits, &diagnostics);
   for (const Finding& f : diagnostics.findings()) {
-    if (f.severity == Severity::kError && f.location.line) lines.insert(f.location.line);
+    const bool entry_reading = f.severity == Severity::kNote && !f.reading.empty();
+    if ((f.severity == Severity::kError || entry_reading) && f.location.line) {
+      lines.insert(f.location.line);
+    }
   }
   return lines;
 }
@@ -108,17 +124,6 @@ Allowance AllowanceFor(const AnswerCheck& check, const arcs::spool::File& expect
   if (Declares(check.policies, "invalid_entry", "skip")) {
     allow.droppable_lines = LinesWithErrors(check.input.Input("file"), limits);
   }
-  // §11.4.4: a reader "MAY ... Use only the first or last entry with a given ID".
-  std::map<std::string_view, std::vector<std::size_t>> by_id;
-  for (std::size_t i = 0; i < expected.entries.size(); ++i) {
-    const json::Value* id = expected.entries[i].value().Find("id");
-    if (id && id->is_string()) by_id[id->text()].push_back(i);
-  }
-  for (auto& [id, group] : by_id) {
-    if (group.size() < 2) continue;
-    for (std::size_t i : group) allow.droppable_lines.insert(expected.entries[i].line);
-    allow.duplicate_ids.push_back(std::move(group));
-  }
   // An acceptable reading may find an entry invalid, or a line readable, where ARCS does not:
   // under a skip policy any entry after the session may go, and a line ARCS skipped may be kept.
   if (check.ambiguous) {
@@ -130,10 +135,29 @@ Allowance AllowanceFor(const AnswerCheck& check, const arcs::spool::File& expect
     }
     allow.stand_ins = skipped_lines;
   }
+  // §11.4.4: a reader "MAY ... Use only the first or last entry with a given ID": one entry of
+  // each repeated id stays, unless every one of them may go for another reason (a skipped
+  // invalid entry).
+  std::map<std::string_view, std::vector<std::size_t>> by_id;
+  for (std::size_t i = 0; i < expected.entries.size(); ++i) {
+    const json::Value* id = expected.entries[i].value().Find("id");
+    if (id && id->is_string()) by_id[id->text()].push_back(i);
+  }
+  std::vector<std::uint64_t> duplicate_lines;
+  for (auto& [id, group] : by_id) {
+    if (group.size() < 2) continue;
+    bool one_must_stay = false;
+    for (std::size_t i : group) {
+      duplicate_lines.push_back(expected.entries[i].line);
+      one_must_stay = one_must_stay || !allow.droppable_lines.contains(expected.entries[i].line);
+    }
+    if (one_must_stay) allow.duplicate_ids.push_back(std::move(group));
+  }
+  allow.droppable_lines.insert(duplicate_lines.begin(), duplicate_lines.end());
   return allow;
 }
 
-// "" unless every entry of a repeated id is missing (and not droppable for another reason).
+// "" unless every entry of a repeated id that must keep one (Allowance) is missing.
 std::string MissingDuplicate(const Allowance& allow, const std::vector<arcs::spool::Entry>& entries,
                              const std::vector<bool>& kept) {
   for (const std::vector<std::size_t>& group : allow.duplicate_ids) {
@@ -158,8 +182,10 @@ bool SameEntry(const json::Value& output, const arcs::spool::Entry& entry) {
 }
 
 // PROTOCOL.md §3 roundtrip: the output holds the input's entries in order, each the same data,
-// less what AllowanceFor allows, and no BOM (§3.4: "Writers MUST NOT emit a BOM"). CRLF and a
-// missing final line ending are a writer's SHOULD (§3.5), not checked. "" or the first problem.
+// less what AllowanceFor allows, and no BOM (§3.4: "Writers MUST NOT emit a BOM"). CRLF endings
+// miss a writer's SHOULD (§3.5: "Writers SHOULD use Unix-style line endings"): an advisory, which
+// costs only the strict profile. A missing final line ending is no other line ending, so §3.5
+// does not reach it. "" or the first problem.
 std::string CheckRoundtrip(const AnswerCheck& check) {
   if (check.answer.verdict != protocol::Verdict::kValid) return "";  // rejected: nothing written
   auto out = check.answer.outputs.find("file");
@@ -182,13 +208,18 @@ std::string CheckRoundtrip(const AnswerCheck& check) {
   std::size_t next = 0;
   std::uint64_t line = 0;
   std::vector<bool> kept(entries.size());
+  std::uint64_t crlf_lines = 0;
+  std::uint64_t first_crlf_line = 0;
   json::Document doc;
   for (std::size_t start = 0; start < output.size();) {
     std::size_t end = std::min(output.find('\n', start), output.size());
     std::string_view text(output.data() + start, end - start);
-    if (text.ends_with('\r')) text.remove_suffix(1);
     start = end + 1;
     ++line;
+    if (end < output.size() && text.ends_with('\r')) {
+      text.remove_suffix(1);
+      if (crlf_lines++ == 0) first_crlf_line = line;
+    }
     const bool parsed = doc.Parse(text, parse) && doc.root().is_object();
     std::size_t probe = next;
     while (parsed && probe < entries.size() &&
@@ -216,6 +247,12 @@ std::string CheckRoundtrip(const AnswerCheck& check) {
   if (next < entries.size()) {
     return "the entry on input line " + std::to_string(entries[next].line) +
            " is missing from the output";
+  }
+  if (crlf_lines > 0 && check.advisory) {
+    *check.advisory = std::to_string(crlf_lines) +
+                      " output line(s) end with CRLF, the first line " +
+                      std::to_string(first_crlf_line) +
+                      " (spool.md §3.5: \"Writers SHOULD use Unix-style line endings\")";
   }
   return MissingDuplicate(allow, entries, kept);
 }
@@ -260,6 +297,7 @@ FormatModule Build() {
        CheckRoundtrip},
   };
   m.resource_probes = ResourceProbes();
+  m.more_broken_rules = MoreBrokenRules;
   m.rules = AllRules;
   m.validate = ValidateFile;
   m.catalogue_text = CatalogueText;

@@ -93,6 +93,14 @@ FILES = {
     "11.5-no-final-newline.spool": S11 + b"\n" + P11,
     "11.5-crlf-no-final-newline.spool": S11 + b"\r\n" + P11,
     "11.5-single-line-no-final-newline.spool": S11,
+    # CRLF endings around a string that holds an escaped CR LF: a writer writes LF endings
+    # (§3.5's SHOULD) and keeps the escapes, whatever endings it read
+    # a lone CR is neither of §3.5's line endings: between two members it is JSON whitespace
+    # inside the object, so the prompt is one line (a reader that splits on it, as Python's
+    # str.splitlines does, breaks the entry in two)
+    "cr-between-members.spool": lf(SESSION, P1.replace(b',"type"', b',\r"type"')),
+    "crlf-written-as-lf.spool": (SESSION + b"\r\n" + prompt(1, 100, b'"line one\\r\\nline two"') +
+                                 b"\r\n" + R2 + b"\r\n"),
 
     # --- 3.4 byte order mark -----------------------------------------------------------------
     "bom-minimal.spool": b"\xef\xbb\xbf" + lf(SESSION),
