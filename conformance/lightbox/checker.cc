@@ -11,6 +11,7 @@
 #include "reference/core/canonical.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
+#include "reference/core/sha256.h"
 #include "reference/core/strings.h"
 #include "reference/core/text_formats.h"
 
@@ -196,6 +197,63 @@ bool IsTimestampWithMilliseconds(std::string_view s) {
   return (zone == "Z" || zone == "z" || zone.size() == 6) && IsRfc3339DateTime(s);
 }
 
+// Whether a timestamp the ARCS reading refuses is one another reading of errata LB-E16 accepts:
+// at-least-millis (an RFC 3339 date-time with three or more fraction digits), millis-where-stated
+// (any RFC 3339 date-time, where the text does not say "with milliseconds": timestamp_end and
+// created_at), iso-8601-millis (calendar date and time of day in basic or extended format, not
+// mixed, three fraction digits after '.' or ',', an upper-case T, a UTC designator or offset
+// optional, -00:00 not allowed) and iso-8601-any-fraction (the same with any number of fraction
+// digits, or none: "with milliseconds" read as informative Description text, as LB-E11's
+// any-string reads the invocation_id row's format). Only such a finding rests on ARCS's reading
+// alone.
+bool TimestampOpen(std::string_view s, bool millis_stated) {
+  if (IsRfc3339DateTime(s)) {
+    if (!millis_stated) return true;
+    std::size_t digits = 0;
+    while (s.size() > 20 + digits && s[19] == '.' && s[20 + digits] >= '0' &&
+           s[20 + digits] <= '9') {
+      ++digits;
+    }
+    if (digits >= 3) return true;
+  }
+  // iso-8601-millis and iso-8601-any-fraction (which admits all the former does): rewritten into
+  // RFC 3339's extended form without the fraction, then checked as one.
+  const bool extended = s.size() > 4 && s[4] == '-';
+  const std::size_t time_at = extended ? 10 : 8;
+  const std::size_t seconds_end = time_at + (extended ? 9 : 7);
+  if (s.size() < seconds_end || s[time_at] != 'T') return false;
+  std::size_t zone_at = seconds_end;
+  if (zone_at < s.size() && (s[zone_at] == '.' || s[zone_at] == ',')) {
+    std::size_t end = zone_at + 1;
+    while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
+    if (end == zone_at + 1) return false;
+    zone_at = end;
+  }
+  std::string zone(s.substr(zone_at));
+  if (zone.empty()) zone = "Z";
+  if (!extended && zone.size() == 5 && (zone[0] == '+' || zone[0] == '-')) {
+    zone.insert(3, ":");
+  }
+  if (zone == "-00:00" || (zone != "Z" && zone.size() != 6)) return false;
+  std::string date(s.substr(0, time_at));
+  std::string time(s.substr(time_at + 1, seconds_end - time_at - 1));
+  if (!extended) {
+    if (date.size() != 8 || time.size() != 6 || !IsDigits(date) || !IsDigits(time)) return false;
+    date = date.substr(0, 4) + "-" + date.substr(4, 2) + "-" + date.substr(6, 2);
+    time = time.substr(0, 2) + ":" + time.substr(2, 2) + ":" + time.substr(4, 2);
+  } else if (time.find('-') != std::string::npos || time.size() != 8) {
+    return false;
+  }
+  return IsRfc3339DateTime(date + "T" + time + zone);
+}
+
+// Whether a timestamp ARCS's reading of errata LB-E16 accepts is one iso-8601-millis and
+// iso-8601-any-fraction refuse: a lower-case 't' or 'z' (ISO 8601 writes them upper case; RFC
+// 3339 §5.6 allows either), or the offset -00:00.
+bool TimestampStricterRefuses(std::string_view s) {
+  return (s.size() > 10 && s[10] == 't') || s.ends_with("z") || s.ends_with("-00:00");
+}
+
 bool IsSha256Hex(std::string_view s) {
   return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
@@ -240,6 +298,202 @@ bool IsRedacted(const json::Value& v) {
          bytes && HasShape(*bytes, Shape::kInteger) && !json::Classify(bytes->text()).negative;
 }
 
+// The canonical form as another reading of the errata writes it (errata LB-E19, LB-E23, LB-E24,
+// LB-E25, LB-E28, LB-E30): the ARCS form with one thing done otherwise. A stored hash that is
+// this form's hash and not ARCS's breaks the chain under ARCS's reading only.
+struct OtherReading {
+  std::string_view flag;
+  bool ascii = false;              // LB-E23 code-sample: non-ASCII written as \uXXXX escapes
+  bool utf16_order = false;        // LB-E24 utf-16: names in UTF-16 code unit order
+  bool keep_minus_zero = false;    // LB-E25 number-text: -0 stays -0
+  bool first_wins = false;         // LB-E28 first-wins: of a repeated name the first member
+  bool known_fields_only = false;  // LB-E30 known-fields-only: unknown event members left out
+  bool null_is_absent = false;     // LB-E19 null-is-absent: optional members holding null left out
+};
+
+constexpr std::array<OtherReading, 6> kOtherReadings = {{
+    {.flag = "LB-E23", .ascii = true},
+    {.flag = "LB-E24", .utf16_order = true},
+    {.flag = "LB-E25", .keep_minus_zero = true},
+    {.flag = "LB-E28", .first_wins = true},
+    {.flag = "LB-E30", .known_fields_only = true},
+    {.flag = "LB-E19", .null_is_absent = true},
+}};
+
+void AppendEscaped(std::string_view text, bool ascii, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  auto u = [&](std::uint32_t unit) {
+    out->append("\\u");
+    for (int shift = 12; shift >= 0; shift -= 4) out->push_back(kHex[(unit >> shift) & 0xF]);
+  };
+  out->push_back('"');
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80 && ascii) {  // the parser let only well-formed UTF-8 through
+      const int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      std::uint32_t cp = c & (0x7F >> length);
+      for (int k = 1; k < length; ++k) cp = (cp << 6) | (text[i + k] & 0x3F);
+      if (cp >= 0x10000) {
+        u(0xD800 + ((cp - 0x10000) >> 10));
+        u(0xDC00 + ((cp - 0x10000) & 0x3FF));
+      } else {
+        u(cp);
+      }
+      i += length;
+      continue;
+    }
+    switch (c) {
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      default:
+        if (c < 0x20) {
+          u(c);
+        } else {
+          out->push_back(static_cast<char>(c));
+        }
+    }
+    ++i;
+  }
+  out->push_back('"');
+}
+
+// False for a float: no reading that prohibits floats hashes one (LB-E25's by-value reading is
+// not among the others here: such an event is LB-CANON-5's finding already).
+bool AppendOther(const json::Value& v, const OtherReading& r, bool top, std::string* out) {
+  switch (v.kind()) {
+    case json::Kind::kNull:
+      out->append("null");
+      return true;
+    case json::Kind::kFalse:
+      out->append("false");
+      return true;
+    case json::Kind::kTrue:
+      out->append("true");
+      return true;
+    case json::Kind::kNumber: {
+      const json::NumberInfo n = json::Classify(v.text());
+      if (n.has_fraction || n.has_exponent) return false;
+      out->append(n.zero && !r.keep_minus_zero ? "0" : v.text());
+      return true;
+    }
+    case json::Kind::kString:
+      AppendEscaped(v.text(), r.ascii, out);
+      return true;
+    case json::Kind::kArray: {
+      out->push_back('[');
+      bool first = true;
+      for (const json::Value& item : v.items()) {
+        if (!first) out->push_back(',');
+        first = false;
+        if (!AppendOther(item, r, false, out)) return false;
+      }
+      out->push_back(']');
+      return true;
+    }
+    case json::Kind::kObject:
+      break;
+  }
+  std::vector<const json::Member*> kept;
+  for (const json::Member& m : v.members()) {
+    const json::Value* chosen = r.first_wins ? v.Find(m.name) : v.FindLast(m.name);
+    if (chosen != &m.value) continue;
+    if (top &&
+        (m.name == "hash" ||
+         (r.null_is_absent && m.value.is_null() &&
+          std::any_of(kFields.begin(), kFields.end(),
+                      [&](const FieldSpec& f) { return f.name == m.name && !f.required; })) ||
+         (r.known_fields_only &&
+          std::none_of(kFields.begin(), kFields.end(),
+                       [&](const FieldSpec& f) { return f.name == m.name; })))) {
+      continue;
+    }
+    kept.push_back(&m);
+  }
+  std::sort(kept.begin(), kept.end(), [&](const json::Member* a, const json::Member* b) {
+    return r.utf16_order ? canonical::Utf16Less(a->name, b->name) : a->name < b->name;
+  });
+  out->push_back('{');
+  for (const json::Member* m : kept) {
+    if (m != kept.front()) out->push_back(',');
+    AppendEscaped(m->name, r.ascii, out);
+    out->push_back(':');
+    if (!AppendOther(m->value, r, false, out)) return false;
+  }
+  out->push_back('}');
+  return true;
+}
+
+// The flag of the reading under which `stored` is the event's hash, or "" when none is.
+std::string_view ReadingOfHash(const json::Value& event, std::string_view stored) {
+  for (const OtherReading& r : kOtherReadings) {
+    std::string text;
+    if (AppendOther(event, r, true, &text) && ToHex(Sha256::Of(text)) == stored) return r.flag;
+  }
+  return "";
+}
+
+// Whether every float in `value` has an integer value (1.0, 1e2): then it is one only under
+// ARCS's reading of errata LB-E25 (by-value writes it as that integer).
+bool FloatsIntegral(const json::Value& value) {
+  if (value.is_number()) {
+    const json::NumberInfo n = json::Classify(value.text());
+    return n.integral || !(n.has_fraction || n.has_exponent);
+  }
+  for (const json::Value& item : value.items()) {
+    if (!FloatsIntegral(item)) return false;
+  }
+  for (const json::Member& m : value.members()) {
+    if (!FloatsIntegral(m.value)) return false;
+  }
+  return true;
+}
+
+// The pointer of the first integer in `value` that a double does not hold exactly (beyond
+// +-2^53), or nothing: such a number is one a range-limited JSON implementation refuses
+// (errata LB-E26, limited-integers), where ARCS keeps every integer exact.
+std::optional<std::string> FirstHugeInteger(const json::Value& value, const std::string& at = "") {
+  if (value.is_number()) {
+    const json::NumberInfo n = json::Classify(value.text());
+    if (n.has_fraction || n.has_exponent) return std::nullopt;
+    std::string_view digits = value.text();
+    if (n.negative) digits.remove_prefix(1);
+    constexpr std::string_view kTwo53 = "9007199254740992";
+    if (digits.size() > kTwo53.size() || (digits.size() == kTwo53.size() && digits > kTwo53)) {
+      return at.empty() ? "/" : at;
+    }
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < value.items().size(); ++i) {
+    if (auto found = FirstHugeInteger(value.items()[i], at + "/" + std::to_string(i))) return found;
+  }
+  for (const json::Member& m : value.members()) {
+    std::string pointer = at;
+    pointer += '/';
+    json::AppendPointerToken(m.name, &pointer);
+    if (auto found = FirstHugeInteger(m.value, pointer)) return found;
+  }
+  return std::nullopt;
+}
+
 // What the cross-event rules keep per invocation: a byte (and the hash map's own ~40).
 enum InvocationState : std::uint8_t { kSeen = 1, kPending = 2, kResolved = 4 };
 
@@ -261,33 +515,71 @@ class Checker {
       if (!CheckLine(line)) break;
     }
     Finish();
+    if (!content_error_ && chained_ && missing_link_) content_error_ = missing_link_;
+    if (content_error_) {
+      NoteReading("LB-E43", content_error_->second, content_error_->first, "",
+                  "a reader or writer that takes only events fitting the field tables (errata "
+                  "LB-E43: typed-events, checked-events) refuses this session");
+    }
     if (meta) CheckMeta(meta);
+  }
+
+  // An error of an event's content (its field tables, values, ids, pairs, links and
+  // redactions): what errata LB-E43's typed-events or checked-events reader or writer refuses,
+  // where ARCS's reads and writes the event as given. Not the chain (a missing hash or prev_hash,
+  // LB-HASH-*: a writer writes them, a verifier judges them), not schema_version (LB-E31, the
+  // policy of LB-E34), not lines that are no JSON object, surrogates or repeated names (their own
+  // entries), not limits. A float is one (a reader ARCS's way reads it; a writer and a hash refuse
+  // it anyway).
+  static bool BreaksEventContent(std::string_view id) {
+    static constexpr std::array<std::string_view, 5> kNot = {
+        "LB-EVENT-1", "LB-LAYOUT-1", "LB-LAYOUT-5", "LB-CANON-8", "LB-CANON-9"};
+    if (id.starts_with("LB-META-") || id.starts_with("LB-HASH-")) return false;
+    return std::find(kNot.begin(), kNot.end(), id) == kNot.end();
   }
 
  private:
   void Report(const RuleRef& rule, Severity severity, std::uint64_t line, std::string pointer,
-              std::string message) {
+              std::string message, std::string_view reading = {}, bool content = true) {
+    if (content && severity == Severity::kError && line > 0 && !content_error_ &&
+        BreaksEventContent(rule.id)) {
+      content_error_ = {line, rule};
+    }
     out_->Add({std::string(rule.id),
                Module().LevelOf(rule.id),
                severity,
                {line, 0, std::move(pointer)},
-               std::move(message)});
+               std::move(message),
+               std::string(reading)});
   }
   void Error(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kError, line, std::move(pointer), std::move(message));
   }
+  // An error only under ARCS's reading of errata entry `reading`: the text does not settle it.
+  void ErrorByReading(std::string_view reading, const RuleRef& rule, std::uint64_t line,
+                      std::string pointer, std::string message) {
+    Report(rule, Severity::kError, line, std::move(pointer), std::move(message), reading);
+  }
   void Warn(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kWarning, line, std::move(pointer), std::move(message));
+  }
+  // Where the reference accepts under the lenient reading of errata entry `reading` that another
+  // reading rejects by: informative, never a change of validity.
+  void NoteReading(std::string_view reading, const RuleRef& rule, std::uint64_t line,
+                   std::string pointer, std::string message) {
+    Report(rule, Severity::kNote, line, std::move(pointer), std::move(message), reading);
   }
 
   // False once max_events is passed.
   bool CheckLine(const jsonl::Line& line) {
     line_ = line.number;
     if (line.bom) {
-      Error(rule::kJsonObjectLine, 1, "", "events.jsonl starts with a byte order mark");
+      ErrorByReading("LB-E7", rule::kJsonObjectLine, 1, "",
+                     "events.jsonl starts with a byte order mark");
     }
     if (!line.too_long && jsonl::IsBlank(line.text)) {
-      Error(rule::kJsonObjectLine, line_, "", "a blank line holds no JSON object (errata LB-E4)");
+      ErrorByReading("LB-E4", rule::kJsonObjectLine, line_, "",
+                     "a blank line holds no JSON object (errata LB-E4)");
       return true;
     }
     if (events_ == limits_.max_events) {
@@ -316,7 +608,11 @@ class Checker {
       problem = "not a JSON object";
     }
     if (!problem.empty()) {
-      Error(cited, line_, "", problem);
+      if (cited.id == rule::kUnicodeText.id) {
+        LoneSurrogate(line.text, problem);
+      } else {
+        Error(cited, line_, "", problem);
+      }
       chain_.Add(nullptr, problem);
       return true;
     }
@@ -325,21 +621,64 @@ class Checker {
     return true;
   }
 
+  // A lone surrogate escape is an error under errata LB-E27's refuse reading; under its escape
+  // reading the event hashes with the escape written back. A hash over the text with U+FFFD in
+  // place of the surrogate fits neither: that is the text's finding, whatever the reading.
+  void LoneSurrogate(std::string_view text, const std::string& problem) {
+    ErrorByReading("LB-E27", rule::kUnicodeText, line_, "", problem);
+    json::ParseOptions replacing = arcs::lightbox::ParseOptionsFor(limits_);
+    replacing.bad_unicode = json::BadUnicode::kReplaceAsGo;
+    json::Document replaced;
+    if (!replaced.Parse(text, replacing) || !replaced.root().is_object()) return;
+    const json::Value* stored = replaced.root().FindLast("hash");
+    Result<std::string> hash = arcs::lightbox::EventHash(replaced.root());
+    if (stored && stored->is_string() && hash.ok() && *hash == stored->text()) {
+      Error(rule::kHashMatches, line_, "/hash",
+            "the hash covers the event with U+FFFD in place of its lone surrogate, which is not "
+            "the event");
+    }
+  }
+
   void CheckEvent(const json::Value& event) {
+    if (event.Find("hash") || event.Find("prev_hash")) chained_ = true;
+    if (std::optional<std::string> at = FirstHugeInteger(event)) {
+      NoteReading("LB-E26", rule::kLimits, line_, *at,
+                  "an integer beyond +-2^53: an implementation that limits the range of numbers "
+                  "refuses it (errata LB-E26: limited-integers)");
+    }
     for (const json::Duplicate& d : document_.duplicates()) {
-      Error(rule::kUniqueNames, line_, d.pointer, "a repeated member name");
+      ErrorByReading("LB-E28", rule::kUniqueNames, line_, d.pointer, "a repeated member name");
     }
     if (std::optional<std::string> at = canonical::FirstFloat(event)) {
-      Error(rule::kNoFloats, line_, *at, "a float: the canonical form prohibits them");
+      Report(rule::kNoFloats, Severity::kError, line_, *at,
+             "a float: the canonical form prohibits them", FloatsIntegral(event) ? "LB-E25" : "");
     }
     for (const FieldSpec& f : kFields) {
       const json::Value* v = event.Find(f.name);
       if (!v) {
-        if (f.required)
-          Error(f.rule, line_, "", "the event has no \"" + std::string(f.name) + "\"");
+        // A writer fills in schema_version (LB-E31), and writes prev_hash and hash: events that
+        // lack both are what a writer is given, and no content error for errata LB-E43 unless
+        // the session is a chain (some event has one of them).
+        const bool link = f.name == "prev_hash" || f.name == "hash";
+        if (f.required) {
+          Report(f.rule, Severity::kError, line_, "",
+                 "the event has no \"" + std::string(f.name) + "\"", {},
+                 f.name != "schema_version" && !link);
+          if (link && !missing_link_) missing_link_ = {line_, f.rule};
+        }
       } else if (!HasShape(*v, f.shape)) {
-        Error(f.rule, line_, Pointer(f.name),
-              std::string(f.name) + " is not " + std::string(ShapeName(f.shape)));
+        // An optional member holding null is absent, or allowed, under other readings (LB-E19).
+        Report(f.rule, Severity::kError, line_, Pointer(f.name),
+               std::string(f.name) + " is not " + std::string(ShapeName(f.shape)),
+               v->is_null() && !f.required ? "LB-E19" : "");
+      }
+    }
+    // Only the first event whose stored hash is wrong can be the chain's first content break.
+    const json::Value* stored = event.FindLast("hash");
+    if (!first_mismatch_ && stored && stored->is_string()) {
+      Result<std::string> hash = arcs::lightbox::EventHash(event);
+      if (hash.ok() && *hash != stored->text()) {
+        first_mismatch_ = FirstMismatch{events_ - 1, ReadingOfHash(event, stored->text())};
       }
     }
     CheckValues(event);
@@ -369,15 +708,17 @@ class Checker {
       if (!session_) {
         session_ = std::string(v->text());
       } else if (v->text() != *session_) {
-        Error(rule::kOneSession, line_, "/session_id",
-              "session_id " + Quoted(v->text()) + " is not the first event's " + Quoted(*session_));
+        ErrorByReading(
+            "LB-E10", rule::kOneSession, line_, "/session_id",
+            "session_id " + Quoted(v->text()) + " is not the first event's " + Quoted(*session_));
       }
     }
     for (std::string_view name : {"chunk_count", "total_bytes"}) {
       const json::Value* v = event.Find(name);
       if (v && HasShape(*v, Shape::kInteger) && json::Classify(v->text()).negative &&
           !json::Classify(v->text()).zero) {
-        Error(rule::kCountsNonNegative, line_, Pointer(name), std::string(name) + " is negative");
+        ErrorByReading("LB-E20", rule::kCountsNonNegative, line_, Pointer(name),
+                       std::string(name) + " is negative");
       }
     }
     for (std::string_view name : {"hash", "prev_hash"}) {
@@ -396,10 +737,21 @@ class Checker {
   }
 
   void CheckTimestamp(const json::Value& event, std::string_view name, const RuleRef& rule) {
-    if (const json::Value* v = String(event, name); v && !IsTimestampWithMilliseconds(v->text())) {
-      Error(rule, line_, Pointer(name),
-            Quoted(v->text()) + " is not an ISO 8601 date-time with milliseconds and an offset");
+    const json::Value* v = String(event, name);
+    if (!v) return;
+    if (!IsTimestampWithMilliseconds(v->text())) {
+      Report(rule, Severity::kError, line_, Pointer(name),
+             Quoted(v->text()) + " is not an ISO 8601 date-time with milliseconds and an offset",
+             TimestampOpen(v->text(), name == "timestamp_start") ? "LB-E16" : "");
+    } else if (TimestampStricterRefuses(v->text())) {
+      NoteReading("LB-E16", rule, line_, Pointer(name), StricterTimestampNote(v->text()));
     }
+  }
+
+  static std::string StricterTimestampNote(std::string_view text) {
+    return Quoted(text) +
+           " is an RFC 3339 date-time, but not as ISO 8601 writes one (errata LB-E16: "
+           "iso-8601-millis, iso-8601-any-fraction refuse it)";
   }
 
   // output and timestamp_end are null for pending events only; error goes with status error.
@@ -407,19 +759,19 @@ class Checker {
     const json::Value* output = event.Find("output");
     const json::Value* end = event.Find("timestamp_end");
     if (status != "pending" && output && output->is_null()) {
-      Error(rule::kOutputNullOnlyPending, line_, "/output",
-            "output is null, but status is " + std::string(status));
+      ErrorByReading("LB-E17", rule::kOutputNullOnlyPending, line_, "/output",
+                     "output is null, but status is " + std::string(status));
     }
     if (status != "pending" && end && end->is_null()) {
-      Error(rule::kEndNullOnlyPending, line_, "/timestamp_end",
-            "timestamp_end is null, but status is " + std::string(status));
+      ErrorByReading("LB-E17", rule::kEndNullOnlyPending, line_, "/timestamp_end",
+                     "timestamp_end is null, but status is " + std::string(status));
     }
     const bool has_error = event.Find("error") != nullptr;
     if (status == "error" && !has_error) {
       Warn(rule::kErrorDetails, line_, "", "an event with status error has no \"error\" details");
     } else if (status != "error" && has_error) {
-      Error(rule::kErrorOnlyOnError, line_, "/error",
-            "an \"error\" member, but status is " + std::string(status));
+      ErrorByReading("LB-E18", rule::kErrorOnlyOnError, line_, "/error",
+                     "an \"error\" member, but status is " + std::string(status));
     }
   }
 
@@ -427,9 +779,9 @@ class Checker {
     const json::Value* id = String(event, "invocation_id");
     if (!id) return;
     const std::optional<InvocationKey> key = KeyOf(id->text());
-    if (!key) {
-      Error(rule::kInvocationIdShape, line_, "/invocation_id",
-            "invocation_id " + Quoted(id->text()) + " is not inv_NNNNN");
+    if (!key) {  // the row's "format: `inv_NNNNN`" is Description text (LB-E11: any-string)
+      ErrorByReading("LB-E11", rule::kInvocationIdShape, line_, "/invocation_id",
+                     "invocation_id " + Quoted(id->text()) + " is not inv_NNNNN");
       return;
     }
     const json::Value* status = String(event, "status");
@@ -445,8 +797,10 @@ class Checker {
     state |= kSeen | (pending ? kPending : 0);
     for (std::string_view name : {"retry_of", "parent_invocation"}) {
       if (const json::Value* v = String(event, name); v && v->text() == id->text()) {
-        Error(name == "retry_of" ? rule::kRetryNotSelf : rule::kParentNotSelf, line_, Pointer(name),
-              std::string(name) + " names the event's own invocation");
+        // A retry's own id is settled (a NEW invocation_id); a parent is LB-E21's question.
+        Report(name == "retry_of" ? rule::kRetryNotSelf : rule::kParentNotSelf, Severity::kError,
+               line_, Pointer(name), std::string(name) + " names the event's own invocation",
+               name == "retry_of" ? "" : "LB-E21");
         return;
       }
     }
@@ -497,8 +851,9 @@ class Checker {
       later_.push_back({line_, key, std::string(target->text())});
       return;
     }
-    Error(rule::kRetryTarget, line_, Pointer(name),
-          std::string(name) + " " + Quoted(target->text()) + " names no earlier invocation");
+    ErrorByReading(
+        "LB-E22", rule::kRetryTarget, line_, Pointer(name),
+        std::string(name) + " " + Quoted(target->text()) + " names no earlier invocation");
   }
 
   void CheckRedactions(const json::Value& event) {
@@ -507,7 +862,8 @@ class Checker {
     for (const json::Member& m : hashes->members()) {
       const std::string pointer = "/content_hashes" + Pointer(m.name);
       if (!m.value.is_string() || !IsSha256Hex(m.value.text())) {
-        Error(rule::kRedactionHash, line_, pointer, "not 64 lowercase hexadecimal digits");
+        ErrorByReading("LB-E38", rule::kRedactionHash, line_, pointer,
+                       "not 64 lowercase hexadecimal digits");
       }
       const std::size_t dot = m.name.find('.');
       const std::string_view top = m.name.substr(0, dot);
@@ -516,12 +872,13 @@ class Checker {
                                       : nullptr;
       const json::Value* at = member ? AtPath(*member, m.name.substr(dot + 1)) : nullptr;
       if (!at) {
-        Error(rule::kRedactionPath, line_, pointer,
-              Quoted(m.name) + " is not input. or output. and a path to a value of the event");
+        ErrorByReading(
+            "LB-E38", rule::kRedactionPath, line_, pointer,
+            Quoted(m.name) + " is not input. or output. and a path to a value of the event");
       } else if (!IsRedacted(*at)) {
-        Error(rule::kRedactionMarker, line_, pointer,
-              "the value at " + Quoted(m.name) +
-                  " is not \"[REDACTED]\" or a {_redacted, _reason, _bytes} object");
+        ErrorByReading("LB-E38", rule::kRedactionMarker, line_, pointer,
+                       "the value at " + Quoted(m.name) +
+                           " is not \"[REDACTED]\" or a {_redacted, _reason, _bytes} object");
       }
     }
   }
@@ -560,9 +917,13 @@ class Checker {
         break;
     }
     if (cited) {
-      Error(*cited, LineOfEvent(chain.first_broken), "",
-            "the hash chain breaks at " + chain.reason + " (" +
-                std::string(arcs::lightbox::BreakName(chain.first_break)) + ")");
+      // A stored hash that another reading's canonical form gives breaks no chain under it.
+      const bool by_reading = cited == &rule::kHashMatches && first_mismatch_ &&
+                              first_mismatch_->event == chain.first_broken;
+      Report(*cited, Severity::kError, LineOfEvent(chain.first_broken), "",
+             "the hash chain breaks at " + chain.reason + " (" +
+                 std::string(arcs::lightbox::BreakName(chain.first_break)) + ")",
+             by_reading ? first_mismatch_->reading : "");
     }
   }
 
@@ -577,8 +938,9 @@ class Checker {
         std::uint8_t& c = colour[at];
         if (c == kCleared) break;
         if (c == kOnPath) {
-          Error(rule::kParentNotSelf, parent_of_.at(at).line, "/parent_invocation",
-                "parent_invocation closes a cycle: an invocation is its own ancestor");
+          ErrorByReading("LB-E21", rule::kParentNotSelf, parent_of_.at(at).line,
+                         "/parent_invocation",
+                         "parent_invocation closes a cycle: an invocation is its own ancestor");
           break;
         }
         c = kOnPath;
@@ -602,22 +964,43 @@ class Checker {
     for (;;) {
       Result<std::size_t> n = meta->Read(buffer, sizeof buffer);
       if (!n.ok() || *n == 0) break;
-      if (text.size() + *n > limits_.max_line_bytes) {
-        return Error(rule::kLimits, 0, "meta.json", "meta.json is larger than max_line_bytes");
+      if (text.size() + *n > limits_.max_line_bytes) {  // a limit (errata LB-E41)
+        Error(rule::kLimits, 0, "meta.json", "meta.json is larger than max_line_bytes");
+        return NoteUnreadableMeta();
       }
       text.append(buffer, *n);
     }
+    // A leading BOM breaks RFC 8259's MUST NOT, yet readers MAY ignore it (LB-E7).
+    if (text.starts_with("\xEF\xBB\xBF")) {
+      ErrorByReading("LB-E7", rule::kMetaObject, 0, "meta.json",
+                     "meta.json starts with a byte order mark");
+      text.erase(0, 3);
+    }
     json::Document doc;
     if (!doc.Parse(text, arcs::lightbox::ParseOptionsFor(limits_))) {
-      return Error(doc.error().code == json::ErrorCode::kLoneSurrogate ? rule::kUnicodeText
-                                                                       : rule::kMetaObject,
-                   0, "meta.json", "meta.json is not JSON: " + doc.error().message);
+      if (doc.error().code == json::ErrorCode::kLoneSurrogate) {
+        return ErrorByReading("LB-E27", rule::kUnicodeText, 0, "meta.json",
+                              "meta.json is not Unicode text: " + doc.error().message);
+      }
+      if (doc.error().code == json::ErrorCode::kDepthExceeded) {  // a limit (errata LB-E41)
+        Error(rule::kLimits, 0, "meta.json", "meta.json is not read: " + doc.error().message);
+        return NoteUnreadableMeta();
+      }
+      Error(rule::kMetaObject, 0, "meta.json", "meta.json is not JSON: " + doc.error().message);
+      return NoteUnreadableMeta();
     }
     if (!doc.root().is_object()) {
-      return Error(rule::kMetaObject, 0, "meta.json", "meta.json is not a JSON object");
+      Error(rule::kMetaObject, 0, "meta.json", "meta.json is not a JSON object");
+      return NoteUnreadableMeta();
+    }
+    if (std::optional<std::string> at = FirstHugeInteger(doc.root())) {
+      NoteReading("LB-E26", rule::kLimits, 0, "meta.json" + *at,
+                  "an integer beyond +-2^53: an implementation that limits the range of numbers "
+                  "refuses it (errata LB-E26: limited-integers)");
     }
     for (const json::Duplicate& d : doc.duplicates()) {
-      Error(rule::kUniqueNames, 0, "meta.json" + d.pointer, "a repeated member name");
+      ErrorByReading("LB-E28", rule::kUniqueNames, 0, "meta.json" + d.pointer,
+                     "a repeated member name");
     }
     const json::Value& object = doc.root();
     const std::array<std::pair<std::string_view, RuleRef>, 4> fields = {{
@@ -628,27 +1011,39 @@ class Checker {
     }};
     for (const auto& [name, cited] : fields) {
       const json::Value* v = object.Find(name);
-      if (!v || !v->is_string()) {
-        Error(cited, 0, "meta.json" + Pointer(name),
-              "meta.json has no string \"" + std::string(name) + "\"");
+      if (!v || !v->is_string()) {  // meta.json's members are an example's (LB-E9)
+        ErrorByReading("LB-E9", cited, 0, "meta.json" + Pointer(name),
+                       "meta.json has no string \"" + std::string(name) + "\"");
       }
     }
     const json::Value* version = String(object, "schema_version");
     if (version && version->text() != "1") {
-      Error(rule::kMetaSchemaVersion, 0, "meta.json/schema_version",
-            "schema_version " + Quoted(version->text()) + " is not \"1\"");
+      ErrorByReading("LB-E9", rule::kMetaSchemaVersion, 0, "meta.json/schema_version",
+                     "schema_version " + Quoted(version->text()) + " is not \"1\"");
     }
     const json::Value* created = String(object, "created_at");
     if (created && !IsTimestampWithMilliseconds(created->text())) {
-      Error(rule::kMetaCreatedAt, 0, "meta.json/created_at",
-            Quoted(created->text()) + " is not an ISO 8601 date-time with milliseconds");
+      ErrorByReading(TimestampOpen(created->text(), false) ? "LB-E16" : "LB-E9",
+                     rule::kMetaCreatedAt, 0, "meta.json/created_at",
+                     Quoted(created->text()) + " is not an ISO 8601 date-time with milliseconds");
+    } else if (created && TimestampStricterRefuses(created->text())) {
+      NoteReading("LB-E16", rule::kMetaCreatedAt, 0, "meta.json/created_at",
+                  StricterTimestampNote(created->text()));
     }
     const json::Value* session = String(object, "session_id");
     if (session && session_ && session->text() != *session_) {
-      Error(rule::kMetaAgrees, 0, "meta.json/session_id",
-            "meta.json's session_id " + Quoted(session->text()) + " is not the events' " +
-                Quoted(*session_));
+      ErrorByReading("LB-E10", rule::kMetaAgrees, 0, "meta.json/session_id",
+                     "meta.json's session_id " + Quoted(session->text()) + " is not the events' " +
+                         Quoted(*session_));
     }
+  }
+
+  // A verifier or reader that reads meta.json refuses a session whose meta.json is no JSON
+  // object; ARCS's reads the events alone (errata LB-E42).
+  void NoteUnreadableMeta() {
+    NoteReading("LB-E42", rule::kMetaObject, 0, "meta.json",
+                "a verifier or reader that reads meta.json refuses this session (errata LB-E42: "
+                "readable-meta, checked-meta)");
   }
 
   struct Later {  // a parent_invocation not seen yet
@@ -672,7 +1067,19 @@ class Checker {
   std::vector<std::uint64_t> event_lines_;  // each event's line: 8 bytes an event
   // Events whose hash (true) or prev_hash (false) is no SHA-256 hex: a few, in a broken file.
   std::vector<std::pair<std::uint64_t, bool>> malformed_links_;
+  // The first event whose stored hash is not its hash, and the flag of the reading whose canonical
+  // form gives that hash ("" for none).
+  struct FirstMismatch {
+    std::uint64_t event;
+    std::string_view reading;
+  };
+  std::optional<FirstMismatch> first_mismatch_;
   std::optional<std::string> session_;
+  // The first error LB-E43's stricter readers and writers refuse by: its line and rule.
+  std::optional<std::pair<std::uint64_t, RuleRef>> content_error_;
+  // The first missing hash or prev_hash: its line and rule.
+  std::optional<std::pair<std::uint64_t, RuleRef>> missing_link_;
+  bool chained_ = false;  // some event has a hash or a prev_hash member
   std::uint64_t line_ = 0;
   std::uint64_t events_ = 0;
 };

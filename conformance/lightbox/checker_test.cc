@@ -130,5 +130,48 @@ TEST(LightboxChecker, MetaJsonMustAgree) {
   EXPECT_EQ(ErrorRules(Check(events, &meta)), (std::set<std::string>{"LB-META-5", "LB-META-6"}));
 }
 
+// The readings a note marks where the reference accepts leniently (errata LB-E16, LB-E26, LB-E42,
+// LB-E43): never an error, and only where another reading rejects.
+std::set<std::string> NoteReadings(const Diagnostics& d) {
+  std::set<std::string> readings;
+  for (const Finding& f : d.findings()) {
+    if (f.severity == Severity::kNote && !f.reading.empty()) readings.insert(f.reading);
+  }
+  return readings;
+}
+
+TEST(LightboxChecker, NotesMarkLenientReadings) {
+  const std::string meta =
+      R"({"session_id":"session_1","schema_version":"1","lightbox_version":"0.1.0",)"
+      R"("created_at":"2025-01-15T10:00:00.000+00:00"})";
+  EXPECT_TRUE(NoteReadings(Check(Chained({Event("inv_00001", "complete")}), &meta)).empty());
+  // An integer beyond 2^53 (LB-E26); 2^53 itself is exact in a double.
+  EXPECT_EQ(NoteReadings(Check(
+                Chained({Event("inv_00001", "complete", R"(,"total_bytes":9007199254740993)")}))),
+            (std::set<std::string>{"LB-E26"}));
+  EXPECT_TRUE(NoteReadings(Check(Chained({Event("inv_00001", "complete",
+                                                R"(,"x":[-9007199254740992,9007199254740992])")})))
+                  .empty());
+  // Lower-case designators (LB-E16): valid, yet not as ISO 8601 writes them.
+  std::string lower = Event("inv_00001", "complete");
+  lower.replace(lower.find("2025-01-15T10:23:01.456Z"), 24, "2025-01-15t10:23:01.456z");
+  const Diagnostics d = Check(Chained({lower}));
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_EQ(NoteReadings(d), (std::set<std::string>{"LB-E16"}));
+  // A meta.json that is no JSON object (LB-E42), or nested beyond the limit (LB-LAYOUT-5).
+  const std::string events = Chained({Event("inv_00001", "complete")});
+  const std::string array = "[" + meta + "]";
+  EXPECT_EQ(NoteReadings(Check(events, &array)), (std::set<std::string>{"LB-E42"}));
+  const std::string deep = R"({"x":)" + std::string(200, '[') + std::string(200, ']') + "}";
+  const Diagnostics over = Check(events, &deep);
+  EXPECT_EQ(ErrorRules(over), (std::set<std::string>{"LB-LAYOUT-5"}));
+  EXPECT_EQ(NoteReadings(over), (std::set<std::string>{"LB-E42"}));
+  // An event that breaks a field row (LB-E43); events without prev_hash and hash alone, as a
+  // writer is given them, do not.
+  EXPECT_EQ(NoteReadings(Check(Chained({Event("inv_00001", "done")}))),
+            (std::set<std::string>{"LB-E43"}));
+  EXPECT_TRUE(NoteReadings(Check(Event("inv_00001", "complete") + "\n")).empty());
+}
+
 }  // namespace
 }  // namespace arcs::conformance::lightbox

@@ -8,6 +8,7 @@
 #include "conformance/lightbox/checker.h"
 #include "conformance/lightbox/verbs.h"
 #include "reference/core/json.h"
+#include "reference/core/number.h"
 
 namespace arcs::conformance::lightbox {
 
@@ -68,6 +69,84 @@ Result<arcs::lightbox::ChainVerdict> VerifyInput(const CaseInput& input) {
   return arcs::lightbox::Verify(&events, ToLightboxLimits(input.limits));
 }
 
+// meta.json's text without a leading BOM, which readers and verifiers ignore (errata LB-E7).
+std::string_view MetaText(const CaseInput& input) {
+  std::string_view text = input.Input("meta");
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  return text;
+}
+
+// Whether event `index` (0-based, blank lines not counted) is a line the reference cannot parse
+// for a lone surrogate escape alone (errata LB-E27, refuse), or for its own default limits (a case
+// that sets none leaves the limits to the implementation, LB-E41): under the reading escape, or
+// with higher limits, it is an event, and the chain may break at it or later.
+bool OpenLine(const CaseInput& input, std::uint64_t index) {
+  const Limits limits = ToLightboxLimits(input.limits);
+  jsonl::MemorySource events(input.Input("events"));
+  jsonl::LineReader reader(&events, arcs::lightbox::LineOptionsFor(limits));
+  jsonl::Line line;
+  json::Document doc;
+  for (std::uint64_t at = 0;;) {
+    Result<bool> next = reader.Next(&line);
+    if (!next.ok() || !*next) return false;
+    if (!line.too_long && jsonl::IsBlank(line.text)) continue;
+    if (at++ < index) continue;
+    const Limits defaults;
+    if (line.too_long) return limits.max_line_bytes == defaults.max_line_bytes;
+    if (doc.Parse(line.text, arcs::lightbox::ParseOptionsFor(limits))) return false;
+    return doc.error().code == json::ErrorCode::kLoneSurrogate ||
+           (doc.error().code == json::ErrorCode::kDepthExceeded &&
+            limits.max_json_depth == defaults.max_json_depth);
+  }
+}
+
+// Whether some line that the reference cannot parse for a lone surrogate escape (errata LB-E27,
+// refuse) has, read under the reading escape, a schema_version other than "1": a verifier of that
+// reading refuses the session by the policy unknown_schema_version (LB-E34), naming no event.
+bool VersionHiddenBySurrogate(const CaseInput& input) {
+  const Limits limits = ToLightboxLimits(input.limits);
+  jsonl::MemorySource events(input.Input("events"));
+  jsonl::LineReader reader(&events, arcs::lightbox::LineOptionsFor(limits));
+  jsonl::Line line;
+  json::Document doc;
+  json::ParseOptions replacing = arcs::lightbox::ParseOptionsFor(limits);
+  replacing.bad_unicode = json::BadUnicode::kReplaceAsGo;
+  for (;;) {
+    Result<bool> next = reader.Next(&line);
+    if (!next.ok() || !*next) return false;
+    if (line.too_long || jsonl::IsBlank(line.text)) continue;
+    if (doc.Parse(line.text, arcs::lightbox::ParseOptionsFor(limits)) ||
+        doc.error().code != json::ErrorCode::kLoneSurrogate) {
+      continue;
+    }
+    if (!doc.Parse(line.text, replacing) || !doc.root().is_object()) continue;
+    const json::Value* version = doc.root().FindLast("schema_version");
+    if (version && !(version->is_string() && version->text() == arcs::lightbox::kSchemaVersion)) {
+      return true;
+    }
+  }
+}
+
+// Whether a verifier may refuse the session as a whole, naming no broken event: meta.json breaks
+// a rule under some reading (a verifier that reads or judges it, errata LB-E42: readable-meta,
+// checked-meta), or some line or meta.json is beyond the case's limits (a session refused for a
+// limit is rejected, not shown broken, errata LB-E41), or an event says another schema_version
+// under another reading of LB-E27.
+bool SessionMayBeRefused(const CaseInput& input) {
+  jsonl::MemorySource events(input.Input("events"));
+  std::optional<jsonl::MemorySource> meta;
+  if (input.inputs->contains("meta")) meta.emplace(input.Input("meta"));
+  Diagnostics found;
+  Validate(&events, meta ? &*meta : nullptr, ToLightboxLimits(input.limits), &found);
+  const auto& all = found.findings();
+  return VersionHiddenBySurrogate(input) ||
+         std::any_of(all.begin(), all.end(), [](const Finding& f) {
+           return f.severity == Severity::kError &&
+                  (f.rule_id == "LB-LAYOUT-5" || f.rule_id.starts_with("LB-META-") ||
+                   (f.location.line == 0 && !f.location.pointer.empty()));
+         });
+}
+
 // Whether every event (and meta.json, when given) says schema_version "1": the reference
 // declares unknown_schema_version=refuse (errata LB-E34), so it reads and verifies nothing else.
 // A missing schema_version is not "unknown" (LB-E31).
@@ -84,7 +163,12 @@ bool OnlyVersionOne(const CaseInput& input) {
       &events, ToLightboxLimits(input.limits),
       [&](std::uint64_t, const json::Value* event, std::string_view) { check(event); });
   json::Document meta;
-  if (input.inputs->contains("meta") && meta.Parse(input.Input("meta"))) check(&meta.root());
+  const json::ParseOptions options =
+      arcs::lightbox::ParseOptionsFor(ToLightboxLimits(input.limits));
+  if (input.inputs->contains("meta") && meta.Parse(MetaText(input), options) &&
+      meta.root().is_object()) {
+    check(&meta.root());
+  }
   return known;
 }
 
@@ -127,7 +211,16 @@ std::string CheckVerify(const AnswerCheck& check) {
   auto given = check.answer.outputs.find("first_broken");
   const std::string expected = std::to_string(verdict->first_broken);
   if (given == check.answer.outputs.end()) {
+    // A session refused for a limit (errata LB-E41), or for its meta.json (LB-E42), is rejected,
+    // not shown broken.
+    if (SessionMayBeRefused(check.input)) return "";
     return "no output \"first_broken\" (the first broken event is " + expected + ")";
+  }
+  // An event the reference cannot parse for a lone surrogate (LB-E27: refuse) or its own default
+  // limits is one under the reading escape, or higher limits: the chain breaks there or later.
+  if (given->second != expected && OpenLine(check.input, verdict->first_broken)) {
+    const std::optional<std::int64_t> at = json::ToInt64(given->second);
+    if (at && *at >= 0 && static_cast<std::uint64_t>(*at) >= verdict->first_broken) return "";
   }
   if (given->second != expected) {
     return "first_broken is " + given->second + "; the first broken event is " + expected + " (" +
