@@ -30,9 +30,10 @@ std::string_view RuleOf(json::ErrorCode code) {
 
 void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
               Diagnostics* diagnostics) {
-  auto add = [&](std::string_view rule, Location where, std::string message) {
-    diagnostics->Add(
-        {std::string(rule), Level::kMust, Severity::kError, std::move(where), std::move(message)});
+  auto add = [&](std::string_view rule, Location where, std::string message,
+                 std::string reading = {}) {
+    diagnostics->Add({std::string(rule), Level::kMust, Severity::kError, std::move(where),
+                      std::move(message), std::move(reading)});
   };
   Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
   if (!text.ok()) {
@@ -42,26 +43,33 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
     return;
   }
   if (text->starts_with("\xEF\xBB\xBF")) {
+    // RFC 8259 lets a parser ignore the mark: only MIO-E17's reading makes the file not JSON.
     add(kJsonRule, LocationOf(*text, 0),
         "the file starts with a byte order mark (U+FEFF), which RFC 8259 §8.1 forbids writers to "
-        "add (a reader MAY ignore it; ARCS reads the file as not JSON: errata MIO-E17)");
+        "add (a reader MAY ignore it; ARCS reads the file as not JSON: errata MIO-E17)",
+        "MIO-E17");
     return;
   }
   json::Document doc;
   if (!doc.Parse(*text, arcs::model_io::ParseOptionsFor(limits))) {
-    add(RuleOf(doc.error().code), LocationOf(*text, doc.error().offset),
-        "not one JSON document: " + doc.error().message);
+    // A lone surrogate escape is grammatical JSON: only MIO-E19's I-JSON reading refuses it.
+    const std::string_view rule = RuleOf(doc.error().code);
+    add(rule, LocationOf(*text, doc.error().offset),
+        "not one JSON document: " + doc.error().message,
+        rule == kLoneSurrogateRule ? "MIO-E19" : "");
     return;
   }
   for (const json::Duplicate& d : doc.duplicates()) {
     Location where = LocationOf(*text, d.offset);
     where.pointer = d.pointer;
+    // RFC 8259 only says names SHOULD be unique: the refusal is MIO-E18's I-JSON reading.
     add(kRepeatedNameRule, std::move(where),
         "a member name repeated in its object: I-JSON forbids it, and RFC 8785 has no canonical "
-        "form for it");
+        "form for it",
+        "MIO-E18");
   }
   for (arcs::model_io::Violation& v : arcs::model_io::Verify(doc.root(), limits)) {
-    add(v.rule_id, {0, 0, std::move(v.path)}, std::move(v.message));
+    add(v.rule_id, {0, 0, std::move(v.path)}, std::move(v.message), std::move(v.reading));
   }
 }
 

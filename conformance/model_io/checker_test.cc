@@ -42,6 +42,31 @@ TEST(ModelIoChecker, ARepeatedNameAndTheInvariantsEachHaveAFinding) {
             std::vector<std::string>{"MIO-JSON-3 1:14 "});  // after its string
 }
 
+// Each finding names the errata entry whose reading alone makes it one ("" where the text does).
+std::vector<std::string> Readings(std::string_view text) {
+  jsonl::MemorySource source(text);
+  Diagnostics diagnostics;
+  Validate(&source, {}, &diagnostics);
+  diagnostics.Sort();
+  std::vector<std::string> out;
+  for (const Finding& f : diagnostics.findings()) out.push_back(f.rule_id + " " + f.reading);
+  return out;
+}
+
+TEST(ModelIoChecker, AFindingThatRestsOnAReadingNamesItsEntry) {
+  const std::string session =
+      R"({"adapter_id":"a","model_id":"m","mode":"record","interactions":[],)";
+  EXPECT_EQ(Readings(session + R"("model_io_schema_version":"1.0.0-rc.1"})"),
+            std::vector<std::string>{"MI1 MIO-E10"});  // SemVer 2.0.0 allows the pre-release
+  EXPECT_EQ(Readings(session + R"("model_io_schema_version":"01.0.0"})"),
+            std::vector<std::string>{"MI1 "});  // SemVer 2.0.0 forbids the leading zero
+  EXPECT_EQ(Readings(session + R"("model_io_schema_version":"1.0.0","stats":"none",)"
+                               R"("created_at_utc":null,"ended_at_utc":"2026-01-05"})"),
+            (std::vector<std::string>{"MIO-FIELDS-6 MIO-E14", "MIO-FIELDS-9 MIO-E15",
+                                      "MIO-FIELDS-8 MIO-E33"}));  // by pointer
+  EXPECT_EQ(Readings("\xEF\xBB\xBF{}"), std::vector<std::string>{"MIO-JSON-1 MIO-E17"});
+}
+
 TEST(ModelIoChecker, AFileOverTheLimitIsNotRead) {
   arcs::model_io::Limits limits;
   limits.max_file_bytes = 10;

@@ -1,11 +1,19 @@
 #include "conformance/model_io/module.h"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
+#include <optional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "conformance/model_io/checker.h"
+#include "conformance/model_io/truth.h"
 #include "conformance/model_io/verbs.h"
+#include "reference/core/canonical.h"
 #include "reference/core/json.h"
+#include "reference/core/number.h"
 #include "reference/core/strings.h"
 
 namespace arcs::conformance::model_io {
@@ -127,6 +135,27 @@ bool MayBeLeftOut(std::string_view id, const std::set<std::string>& reported,
   return false;
 }
 
+// Whether the reference reports, at the pointer of invariant finding `f`, a finding of another
+// rule: the member is missing or of another type (its row). A verifier may report that defect
+// alone, as upstream reports a schema error (errata MIO-E12): the invariant that reads the member
+// need not be named.
+bool BesideAMembersDefect(const protocol::ReportedFinding& f,
+                          const std::vector<protocol::ReportedFinding>& reference) {
+  return std::any_of(reference.begin(), reference.end(), [&](const protocol::ReportedFinding& g) {
+    return g.pointer == f.pointer && !Module().IsNativeRuleId(g.rule);
+  });
+}
+
+// Whether the reference finds the JSON text itself not one it canonicalizes (a repeated name, a
+// lone surrogate, a number no double holds: I-JSON, errata MIO-E18 to MIO-E20) or over a limit. A
+// verifier may refuse such a text and stop, as for any text it cannot read: the invariants the
+// reference goes on to find need not be named.
+bool RefusesTheText(const std::vector<protocol::ReportedFinding>& reference) {
+  return std::any_of(reference.begin(), reference.end(), [](const protocol::ReportedFinding& f) {
+    return f.rule.starts_with("MIO-JSON-");
+  });
+}
+
 // The ids, each cut to an excerpt: an implementation's answer names them.
 std::string JoinIds(const std::set<std::string>& ids) {
   std::string out;
@@ -134,8 +163,68 @@ std::string JoinIds(const std::set<std::string>& ids) {
   return out.empty() ? "none" : out;
 }
 
-// MI10: the violations come sorted in the order the implementation declares; and where the text
-// settles the case, they name the invariants the reference finds, no more and no fewer.
+// Whether the JSON number `token` denotes exactly the integer n (errata MIO-E11's `exact-value`
+// reading of MI5: "1.0" and "1e0" do, "1.0000000000000001" does not, though it reads as 1).
+bool DenotesExactly(std::string_view token, std::size_t n) {
+  if (token.starts_with('-')) token.remove_prefix(1);
+  const std::size_t e = std::min(token.find_first_of("eE"), token.size());
+  const std::string_view number = token.substr(0, e);
+  const std::size_t dot = std::min(number.find('.'), number.size());
+  std::string digits(number.substr(0, dot));
+  long long exponent = 0;
+  if (dot < number.size()) {
+    digits += number.substr(dot + 1);
+    exponent -= static_cast<long long>(number.size() - dot - 1);
+  }
+  if (e < token.size()) {
+    std::string_view power = token.substr(e + 1);
+    const bool negative = power.starts_with('-');
+    if (power.starts_with('-') || power.starts_with('+')) power.remove_prefix(1);
+    long long value = 0;  // beyond 10^9 the token is no index of a list that fits in memory
+    for (char c : power) value = std::min(value * 10 + (c - '0'), 1'000'000'000LL);
+    exponent += negative ? -value : value;
+  }
+  while (!digits.empty() && digits.back() == '0' && exponent < 0) {
+    digits.pop_back();
+    ++exponent;
+  }
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+  if (digits.empty()) return n == 0;
+  if (exponent < 0 || exponent > 20) return false;
+  return digits + std::string(static_cast<std::size_t>(exponent), '0') == std::to_string(n);
+}
+
+// The invariants the session breaks, each judged on its own (truth.h), and those the reference's
+// validator reports; a file that is not JSON breaks only what the validator says. MI5 also where
+// only a reading of the errata breaks it: MIO-E6's `literal` (an empty list has no
+// interactions[0]) and MIO-E11's `exact-value` (an i whose token is not exactly its position).
+std::set<std::string> MoreBrokenRules(const CaseInput& input) {
+  json::Document doc;
+  const std::string& text = input.Input("file");
+  const Limits limits = ToModelIoLimits(input.limits);
+  // Nesting is bounded by a reader, not by the format (errata MIO-E27): a verifier whose bound is
+  // higher than ARCS's reads the file, and the invariants it breaks are judged at any depth.
+  json::ParseOptions options = arcs::model_io::ParseOptionsFor(limits);
+  options.max_depth = std::numeric_limits<std::uint32_t>::max();
+  if (text.size() > limits.max_file_bytes || !doc.Parse(text, options)) return {};
+  std::set<std::string> broken = BrokenInvariants(doc.root());
+  const json::Value* interactions =
+      doc.root().is_object() ? doc.root().FindLast("interactions") : nullptr;
+  if (interactions && interactions->is_array()) {
+    const auto items = interactions->items();
+    if (items.empty()) broken.insert("MI5");
+    for (std::size_t n = 0; n < items.size(); ++n) {
+      const json::Value* i = items[n].is_object() ? items[n].FindLast("i") : nullptr;
+      if (i && i->is_number() && !DenotesExactly(i->text(), n)) broken.insert("MI5");
+    }
+  }
+  return broken;
+}
+
+// MI10: the violations come sorted in the order the implementation declares. Each invariant they
+// name must be one the file breaks (under some reading: truth.h), whichever the reference names;
+// and, where the text settles the case, they leave out no invariant the reference finds by the
+// text alone (not by an errata reading).
 std::string CheckValidate(const AnswerCheck& check) {
   const ViolationOrder order = DeclaredOrder(check.policies);
   const std::vector<protocol::ReportedFinding>& given = check.answer.findings;
@@ -147,20 +236,28 @@ std::string CheckValidate(const AnswerCheck& check) {
              (order == ViolationOrder::kNumeric ? "numeric" : "code-unit") + " (MI10)";
     }
   }
-  if (check.ambiguous || !check.answer.findings_given) return "";
-  const std::set<std::string> expected = InvariantIds(ValidateAnswer(check.input).findings);
+  if (!check.answer.findings_given) return "";
+  const std::vector<protocol::ReportedFinding> reference = ValidateAnswer(check.input).findings;
+  std::set<std::string> broken = InvariantIds(reference);
+  broken.merge(MoreBrokenRules(check.input));
   const std::set<std::string> reported = InvariantIds(given);
-  auto named = [&](std::string_view id) { return reported.contains(std::string(id)); };
+  for (const std::string& id : reported) {
+    if (!broken.contains(id)) {
+      return "the violations name " + Excerpt(id, 40) +
+             ", which the file does not break (it breaks " + JoinIds(broken) + ")";
+    }
+  }
+  if (check.ambiguous || RefusesTheText(reference)) return "";
+  std::vector<protocol::ReportedFinding> settled;
+  std::copy_if(reference.begin(), reference.end(), std::back_inserter(settled),
+               [&](const protocol::ReportedFinding& f) {
+                 return f.reading.empty() && !BesideAMembersDefect(f, reference);
+               });
+  const std::set<std::string> expected = InvariantIds(settled);
   for (const std::string& id : expected) {
-    if (named(id) || MayBeLeftOut(id, reported, expected)) continue;
+    if (reported.contains(id) || MayBeLeftOut(id, reported, expected)) continue;
     return "the violations do not name " + id + " (they name " + JoinIds(reported) +
            "; the file breaks " + JoinIds(expected) + ")";
-  }
-  for (const std::string& id : reported) {
-    if (!expected.contains(id)) {
-      return "the violations name " + Excerpt(id, 40) +
-             ", which the file does not break (it breaks " + JoinIds(expected) + ")";
-    }
   }
   return "";
 }
@@ -217,12 +314,90 @@ std::string CheckOutput(const AnswerCheck& check, std::string_view output,
   return "";
 }
 
-// A flagged case that claims the hash of another (MI12's pairs: errata MIO-E28) is still compared:
-// its readings differ only on whether to hash it, and the reference hashes both.
+// What §4.3-§4.4's code hashes for a session whose core members all have their types, invalid or
+// not (errata MIO-E4's `as-coded` reading): the four strings and each interaction's core members,
+// the interactions sorted by i as `.sort((a, b) => a.i - b.i)` sorts them (stably). No hash (an
+// invalid answer) where the code's bytes would depend on more than the text says.
+protocol::Answer AsCodedHashAnswer(const CaseInput& input) {
+  protocol::Answer answer;
+  answer.verdict = protocol::Verdict::kInvalid;
+  json::Document doc;
+  const json::Value* session = ParseSession(input, &doc);
+  const json::Value* interactions = session ? session->FindLast("interactions") : nullptr;
+  if (!interactions || !interactions->is_array()) return answer;
+  std::vector<std::pair<double, const json::Value*>> sorted;
+  for (const json::Value& x : interactions->items()) {
+    const json::Value* i = x.is_object() ? x.FindLast("i") : nullptr;
+    const std::optional<double> index =
+        i && i->is_number() ? json::ToDouble(i->text()) : std::nullopt;
+    if (!index) return answer;
+    for (std::string_view name : {"prompt_hash", "response_content", "response_hash"}) {
+      const json::Value* v = x.FindLast(name);
+      if (!v || !v->is_string()) return answer;
+    }
+    sorted.emplace_back(*index, &x);
+  }
+  for (std::string_view name : {"adapter_id", "mode", "model_id", "model_io_schema_version"}) {
+    const json::Value* v = session->FindLast(name);
+    if (!v || !v->is_string()) return answer;
+  }
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // RFC 8785's member order, which for these ASCII names is byte order. Strings and finite
+  // numbers always have a canonical form.
+  std::string core = "{";
+  auto member = [&core](std::string_view name, const json::Value& value) {
+    if (core.back() != '{') core += ',';
+    json::AppendQuoted(name, &core);
+    core += ':';
+    (void)canonical::AppendJcs(value, &core);
+  };
+  member("adapter_id", *session->FindLast("adapter_id"));
+  core += ",\"interactions\":[";
+  for (const auto& [index, x] : sorted) {
+    core += core.back() == '[' ? "{" : ",{";
+    for (std::string_view name : {"i", "prompt_hash", "response_content", "response_hash"}) {
+      member(name, *x->FindLast(name));
+    }
+    core += '}';
+  }
+  core += ']';
+  for (std::string_view name : {"mode", "model_id", "model_io_schema_version"}) {
+    member(name, *session->FindLast(name));
+  }
+  core += '}';
+  answer.verdict = protocol::Verdict::kValid;
+  answer.outputs["hash"] = arcs::model_io::ContentHash(core);
+  return answer;
+}
+
+// A flagged case that claims the hash of another (MI12's pairs, and an unsorted session whose
+// §4.3 core is a valid session's: errata MIO-E28) is still compared: its readings differ only on
+// whether to hash it. Where the reference refuses it (an invalid session), the hash an
+// implementation gives must be the one §4.3's code computes.
+protocol::Answer SameHashAnswer(const CaseInput& input) {
+  protocol::Answer answer = HashAnswer(input);
+  return answer.outputs.contains("hash") ? answer : AsCodedHashAnswer(input);
+}
+
 std::string CheckHash(const AnswerCheck& check) {
+  if (check.same_hash_as.empty()) return CheckOutput(check, "hash", HashAnswer);
   AnswerCheck exact = check;
-  exact.ambiguous = check.ambiguous && check.same_hash_as.empty();
-  return CheckOutput(exact, "hash", HashAnswer);
+  exact.ambiguous = false;
+  return CheckOutput(exact, "hash", SameHashAnswer);
+}
+
+// A hash of a session the reference refuses, given by an implementation that reads MIO-E4 as
+// coded: it must be the one §4.3's code computes.
+std::string CheckAsCodedHash(const AnswerCheck& check) {
+  const protocol::Answer as_coded = AsCodedHashAnswer(check.input);
+  const auto want = as_coded.outputs.find("hash");
+  if (want == as_coded.outputs.end()) return "";
+  const auto given = check.answer.outputs.find("hash");
+  if (given == check.answer.outputs.end()) return "no output \"hash\"";
+  if (given->second == want->second) return "";
+  return "the hash differs from the one §4.3's code computes for this invalid session (" +
+         want->second + ", errata MIO-E4 as-coded)";
 }
 
 std::string CheckCanonicalize(const AnswerCheck& check) {
@@ -247,6 +422,10 @@ FormatModule Build() {
        "model-io.md MI10: violations are sorted by (rule_id ASC, path ASC, message ASC)"},
   };
   m.resource_probes = ResourceProbes();
+  // Whether an invalid session has a ModelIOHash the text does not say: the reference refuses
+  // one, the §4.3-4.4 code as written hashes it.
+  m.refusal_readings = {{"hash", "MIO-E4", true, false, CheckAsCodedHash},
+                        {"canonicalize", "MIO-E4", true, false}};
   m.operations = {
       {"validate",
        "judges whether model_io.json holds every invariant; the violations (findings: rule id, "
@@ -276,6 +455,7 @@ FormatModule Build() {
   m.rules = AllRules;
   m.validate = ValidateFile;
   m.verbs = Verbs();
+  m.more_broken_rules = MoreBrokenRules;
   m.catalogue_text = CatalogueText;
   return m;
 }

@@ -56,33 +56,40 @@ constexpr Field kMetrics[] = {{"tokens_input", json::Kind::kNumber, false, "MIO-
                               {"tokens_output", json::Kind::kNumber, false, "MIO-INTERACTION-7"},
                               {"latency_ms", json::Kind::kNumber, false, "MIO-INTERACTION-8"}};
 
-// "X.Y.Z": three decimal numbers without leading zeros, nothing else (errata).
-bool IsSemver(std::string_view text) {
-  for (int part = 0; part < 3; ++part) {
-    const std::size_t digits =
-        std::find_if_not(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }) -
-        text.begin();
-    if (digits == 0 || (digits > 1 && text[0] == '0')) return false;
-    text.remove_prefix(digits);
-    if (part < 2) {
-      if (text.empty() || text[0] != '.') return false;
-      text.remove_prefix(1);
-    }
-  }
-  return text.empty();
-}
-
-bool IsContentHash(std::string_view text) {
-  constexpr std::string_view kPrefix = "sha256:";
-  if (text.size() != kPrefix.size() + 64 || !text.starts_with(kPrefix)) return false;
-  return std::all_of(text.begin() + kPrefix.size(), text.end(),
-                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
 // ISO 8601 UTC, as the reference reads it: an RFC 3339 date-time whose offset is Z or +00:00.
 bool IsUtcTimestamp(std::string_view text) {
   return IsRfc3339DateTime(text) &&
          (text.ends_with('Z') || text.ends_with('z') || text.ends_with("+00:00"));
+}
+
+// A SemVer 2.0.0 identifier list of a pre-release (`numeric` true: a numeric identifier has no
+// leading zero) or of build metadata: dot-separated, non-empty, [0-9A-Za-z-].
+bool IsSemverIdentifiers(std::string_view text, bool numeric) {
+  for (;;) {
+    const std::size_t dot = std::min(text.find('.'), text.size());
+    const std::string_view id = text.substr(0, dot);
+    if (id.empty()) return false;
+    bool digits_only = true;
+    for (char c : id) {
+      const bool digit = c >= '0' && c <= '9';
+      if (!digit && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && c != '-') return false;
+      digits_only = digits_only && digit;
+    }
+    if (numeric && digits_only && id.size() > 1 && id[0] == '0') return false;
+    if (dot == text.size()) return true;
+    text.remove_prefix(dot + 1);
+  }
+}
+
+// The full SemVer 2.0.0 grammar: X.Y.Z, then an optional "-" pre-release and "+" build metadata.
+// Only errata MIO-E10's reading `strict-x-y-z` refuses the suffixes.
+bool IsSemver2(std::string_view text) {
+  const std::size_t core_end = std::min(text.find_first_of("-+"), text.size());
+  if (!IsSemver(text.substr(0, core_end))) return false;
+  text.remove_prefix(core_end);
+  const std::size_t build = std::min(text.find('+'), text.size());
+  if (build > 0 && !IsSemverIdentifiers(text.substr(1, build - 1), true)) return false;
+  return build == text.size() || IsSemverIdentifiers(text.substr(build + 1), false);
 }
 
 // How a member is, for messages: "missing", "a number, not a string", "\"Record\"".
@@ -121,13 +128,18 @@ class Verifier {
   }
 
  private:
-  void Add(std::string_view rule, std::string path, std::string message) {
-    violations_.push_back({std::string(rule), std::move(path), std::move(message)});
+  // `reading`: the errata entry whose reading alone makes it a violation (Violation::reading).
+  void Add(std::string_view rule, std::string path, std::string message,
+           std::string_view reading = "") {
+    violations_.push_back(
+        {std::string(rule), std::move(path), std::move(message), std::string(reading)});
   }
 
   // The member `field` of `object` (at `path`) when it is of its kind; otherwise nullptr, and a
   // missing required member or a member of another kind (null included: errata) breaks its type
-  // rule and its invariant.
+  // rule and its invariant. A member no invariant covers (the ephemeral ones) is bound only by its
+  // table, which the text may not make a condition of validity (errata MIO-E33); null for an
+  // optional member is absent under one reading (MIO-E14).
   const json::Value* Typed(const json::Value& object, const Field& field, const std::string& path) {
     const json::Value* v = object.FindLast(field.name);
     if (v && v->kind() == field.kind) return v;
@@ -135,7 +147,10 @@ class Verifier {
     const std::string where = path + "/" + std::string(field.name);
     const std::string message =
         std::string(field.name) + " is " + Describe(v) + ", not " + json::DescribeKind(field.kind);
-    Add(field.type_rule, where, message);
+    const std::string_view reading = v && v->is_null() && !field.required ? "MIO-E14"
+                                     : field.invariant.empty()            ? "MIO-E33"
+                                                                          : "";
+    Add(field.type_rule, where, message, reading);
     if (!field.invariant.empty()) Add(field.invariant, where, message);
     return nullptr;
   }
@@ -147,8 +162,10 @@ class Verifier {
       auto [v, path] = std::move(work.back());
       work.pop_back();
       if (v->is_number() && !json::ToDouble(v->text())) {
+        // JSON numbers have no range: only MIO-E20's reading (RFC 8785 §3.1) refuses it.
         Add(kDoubleRangeRule, path,
-            "the number " + Excerpt(v->text(), 40) + " is beyond the range of IEEE 754 doubles");
+            "the number " + Excerpt(v->text(), 40) + " is beyond the range of IEEE 754 doubles",
+            "MIO-E20");
       }
       for (std::size_t k = 0; k < v->items().size(); ++k) {
         work.emplace_back(&v->items()[k], path + "/" + std::to_string(k));
@@ -167,7 +184,8 @@ class Verifier {
     if (version && !IsSemver(version->text())) {
       Add("MI1", "/model_io_schema_version",
           "model_io_schema_version is " + Describe(version) +
-              ", not a semantic version X.Y.Z (three numbers, no leading zeros)");
+              ", not a semantic version X.Y.Z (three numbers, no leading zeros)",
+          IsSemver2(version->text()) ? "MIO-E10" : "");
     }
     for (const Field& field : {kAdapterId, kModelId}) {
       const json::Value* id = Typed(session, field, "");
@@ -187,8 +205,10 @@ class Verifier {
     for (const Field& field : kTimestamps) {
       const json::Value* at = Typed(session, field, "");
       if (at && !IsUtcTimestamp(at->text())) {
+        // "ISO 8601 UTC timestamp" is a description whose forms the text does not fix (MIO-E15).
         Add(kTimestampFormRule, "/" + std::string(field.name),
-            std::string(field.name) + " is " + Describe(at) + ", not an ISO 8601 UTC timestamp");
+            std::string(field.name) + " is " + Describe(at) + ", not an ISO 8601 UTC timestamp",
+            "MIO-E15");
       }
     }
     if (const json::Value* stats = Typed(session, kStats, "")) {
@@ -299,6 +319,29 @@ std::pair<std::string_view, std::uint64_t> SplitRuleId(std::string_view id) {
 }
 
 }  // namespace
+
+// "X.Y.Z": three decimal numbers without leading zeros, nothing else (errata).
+bool IsSemver(std::string_view text) {
+  for (int part = 0; part < 3; ++part) {
+    const std::size_t digits =
+        std::find_if_not(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }) -
+        text.begin();
+    if (digits == 0 || (digits > 1 && text[0] == '0')) return false;
+    text.remove_prefix(digits);
+    if (part < 2) {
+      if (text.empty() || text[0] != '.') return false;
+      text.remove_prefix(1);
+    }
+  }
+  return text.empty();
+}
+
+bool IsContentHash(std::string_view text) {
+  constexpr std::string_view kPrefix = "sha256:";
+  if (text.size() != kPrefix.size() + 64 || !text.starts_with(kPrefix)) return false;
+  return std::all_of(text.begin() + kPrefix.size(), text.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
 
 json::ParseOptions ParseOptionsFor(const Limits& limits) {
   json::ParseOptions options;

@@ -35,10 +35,16 @@ struct Limits {
 
 json::ParseOptions ParseOptionsFor(const Limits& limits);
 
+// MI1's "X.Y.Z": three decimal numbers without leading zeros (SemVer 2.0.0 §2), nothing else.
+bool IsSemver(std::string_view text);
+// MI6's and MI7's /^sha256:[a-f0-9]{64}$/.
+bool IsContentHash(std::string_view text);
+
 struct Violation {
   std::string rule_id;  // "MI5", or a field-table requirement such as "MIO-FIELDS-6"
   std::string path;     // JSON Pointer: "/interactions/3/i"; "" for the document
   std::string message;
+  std::string reading = {};  // the errata entry whose reading alone makes it one (Finding::reading)
 };
 
 // MI10 sorts by (rule_id, path, message) ascending; whether "MI10" sorts before "MI2" is not said
