@@ -52,9 +52,11 @@ void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limit
                          : Location{};
     where.pointer = f.pointer;
     diagnostics->Add(
-        {rule, Module().LevelOf(rule), f.warning ? Severity::kWarning : Severity::kError,
+        {rule, Module().LevelOf(rule),
+         f.note ? Severity::kNote : (f.warning ? Severity::kWarning : Severity::kError),
          std::move(where),
-         std::string(arcs::session_data::StatementName(f.statement)) + ": " + f.message});
+         std::string(arcs::session_data::StatementName(f.statement)) + ": " + f.message,
+         f.reading});
   }
 }
 

@@ -42,12 +42,25 @@ TEST(SessionDataChecker, FindingsAreLabelledWithTheirStatement) {
             (std::vector<std::string>{"SD-SCHEMA-4 0:0  schema error",
                                       "SD-SCHEMA-11 0:0 /provider/id schema error",
                                       "SD-VALIDATE-2 0:0 /provider/name rules error",
-                                      "SD-TOP-15 0:0 /workspaceRoot prose error"}));
+                                      "SD-TOP-15 0:0 /workspaceRoot prose warning"}));
+}
+
+// A finding that rests on an errata reading names it, so that arcs validate can show it as a
+// warning (errata SD-E7: RFC 8259 lets a parser ignore the byte order mark).
+TEST(SessionDataChecker, AReadingReachesTheFinding) {
+  jsonl::MemorySource source("\xEF\xBB\xBF{}");
+  Diagnostics diagnostics;
+  Validate(&source, {}, &diagnostics);
+  ASSERT_FALSE(diagnostics.findings().empty());
+  EXPECT_EQ(diagnostics.findings()[0].rule_id, "SD-JSON-1");
+  EXPECT_EQ(diagnostics.findings()[0].reading, "SD-E7");
 }
 
 TEST(SessionDataChecker, AJsonErrorIsPlacedByLineAndColumn) {
   EXPECT_EQ(Findings("{\n  \"a\": tru\n}"), std::vector<std::string>{"SD-JSON-1 2:11  json error"});
-  EXPECT_EQ(Findings("\xEF\xBB\xBF{}"), std::vector<std::string>{"SD-JSON-1 1:1  json error"});
+  // A byte order mark, then the text after it judged and placed in the file's own bytes.
+  EXPECT_EQ(Findings("\xEF\xBB\xBF{\n  \"a\": tru\n}"),
+            (std::vector<std::string>{"SD-JSON-1 1:1  json error", "SD-JSON-1 2:11  json error"}));
   arcs::session_data::Limits limits;
   limits.max_file_bytes = 4;
   EXPECT_EQ(Findings("{}   ", limits), std::vector<std::string>{"SD-JSON-3 0:0  json error"});

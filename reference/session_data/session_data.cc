@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <span>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "reference/core/json_fields.h"
@@ -81,17 +82,6 @@ bool FoldEqual(std::string_view name, std::string_view field) {
   return i == name.size();
 }
 
-// The field a member fills: the one named exactly, else one named so when folded; -1 for none.
-int MatchField(std::string_view name, std::span<const std::string_view> fields) {
-  for (std::size_t k = 0; k < fields.size(); ++k) {
-    if (fields[k] == name) return static_cast<int>(k);
-  }
-  for (std::size_t k = 0; k < fields.size(); ++k) {
-    if (FoldEqual(name, fields[k])) return static_cast<int>(k);
-  }
-  return -1;
-}
-
 // Go's ParseFloat refuses a number beyond float64's range (an UnmarshalTypeError); one that
 // underflows becomes 0 without error, as json::ToDouble reads it.
 bool FitsFloat64(std::string_view number) { return json::ToDouble(number).has_value(); }
@@ -100,7 +90,11 @@ bool FitsFloat64(std::string_view number) { return json::ToDouble(number).has_va
 // every value of the wrong JSON type (Unmarshal goes on and returns the first; ARCS lists all).
 class GoDecoder {
  public:
-  explicit GoDecoder(std::vector<Finding>* errors) : errors_(errors) {}
+  // fold: names matched as encoding/json matches them (errata SD-E10's go-folding), else exactly.
+  GoDecoder(std::vector<Finding>* errors, bool fold) : errors_(errors), fold_(fold) {}
+
+  // Whether a member filled a field by a folded match (the exact-names reading ignores it).
+  bool folded() const { return folded_; }
 
   void DecodeSession(const Value& object, Session* s, const PathStep& path) {
     std::string_view* const strings[] = {&s->schema_version, nullptr,        &s->session_id,
@@ -121,6 +115,20 @@ class GoDecoder {
   }
 
  private:
+  // The field a member fills: the one named exactly, else one named so when folded; -1 for none.
+  int MatchField(std::string_view name, std::span<const std::string_view> fields) {
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      if (fields[k] == name) return static_cast<int>(k);
+    }
+    for (std::size_t k = 0; fold_ && k < fields.size(); ++k) {
+      if (FoldEqual(name, fields[k])) {
+        folded_ = true;
+        return static_cast<int>(k);
+      }
+    }
+    return -1;
+  }
+
   template <typename T>
   using StructDecoder = void (GoDecoder::*)(const Value&, T*, const PathStep&);
 
@@ -206,7 +214,8 @@ class GoDecoder {
       errors_->push_back({Statement::kRules, std::string(rule), "", "", at.ToPointer(), 0, false,
                           "the number " + Excerpt(number, 40) +
                               " is beyond float64, as which encoding/json decodes a number in "
-                              "interface{} (an UnmarshalTypeError; errata SD-E14)"});
+                              "interface{} (an UnmarshalTypeError; errata SD-E14)",
+                          "SD-E14"});
     } else {
       *out = &v;
     }
@@ -261,6 +270,9 @@ class GoDecoder {
       const int f = MatchField(m.name, kMessageFields);
       const PathStep at(path, m.name);
       if (f < 0) continue;
+      if ((f == 4 || f == 6) && m.value.is_array() && m.value.items().empty()) {
+        msg->empty_array_written = true;
+      }
       if (f == 4) {
         Slice(m.value, &msg->content, kMessageRules[f], at, &GoDecoder::DecodeContentPart);
       } else if (f == 5) {
@@ -314,6 +326,8 @@ class GoDecoder {
   }
 
   std::vector<Finding>* errors_;
+  bool fold_;
+  bool folded_ = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -350,9 +364,9 @@ class Validator {
   }
 
  private:
-  void Add(int rule, const PathStep& at, std::string message) {
+  void Add(int rule, const PathStep& at, std::string message, std::string reading = "") {
     out_->push_back({Statement::kRules, std::string(kValidateRules[rule]), "", "", at.ToPointer(),
-                     0, false, std::move(message)});
+                     0, false, std::move(message), std::move(reading)});
   }
 
   void NonEmpty(int rule, std::string_view value, const PathStep& at) {
@@ -369,7 +383,10 @@ class Validator {
     if (user && !m.model.empty())
       Add(5, PathStep(at, "model"), "a user message cannot have a model");
     if (m.role == "agent" && m.content.empty() && !m.tool && m.path_hints.empty()) {
-      Add(6, at, "an agent message needs content, a tool or pathHints");
+      // A member written [] is there in the JSON: only the go-zero-absent reading reads it as
+      // absent (errata SD-E15).
+      Add(6, at, "an agent message needs content, a tool or pathHints",
+          m.empty_array_written ? "SD-E15" : "");
     }
     const PathStep content(at, "content");
     for (std::size_t k = 0; k < m.content.size(); ++k) {
@@ -413,9 +430,10 @@ bool IsFilenameSafe(std::string_view slug) {
 }
 
 void CheckProse(const Session& s, std::vector<Finding>* out) {
-  auto add = [&](std::string_view rule, std::string pointer, std::string message, bool warning) {
+  auto add = [&](std::string_view rule, std::string pointer, std::string message, bool warning,
+                 std::string reading) {
     out->push_back({Statement::kProse, std::string(rule), "", "", std::move(pointer), 0, warning,
-                    std::move(message)});
+                    std::move(message), std::move(reading)});
   };
   std::unordered_set<std::string_view> ids;
   for (std::size_t i = 0; i < s.exchanges.size(); ++i) {
@@ -425,22 +443,82 @@ void CheckProse(const Session& s, std::vector<Finding>* out) {
           "exchangeId " + Quoted(id) +
               " is used by an earlier exchange: ids must be unique within "
               "the session (errata SD-E17)",
-          false);
+          false, "SD-E17");
     }
   }
+  // A warning: Validate() "checks all constraints" and asks workspaceRoot only to be non-empty,
+  // the schema only to be a string; "Absolute path" is the table's description (errata SD-E18).
   if (!IsAbsolute(s.workspace_root)) {
     add(kAbsoluteRootRule, "/workspaceRoot",
         "workspaceRoot " + Quoted(s.workspace_root) +
             " is not an absolute path (\"/...\", \"C:\\...\" or \"\\\\...\"; errata SD-E18)",
-        false);
+        true, "");
   }
   if (!s.slug.empty() && !IsFilenameSafe(s.slug)) {
     add(kSlugRule, "/slug", "slug " + Quoted(s.slug) + " is not filename-safe (errata SD-E19)",
-        true);
+        true, "");
   }
 }
 
 // ---------------------------------------------------------------------------------------------
+
+// The document with one member kept for each repeated name, the first or the last, in document
+// order: the file as SD-E22's first-wins and last-wins readings read it. Iterative: the value may
+// be as deep as the parser allows.
+std::string WithoutRepeatedNames(const Value& root, bool keep_first) {
+  std::string out;
+  if (!root.is_object() && !root.is_array()) {
+    json::Write(root, &out);
+    return out;
+  }
+  struct Frame {
+    const Value* value;
+    std::vector<std::size_t> kept;  // an object's members written, by index
+    std::size_t next = 0;
+  };
+  const auto open = [&out, keep_first](const Value* v) {
+    Frame frame{v, {}, 0};
+    const std::span<const Member> members = v->members();
+    std::unordered_map<std::string_view, std::size_t> chosen;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      auto [it, fresh] = chosen.try_emplace(members[i].name, i);
+      if (!fresh && !keep_first) it->second = i;
+    }
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (chosen[members[i].name] == i) frame.kept.push_back(i);
+    }
+    out.push_back(v->is_object() ? '{' : '[');
+    return frame;
+  };
+  std::vector<Frame> stack;
+  stack.push_back(open(&root));
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    const bool object = top.value->is_object();
+    if (top.next == (object ? top.kept.size() : top.value->items().size())) {
+      out.push_back(object ? '}' : ']');
+      stack.pop_back();
+      continue;
+    }
+    if (top.next > 0) out.push_back(',');
+    const Value* child = nullptr;
+    if (object) {
+      const Member& m = top.value->members()[top.kept[top.next]];
+      json::AppendQuoted(m.name, &out);
+      out.push_back(':');
+      child = &m.value;
+    } else {
+      child = &top.value->items()[top.next];
+    }
+    ++top.next;
+    if (child->is_object() || child->is_array()) {
+      stack.push_back(open(child));
+    } else {
+      json::Write(*child, &out);
+    }
+  }
+  return out;
+}
 
 const json::Schema& SpecSchema() {
   static const json::Schema schema = [] {
@@ -475,7 +553,7 @@ Reading Reading::Read(std::string text, const Limits& limits, Purpose purpose) {
   Reading r;
   if (!r.Parse(std::move(text), limits)) return r;
   const bool decoded = r.Decode();
-  if (purpose == Purpose::kJudge) r.Judge(decoded);
+  if (purpose == Purpose::kJudge) r.Judge(decoded, limits);
   return r;
 }
 
@@ -488,24 +566,32 @@ bool Reading::Parse(std::string text, const Limits& limits) {
         "the file is larger than max_file_bytes (" + std::to_string(limits.max_file_bytes) + ")"));
     return false;
   }
+  // ARCS reads a leading byte order mark as no part of the JSON text (SD-JSON-1); RFC 8259 §8.1
+  // lets a parser ignore it instead (errata SD-E7), so the text after it is judged all the same.
   const bool bom = text.starts_with("\xEF\xBB\xBF");
+  if (bom) {
+    Finding f = JsonFinding(kJsonRule, 0,
+                            "the file starts with a byte order mark, which is not part of a JSON "
+                            "text (RFC 8259 §8.1; errata SD-E7)");
+    f.reading = "SD-E7";
+    findings_.push_back(std::move(f));
+    text.erase(0, 3);
+  }
   json::ParseOptions options;
   options.max_depth =
       static_cast<std::uint32_t>(std::min<std::uint64_t>(limits.max_json_depth, UINT32_MAX));
   options.bad_unicode = json::BadUnicode::kReplaceAsGo;
   if (doc_.ParseTaking(std::move(text), options)) {
-    is_object_ = doc_.root().is_object();
+    is_object_ = !bom && doc_.root().is_object();  // a renderer needs one JSON text (SD-RENDER-6)
     return true;
   }
   const json::ParseError& e = doc_.error();
   const bool limit = e.code == json::ErrorCode::kDepthExceeded ||
                      e.code == json::ErrorCode::kTooLarge ||
                      e.code == json::ErrorCode::kTooManyValues;
-  findings_.push_back(JsonFinding(
-      limit ? kLimitRule : kJsonRule, e.offset,
-      bom ? "the file starts with a byte order mark, which is not part of a JSON text (RFC 8259 "
-            "§8.1; errata SD-E7)"
-          : "not one JSON text: " + e.message + (limit ? " (max_json_depth)" : "")));
+  findings_.push_back(
+      JsonFinding(limit ? kLimitRule : kJsonRule, e.offset + (bom ? 3 : 0),
+                  "not one JSON text: " + e.message + (limit ? " (max_json_depth)" : "")));
   return false;
 }
 
@@ -515,7 +601,9 @@ bool Reading::Decode() {
   const Value& root = doc_.root();
   std::vector<Finding> errors;
   if (root.is_object()) {
-    GoDecoder(&errors).DecodeSession(root, &session_, PathStep());
+    GoDecoder decoder(&errors, true);
+    decoder.DecodeSession(root, &session_, PathStep());
+    folded_ = decoder.folded();
   } else if (!root.is_null()) {  // null into a struct has no effect: the zero SessionData
     errors.push_back({Statement::kRules, std::string(kJsonRule), "", "", "", 0, false,
                       "the value is a JSON " + std::string(json::KindName(root.kind())) +
@@ -526,8 +614,9 @@ bool Reading::Decode() {
 }
 
 // Every statement's findings: the repeated names, Validate() on what decoded, the schema on the
-// file as Python's json reads it (UTF-8, the last of repeated names), and the prose.
-void Reading::Judge(bool decoded) {
+// file as Python's json reads it (UTF-8, the last of repeated names), and the prose; then the
+// errata readings that the errors among them rest on (Finding::reading).
+void Reading::Judge(bool decoded, const Limits& limits) {
   const bool utf8 = !doc_.replaced_ill_formed_utf8();
   for (std::size_t k = 0; utf8 && k < doc_.duplicates().size(); ++k) {
     Finding f = JsonFinding(kRepeatedRule, doc_.duplicates()[k].offset,
@@ -541,21 +630,79 @@ void Reading::Judge(bool decoded) {
   if (!utf8) {
     findings_.push_back({Statement::kSchema, std::string(kJsonRule), "", "", "", 0, false,
                          "the file is not UTF-8, so there is no JSON text for the schema to "
-                         "judge (RFC 8259 §8.1; errata SD-E8)"});
-  } else {
-    for (json::SchemaError& e : SpecSchema().Evaluate(
-             doc_.root(), doc_.duplicates().empty() ? json::RepeatedNamesRead::kAllMembers
-                                                    : json::RepeatedNamesRead::kLastWins)) {
-      findings_.push_back({Statement::kSchema, "", std::move(e.location), std::move(e.keyword),
-                           std::move(e.instance_pointer), 0, false, std::move(e.message)});
-    }
+                         "judge (RFC 8259 §8.1; errata SD-E8)",
+                         "SD-E8"});
+  }
+  // Ill-formed bytes replaced, the value is what a lossy decoder hands the schema (SD-E8's
+  // replace-everywhere), so what the schema refuses in it is refused under every reading.
+  for (json::SchemaError& e : SpecSchema().Evaluate(
+           doc_.root(), doc_.duplicates().empty() ? json::RepeatedNamesRead::kAllMembers
+                                                  : json::RepeatedNamesRead::kLastWins)) {
+    // Whether format asserts is the reading assertion of SD-E13; annotation asserts nothing.
+    std::string reading = e.keyword == "format" ? "SD-E13" : "";
+    findings_.push_back({Statement::kSchema, "", std::move(e.location), std::move(e.keyword),
+                         std::move(e.instance_pointer), 0, false, std::move(e.message),
+                         std::move(reading)});
   }
   if (decoded) CheckProse(session_, &findings_);
+  if (folded_) TagFoldedNames();
+  TagRepeatedNames(limits);
+}
+
+// A rules error that names matched exactly would not give rests on go-folding (errata SD-E10).
+void Reading::TagFoldedNames() {
+  std::vector<Finding> exact;
+  Session session;
+  GoDecoder(&exact, false).DecodeSession(doc_.root(), &session, PathStep());
+  if (exact.empty()) Validator(&exact).Run(session);
+  for (Finding& f : findings_) {
+    if (f.statement != Statement::kRules || f.warning || f.note || !f.reading.empty()) continue;
+    const bool also_exact = std::any_of(exact.begin(), exact.end(), [&](const Finding& e) {
+      return e.rule_id == f.rule_id && e.pointer == f.pointer;
+    });
+    if (!also_exact) f.reading = "SD-E10";
+  }
+  // And the other way: what names matched exactly would find that go-folding does not, a note.
+  for (const Finding& e : exact) {
+    if (e.warning) continue;
+    const bool also_folded = std::any_of(findings_.begin(), findings_.end(), [&](const Finding& f) {
+      return f.statement == Statement::kRules && e.rule_id == f.rule_id && e.pointer == f.pointer;
+    });
+    if (also_folded) continue;
+    Finding note = e;
+    note.reading = "SD-E10";
+    note.note = true;
+    note.message = "with member names matched exactly (errata SD-E10), " + e.message;
+    findings_.push_back(std::move(note));
+  }
+}
+
+// An error that the file read with only the first, or only the last, of each repeated name does not
+// have rests on how the statement reads repeated names (as-decoded, errata SD-E22).
+void Reading::TagRepeatedNames(const Limits& limits) {
+  if (doc_.duplicates().empty()) return;
+  Limits rewritten = limits;
+  rewritten.max_file_bytes = UINT64_MAX;  // ill-formed bytes are written back as U+FFFD
+  const auto same = [](const Finding& a, const Finding& b) {
+    return a.statement == b.statement && a.rule_id == b.rule_id &&
+           a.schema_location == b.schema_location && a.schema_keyword == b.schema_keyword &&
+           a.pointer == b.pointer;
+  };
+  for (const bool keep_first : {true, false}) {
+    const Reading other = Read(WithoutRepeatedNames(doc_.root(), keep_first), rewritten);
+    for (Finding& f : findings_) {
+      if (f.warning || f.note || !f.reading.empty() || f.statement == Statement::kJson) continue;
+      if (std::none_of(other.findings().begin(), other.findings().end(),
+                       [&](const Finding& o) { return same(f, o); })) {
+        f.reading = "SD-E22";
+      }
+    }
+  }
 }
 
 bool ValidUnder(const std::vector<Finding>& findings, std::string_view choice) {
   return std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
-    if (f.warning) return false;
+    if (f.warning || f.note) return false;
     if (choice == "rules") return f.statement != Statement::kSchema;
     if (choice == "schema") return f.statement != Statement::kRules;
     return true;

@@ -6,8 +6,8 @@
 //  - the schema: the JSON Schema block of the spec (schemas/session_data/session.schema.json, the
 //    block byte for byte) under draft 2020-12, format date-time asserted, repeated names read as
 //    Python's json keeps them (the last);
-//  - the prose ARCS holds every file to (unique exchange ids, an absolute workspaceRoot) and warns
-//    on (a slug that is not filename-safe).
+//  - the prose ARCS holds every file to (unique exchange ids) and warns on (a workspaceRoot that
+//    is not absolute, a slug that is not filename-safe).
 // It also renders a session to Markdown (the spec's five rendering rules, errata SD-E26).
 #ifndef ARCS_REFERENCE_SESSION_DATA_SESSION_DATA_H_
 #define ARCS_REFERENCE_SESSION_DATA_SESSION_DATA_H_
@@ -45,6 +45,10 @@ struct Finding {
   std::size_t offset = 0;  // kJson: the byte where the text stops being JSON
   bool warning = false;
   std::string message;
+  std::string reading = {};  // the errata entry whose reading alone makes it one (Finding::reading)
+  // An informative mark, no defect: where the statement takes the lenient reading of `reading`
+  // and another reading of it finds what `message` says.
+  bool note = false;
 };
 
 // The session as the spec's Go types hold it after encoding/json: strings point into the parsed
@@ -63,6 +67,7 @@ struct Message {
   std::vector<ContentPart> content;
   std::optional<ToolInfo> tool;
   std::vector<std::string_view> path_hints;
+  bool empty_array_written = false;  // content or pathHints written as [] (errata SD-E15)
 };
 struct Exchange {
   std::string_view exchange_id, start_time, end_time;
@@ -86,8 +91,10 @@ class Reading {
   enum class Purpose : std::uint8_t { kJudge, kRender };
 
   // Reads `text` (a whole file): every finding of every statement, in the order json, rules,
-  // schema, prose. Memory: the text once in the document, 16-24 bytes per value, and the decoded
-  // session (a few hundred bytes per message).
+  // schema, prose, each naming the errata reading it rests on, if any. Memory: the text once in
+  // the document, 16-24 bytes per value, and the decoded session (a few hundred bytes per
+  // message); for kJudge, a file with repeated names is read once more with each name once (the
+  // first, then the last) to tell which errors rest on them (errata SD-E22).
   static Reading Read(std::string text, const Limits& limits, Purpose purpose = Purpose::kJudge);
 
   const std::vector<Finding>& findings() const { return findings_; }
@@ -103,10 +110,13 @@ class Reading {
   Reading() = default;
   bool Parse(std::string text, const Limits& limits);
   bool Decode();
-  void Judge(bool decoded);
+  void Judge(bool decoded, const Limits& limits);
+  void TagFoldedNames();
+  void TagRepeatedNames(const Limits& limits);
   json::Document doc_;
   Session session_;
   bool is_object_ = false;
+  bool folded_ = false;  // a member filled a Go field by a case-insensitive match (SD-E10)
   std::vector<Finding> findings_;
 };
 

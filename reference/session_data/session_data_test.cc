@@ -25,14 +25,17 @@ std::string With(std::string_view from, std::string_view to) {
   return s.replace(at, from.size(), to);
 }
 
-// "statement:rule" for every error, "statement:rule!" for warnings; schema errors by location.
+// "statement:rule" for every error, "statement:rule!" for warnings, "statement:rule~SD-En" for an
+// error that rests on an errata reading, "statement:rule?SD-En" for a note where the lenient
+// reading is taken and another reading finds that; schema errors by location.
 std::set<std::string> Cited(std::string text, const Limits& limits = {}) {
   std::set<std::string> out;
   const Reading reading = Reading::Read(std::move(text), limits);
   for (const Finding& f : reading.findings()) {
     const std::string id =
         f.rule_id.empty() ? f.schema_location + "#" + f.schema_keyword : f.rule_id;
-    out.insert(std::string(StatementName(f.statement)) + ":" + id + (f.warning ? "!" : ""));
+    out.insert(std::string(StatementName(f.statement)) + ":" + id + (f.warning ? "!" : "") +
+               (f.reading.empty() ? "" : (f.note ? "?" : "~") + f.reading));
   }
   return out;
 }
@@ -57,13 +60,19 @@ TEST(SessionDataTest, BaseIsValidEverywhere) {
 TEST(SessionDataTest, GoMatchesNamesCaseInsensitively) {
   const Reading r = Reading::Read(With(R"("sessionId":"sess-0001")", R"("SESSIONID":"s2")"), {});
   EXPECT_EQ(r.session().session_id, "s2");
-  // U+017F LONG S folds to S; the schema sees an unknown member and a missing one.
-  EXPECT_EQ(Cited(With(R"("sessionId")",
-                       "\"\xC5\xBF"
-                       "essionId\"")),
-            (Ids{"schema:##additionalProperties", "schema:##required"}));
+  // U+017F LONG S folds to S; the schema sees an unknown member and a missing one; matched
+  // exactly, sessionId would be empty (a note: the exact-names reading of SD-E10 finds it).
+  EXPECT_EQ(
+      Cited(With(R"("sessionId")",
+                 "\"\xC5\xBF"
+                 "essionId\"")),
+      (Ids{"rules:SD-VALIDATE-3?SD-E10", "schema:##additionalProperties", "schema:##required"}));
+  // Only the folded match empties sessionId; matched exactly, the member is ignored (SD-E10).
   EXPECT_EQ(Cited(With(R"("sessionId":"sess-0001")", R"("sessionId":"sess-0001","SessionID":"")")),
-            (Ids{"rules:SD-VALIDATE-3", "schema:##additionalProperties"}));
+            (Ids{"rules:SD-VALIDATE-3~SD-E10", "schema:##additionalProperties"}));
+  // Without sessionId, exact names leave it empty too: the text settles that error.
+  EXPECT_EQ(Cited(With(R"("sessionId":"sess-0001")", R"("SessionID":"")")),
+            (Ids{"rules:SD-VALIDATE-3", "schema:##additionalProperties", "schema:##required"}));
 }
 
 TEST(SessionDataTest, NullIsTheZeroValueForGo) {
@@ -72,7 +81,7 @@ TEST(SessionDataTest, NullIsTheZeroValueForGo) {
   EXPECT_EQ(Cited(With(R"("createdAt")", R"("slug":null,"createdAt")")),
             (Ids{"schema:#/properties/slug#type"}));
   EXPECT_EQ(Cited("null"), (Ids{"rules:SD-VALIDATE-1", "rules:SD-VALIDATE-2", "rules:SD-VALIDATE-3",
-                                "prose:SD-TOP-15", "schema:##type"}));
+                                "prose:SD-TOP-15!", "schema:##type"}));
 }
 
 TEST(SessionDataTest, WrongJsonTypeIsADecodeErrorAndValidateDoesNotRun) {
@@ -87,7 +96,7 @@ TEST(SessionDataTest, WrongJsonTypeIsADecodeErrorAndValidateDoesNotRun) {
 TEST(SessionDataTest, NumbersInMapsAreFloat64ForGo) {
   EXPECT_EQ(
       Cited(With(R"("exchangeId":"ex_0")", R"("exchangeId":"ex_0","metadata":{"n":[1e400]})")),
-      (Ids{"rules:SD-EXCHANGE-5"}));
+      (Ids{"rules:SD-EXCHANGE-5~SD-E14"}));
   EXPECT_EQ(Cited(With(R"("exchangeId":"ex_0")", R"("exchangeId":"ex_0","metadata":{"n":1e-400})")),
             Ids{});
 }
@@ -95,6 +104,9 @@ TEST(SessionDataTest, NumbersInMapsAreFloat64ForGo) {
 TEST(SessionDataTest, ValidationListAndEmptyArraysAsAbsent) {
   EXPECT_EQ(Cited(With(R"({"role":"agent","content":[{"type":"text","text":"Hi"}]})",
                        R"({"role":"agent","content":[]})")),
+            (Ids{"rules:SD-VALIDATE-7~SD-E15"}));
+  EXPECT_EQ(Cited(With(R"({"role":"agent","content":[{"type":"text","text":"Hi"}]})",
+                       R"({"role":"agent"})")),
             (Ids{"rules:SD-VALIDATE-7"}));
   EXPECT_EQ(Cited(With(R"({"role":"user","content":[{"type":"text","text":"Hello"}]})",
                        R"({"role":"user","model":"","content":[{"type":"text","text":"Hello"}]})")),
@@ -106,12 +118,13 @@ TEST(SessionDataTest, ValidationListAndEmptyArraysAsAbsent) {
 TEST(SessionDataTest, ProseBindsEveryStatement) {
   const std::string twice = With(R"({"exchangeId":"ex_0")",
                                  R"({"exchangeId":"ex_0","messages":[]},{"exchangeId":"ex_0")");
-  EXPECT_EQ(Cited(twice), Ids{"prose:SD-NOTES-8"});
+  EXPECT_EQ(Cited(twice), Ids{"prose:SD-NOTES-8~SD-E17"});
   const Reading r = Reading::Read(twice, {});
   for (std::string_view choice : {"rules", "schema", "both"}) {
     EXPECT_FALSE(ValidUnder(r.findings(), choice)) << choice;
   }
-  EXPECT_EQ(Cited(With("/home/test/project", "project")), Ids{"prose:SD-TOP-15"});
+  // A description, not a constraint of either statement: a warning (errata SD-E18).
+  EXPECT_EQ(Cited(With("/home/test/project", "project")), Ids{"prose:SD-TOP-15!"});
   EXPECT_EQ(Cited(With("/home/test/project", "C:/work")), Ids{});
   EXPECT_EQ(Cited(With(R"("createdAt")", R"("slug":"a/b","createdAt")")), Ids{"prose:SD-TOP-14!"});
 }
@@ -124,7 +137,12 @@ TEST(SessionDataTest, StatementsSplitOnUnknownMembersAndEnums) {
 }
 
 TEST(SessionDataTest, NotJsonAndLimits) {
-  EXPECT_EQ(Cited("\xEF\xBB\xBF" + std::string(kBase)), Ids{"json:SD-JSON-1"});
+  EXPECT_EQ(Cited("\xEF\xBB\xBF" + std::string(kBase)), Ids{"json:SD-JSON-1~SD-E7"});
+  // The text after the mark is judged too: its own errors do not rest on the reading.
+  EXPECT_EQ(Cited("\xEF\xBB\xBF" + With(R"("schemaVersion":"1.0")", R"("schemaVersion":"2.0")")),
+            (Ids{"json:SD-JSON-1~SD-E7", "rules:SD-VALIDATE-1",
+                 "schema:#/properties/schemaVersion#const"}));
+  EXPECT_EQ(Cited("\xEF\xBB\xBF{"), (Ids{"json:SD-JSON-1~SD-E7", "json:SD-JSON-1"}));
   EXPECT_EQ(Cited("[]"), (Ids{"rules:SD-JSON-1", "schema:##type"}));
   EXPECT_EQ(Cited("{"), Ids{"json:SD-JSON-1"});
   Limits shallow;
@@ -137,19 +155,38 @@ TEST(SessionDataTest, NotJsonAndLimits) {
 // Go replaces ill-formed UTF-8 and reads on; the schema has no JSON text (errata SD-E8).
 TEST(SessionDataTest, IllFormedUtf8SplitsTheStatements) {
   const std::string text = With("Hello", "Hel\xFFlo");
-  EXPECT_EQ(Cited(text), Ids{"schema:SD-JSON-1"});
+  EXPECT_EQ(Cited(text), Ids{"schema:SD-JSON-1~SD-E8"});
   const Reading r = Reading::Read(text, {});
   EXPECT_EQ(r.session().exchanges[0].messages[0].content[0].text, "Hel\xEF\xBF\xBDlo");
   EXPECT_TRUE(ValidUnder(r.findings(), "rules"));
   EXPECT_FALSE(ValidUnder(r.findings(), "schema"));
+  // The value with the bytes replaced is judged by the schema all the same.
+  EXPECT_EQ(Cited(With(R"("role":"user")", "\"role\":\"user\xFF\"")),
+            (Ids{"rules:SD-VALIDATE-5", "schema:SD-JSON-1~SD-E8",
+                 "schema:#/$defs/message/properties/role#enum"}));
+}
+
+// Asserting format is the reading assertion of SD-E13; annotation asserts nothing.
+TEST(SessionDataTest, TimestampFormatRestsOnAReading) {
+  EXPECT_EQ(Cited(With("2025-01-01T00:00:00Z", "20250101T000000Z")),
+            Ids{"schema:#/properties/createdAt#format~SD-E13"});
 }
 
 TEST(SessionDataTest, RepeatedNamesGoAssignsInTurnPythonKeepsTheLast) {
   const std::string text = With(
       R"("provider":{"id":"claude","name":"Claude Code","version":"1.0.0"})",
       R"("provider":{"id":"claude","name":"Claude Code","version":"1.0.0"},"provider":{"id":"codex"})");
-  EXPECT_EQ(Cited(text), (Ids{"json:SD-JSON-2!", "schema:#/properties/provider#required"}));
+  EXPECT_EQ(Cited(text), (Ids{"json:SD-JSON-2!", "schema:#/properties/provider#required~SD-E22"}));
   EXPECT_EQ(Reading::Read(text, {}).session().provider.name, "Claude Code");
+  // Two bad values: every reading of repeated names refuses the file.
+  EXPECT_EQ(
+      Cited(With(R"("schemaVersion":"1.0")", R"("schemaVersion":"2.0","schemaVersion":"3.0")")),
+      (Ids{"json:SD-JSON-2!", "rules:SD-VALIDATE-1", "schema:#/properties/schemaVersion#const"}));
+  // A good first value: the first-wins reading keeps it.
+  EXPECT_EQ(
+      Cited(With(R"("schemaVersion":"1.0")", R"("schemaVersion":"1.0","schemaVersion":"3.0")")),
+      (Ids{"json:SD-JSON-2!", "rules:SD-VALIDATE-1~SD-E22",
+           "schema:#/properties/schemaVersion#const~SD-E22"}));
 }
 
 TEST(SessionDataTest, RuleIdsAreUnique) {

@@ -402,6 +402,8 @@ def is_iso8601_date_time(s):
         datetime.date(y if y > 0 else 2000, mo, d)
     except ValueError:
         return False
+    if m.group(7) and m.group(7)[0] == "-" and not m.group(7).strip("-:0"):
+        return False  # a zero offset is "+" (ISO 8601:2004 3.4.2); "-00:00" is RFC 3339's own
     if h == 24:
         return mi == 0 and se == 0
     return h <= 23 and mi <= 59 and se <= 60
@@ -455,8 +457,8 @@ def prose_findings(s):
 
 ARCS = dict(bom="reject", utf8_rules="replace", utf8_schema="strict", surrogate="grammar",
             dup="as-decoded", keys="fold", null="zero", required="validate", numbers="float64",
-            zero="absent", text="len", dt="assertion", E17="prose", E18="prose", E19="statements",
-            E20="statements", E21="statements")
+            zero="absent", text="len", dt="assertion", E17="prose", E18="statements",
+            E19="statements", E20="statements", E21="statements")
 
 FLAGS = {
     "SD-E7": [("bom-not-json", {}), ("bom-ignored", {"bom": "ignore"})],
@@ -471,11 +473,12 @@ FLAGS = {
     "SD-E15": [("go-zero-absent", {}), ("present-member", {"zero": "present"})],
     "SD-E16": [("array-length", {}), ("text-nonempty", {"text": "text"})],
     "SD-E17": [("prose-binds", {}), ("statements-only", {"E17": "statements"})],
-    "SD-E18": [("prose-binds", {}), ("statements-only", {"E18": "statements"})],
+    "SD-E18": [("statements-only", {}), ("prose-binds", {"E18": "prose"})],
     "SD-E19": [("statements-only", {}), ("prose-binds", {"E19": "prose"})],
     "SD-E20": [("statements-only", {}), ("prose-binds", {"E20": "prose"})],
     "SD-E21": [("statements-only", {}), ("prose-binds", {"E21": "prose"})],
-    "SD-E22": [("as-decoded", {}), ("first-wins", {"dup": "first"}), ("refuse", {"dup": "refuse"})],
+    "SD-E22": [("as-decoded", {}), ("first-wins", {"dup": "first"}), ("last-wins", {"dup": "last"}),
+               ("refuse", {"dup": "refuse"})],
     "SD-E28": [("grammar", {}), ("unicode-text", {"surrogate": "refuse"})],
 }
 
@@ -488,7 +491,11 @@ class Verdicts:
         self.rules_ok = self.schema_ok = False
         m = modes
         data = raw
-        if m["bom"] == "ignore" and data.startswith(b"\xef\xbb\xbf"):
+        # A BOM refused is a finding of its own; the text after it is judged all the same.
+        if data.startswith(b"\xef\xbb\xbf"):
+            if m["bom"] == "reject":
+                self.rules_ids.add("SD-JSON-1")
+                self.schema_ids.add("SD-JSON-1")
             data = data[3:]
         # Limits decide first: the implementation refuses the file (SD-JSON-3).
         try:
@@ -508,6 +515,8 @@ class Verdicts:
                 raise NotJson("repeated name")
             if m["dup"] == "first":
                 tree = first_wins(tree)
+            if m["dup"] == "last":
+                tree = last_wins(tree)
             if tree is None:
                 decoded = zero(("struct", "SessionData"))  # null: no effect on the struct
             elif not isinstance(tree, Obj):
@@ -535,13 +544,20 @@ class Verdicts:
         # Schema: Python's json, jsonschema.
         doc, parsed = None, False
         try:
-            text = decode_text(data, m["utf8_schema"])
+            try:
+                text = decode_text(data, m["utf8_schema"])
+            except NotJson:
+                # No JSON text for the schema; the value with bytes replaced is judged all the
+                # same (what replace-everywhere refuses is refused under every reading).
+                self.schema_ids.add("SD-JSON-1")
+                text = decode_text(data, "replace")
             tree = parse_pairs(text)
             if m["surrogate"] == "refuse" and has_lone_surrogate(tree):
                 raise NotJson("lone surrogate")
             if has_duplicates(tree) and m["dup"] == "as-decoded":
                 self.warnings.add("SD-JSON-2")
-            doc = to_plain(tree, {"as-decoded": "last", "first": "first", "refuse": "refuse"}[m["dup"]])
+            doc = to_plain(tree, {"as-decoded": "last", "first": "first", "last": "last",
+                                  "refuse": "refuse"}[m["dup"]])
             parsed = True
         except NotJson:
             self.schema_ids.add("SD-JSON-1")
@@ -554,7 +570,7 @@ class Verdicts:
         # Prose: ARCS's errors, or a flag's prose-binds reading, bind both statements.
         for flag, rid in prose.items():
             key = flag.replace("SD-", "")
-            if flag == "SD-E19":
+            if flag in ("SD-E18", "SD-E19"):
                 self.warnings.add(rid)
             if m[key] == "prose":
                 self.prose_ids.add(rid)
@@ -578,6 +594,16 @@ def first_wins(v):
         return out
     if isinstance(v, list):
         return [first_wins(x) for x in v]
+    return v
+
+
+def last_wins(v):
+    """Each repeated name's last member, whole (no merging of objects as encoding/json does)."""
+    if isinstance(v, Obj):
+        last = {k: i for i, (k, _) in enumerate(v)}
+        return Obj((k, last_wins(x)) for i, (k, x) in enumerate(v) if last[k] == i)
+    if isinstance(v, list):
+        return [last_wins(x) for x in v]
     return v
 
 
@@ -685,6 +711,8 @@ Q = {
     "rfc8259_names": 'RFC 8259 §4: "The names within an object SHOULD be unique."',
     "rfc8259_limits": 'RFC 8259 §9: "An implementation may set limits on the maximum depth of nesting."',
     "rfc8259_text": 'RFC 8259 §2: "A JSON text is a serialized value."',
+    "rfc8259_nan": 'RFC 8259 §6: "Numeric values that cannot be represented in the grammar below '
+                   '(such as Infinity and NaN) are not permitted."',
 }
 
 # Which catalogue ids a flag's cases cite (besides the rule ids).
@@ -857,10 +885,11 @@ def cases(spec):
     case("big-integer", "tool output with 2^64 and 1e-400 (rounds to 0 in float64).",
          with_number("18446744073709551616, \"tiny\": 1e-400"), V, "both parse as float64 without a range error.",
          ["SD-TOOL-5"], [], ["SD-E14"])
-    case("deep-metadata", "Message metadata nested 100 levels deep.",
-         mut(lambda d: msg(d).update(metadata=nest(99))), V,
-         "within every limit (Go's 10,000; ARCS's default 128).", ["SD-JSON-3"],
-         [Q["rfc8259_limits"]], ["SD-E23"])
+    # The limit is given: RFC 8259 §9 lets an implementation's own default be lower than 105.
+    case("deep-metadata", "Message metadata nested 100 levels deep, with args.limits "
+         "max_json_depth 128.", mut(lambda d: msg(d).update(metadata=nest(99))), V,
+         "within the configured limit (and Go's 10,000).", ["SD-JSON-3"],
+         [Q["rfc8259_limits"]], ["SD-E23"], limits={"max_json_depth": 128})
 
     # -- Not JSON, not an object.
     def notjson(name, desc, data, why="encoding/json refuses the text."):
@@ -875,7 +904,12 @@ def cases(spec):
     notjson("two-values", "The base session written twice.", (BASE_TEXT + BASE_TEXT).encode())
     notjson("trailing-garbage", "The base session followed by x.", (BASE_TEXT + "x\n").encode())
     notjson("comment", "A // comment line.", ("// c\n" + BASE_TEXT).encode())
-    notjson("nan", "metadata holding NaN.", raw('"text": "Hello"', '"text": "Hello", "n": NaN'))
+    notjson("nan", "A content part holding the member \"n\": NaN.",
+            raw('"text": "Hello"', '"text": "Hello", "n": NaN'))
+    # Where both statements take any JSON value, so that only the grammar refuses it.
+    case("json-nan-in-metadata", "Message metadata holding NaN.",
+         raw('"role": "user",', '"role": "user", "metadata": {"n": NaN},'), I,
+         "encoding/json refuses the text.", ["SD-JSON-1"], [Q["rfc8259_nan"]], ["SD-E9"])
     notjson("single-quotes", "sessionId in single quotes.", raw('"sessionId": "sess-0001"',
                                                                 "'sessionId': 'sess-0001'"))
     notjson("raw-newline-in-string", "A raw LF inside a string.", raw('"Hello"', '"Hel\nlo"'))
@@ -1202,6 +1236,18 @@ def cases(spec):
     case("key-case-overrides", "sessionId \"sess-0001\" followed by \"SESSIONID\": \"\".",
          raw('"sessionId": "sess-0001",', '"sessionId": "sess-0001",\n  "SESSIONID": "",'), I,
          "both match one field; the last value, \"\", wins.", [], [Q["nonempty"]], flag="SD-E10")
+    # A message admits unknown members (additionalProperties: true), so here the schema accepts
+    # either spelling and only the rules' matching of names decides.
+    case("key-case-content-agent", "An agent message whose content is written \"Content\".",
+         mut(lambda d: msg(d, 0, 1).update(Content=msg(d, 0, 1).pop("content"))), V,
+         "Content matches content case-insensitively.", [], [Q["agent"]], flag="SD-E10")
+    case("key-case-content-user", "A user message whose content is written \"CONTENT\".",
+         mut(lambda d: msg(d).update(CONTENT=msg(d).pop("content"))), V,
+         "CONTENT matches content case-insensitively.", [], [Q["user"]], flag="SD-E10")
+    case("key-case-user-tool", "A user message with a member \"Tool\" holding a tool.",
+         mut(lambda d: msg(d).update(Tool={"name": "Bash", "type": "shell"})), I,
+         "Tool matches tool case-insensitively: a user message cannot have a tool.", [],
+         [Q["user"]], flag="SD-E10")
 
     # -- Duplicate names (SD-E22).
     case("dup-session-id", "sessionId written twice: \"\" then \"s1\".",
@@ -1256,10 +1302,15 @@ def cases(spec):
         case(f"timestamp-{name}", f"{where} {json.dumps(ts)}.", mut(f), V, "not checked by the rules.",
              ["SD-TOP-13"], [Q["iso_notes"]], flag="SD-E13")
     for name, ts in (("offset", "2025-01-01T05:30:00+05:30"), ("fraction", "2025-01-01T00:00:00.123456789Z"),
-                     ("leap-second", "2016-12-31T23:59:60Z"), ("unknown-offset", "2025-01-01T00:00:00-00:00")):
+                     ("leap-second", "2016-12-31T23:59:60Z")):
         case(f"created-at-{name}", f"createdAt {json.dumps(ts)}, an RFC 3339 and ISO 8601 date-time.",
              mut(lambda d, t=ts: d.update(createdAt=t)), V, "non-empty.", ["SD-TOP-12"],
              [Q["s_created"], Q["iso_notes"]], ["SD-E13"])
+    # RFC 3339 §4.3 gives "-00:00" a meaning; ISO 8601 writes a zero offset with "+" only.
+    case("created-at-unknown-offset", "createdAt \"2025-01-01T00:00:00-00:00\", an RFC 3339 "
+         "date-time whose offset ISO 8601 does not allow.",
+         mut(lambda d: d.update(createdAt="2025-01-01T00:00:00-00:00")), V, "non-empty.",
+         ["SD-TOP-12"], [Q["s_created"], Q["iso_notes"]], flag="SD-E13")
 
     # -- Prose (SD-E17..SD-E21).
     case("exchangeid-duplicate", "Two exchanges with the id \"ex_0\".",
