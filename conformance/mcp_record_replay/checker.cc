@@ -38,7 +38,8 @@ void Validate(jsonl::ByteSource* source, const arcs::mcp_record_replay::Limits& 
                           Module().LevelOf(rule),
                           f.warning ? Severity::kWarning : Severity::kError,
                           {f.line, 0, std::move(f.pointer)},
-                          std::move(f.message)});
+                          std::move(f.message),
+                          std::move(f.reading)});
       });
   if (!status.ok()) {
     // Member by member: GCC 12 at -O3 takes a braced {} Location for maybe-uninitialized.

@@ -1,5 +1,7 @@
 #include "conformance/mcp_record_replay/module.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 
 #include "conformance/mcp_record_replay/checker.h"
@@ -93,6 +95,44 @@ void ValidateFile(jsonl::ByteSource* source, const CompanionSources&, const Limi
 
 protocol::Answer ValidateAnswer(const CaseInput& input) {
   return ValidateCaseAnswer(Module(), input);
+}
+
+// The spec's own ids that a recording breaks besides the catalogue ids the reference cites, so that
+// an implementation naming them for an invalid verdict names a rule the file breaks
+// (conformance::BrokenRules): F-002, the umbrella of every file requirement (its catalogue reason);
+// NFR-003 "Each line independently parseable (no multi-line JSON)", for a line that is no JSON
+// text or holds a carriage return (a line break to a reader that splits lines on CR: NDJSON §3.1
+// "The JSON texts MUST NOT contain newlines or carriage returns"); EC-REC-002 for a cut-off last
+// line, its "corrupt final line"; EC-REC-008 for a version other than "1.0", its "version
+// incompatibility". A line over a limit ends the reading, as it ends the reference's.
+std::set<std::string> MoreBrokenRules(const CaseInput& input) {
+  std::set<std::string> broken;
+  for (const protocol::ReportedFinding& f : ValidateAnswer(input).findings) {
+    if (f.severity != "error") continue;
+    const Requirement* r = Module().BuiltInCatalogue().Find(f.rule);
+    if (r && r->subject == "file") broken.insert("F-002");
+    if (f.rule == "MRR-HEADER-3") broken.insert("EC-REC-008");
+  }
+  const Limits limits = ToRecordingLimits(input.limits);
+  jsonl::MemorySource source(input.Input("recording"));
+  jsonl::LineOptions line_options;
+  line_options.max_line_bytes = limits.max_line_bytes;
+  jsonl::LineReader reader(&source, line_options);
+  json::ParseOptions parse_options;
+  parse_options.max_depth = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(limits.max_json_depth, std::numeric_limits<std::uint32_t>::max()));
+  json::Document doc;
+  jsonl::Line line;
+  for (Result<bool> more = reader.Next(&line); more.ok() && *more; more = reader.Next(&line)) {
+    if (line.too_long) break;
+    if (jsonl::IsBlank(line.text)) continue;
+    if (line.text.find('\r') != std::string_view::npos) broken.insert("NFR-003");
+    if (doc.Parse(line.text, parse_options)) continue;
+    if (doc.error().code == json::ErrorCode::kDepthExceeded) break;
+    broken.insert("NFR-003");
+    if (line.ending == jsonl::Ending::kNone) broken.insert("EC-REC-002");
+  }
+  return broken;
 }
 
 namespace mrr = arcs::mcp_record_replay;
@@ -257,6 +297,7 @@ FormatModule Build() {
   m.sniff = LooksLikeRecording;
   m.limits = LimitSpecs(RecordingLimits());
   m.resource_probes = ResourceProbes();
+  m.harness_inputs = {"upstream"};
   m.arguments = {
       {"match_mode", "\"sequential\" (default), \"by-request\" or \"fuzzy\"",
        [](const json::Value& v) {
@@ -320,6 +361,11 @@ FormatModule Build() {
   };
   m.rules = AllRules;
   m.validate = ValidateFile;
+  m.more_broken_rules = MoreBrokenRules;
+  // Whether a loader refuses a recording VALIDATE finds invalid but can read is MRR-E11's question
+  // (valid-only refuses it); a recording the reference refuses is one it cannot read, which every
+  // reading refuses.
+  m.refusal_readings = {{"replay", "MRR-E11", false, true}, {"convert", "MRR-E11", false, true}};
   m.verbs = Verbs();
   m.catalogue_text = CatalogueText;
   return m;

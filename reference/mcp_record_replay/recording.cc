@@ -35,6 +35,25 @@ constexpr std::string_view kAfterFooter = "MRR-FOOTER-1";
 constexpr std::string_view kFooterCounts = "MRR-FOOTER-3";
 constexpr std::string_view kOrphanResponse = "MRR-JSONRPC-7";
 
+// The errata entries whose readings alone make some findings errors (RecordingFinding::reading):
+// the spec text settles every error cited without one. A warning names the entry of the stricter
+// reading that would make it an error, so that `arcs fuzz` finds a validator that takes that
+// reading open, not wrong.
+// What only serde, or only the schema, refuses.
+constexpr std::string_view kTwoStatements = "MRR-E2";
+constexpr std::string_view kBomReading = "MRR-E6";
+constexpr std::string_view kBlankLineReading = "MRR-E8";
+constexpr std::string_view kFinalNewlineReading = "MRR-E9";
+constexpr std::string_view kSecondHeaderReading = "MRR-E13";
+constexpr std::string_view kVersionReading = "MRR-E17";
+constexpr std::string_view kSeqOrderReading = "MRR-E19";
+constexpr std::string_view kDateTimeReading = "MRR-E20";
+constexpr std::string_view kSerdeJsonReading = "MRR-E48";  // what only serde_json's parser refuses
+constexpr std::string_view kCountsReading = "MRR-E15";     // counts-exact
+constexpr std::string_view kRepeatedNameReading = "MRR-E24";  // refuse
+constexpr std::string_view kJsonRpcReading = "MRR-E26";       // json-rpc-required
+constexpr std::string_view kPairingReading = "MRR-E28";       // paired-required
+
 // The requirement each Departure of jsonrpc.h cites, in the enum's order.
 constexpr std::string_view kDepartureRules[] = {kNoKind,         "MRR-JSONRPC-1", "MRR-JSONRPC-2",
                                                 "MRR-JSONRPC-3", "MRR-JSONRPC-4", "MRR-JSONRPC-5",
@@ -124,6 +143,96 @@ std::string Mismatch(const Value& v, FieldType type) {
   return "";
 }
 
+bool AsciiSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// Whether chrono's DateTime<Utc> deserializer reads `s` (errata MRR-E20 `chrono-relaxed`): an RFC
+// 3339 form that may also have a space (or spaces) for `T`, spaces around the offset and the
+// whole, `UTC` for an offset, an offset without its colon, one-digit month and day; the date real,
+// seconds required.
+bool ChronoRelaxed(std::string_view s) {
+  std::size_t i = 0;
+  const auto spaces = [&] {
+    const std::size_t from = i;
+    while (i < s.size() && AsciiSpace(s[i])) ++i;
+    return i > from;
+  };
+  const auto literal = [&](std::string_view l) {
+    if (!s.substr(i).starts_with(l)) return false;
+    i += l.size();
+    return true;
+  };
+  // Between min and max ASCII digits (as many as there are), their value in *out.
+  const auto digits = [&](std::size_t min, std::size_t max, int* out) {
+    std::size_t n = 0;
+    int value = 0;
+    while (i < s.size() && n < max && s[i] >= '0' && s[i] <= '9') {
+      value = value * 10 + (s[i++] - '0');
+      ++n;
+    }
+    if (out) *out = value;
+    return n >= min;
+  };
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  spaces();
+  if (!digits(4, 4, &year) || !literal("-") || !digits(1, 2, &month) || !literal("-") ||
+      !digits(1, 2, &day)) {
+    return false;
+  }
+  if (!literal("T") && !literal("t") && !spaces()) return false;
+  if (!digits(1, 2, &hour) || !literal(":") || !digits(2, 2, &minute) || !literal(":") ||
+      !digits(2, 2, &second)) {
+    return false;
+  }
+  if (literal(".") && !digits(1, std::string_view::npos, nullptr)) return false;
+  spaces();
+  if (!literal("Z") && !literal("z") && !literal("UTC")) {
+    if (!literal("+") && !literal("-")) return false;
+    if (!digits(2, 2, nullptr)) return false;
+    literal(":");
+    if (!digits(2, 2, nullptr)) return false;
+  }
+  spaces();
+  if (i != s.size() || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 ||
+      second > 60) {
+    return false;
+  }
+  const int y = year == 0 ? 2000 : year;  // chrono's proleptic year 0 is a leap year
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return day <= kDays[month - 1] + (month == 2 && leap);
+}
+
+// The errata entry whose reading alone makes `v`, which does not decode as `type`, an error: a
+// string that chrono reads although it is no RFC 3339 date-time (MRR-E20); `-0`, the integer 0 to
+// the u64 declared and a float to serde_json (MRR-E48); another integer in value that serde's u64
+// refuses for its spelling or size (MRR-E2: the schema's "integer" with "minimum": 0 takes 1.0 and
+// 2^64); "" when every reading refuses it.
+std::string_view MismatchReading(const Value& v, FieldType type) {
+  if (type == FieldType::kDateTime && v.is_string() && ChronoRelaxed(v.text())) {
+    return kDateTimeReading;
+  }
+  if ((type == FieldType::kU64 || type == FieldType::kOptionalU64) && v.is_number()) {
+    if (v.text() == "-0") return kSerdeJsonReading;
+    const json::NumberInfo n = json::Classify(v.text());
+    if (n.integral && (!n.negative || n.zero)) return kTwoStatements;
+  }
+  return "";
+}
+
+// A version the pattern admits whose major number is 1 ("1.1", "01.0"): EC-REC-008 names only
+// "1.0" as supported, and a reader of minor versions as compatible takes it (MRR-E17).
+bool MajorOne(std::string_view version) {
+  const std::size_t dot = version.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == version.size()) return false;
+  const auto digits = [](std::string_view s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::string_view major = version.substr(0, dot);
+  if (!digits(major) || !digits(version.substr(dot + 1))) return false;
+  while (major.size() > 1 && major.front() == '0') major.remove_prefix(1);
+  return major == "1";
+}
+
 // The first number of a line beyond the doubles, which serde_json refuses ("number out of
 // range"); iterative: any depth the parser allowed.
 const Value* NumberBeyondDoubles(const Value& root) {
@@ -150,15 +259,18 @@ class LineChecker::Impl {
     kind_ = "";
     object_ = nullptr;
     number_ = line.number;
+    unread_reading_ = "";
     if (line.too_long) {
       Error(kLimit, "",
             "the line is " + std::to_string(line.length) + " bytes, over max_line_bytes (" +
                 std::to_string(limits_.max_line_bytes) + ")");
       return false;
     }
-    if (line.bom) Error(kByteOrderMark, "", "the file starts with a byte order mark (U+FEFF)");
+    if (line.bom) {
+      Error(kByteOrderMark, "", "the file starts with a byte order mark (U+FEFF)", kBomReading);
+    }
     if (jsonl::IsBlank(line.text)) {
-      Error(kNotJson, "", "a blank line: every line of NDJSON is one JSON text");
+      Error(kNotJson, "", "a blank line: every line of NDJSON is one JSON text", kBlankLineReading);
       return true;
     }
     const bool first = lines_++ == 0;  // blank lines aside
@@ -171,15 +283,25 @@ class LineChecker::Impl {
               "nested deeper than max_json_depth (" + std::to_string(limits_.max_json_depth) + ")");
         return false;
       }
+      // A lone surrogate escape is grammatical JSON that serde_json refuses, and the String
+      // declared and the schema's Python read (MRR-E48). A cut-off last line is no JSON text
+      // under any reading: EC-REC-002 calls it the "corrupt final line" (MRR-E10).
+      if (doc_.error().code == json::ErrorCode::kLoneSurrogate) unread_reading_ = kSerdeJsonReading;
       Error(kNotJson, "",
             (unterminated ? "the last line is cut off (a truncated recording, EC-REC-002): "
                           : "not one JSON text: ") +
-                doc_.error().message);
+                doc_.error().message,
+            unread_reading_);
     } else {
       if (unterminated) {
-        Error(kNdjsonText, "", "the last line has no line feed after it (errata MRR-E9)");
+        Error(kNdjsonText, "", "the last line has no line feed after it (errata MRR-E9)",
+              kFinalNewlineReading);
       }
-      if (line.text.find('\r') != std::string_view::npos) {
+      // A CR that ends a last line without LF is the CR of a CRLF ending cut before its LF: the
+      // missing LF is the finding (MRR-E9). A CR anywhere else is inside the JSON text.
+      const std::string_view text = line.text;
+      const bool cut_crlf = unterminated && text.ends_with('\r');
+      if (text.substr(0, text.size() - cut_crlf).find('\r') != std::string_view::npos) {
         Error(kNdjsonText, "",
               "a carriage return inside the line: JSON whitespace, but NDJSON's JSON texts hold "
               "none (only one before the line feed is allowed; errata MRR-E7)");
@@ -187,7 +309,10 @@ class LineChecker::Impl {
       kind_ = Object(doc_.root(), first);
       if (doc_.root().is_object()) object_ = &doc_.root();
     }
-    if (first && kind_ != "header") Error(kHeaderFirst, "", "the first line is not the header");
+    // A first line unread only under a reading would be the header under the others.
+    if (first && kind_ != "header") {
+      Error(kHeaderFirst, "", "the first line is not the header", unread_reading_);
+    }
     return true;
   }
 
@@ -199,14 +324,18 @@ class LineChecker::Impl {
   std::string_view kind() const { return kind_; }
 
  private:
-  void Add(std::string_view rule, std::string pointer, std::string message, bool warning) {
-    sink_({std::string(rule), "", "", number_, std::move(pointer), warning, std::move(message)});
+  void Add(std::string_view rule, std::string pointer, std::string message, bool warning,
+           std::string_view reading = "") {
+    sink_({std::string(rule), "", "", number_, std::move(pointer), warning, std::move(message),
+           std::string(reading)});
   }
-  void Error(std::string_view rule, std::string pointer, std::string message) {
-    Add(rule, std::move(pointer), std::move(message), false);
+  void Error(std::string_view rule, std::string pointer, std::string message,
+             std::string_view reading = "") {
+    Add(rule, std::move(pointer), std::move(message), false, reading);
   }
-  void Warning(std::string_view rule, std::string pointer, std::string message) {
-    Add(rule, std::move(pointer), std::move(message), true);
+  void Warning(std::string_view rule, std::string pointer, std::string message,
+               std::string_view reading) {
+    Add(rule, std::move(pointer), std::move(message), true, reading);
   }
 
   // The line's type ("header", "message", "footer"; "" for none), its findings reported.
@@ -217,19 +346,22 @@ class LineChecker::Impl {
       return "";
     }
     if (const Value* big = NumberBeyondDoubles(root)) {
+      unread_reading_ = kSerdeJsonReading;
       Error(kNotJson, "",
             "the number " + Excerpt(big->text(), 40) +
-                " is beyond the doubles: serde_json refuses it (errata MRR-E2)");
+                " is beyond the doubles: serde_json refuses it (errata MRR-E48)",
+            unread_reading_);
       return "";
     }
     for (const json::Duplicate& d : doc_.duplicates()) {
-      Warning(kRepeatedName, d.pointer, "a member name repeated in its object");
+      Warning(kRepeatedName, d.pointer, "a member name repeated in its object",
+              kRepeatedNameReading);
     }
     // serde's tag of an internally tagged enum may not be written twice (its duplicate-field
     // error); the schema statement reads the last, and so does what follows here.
     const Value* type = root.FindLast("type");
     if (type && root.Find("type") != type) {
-      Error(kLineType, "/type", "type is written twice: serde refuses it");
+      Error(kLineType, "/type", "type is written twice: serde refuses it", kTwoStatements);
     }
     const std::string_view kind = type && type->is_string() ? type->text() : "";
     if (with_schema_) Schema(root, kind);
@@ -258,10 +390,37 @@ class LineChecker::Impl {
       }
       if (cited.empty()) cited.push_back(std::move(e));
       for (json::SchemaError& c : cited) {
+        const std::string_view reading = SchemaReading(root, kind, c);
         sink_({"", std::move(c.location), std::move(c.keyword), number_,
-               std::move(c.instance_pointer), false, "schema: " + c.message});
+               std::move(c.instance_pointer), false, "schema: " + c.message, std::string(reading)});
       }
     }
+  }
+
+  // The errata entry whose reading alone makes the schema error `e` an error: the date-time format
+  // of a string chrono reads (MRR-E20); a member value the Serde field decodes (MRR-E2: `"name":
+  // null`, `"latency_ms": null`, a msg that is not an object, a version the pattern refuses); ""
+  // when the Serde statement refuses the value too, or the error is the line's (a required member,
+  // the oneOf).
+  static std::string_view SchemaReading(const Value& root, std::string_view kind,
+                                        const json::SchemaError& e) {
+    std::string_view member = e.instance_pointer;
+    if (!member.starts_with('/')) return "";
+    member.remove_prefix(1);
+    member = member.substr(0, member.find('/'));
+    const Value* v = root.FindLast(member);
+    if (!v) return "";
+    if (e.keyword == "format") {
+      return v->is_string() && ChronoRelaxed(v->text()) ? kDateTimeReading : "";
+    }
+    std::span<const Field> fields;
+    if (kind == "header") fields = kHeaderFields;
+    if (kind == "message") fields = kMessageFields;
+    if (kind == "footer") fields = kFooterFields;
+    for (const Field& f : fields) {
+      if (f.name == member) return Mismatch(*v, f.type).empty() ? kTwoStatements : "";
+    }
+    return "";
   }
 
   static const json::Schema& RecordingSchema() {
@@ -278,7 +437,8 @@ class LineChecker::Impl {
   void Position(std::string_view kind, bool first) {
     if (footer_seen_) Error(kAfterFooter, "", "a line after the footer");
     if (!first && kind == "header") {
-      Error(kSecondHeader, "", "a header after the first line: a recording has one header");
+      Error(kSecondHeader, "", "a header after the first line: a recording has one header",
+            kSecondHeaderReading);
     }
   }
 
@@ -294,10 +454,11 @@ class LineChecker::Impl {
         continue;
       }
       if (line.FindLast(f.name) != v) {
-        Error(f.rule, pointer, std::string(f.name) + " is written twice: serde refuses it");
+        Error(f.rule, pointer, std::string(f.name) + " is written twice: serde refuses it",
+              kTwoStatements);
       }
       if (std::string why = Mismatch(*v, f.type); !why.empty()) {
-        Error(f.rule, pointer, std::string(f.name) + " is " + why);
+        Error(f.rule, pointer, std::string(f.name) + " is " + why, MismatchReading(*v, f.type));
       }
     }
   }
@@ -308,7 +469,8 @@ class LineChecker::Impl {
     if (version && version->is_string() && version->text() != "1.0") {
       Error(kVersionValue, "/version",
             "version " + Quoted(version->text(), 40) +
-                " is not \"1.0\", the only version this format defines (EC-REC-008)");
+                " is not \"1.0\", the only version this format defines (EC-REC-008)",
+            MajorOne(version->text()) ? kVersionReading : "");
     }
   }
 
@@ -319,7 +481,8 @@ class LineChecker::Impl {
     if (n && last_seq_ && *n <= *last_seq_) {
       Error(kSeqOrder, "/seq",
             "seq " + std::to_string(*n) + " does not follow " + std::to_string(*last_seq_) +
-                ": seq increases from message to message (errata MRR-E19)");
+                ": seq increases from message to message (errata MRR-E19)",
+            kSeqOrderReading);
     }
     if (n) last_seq_ = n;
     ++messages_;
@@ -334,7 +497,10 @@ class LineChecker::Impl {
   void Rpc(const Value& msg, bool client) {
     const Classified c = Classify(msg);
     for (const Issue& i : c.issues) {
-      Warning(kDepartureRules[static_cast<std::size_t>(i.departure)], "/msg", i.message);
+      const std::string_view rule = kDepartureRules[static_cast<std::size_t>(i.departure)];
+      // A request id that is null or fractional breaks a SHOULD of JSON-RPC: no reading of
+      // MRR-E26 makes it an error.
+      Warning(rule, "/msg", i.message, rule == "MRR-JSONRPC-4" ? "" : kJsonRpcReading);
     }
     PendingIds& mine = client ? client_requests_ : server_requests_;
     PendingIds& theirs = client ? server_requests_ : client_requests_;
@@ -343,7 +509,8 @@ class LineChecker::Impl {
     if (response && !c.id->is_null() && !theirs.Take(*c.id)) {
       Warning(kOrphanResponse, "/msg/id",
               "a response to no request: no earlier request from the other side with this id is "
-              "waiting for its response (errata MRR-E28)");
+              "waiting for its response (errata MRR-E28)",
+              kPairingReading);
     }
   }
 
@@ -360,7 +527,8 @@ class LineChecker::Impl {
       if (n && *n != counted) {
         Warning(kFooterCounts, "/" + std::string(name),
                 std::string(name) + " is " + std::to_string(*n) + ", the file holds " +
-                    std::to_string(counted) + " (errata MRR-E15)");
+                    std::to_string(counted) + " (errata MRR-E15)",
+                kCountsReading);
       }
     }
   }
@@ -373,6 +541,8 @@ class LineChecker::Impl {
   std::string_view kind_;
   std::uint64_t number_ = 0;
   std::uint64_t lines_ = 0;  // lines read, blank lines aside
+  // The errata entry whose reading alone left the line unread (MRR-E48), "" when none did.
+  std::string_view unread_reading_;
   std::optional<std::uint64_t> last_seq_;
   std::uint64_t messages_ = 0, client_messages_ = 0, server_messages_ = 0;
   bool footer_seen_ = false;

@@ -36,7 +36,8 @@ struct RecordingFinding {
   std::uint64_t line = 0;  // 1-based; 0 for the file as a whole
   std::string pointer;     // inside the line's object
   bool warning = false;
-  std::string message;  // one line, quoting the file only as excerpts
+  std::string message;       // one line, quoting the file only as excerpts
+  std::string reading = {};  // the errata entry whose reading alone makes it one (Finding::reading)
 };
 
 using FindingSink = std::function<void(RecordingFinding)>;

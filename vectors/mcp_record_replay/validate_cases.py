@@ -328,9 +328,12 @@ def members(obj, name):
 U64_MAX = 2 ** 64 - 1
 
 
-def u64(v):
+def u64(v, minus_zero=False):
     """serde's u64 from serde_json: an integer written with digits only (no sign, fraction or
-    exponent: `-0`, `1.0`, `1e0` are floats to serde_json), at most 2^64-1."""
+    exponent: `-0`, `1.0`, `1e0` are floats to serde_json), at most 2^64-1. minus_zero: `-0` is the
+    integer 0 (errata MRR-E48 `declared-types`)."""
+    if minus_zero and v == "-0":
+        return 0
     if not is_num(v) or not re.fullmatch(r"0|[1-9][0-9]*", v):
         return None
     n = int(v)
@@ -377,7 +380,7 @@ def utc_designator(s):
 
 
 DATE_TIME = {"rfc-3339": is_rfc3339_date_time, "chrono-relaxed": chrono_relaxed,
-             "utc-designator": utc_designator, "any-string": None}
+             "utc-designator": utc_designator}
 
 _RFC = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
                   r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
@@ -459,24 +462,24 @@ FLAG_READINGS = {
     "MRR-E8": ["not-ndjson", "separator-allowed"],
     "MRR-E9": ["ndjson-newline", "final-newline-optional", "unterminated-is-truncated"],
     "MRR-E13": ["single-session", "concatenated-sessions"],
-    "MRR-E14": ["footer-last", "footer-anywhere"],
     "MRR-E15": ["counts-advisory", "counts-exact"],
     "MRR-E17": ["exact-version", "same-major"],
     "MRR-E18": ["any-start", "zero-or-one"],
     "MRR-E19": ["increasing", "contiguous", "unique", "types-only"],
-    "MRR-E20": ["rfc-3339", "chrono-relaxed", "utc-designator", "any-string"],
+    "MRR-E20": ["rfc-3339", "chrono-relaxed", "utc-designator"],
     "MRR-E21": ["observational", "consistent"],
     "MRR-E22": ["anywhere", "responses-only"],
     "MRR-E24": ["last-wins", "first-wins", "refuse"],
     "MRR-E26": ["recorded-as-sent", "json-rpc-required"],
     "MRR-E27": ["any-direction", "sketch-roles"],
     "MRR-E28": ["recorded-as-sent", "paired-required"],
+    "MRR-E48": ["serde-json", "declared-types"],
 }
 # The readings marked † in the errata's "Flags at a glance" whose flags carry REPLAY or CONVERT:
 # split by MRR-E11 into <reading>-parse-only and <reading>-valid-only where a case of the flag
 # carries REPLAY or CONVERT (generate.py decides, once the cases are merged).
 DAGGER = {"MRR-E2": "both", "MRR-E7": "bare-object", "MRR-E9": "ndjson-newline",
-          "MRR-E13": "single-session", "MRR-E14": "footer-last", "MRR-E26": "json-rpc-required"}
+          "MRR-E13": "single-session", "MRR-E26": "json-rpc-required"}
 ARCS = {flag: readings[0] for flag, readings in FLAG_READINGS.items()}
 
 HEADER_FIELDS = [("version", "string", True, "MRR-HEADER-4"),
@@ -497,7 +500,7 @@ FOOTER_FIELDS = [("total_messages", "u64", True, "MRR-FOOTER-4"),
 FIELDS = {"header": HEADER_FIELDS, "message": MESSAGE_FIELDS, "footer": FOOTER_FIELDS}
 
 
-def serde_decodes(v, ftype, date_time_ok):
+def serde_decodes(v, ftype, date_time_ok, minus_zero):
     if ftype == "any":
         return True
     if ftype in ("option-string", "option-u64") and v is None:
@@ -509,7 +512,7 @@ def serde_decodes(v, ftype, date_time_ok):
     if ftype == "date-time":
         return is_str(v) and (date_time_ok is None or date_time_ok(v))
     if ftype in ("u64", "option-u64"):
-        return u64(v) is not None
+        return u64(v, minus_zero) is not None
     if ftype == "direction":
         return is_str(v) and v in ("c2s", "s2c")
     raise AssertionError(ftype)
@@ -560,7 +563,9 @@ def evaluate(raw, modes=None, limits=None):
 
     for i, part in enumerate(parts):
         terminated = i < len(parts) - 1 or terminated_last
-        if terminated and part.endswith(b"\r"):
+        # A CR before the LF ends the line; one that ends an unterminated last line is the CR of
+        # a CRLF cut before its LF, which leaves the missing LF as the question (MRR-E9).
+        if part.endswith(b"\r"):
             part = part[:-1]
         if len(part) > max_line:
             F.error("MRR-JSON-5")
@@ -594,7 +599,8 @@ def evaluate(raw, modes=None, limits=None):
         if tree is None:
             pass
         else:
-            serde_reads = not has_lone_surrogate(tree) and not beyond_doubles(tree)
+            serde_reads = modes["MRR-E48"] == "declared-types" or (
+                not has_lone_surrogate(tree) and not beyond_doubles(tree))
             if not serde_reads:
                 F.error("MRR-JSON-1", "serde")
             readable = serde_reads or e2 == "schema"
@@ -621,6 +627,7 @@ def evaluate(raw, modes=None, limits=None):
 def line(F, tree, first, state, pending, validator, dt_ok):
     """One JSON object line under both statements and the file rules; returns its kind."""
     modes = F.modes
+    minus_zero = modes["MRR-E48"] == "declared-types"
     if repeated_names(tree):
         F.warning("MRR-JSON-4")
         if modes["MRR-E24"] == "refuse":
@@ -639,8 +646,8 @@ def line(F, tree, first, state, pending, validator, dt_ok):
         F.error(rid, "schema")
     if kind is None:
         return None
-    # Position (errata MRR-E12 to MRR-E14).
-    if state["footer"] and modes["MRR-E14"] == "footer-last":
+    # Position (errata MRR-E12 to MRR-E14; "Final line: Footer" settles MRR-E14's VALIDATE).
+    if state["footer"]:
         F.error("MRR-FOOTER-1")
     if not first and kind == "header" and modes["MRR-E13"] == "single-session":
         F.error("MRR-HEADER-2")
@@ -653,7 +660,7 @@ def line(F, tree, first, state, pending, validator, dt_ok):
             continue
         if len(vals) > 1:
             F.error(rid, "serde")
-        if not serde_decodes(vals[0], ftype, dt_ok):
+        if not serde_decodes(vals[0], ftype, dt_ok, minus_zero):
             F.error(rid, "serde")
     view = resolve(tree, "last")
     if kind == "header":
@@ -672,7 +679,7 @@ def line(F, tree, first, state, pending, validator, dt_ok):
         counted = {"total_messages": state["messages"], "client_messages": state["client"],
                    "server_messages": state["server"]}
         for name, n in counted.items():
-            value = u64(view.get(name)) if name in view else None
+            value = u64(view.get(name), minus_zero) if name in view else None
             if value is None and F.modes["MRR-E2"] == "schema" and name in view:
                 v = view[name]
                 value = int(dec(v)) if is_num(v) and integral(v) and dec(v) >= 0 else None
@@ -681,7 +688,7 @@ def line(F, tree, first, state, pending, validator, dt_ok):
                     F.warning("MRR-FOOTER-3")
                 else:
                     F.error("X-E15-counts-exact")
-        d = u64(view.get("duration_ms")) if "duration_ms" in view else None
+        d = u64(view.get("duration_ms"), minus_zero) if "duration_ms" in view else None
         if d is not None:
             state["durations"].append(d)
     return kind
@@ -689,7 +696,8 @@ def line(F, tree, first, state, pending, validator, dt_ok):
 
 def message_line(F, tree, view, state, pending):
     modes = F.modes
-    seq = u64(view.get("seq")) if "seq" in view else None
+    minus_zero = modes["MRR-E48"] == "declared-types"
+    seq = u64(view.get("seq"), minus_zero) if "seq" in view else None
     if seq is None and modes["MRR-E2"] == "schema" and "seq" in view:
         v = view["seq"]
         seq = int(dec(v)) if is_num(v) and integral(v) and dec(v) >= 0 else None
@@ -727,7 +735,7 @@ def message_line(F, tree, view, state, pending):
                     F.error("X-E28-paired-required")
             else:
                 pending[other].remove(match)
-                lat = u64(latency) if latency is not None else None
+                lat = u64(latency, minus_zero) if latency is not None else None
                 if lat is not None and match[1] is not None and ts is not None:
                     state["latencies"].append((lat, ts - match[1]))
         if modes["MRR-E27"] == "sketch-roles" and (
@@ -1083,7 +1091,7 @@ Q = {
 FLAG_REQS = {
     "MRR-E6": ["MRR-JSON-3", "MRR-JSON-8"], "MRR-E7": ["MRR-FORMAT-2", "MRR-JSON-1"],
     "MRR-E8": ["MRR-FORMAT-2", "MRR-JSON-1", "MRR-JSON-7"], "MRR-E9": ["MRR-FORMAT-1", "MRR-JSON-2"],
-    "MRR-E13": ["MRR-HEADER-2"], "MRR-E14": ["MRR-FOOTER-1"], "MRR-E15": ["MRR-FOOTER-3"],
+    "MRR-E13": ["MRR-HEADER-2"], "MRR-E15": ["MRR-FOOTER-3"],
     "MRR-E17": ["EC-REC-008", "MRR-FORMAT-7", "MRR-HEADER-3", "MRR-SCHEMA-7"],
     "MRR-E18": ["MRR-MESSAGE-7"], "MRR-E19": ["MRR-MESSAGE-7", "MRR-RECORD-5"],
     "MRR-E20": ["MRR-FORMAT-4"], "MRR-E21": ["MRR-FORMAT-4", "MRR-RECORD-5"],
@@ -1253,10 +1261,17 @@ def cases():
          quotes=["line1", "line2", "session"], shared=True)
     maf = [header(), B[1], B[2], dict(B[4], seq=3), footer(3, 2, 1), dict(B[5], seq=4)]
     case("message-after-footer", "A footer after three messages (counting them), then the response "
-         "to the last request after the footer.", render(maf), I, "FOOTER-1", flag="MRR-E14",
-         readings="IV", reqs=["MRR-MESSAGE-1"], quotes=["final", "line2"], shared=True)
+         "to the last request after the footer.", render(maf), I, "FOOTER-1",
+         reqs=["MRR-MESSAGE-1"], quotes=["final", "line2"], errata=["MRR-E14"], shared=True)
+    # The footer counts every message of the file, the one after it too, so that only the place
+    # of the footer is wrong under either way of counting (MRR-E15's counts compare with the
+    # messages before the footer: warnings).
+    case("message-after-footer-counted", "A footer counting four messages, three before it and "
+         "the response to the last request after it.",
+         render(maf[:4] + [footer(4, 2, 2), maf[5]]), I, "FOOTER-1", "FOOTER-3",
+         reqs=["MRR-MESSAGE-1"], quotes=["final", "line2"], errata=["MRR-E14", "MRR-E15"])
     case("two-footers", "The base recording with its footer written twice.", render(B + [B[-1]]),
-         I, "FOOTER-1", flag="MRR-E14", readings="IV", quotes=["final"], shared=True)
+         I, "FOOTER-1", quotes=["final"], errata=["MRR-E14"], shared=True)
 
     # -- JSON-RPC traffic that is valid (errata MRR-E26 to MRR-E28).
     dup = [header()] + messages()[:3] + [
@@ -1401,7 +1416,8 @@ def cases():
          "60 ms between its request's ts and its own.", render(edit(B, 5, latency_ms=500)), V,
          flag="MRR-E21", readings="VI", quotes=["ordering", "latency_some"])
 
-    # -- Timestamps (flag MRR-E20; readings rfc-3339, chrono-relaxed, utc-designator, any-string).
+    # -- Timestamps (flag MRR-E20; readings rfc-3339, chrono-relaxed, utc-designator). A string
+    #    that no reading takes for a date-time is invalid, required: both statements say date-time.
     def ts_case(name, desc, value, outcome, errors, readings=None, line=2, quotes=()):
         lines = edit(B, line, **({"ts": value} if line else {"recorded_at": value}))
         case(name, desc, render(lines), outcome, errors, flag="MRR-E20" if readings else None,
@@ -1410,19 +1426,19 @@ def cases():
              errata=[] if readings else ["MRR-E20"])
     ts_case("ts-offset", "The initialize response's ts with a +01:00 offset "
             "(2025-02-04T11:00:00.100+01:00, the same instant).", "2025-02-04T11:00:00.100+01:00",
-            V, "", "VVIV")
+            V, "", "VVI")
     ts_case("ts-space-separator", "The initialize response's ts with a space for T.",
-            "2025-02-04 10:00:00.100Z", I, "MESSAGE-3 SCHEMA-21", "IVIV")
+            "2025-02-04 10:00:00.100Z", I, "MESSAGE-3 SCHEMA-21", "IVI")
     ts_case("ts-utc-suffix", "The initialize response's ts ending in \" UTC\" instead of Z.",
-            "2025-02-04T10:00:00.100 UTC", I, "MESSAGE-3 SCHEMA-21", "IVIV")
+            "2025-02-04T10:00:00.100 UTC", I, "MESSAGE-3 SCHEMA-21", "IVI")
     ts_case("ts-no-offset", "The initialize response's ts without an offset.",
-            "2025-02-04T10:00:00.100", I, "MESSAGE-3 SCHEMA-21", "IIIV")
+            "2025-02-04T10:00:00.100", I, "MESSAGE-3 SCHEMA-21")
     ts_case("ts-impossible-date", "The initialize response's ts on February 30.",
-            "2025-02-30T10:00:00.100Z", I, "MESSAGE-3 SCHEMA-21", "IIIV")
+            "2025-02-30T10:00:00.100Z", I, "MESSAGE-3 SCHEMA-21")
     ts_case("recorded-at-offset", "recorded_at with a +01:00 offset (the same instant).",
-            "2025-02-04T11:00:00.000+01:00", V, "", "VVIV", line=0)
+            "2025-02-04T11:00:00.000+01:00", V, "", "VVI", line=0)
     ts_case("recorded-at-date-only", "recorded_at \"2025-02-04\", a date without a time.",
-            "2025-02-04", I, "HEADER-7 SCHEMA-12", "IIIV", line=0)
+            "2025-02-04", I, "HEADER-7 SCHEMA-12", line=0)
     ts_case("ts-fraction-9", "The initialize response's ts with nine fraction digits.",
             "2025-02-04T10:00:00.123456789Z", V, "", quotes=["ex_recorded"])
     secs = [header(recorded_at="2025-02-04T10:00:00Z")] + [
@@ -1543,14 +1559,15 @@ def cases():
          I, "MESSAGE-2 SCHEMA-18", quotes=["m_seq", "s_seq"])
     for name, value, i, what in (("one-point-zero", "2.0", 2, "the initialize response's seq 2.0"),
                                  ("exponent", "2e0", 2, "the initialize response's seq 2e0"),
-                                 ("negative-zero", "-0", 1, "the first message's seq -0 (the "
-                                  "others 1 to 4)"),
                                  ("above-u64", "18446744073709551616", 5,
                                   "the last message's seq 2^64 (one above u64)")):
-        lines = base(start=0) if name == "negative-zero" else B
         case(f"seq-{name}", f"{what[0].upper() + what[1:]}: an integer for draft-07, not a u64 "
-             "for serde_json.", render(edit(lines, i, seq=num(value))), I, "MESSAGE-2",
+             "for serde_json.", render(edit(B, i, seq=num(value))), I, "MESSAGE-2",
              flag="MRR-E2", readings="IIV", quotes=["m_seq", "s_seq"], shared=True)
+    case("seq-negative-zero", "The first message's seq -0 (the others 1 to 4): an integer for "
+         "draft-07, the integer 0 to a reader of the u64 declared, a float to serde_json.",
+         render(edit(base(start=0), 1, seq=num("-0"))), I, "MESSAGE-2", flag="MRR-E48",
+         readings="IV", quotes=["m_seq", "s_seq"], also_split=["MRR-E2"])
     case("seq-from-0", "Messages numbered 0 to 4 (the code sketch's counter).",
          render(base(start=0)), V, reqs=["MRR-MESSAGE-2", "MRR-MESSAGE-7"],
          quotes=["fetch_add", "s_seq"], errata=["MRR-E18", "MRR-E19"])
@@ -1630,6 +1647,11 @@ def cases():
              render(edit(B, 6, **{field: value})), I, f"{rid} {sid}", quotes=[q, sq])
     case("footer-duration-negative", "A footer whose duration_ms is -1.",
          render(edit(B, 6, duration_ms=-1)), I, "FOOTER-5 SCHEMA-32",
+         quotes=["f_duration", "s_duration"])
+    # A boolean is neither a JSON Schema integer nor a u64, though a Python bool is an int;
+    # duration_ms, which nothing else checks, shows a validator that takes it for one.
+    case("footer-duration-true", "A footer whose duration_ms is true.",
+         render(edit(B, 6, duration_ms=True)), I, "FOOTER-5 SCHEMA-31",
          quotes=["f_duration", "s_duration"])
     case("footer-counts-negative", "A footer whose total_messages, client_messages and "
          "server_messages are -1.", render(edit(B, 6, total_messages=-1, client_messages=-1,
@@ -1747,13 +1769,15 @@ def cases():
     cut = cut[:cut.index('"method"') + 5]
     case("truncated-mid-message", "The recording without footer followed by a sixth message cut "
          "off mid-line, with no LF (a crash while recording: EC-REC-002).",
-         render(NF) + cut.encode(), I, "JSON-1", reqs=["EC-REC-002", "MRR-NFR-6"],
-         quotes=["ec002", "ec002_exp", "nfr003"], errata=["MRR-E10"], shared=True)
+         render(NF) + cut.encode(), I, "JSON-1",
+         reqs=["EC-REC-002", "MRR-FORMAT-2", "MRR-NFR-6", "NFR-003"],
+         quotes=["one", "nfr003", "ec002", "ec002_exp"], errata=["MRR-E10"], shared=True)
     fl = render(B).split(b"\n")
     case("truncated-mid-footer", "The base recording whose footer is cut off after "
          "\"total_messages\":5, (no LF).",
          b"\n".join(fl[:6]) + b"\n" + fl[6][:fl[6].index(b'"duration_ms"')], I, "JSON-1",
-         reqs=["EC-REC-002"], quotes=["ec002", "ec002_exp"], errata=["MRR-E10"], shared=True)
+         reqs=["EC-REC-002", "MRR-FORMAT-2", "NFR-003"], quotes=["one", "nfr003", "ec002", "ec002_exp"],
+         errata=["MRR-E10"], shared=True)
     case("truncated-header-only", "A header cut off mid-line, with no LF, and nothing else.",
          fl[0][:60], I, "HEADER-1 JSON-1", reqs=["EC-REC-002", "MRR-FORMAT-3"],
          quotes=["ec002", "line1"], errata=["MRR-E10", "MRR-E12"], shared=True)
@@ -1763,7 +1787,8 @@ def cases():
          reqs=["MRR-JSON-9"], quotes=["ec002", "validates"], errata=["MRR-E10"], shared=True)
     case("corrupt-final-line-with-lf", "The recording without footer followed by a sixth message "
          "cut off mid-line and then an LF.", render(NF) + cut.encode() + b"\n", I, "JSON-1",
-         reqs=["EC-REC-002"], quotes=["ec002", "ec002_exp"], errata=["MRR-E10"], shared=True)
+         reqs=["EC-REC-002", "MRR-FORMAT-2", "NFR-003"], quotes=["one", "nfr003", "ec002", "ec002_exp"],
+         errata=["MRR-E10"], shared=True)
 
     # -- JSON text (MRR-E4, MRR-E5).
     def line_case(name, desc, new_line, reqs=()):
@@ -1828,19 +1853,19 @@ def cases():
          quotes=["ndjson", "nd_text"], errata=["MRR-E4", "MRR-E5"])
     case("lone-surrogate-in-msg", "The tools/call response's text holding the escape \\ud800 "
          "alone (no footer): grammatical JSON, refused by serde_json.",
-         render(NF).replace(b"localhost\\n", b"localhost\\ud800"), I, "JSON-1", flag="MRR-E2",
-         readings="IIV", reqs=["MRR-MESSAGE-5"], quotes=["m_msg", "rfc_utf8"],
-         errata=["MRR-E5"], shared=True)
+         render(NF).replace(b"localhost\\n", b"localhost\\ud800"), I, "JSON-1", flag="MRR-E48",
+         readings="IV", reqs=["MRR-MESSAGE-5"], quotes=["m_msg", "rfc_utf8"],
+         errata=["MRR-E5"], shared=True, also_split=["MRR-E2"])
     case("lone-surrogate-in-upstream", "The header's upstream ending in the escape \\udc00 alone: "
          "serde_json cannot read the header line.",
-         render(B).replace(b"/tmp\",", b"/tmp\\udc00\","), I, "HEADER-1 JSON-1", flag="MRR-E2",
-         readings="IIV", reqs=["MRR-HEADER-8"], quotes=["h_upstream", "rfc_utf8"],
-         errata=["MRR-E5"], shared=True)
+         render(B).replace(b"/tmp\",", b"/tmp\\udc00\","), I, "HEADER-1 JSON-1", flag="MRR-E48",
+         readings="IV", reqs=["MRR-HEADER-8"], quotes=["h_upstream", "rfc_utf8"],
+         errata=["MRR-E5"], shared=True, also_split=["MRR-E2"])
     case("number-1e400-in-msg", "The tools/call response's result holding the number 1e400 (no "
          "footer): beyond the doubles, serde_json's \"number out of range\".",
          render(edit_msg(NF, 5, result={"content": [], "score": num("1e400")})), I, "JSON-1",
-         flag="MRR-E2", readings="IIV", reqs=["MRR-MESSAGE-5"], quotes=["m_msg"],
-         errata=["MRR-E5"], shared=True)
+         flag="MRR-E48", readings="IV", reqs=["MRR-MESSAGE-5"], quotes=["m_msg"],
+         errata=["MRR-E5"], shared=True, also_split=["MRR-E2"])
     case("numbers-odd-in-msg", "The tools/call response's result holding 2^64, -0, 1e-400 and "
          "1.0000000000000001: numbers serde_json::Value reads (as doubles).",
          render(edit_msg(B, 5, result={"content": [], "big": num("18446744073709551616"),
