@@ -321,59 +321,7 @@ constexpr std::array<OtherReading, 6> kOtherReadings = {{
 }};
 
 void AppendEscaped(std::string_view text, bool ascii, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  auto u = [&](std::uint32_t unit) {
-    out->append("\\u");
-    for (int shift = 12; shift >= 0; shift -= 4) out->push_back(kHex[(unit >> shift) & 0xF]);
-  };
-  out->push_back('"');
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80 && ascii) {  // the parser let only well-formed UTF-8 through
-      const int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-      std::uint32_t cp = c & (0x7F >> length);
-      for (int k = 1; k < length; ++k) cp = (cp << 6) | (text[i + k] & 0x3F);
-      if (cp >= 0x10000) {
-        u(0xD800 + ((cp - 0x10000) >> 10));
-        u(0xDC00 + ((cp - 0x10000) & 0x3FF));
-      } else {
-        u(cp);
-      }
-      i += length;
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default:
-        if (c < 0x20) {
-          u(c);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
-    }
-    ++i;
-  }
-  out->push_back('"');
+  ascii ? json::AppendQuotedAscii(text, out) : json::AppendQuoted(text, out);
 }
 
 // False for a float: no reading that prohibits floats hashes one (LB-E25's by-value reading is

@@ -200,6 +200,10 @@ std::string ToString(const Value& value);
 // Appends s as a JSON string literal (with quotes) using the same escaping as Write().
 void AppendQuoted(std::string_view s, std::string* out);
 
+// The same escaping with DEL and every code point above it written as \uxxxx (above U+FFFF, as
+// its UTF-16 surrogate pair): Python's json.dumps with ensure_ascii=True. `s` is well-formed UTF-8.
+void AppendQuotedAscii(std::string_view s, std::string* out);
+
 // Building compact JSON objects by hand (messages, listings): appends "name":"value" (or the raw
 // JSON text `raw`) to an object under construction in *out, after a comma unless it is the first
 // member (*out ends with '{').

@@ -304,6 +304,13 @@ TEST(JsonParse, TruncatedUtf8AtTheEnd) {
 namespace arcs::json {
 namespace {
 
+TEST(JsonWrite, AppendQuotedAsciiWritesWhatPythonsEnsureAsciiWrites) {
+  // python3 -c 'import json; print(json.dumps("a\u00e9\U0001F600\n\"\x7f\x01"))'
+  std::string quoted;
+  AppendQuotedAscii("a\xC3\xA9\xF0\x9F\x98\x80\n\"\x7F\x01", &quoted);
+  EXPECT_EQ(quoted, R"("a\u00e9\ud83d\ude00\n\"\u007f\u0001")");
+}
+
 // AppendQuoted scans 16 or 8 bytes at a time: every special byte at every offset of strings of
 // every length around those widths is escaped as the byte-at-a-time rule says.
 TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {

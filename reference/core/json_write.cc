@@ -126,6 +126,44 @@ void AppendQuoted(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
+void AppendQuotedAscii(std::string_view s, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto unit = [&](std::uint32_t u) {
+    out->append("\\u");
+    for (int shift = 12; shift >= 0; shift -= 4) out->push_back(kHex[(u >> shift) & 0xF]);
+  };
+  std::string ascii;  // each run of ASCII, escaped as AppendQuoted escapes it
+  out->push_back('"');
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t run = i;
+    while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x7F) ++i;
+    if (i > run) {
+      ascii.clear();
+      AppendQuoted(s.substr(run, i - run), &ascii);
+      out->append(ascii, 1, ascii.size() - 2);
+    }
+    if (i == s.size()) break;
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0x7F) {  // Python escapes DEL too: it is not printable ASCII
+      unit(c);
+      ++i;
+      continue;
+    }
+    const int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    std::uint32_t cp = c & (0x7F >> length);
+    for (int k = 1; k < length && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+    if (cp >= 0x10000) {
+      unit(0xD800 + ((cp - 0x10000) >> 10));
+      unit(0xDC00 + ((cp - 0x10000) & 0x3FF));
+    } else {
+      unit(cp);
+    }
+    i += length;
+  }
+  out->push_back('"');
+}
+
 void AppendPointerToken(std::string_view token, std::string* out) {
   for (char c : token) {
     if (c == '~') {
