@@ -49,6 +49,7 @@ constexpr std::string_view kVersionReading = "MRR-E17";
 constexpr std::string_view kSeqOrderReading = "MRR-E19";
 constexpr std::string_view kDateTimeReading = "MRR-E20";
 constexpr std::string_view kSerdeJsonReading = "MRR-E48";  // what only serde_json's parser refuses
+constexpr std::string_view kTruncatedReading = "MRR-E49";  // a cut-off last line (line-format)
 constexpr std::string_view kCountsReading = "MRR-E15";     // counts-exact
 constexpr std::string_view kRepeatedNameReading = "MRR-E24";  // refuse
 constexpr std::string_view kJsonRpcReading = "MRR-E26";       // json-rpc-required
@@ -285,13 +286,20 @@ class LineChecker::Impl {
       }
       // A lone surrogate escape is grammatical JSON that serde_json refuses, and the String
       // declared and the schema's Python read (MRR-E48). A cut-off last line is no JSON text
-      // under any reading: EC-REC-002 calls it the "corrupt final line" (MRR-E10).
-      if (doc_.error().code == json::ErrorCode::kLoneSurrogate) unread_reading_ = kSerdeJsonReading;
+      // (MRR-E10); after a valid portion (a header read), the spec's load validation skips it
+      // and uses the rest (EC-REC-002), which MRR-E49's `load-tolerance` makes valid.
+      std::string_view reading;
+      if (doc_.error().code == json::ErrorCode::kLoneSurrogate) {
+        unread_reading_ = kSerdeJsonReading;
+        reading = unread_reading_;
+      } else if (unterminated && header_seen_) {
+        reading = kTruncatedReading;
+      }
       Error(kNotJson, "",
             (unterminated ? "the last line is cut off (a truncated recording, EC-REC-002): "
                           : "not one JSON text: ") +
                 doc_.error().message,
-            unread_reading_);
+            reading);
     } else {
       if (unterminated) {
         Error(kNdjsonText, "", "the last line has no line feed after it (errata MRR-E9)",
@@ -308,6 +316,7 @@ class LineChecker::Impl {
       }
       kind_ = Object(doc_.root(), first);
       if (doc_.root().is_object()) object_ = &doc_.root();
+      if (kind_ == "header") header_seen_ = true;
     }
     // A first line unread only under a reading would be the header under the others.
     if (first && kind_ != "header") {
@@ -540,7 +549,8 @@ class LineChecker::Impl {
   const Value* object_ = nullptr;
   std::string_view kind_;
   std::uint64_t number_ = 0;
-  std::uint64_t lines_ = 0;  // lines read, blank lines aside
+  std::uint64_t lines_ = 0;   // lines read, blank lines aside
+  bool header_seen_ = false;  // a header line read: a cut-off last line has a valid portion
   // The errata entry whose reading alone left the line unread (MRR-E48), "" when none did.
   std::string_view unread_reading_;
   std::optional<std::uint64_t> last_seq_;

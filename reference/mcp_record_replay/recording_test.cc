@@ -75,6 +75,29 @@ TEST(RecordingTest, TruncatedAndUnterminatedLastLines) {
   EXPECT_EQ(Check(whole), Ids{"2:MRR-JSON-2"});
 }
 
+// The reading each finding names (Finding::reading): "line:rule@reading".
+std::vector<std::string> Readings(std::string_view text) {
+  std::vector<std::string> out;
+  jsonl::MemorySource source(text);
+  const Status s = CheckRecording(&source, Limits{}, [&](RecordingFinding f) {
+    out.push_back(std::to_string(f.line) + ":" + f.rule_id + "@" + f.reading);
+  });
+  EXPECT_TRUE(s.ok()) << s.message();
+  return out;
+}
+
+TEST(RecordingTest, ACutLastLineAfterAHeaderNamesMrrE49) {
+  // A valid portion before it: `load-tolerance` would validate as the loader loads (MRR-E49).
+  EXPECT_EQ(Readings(kHeader + std::string(R"({"type":"message","seq":1,"ts")")),
+            Ids{"2:MRR-JSON-1@MRR-E49"});
+  // A cut header alone has no valid portion: invalid under every reading.
+  EXPECT_EQ(Readings(std::string(kHeader).substr(0, 30)),
+            (Ids{"1:MRR-JSON-1@", "1:MRR-HEADER-1@"}));
+  // A corrupt line ended by LF is not truncated (MRR-E10).
+  EXPECT_EQ(Readings(kHeader + std::string(R"({"type":"message","seq":1,"ts")") + "\n"),
+            Ids{"2:MRR-JSON-1@"});
+}
+
 TEST(RecordingTest, HeaderPositionVersionAndFooterLast) {
   EXPECT_EQ(Check(""), Ids{"0:MRR-HEADER-1"});
   EXPECT_EQ(Check(Message(1, "c2s", kRequest) + kHeader),
