@@ -65,16 +65,20 @@ std::string NamedRulesProblem(const SuiteCase& c, const protocol::Answer& answer
     }
   }
   if (named.empty()) return "";
-  std::set<std::string> broken = conformance::BrokenRules(*c.format, c.Input());
+  // What the vector says the file breaks first: running the reference again is the slow part.
   const conformance::OperationCase& op = *c.expectation;
-  broken.insert(op.rules.errors.begin(), op.rules.errors.end());
+  std::set<std::string> broken(op.rules.errors.begin(), op.rules.errors.end());
   broken.insert(op.rules.warnings.begin(), op.rules.warnings.end());
   if (op.expect.ground == Ground::kAcceptable) {
     broken.insert(op.requirements.begin(), op.requirements.end());
   }
-  for (const std::string& rule : named) {
-    if (broken.contains(rule)) return "";
-  }
+  const auto names_one = [&] {
+    return std::any_of(named.begin(), named.end(),
+                       [&](const std::string& rule) { return broken.contains(rule); });
+  };
+  if (names_one()) return "";
+  broken.merge(conformance::BrokenRules(*c.format, c.Input()));
+  if (names_one()) return "";
   std::vector<std::string> shown;
   for (const std::string& rule : named) shown.push_back(Excerpt(rule, 40));
   return "the findings name only rules the file does not break (" +

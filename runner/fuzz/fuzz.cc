@@ -401,6 +401,22 @@ class Engine {
     return validate->reference({&e.inputs, origin.vector->limits, origin.vector->args});
   }
 
+  // Why a verdict disagreement may be one the spec leaves open (OpenVerdicts, or the reference's
+  // own default limits), "" when it is a finding.
+  static std::string OpenReason(const Worker& worker, const conformance::OperationSpec& op,
+                                const Entry& e, const protocol::Answer& answer,
+                                const protocol::Answer& ref, const protocol::Answer& validation) {
+    const auto open = worker.open.find(std::string(e.origin->format->name));
+    if (open == worker.open.end()) return "the implementation declares no support of the format";
+    const bool reference_rejected = ref.verdict == protocol::Verdict::kInvalid;
+    std::string why = open->second.Reason({e.origin->operation, reference_rejected, answer,
+                                           validation, SetsLimits(*e.origin->vector)});
+    if (why.empty() && reference_rejected && AcceptedWithoutLimits(op, e)) {
+      why = "the reference refuses only by its own default limits";
+    }
+    return why;
+  }
+
   // An answer that serves what the reference refuses, where a reading that serves it says what it
   // must hold (FormatModule::refusal_readings): "" when it holds or nothing is known.
   static std::string CheckServed(const Entry& e, const protocol::Answer& answer,
@@ -453,16 +469,7 @@ class Engine {
         declared == worker.session.hello().formats.end() ? std::map<std::string, std::string>{}
                                                          : declared->second.policies;
     if (c->implementation != c->reference) {
-      const auto open = worker.open.find(format);
-      c->open = open == worker.open.end()
-                    ? "the implementation declares no support of the format"
-                    : open->second.Reason({e.origin->operation,
-                                           ref.verdict == protocol::Verdict::kInvalid, answer,
-                                           validation, SetsLimits(*e.origin->vector)});
-      if (c->open.empty() && ref.verdict == protocol::Verdict::kInvalid &&
-          AcceptedWithoutLimits(op, e)) {
-        c->open = "the reference refuses only by its own default limits";
-      }
+      c->open = OpenReason(worker, op, e, answer, ref, validation);
       const std::string served = c->open.empty() || ref.verdict != protocol::Verdict::kInvalid
                                      ? ""
                                      : CheckServed(e, answer, policies);
