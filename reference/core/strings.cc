@@ -144,25 +144,75 @@ std::string Excerpt(std::string_view text, std::size_t max_bytes) {
   return out;
 }
 
-std::string Quoted(std::string_view text, std::size_t max_bytes) {
-  std::string out = "\"";
-  for (const char c : Excerpt(text, max_bytes)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
+namespace {
+
+// Whether the code point is one Printable escapes although it is well-formed: a C1 control, or
+// a bidi or invisible format control.
+bool IsHiddenControl(char32_t c) {
+  return (c >= 0x80 && c <= 0x9F) || c == 0x061C || (c >= 0x200B && c <= 0x200F) ||
+         (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
+         (c >= 0x2066 && c <= 0x2069) || c == 0xFEFF;
+}
+
+// The code point of the well-formed sequence text.substr(i, length).
+char32_t Decode(std::string_view text, std::size_t i, std::size_t length) {
+  constexpr unsigned char kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  char32_t c = static_cast<unsigned char>(text[i]) & kLeadMask[length];
+  for (std::size_t k = 1; k < length; ++k) {
+    c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+  }
+  return c;
+}
+
+void AppendHex(std::string& out, std::uint32_t value, int digits) {
+  constexpr char kHex[] = "0123456789abcdef";
+  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += kHex[(value >> shift) & 15];
+}
+
+// Printable's escaping appended to `out`; `json` adds Quoted's escapes (\" \\ \n \r \t).
+void AppendPrintable(std::string& out, std::string_view text, bool json) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (json && (u == '"' || u == '\\')) {
       out += '\\';
-      out += c;
+      out += text[i++];
+    } else if (json && (u == '\n' || u == '\r' || u == '\t')) {
+      out += u == '\n' ? "\\n" : u == '\r' ? "\\r" : "\\t";
+      ++i;
     } else if (u < 0x20 || u == 0x7F) {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : "";
-      if (c != '\n' && c != '\t' && c != '\r') {
-        out += "\\u00";
-        out += kHex[u >> 4];
-        out += kHex[u & 15];
-      }
+      out += "\\u";
+      AppendHex(out, u, 4);
+      ++i;
+    } else if (u < 0x80) {
+      out += text[i++];
+    } else if (const std::size_t length = WellFormedLength(text, i); length == 0) {
+      out += "\\x";
+      AppendHex(out, u, 2);
+      ++i;
     } else {
-      out += c;
+      if (const char32_t c = Decode(text, i, length); IsHiddenControl(c)) {
+        out += "\\u";
+        AppendHex(out, c, 4);
+      } else {
+        out.append(text.substr(i, length));
+      }
+      i += length;
     }
   }
+}
+
+}  // namespace
+
+std::string Printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  AppendPrintable(out, text, /*json=*/false);
+  return out;
+}
+
+std::string Quoted(std::string_view text, std::size_t max_bytes) {
+  std::string out = "\"";
+  AppendPrintable(out, Excerpt(text, max_bytes), /*json=*/true);
   return out + "\"";
 }
 

@@ -15,6 +15,53 @@ TEST(QuotedTest, EscapesQuotesBackslashesAndControls) {
   EXPECT_EQ(Quoted("\xC3\xA9t\xC3\xA9", 3), "\"\xC3\xA9t\xE2\x80\xA6\"");  // cut, then "…"
 }
 
+// A finding quotes file content: nothing in it may drive the terminal that prints the finding.
+TEST(QuotedTest, MakesTheRestPrintable) {
+  EXPECT_EQ(Quoted("\xE2\x80\xAEtxt.exe\xC2\x9B\xFF"), R"("\u202etxt.exe\u009b\xff")");
+}
+
+// Plain and ordinary non-ASCII text pass as they are.
+TEST(PrintableTest, KeepsOrdinaryText) {
+  for (std::string_view text :
+       {"", "plain text with \"quotes\" and \\backslashes\\", "\xC3\xA9t\xC3\xA9 \xE2\x82\xAC",
+        "\xD8\xB9\xD8\xB1\xD8\xA8\xD9\x8A", "\xF0\x9F\x98\x80", "\xC2\xA0\xC2\xA9",
+        "\xE2\x80\x8A\xE2\x80\x90", "\xE2\x80\xA9\xE2\x80\xAF\xE2\x81\xA5\xE2\x81\xAA",
+        "\xEF\xBB\xBE\xEF\xBF\xBD"}) {
+    EXPECT_EQ(Printable(text), text) << testing::PrintToString(text);
+  }
+}
+
+// What a hostile argument or file name holds to drive a terminal: an OSC 8 hyperlink ended by
+// BEL, a CSI sequence, a C1 CSI, a right-to-left override, a zero-width space.
+TEST(PrintableTest, EscapesControlsAsUnicodeEscapes) {
+  EXPECT_EQ(Printable("\x1b]8;;http://x\x07ok\x1b]8;;\x07"),
+            R"(\u001b]8;;http://x\u0007ok\u001b]8;;\u0007)");
+  EXPECT_EQ(Printable("a\nb\tc\rd\x7f"), R"(a\u000ab\u0009c\u000dd\u007f)");
+  EXPECT_EQ(Printable(std::string_view("\0", 1)), R"(\u0000)");
+  EXPECT_EQ(Printable("\xC2\x80\xC2\x9B"
+                      "2J\xC2\x9F"),
+            R"(\u0080\u009b2J\u009f)");
+  EXPECT_EQ(Printable("gnp.\xE2\x80\xAE"
+                      "exe"),
+            R"(gnp.\u202eexe)");
+  EXPECT_EQ(Printable("\xD8\x9C \xE2\x80\x8B\xE2\x80\x8F \xE2\x80\xAA\xE2\x80\xAE"),
+            R"(\u061c \u200b\u200f \u202a\u202e)");
+  EXPECT_EQ(Printable("\xE2\x81\xA0\xE2\x81\xA4 \xE2\x81\xA6\xE2\x81\xA9 \xEF\xBB\xBF"),
+            R"(\u2060\u2064 \u2066\u2069 \ufeff)");
+}
+
+// Each byte that begins no well-formed sequence is shown as its value, one escape per byte.
+TEST(PrintableTest, EscapesEachIllFormedByte) {
+  EXPECT_EQ(Printable("a\xFF"
+                      "b"),
+            R"(a\xffb)");
+  EXPECT_EQ(Printable("\xC0\xAF"), R"(\xc0\xaf)");          // overlong
+  EXPECT_EQ(Printable("\xED\xA0\x80"), R"(\xed\xa0\x80)");  // a surrogate
+  EXPECT_EQ(Printable("\xE2\x80"), R"(\xe2\x80)");          // truncated
+  EXPECT_EQ(Printable("\xE2\x80\xE2\x80\xAE"), R"(\xe2\x80\u202e)");
+  EXPECT_EQ(Printable("\x9B[2J"), R"(\x9b[2J)");  // a bare C1 byte
+}
+
 TEST(Strings, LinesKeepTheirEndings) {
   using Lines = std::vector<std::string_view>;
   EXPECT_EQ(LinesWithEnds(""), Lines{});
