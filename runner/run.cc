@@ -467,6 +467,15 @@ Result<KnownFailures> ParseKnownFailures(const std::string& path, std::string_vi
 
 Result<std::string> WriteKnownFailures(const std::string& path, std::string_view old_text,
                                        const report::ImplementationReport& impl, bool filtered) {
+  // A case the run did not get to would be listed as a failure, and a list written from an
+  // interrupted run would hide it when it fails no more.
+  for (const report::CaseResult& c : impl.cases) {
+    if (c.error_kind == "interrupted" || c.error_kind == "runner") {
+      return Status(StatusCode::kInvalidArgument,
+                    path + ": not written: the run stopped before it ran every case (" + c.id +
+                        "/" + c.operation + " " + c.error_kind + ")");
+    }
+  }
   Result<KnownFailures> old = ParseKnownFailures(path, old_text);
   if (!old.ok()) return old.status();
   std::vector<bool> lists_failure(old->entries.size(), false);

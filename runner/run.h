@@ -42,7 +42,9 @@ Result<KnownFailures> ParseKnownFailures(const std::string& path, std::string_vi
 // pruned of the entries for this implementation that listed no failure of this run (in a filtered
 // run, an entry that names no case run is kept: the run cannot tell), then an entry for each
 // failure no remaining entry lists; comments and other implementations' entries kept. Each new
-// entry is prefixed by the implementation's name, so the list names its implementation.
+// entry is prefixed by the implementation's name, so the list names its implementation. Fails,
+// writing nothing, when the run stopped before it ran every case (a case "interrupted", or not
+// run for the runner's own failure): the cases not run would be listed as failures.
 Result<std::string> WriteKnownFailures(const std::string& path, std::string_view old_text,
                                        const report::ImplementationReport& implementation,
                                        bool filtered);

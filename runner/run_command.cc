@@ -58,7 +58,10 @@ argument or after '=' (--impl=COMMAND, -j8).
                               run (stale), except that a filtered run cannot tell the last two
   --write-known-failures DIR  after the run, write DIR/NAME.txt for each implementation: its
                               list (DIR/NAME.txt if it exists, else the list given for it)
-                              pruned of stale entries, plus this run's new failures
+                              pruned of stale entries, plus this run's new failures. A run
+                              interrupted (or stopped by the runner's own failure) before it
+                              ran every case writes no list and says so: the cases not run
+                              would be listed as failures
   -j N                        run N copies of each implementation in parallel (default 1)
   --timeout SECONDS           per case (default 10)
   --max-consecutive-failures N

@@ -90,5 +90,20 @@ TEST(KnownFailures, WritingPrunesWhatListsNoFailureAndAddsNewFailures) {
   EXPECT_TRUE(written->ends_with("\ntoy: a/validate\ntoy: c/validate\ntoy: d/validate\n"));
 }
 
+// An interrupted run has not run every case: what it did not run would be listed as failures.
+TEST(KnownFailures, AnInterruptedRunWritesNoList) {
+  for (const char* kind : {"interrupted", "runner"}) {
+    report::ImplementationReport impl;
+    impl.name = "toy";
+    impl.cases = {CaseWith("a", report::Outcome::kFailed),
+                  CaseWith("b", report::Outcome::kErrored)};
+    impl.cases[1].error_kind = kind;
+    Result<std::string> written = WriteKnownFailures("kf.txt", "", impl, /*filtered=*/false);
+    ASSERT_FALSE(written.ok()) << kind;
+    EXPECT_NE(written.status().message().find("b/validate"), std::string::npos)
+        << written.status().ToString();
+  }
+}
+
 }  // namespace
 }  // namespace arcs::runner
