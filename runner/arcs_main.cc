@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "conformance/registry.h"
+#include "reference/core/strings.h"
 #include "runner/formats_command.h"
 #include "runner/fuzz/fuzz_command.h"
 #include "runner/report/report_command.h"
@@ -64,6 +65,6 @@ int main(int argc, char** argv) {
           arcs::conformance::FindFormatCommand(command)) {
     return arcs::runner::VerbCommand(*format, args);
   }
-  std::cerr << "arcs: unknown command '" << command << "'\n" << kHelp;
+  std::cerr << "arcs: unknown command '" << arcs::Printable(command) << "'\n" << kHelp;
   return 2;
 }

@@ -97,9 +97,9 @@ void PrintFormat(const conformance::FormatModule& f) {
   std::cout << f.name << ": " << f.title << " (" << f.spec << ")\n  "
             << (f.extensions.empty()
                     ? std::string("files told by their content")
-                    : "files named " + Join(std::vector<std::string>(f.extensions.begin(),
-                                                                     f.extensions.end()),
-                                            ", "))
+                    : "files named " +
+                          Join(std::vector<std::string>(f.extensions.begin(), f.extensions.end()),
+                               ", "))
             << "; vectors " << f.ManifestPath() << "; catalogue " << f.CataloguePath()
             << "; errata " << f.ErrataPath() << "\n  operations:\n";
   for (const conformance::OperationSpec& op : f.operations) {
@@ -133,7 +133,8 @@ int FormatsCommand(const std::vector<std::string>& args) {
       return 0;
     }
     if (a != "--json") {
-      std::cerr << "arcs formats: unknown argument " << a << " (see arcs formats --help)\n";
+      std::cerr << "arcs formats: unknown argument " << Printable(a)
+                << " (see arcs formats --help)\n";
       return 2;
     }
     as_json = true;

@@ -419,5 +419,29 @@ PY
 "$arcs" vectors --format nope > /dev/null 2>&1; check "vectors unknown format" 2 $?
 "$arcs" vectors --help | grep -q "strict profile"; check "vectors help" 0 $?
 
+# An argument is untrusted text too: echoed in an error message, its controls show as escapes
+# (an OSC 8 hyperlink ended by BEL, a CSI as ESC [ and as C1 U+009B and as a bare byte, a
+# right-to-left override), never as raw bytes that drive the terminal.
+hostile=$(printf '\033]8;;http://x\007\342\200\256\302\233\033[2J\233')
+raw_controls() {  # how many raw C0 (but newline), DEL, C1, bidi controls or stray bytes in $1
+  /usr/bin/python3 -c '
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape")
+print(len(re.findall("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e"
+                     "\u2060-\u2064\u2066-\u2069\ufeff\udc80-\udcff]", text)))' "$1"
+}
+mkdir -p "$tmp/hostile-suite$hostile"
+for args in "$hostile" "validate --$hostile" "validate --format $hostile x" \
+    "validate --color=$hostile x" "validate --limit $hostile x" "validate --explain $hostile" \
+    "validate $tmp/$hostile.spool" "formats $hostile" \
+    "vectors $hostile" "vectors --suite $tmp/hostile-suite$hostile" "spool $hostile" \
+    "render $tmp/$hostile"; do
+  IFS=' ' read -r -a argv <<< "$args"
+  "$arcs" "${argv[@]}" > /dev/null 2> "$tmp/err"
+  check "hostile argument: arcs ${argv[0]} exit" 2 $?
+  check "hostile argument: arcs ${argv[*]:0:2} no raw control" 0 "$(raw_controls "$tmp/err")"
+  grep -q '\\u202e\|\\u202E' "$tmp/err"; check "hostile argument: arcs ${argv[0]} shown escaped" 0 $?
+done
+
 echo "cli: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

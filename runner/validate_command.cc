@@ -503,13 +503,14 @@ int VectorsCommand(const std::vector<std::string>& args) {
     } else if (a == "--quiet") {
       quiet = true;
     } else {
-      std::cerr << "arcs vectors: unknown argument " << a << " (see arcs vectors --help)\n";
+      std::cerr << "arcs vectors: unknown argument " << Printable(a)
+                << " (see arcs vectors --help)\n";
       return 2;
     }
   }
   Result<Suite> suite = LoadSuite(root, filter);
   if (!suite.ok()) {
-    std::cerr << "arcs vectors: " << suite.status().message() << "\n";
+    std::cerr << "arcs vectors: " << Printable(suite.status().message()) << "\n";
     return 2;
   }
   const protocol::ImplementationHello hello = ReferenceHello();
