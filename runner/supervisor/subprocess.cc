@@ -1,6 +1,5 @@
 #include "runner/supervisor/subprocess.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -13,15 +12,20 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "reference/core/spawn.h"
+#include "runner/supervisor/proc_group.h"
 
 namespace arcs::supervisor {
 namespace {
 
 // No wait is longer than this, so the stop flag and a child's death are seen promptly.
 constexpr auto kSlice = std::chrono::milliseconds(100);
+// Under a CPU time limit, the first reading of the group's CPU time is taken this long into the
+// exchange, and the next ones every kSlice: most answers come sooner and cost no reading at all.
+constexpr auto kFirstCpuReading = std::chrono::milliseconds(50);
 // One read; also the most a single read adds to the stdout buffer.
 constexpr std::size_t kChunk = 64 << 10;
 // Reads of stderr per wake-up: enough to keep up with a flood, few enough that a flood cannot
@@ -276,10 +280,14 @@ bool Subprocess::Exited() {
 }
 
 Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
-                          const std::atomic<bool>* stop) {
+                          const std::atomic<bool>* stop, double cpu_limit_seconds) {
   Exchange ex;
   ex.message_size = message.size();
-  Clock::time_point next_exit_check = Clock::now() + kSlice;
+  const Clock::time_point begun = Clock::now();
+  Clock::time_point next_exit_check = begun + kSlice;
+  std::optional<GroupCpuTime> cpu;
+  Clock::time_point next_cpu_check =
+      cpu_limit_seconds > 0 ? begun + kFirstCpuReading : Clock::time_point::max();
   for (;;) {
     while (ex.written < message.size() && stdin_fd_ >= 0) {
       ssize_t n = write(stdin_fd_, message.data() + ex.written, message.size() - ex.written);
@@ -318,6 +326,15 @@ Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
       ex.end = SendEnd::kTimeout;
       return ex;
     }
+    if (now >= next_cpu_check) {
+      next_cpu_check = now + kSlice;
+      if (!cpu) {
+        cpu.emplace(pid_);
+      } else if (ex.cpu_seconds = cpu->Seconds(); ex.cpu_seconds >= cpu_limit_seconds) {
+        ex.end = SendEnd::kCpuLimit;
+        return ex;
+      }
+    }
     // A descendant may hold stdout open after the child died, so end of file alone cannot tell
     // us; look at the child itself every slice.
     if (now >= next_exit_check) {
@@ -352,7 +369,8 @@ Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
       err_at = static_cast<int>(count);
       fds[count++] = {stderr_fd_, POLLIN, 0};
     }
-    int rc = poll(fds, count, PollTimeoutMs(now, std::min(deadline, next_exit_check)));
+    int rc =
+        poll(fds, count, PollTimeoutMs(now, std::min({deadline, next_exit_check, next_cpu_check})));
     if (rc <= 0) continue;  // timeout, or EINTR: the checks above decide
     if (err_at >= 0 && fds[err_at].revents) ReadStderr();
     if (out_at >= 0 && fds[out_at].revents) ReadStdout(false);
@@ -433,45 +451,16 @@ void Subprocess::Shutdown(std::string_view message, Clock::duration grace,
   Kill();
 }
 
-namespace {
-
-// Calls visit(pid) for every process whose process group is `group`.
-void ForEachInGroup(pid_t group, const std::function<void(pid_t)>& visit) {
-  DIR* proc = ::opendir("/proc");
-  if (!proc) return;
-  while (const dirent* entry = ::readdir(proc)) {
-    char* end = nullptr;
-    long pid = std::strtol(entry->d_name, &end, 10);
-    if (*end != '\0' || pid <= 0) continue;
-    std::ifstream stat("/proc/" + std::string(entry->d_name) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) continue;
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the
-    // last ')'.
-    std::size_t close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    char state = 0;
-    long ppid = 0, pgrp = 0;
-    if (std::sscanf(line.c_str() + close + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 &&
-        pgrp == group) {
-      visit(static_cast<pid_t>(pid));
-    }
-  }
-  ::closedir(proc);
-}
-
-}  // namespace
-
 void Subprocess::ResetPeakMemory() const {
-  ForEachInGroup(pid_, [](pid_t pid) {
-    std::ofstream("/proc/" + std::to_string(pid) + "/clear_refs") << "5";
+  ForEachInGroup(pid_, [](const ProcStat& process) {
+    std::ofstream("/proc/" + std::to_string(process.pid) + "/clear_refs") << "5";
   });
 }
 
 std::uint64_t Subprocess::PeakMemoryBytes() const {
   std::uint64_t total = 0;
-  ForEachInGroup(pid_, [&](pid_t pid) {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  ForEachInGroup(pid_, [&](const ProcStat& process) {
+    std::ifstream status("/proc/" + std::to_string(process.pid) + "/status");
     std::string line;
     while (std::getline(status, line)) {
       unsigned long long kib = 0;

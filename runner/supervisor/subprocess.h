@@ -47,6 +47,7 @@ enum class SendEnd : std::uint8_t {
   kStdinClosed,  // the process closed its stdin (EPIPE) before taking the whole message
   kExited,       // the process itself ended (its stdout may still be held by a descendant)
   kTimeout,      // the deadline passed
+  kCpuLimit,     // the process group spent the CPU time allowed (Exchange::cpu_seconds)
   kTooLong,      // the stdout line grew past the limit without a newline
   kStopped,      // the stop flag was set
 };
@@ -56,6 +57,7 @@ struct Exchange {
   std::string line;              // kLine: the line, without its "\n"
   std::size_t written = 0;       // bytes of the message written so far
   std::size_t message_size = 0;  // bytes of the message
+  double cpu_seconds = 0;        // under a CPU time limit: the CPU time counted at the end
 };
 
 class Subprocess {
@@ -80,8 +82,12 @@ class Subprocess {
   // stdout line; both before `deadline`. Reads stdout while writing, so a child that talks before
   // it listens cannot deadlock us: a line that arrives before the message is fully written ends
   // the exchange like any line (the caller sees written < message_size). stop may be null.
-  Exchange Send(std::string_view message, Clock::time_point deadline,
-                const std::atomic<bool>* stop);
+  // With cpu_limit_seconds > 0, the exchange also ends (kCpuLimit) once the process group has
+  // spent that much CPU time, user + system, in it (GroupCpuTime, proc_group.h: its first reading
+  // is taken 50 ms into the exchange, so what the group spends before it is not counted, and
+  // the next every 100 ms, so the end comes up to 100 ms late).
+  Exchange Send(std::string_view message, Clock::time_point deadline, const std::atomic<bool>* stop,
+                double cpu_limit_seconds = 0);
 
   // Receives each complete stdout line (without its "\n") written after the last one Send took.
   using LineSink = std::function<void(std::string_view line)>;

@@ -216,8 +216,16 @@ Attempt Failure(Subprocess& process, const Exchange& ex, double timeout_seconds,
       break;
     }
     case SendEnd::kTimeout:
+    case SendEnd::kCpuLimit:
       a.fate = Fate::kTimeout;
-      a.detail = "no " + std::string(waiting_for) + " within " + Seconds(timeout_seconds);
+      a.detail = "no " + std::string(waiting_for) + " within ";
+      if (ex.end == SendEnd::kTimeout) {
+        a.detail += Seconds(timeout_seconds) + " of wall-clock time";
+      } else {
+        a.detail += Seconds(shared.options.case_cpu_timeout_seconds) +
+                    " of CPU time (its processes used " + Seconds(ex.cpu_seconds) +
+                    ", user + system)";
+      }
       if (ex.written < ex.message_size) {
         a.detail += " (it took only " + std::to_string(ex.written) + " of the " +
                     std::to_string(ex.message_size) + " bytes sent)";
@@ -440,8 +448,9 @@ class Worker {
     if (measure) process_->ResetPeakMemory();
     const std::string case_line = protocol::EncodeCase(request);
     Trace(options, '>', case_line);
-    Exchange ex = process_->Send(
-        case_line + "\n", Clock::now() + ToDuration(options.case_timeout_seconds), shared_.stop);
+    Exchange ex =
+        process_->Send(case_line + "\n", Clock::now() + ToDuration(options.case_timeout_seconds),
+                       shared_.stop, options.case_cpu_timeout_seconds);
     if (ex.end == SendEnd::kLine) Trace(options, '<', ex.line);
     const std::string* held = held_ ? &shared_.requests[held_->index].id : nullptr;
     Attempt a = ex.end == SendEnd::kLine

@@ -22,12 +22,18 @@ struct Options {
   std::string command;                        // run as /bin/sh -c COMMAND
   std::vector<std::string> formats;           // sent in the runner's hello
   double case_timeout_seconds = 10;           // per attempt at a case, from the first byte of the
-                                              // request written to the answer read
+                                              // request written to the answer read (wall clock)
   double handshake_timeout_seconds = 10;      // from start to the implementation's hello
   double shutdown_grace_seconds = 2;          // after "shutdown", before the group is killed
   std::size_t max_line_bytes = 256u << 20;    // a longer stdout line is a protocol error
   std::size_t stderr_tail_bytes = 64u << 10;  // the last bytes of stderr kept for the report
   int jobs = 1;                               // workers, each with its own process
+  // Per attempt at a case too, a limit on the CPU time (user + system) the process group spends
+  // over the same span, read from /proc (Subprocess::Send; the approximations are GroupCpuTime's,
+  // proc_group.h); 0: none. Unlike the wall clock, it does not run out sooner on a busy machine.
+  // Both limits apply: an attempt over either is kTimeout, and its detail says which. The
+  // handshake has the wall-clock limit only.
+  double case_cpu_timeout_seconds = 0;
   // Each worker thread, and so every process it starts, is held to one CPU (worker k to the k-th
   // allowed CPU, round robin). The runner and its implementation take turns (one request, one
   // answer), and on a virtual machine handing the turn to another, idle CPU costs more than the
@@ -70,7 +76,8 @@ enum class Fate : std::uint8_t {
   kAnswered,         // a well-formed answer with the right id (status ok, skipped or errored)
   kCrash,            // the process exited, died, or closed stdin or stdout while the case was
                      // pending (or while its fresh process was shaking hands)
-  kTimeout,          // no answer in time (or no hello in time from its fresh process)
+  kTimeout,          // no answer in time, wall clock or CPU time (or no hello in time from its
+                     // fresh process)
   kProtocolError,    // a line that is not a valid answer, an answer with another id, a flood,
                      // an answer before the request was taken (or a bad hello from its fresh
                      // process); or a second answer to this case, before the process's next
@@ -91,9 +98,9 @@ struct Outcome {
   Fate fate = Fate::kAnswered;
   protocol::Answer answer;    // when kAnswered
   std::string detail;         // otherwise: what happened, e.g. "killed by signal 11 (SIGSEGV)
-                              // before its answer", "no answer within 10 s", "not a valid answer:
-                              // not a JSON object; the line: \"[1]\"" (untrusted text: it quotes
-                              // what the implementation said)
+                              // before its answer", "no answer within 10 s of wall-clock time",
+                              // "not a valid answer: not a JSON object; the line: \"[1]\""
+                              // (untrusted text: it quotes what the implementation said)
   bool rerun = false;         // this is the result of the once-only re-run in a fresh process
                               // (the first attempt's fate is in first_attempt)
   std::string first_attempt;  // "crash: ..." etc. when rerun

@@ -204,10 +204,52 @@ TEST(Supervisor, AHangIsATimeout) {
   options.case_timeout_seconds = 0.5;
   Ran ran = RunAll(options, Requests(3));
   EXPECT_EQ(ran.outcomes[1].fate, Fate::kTimeout);
-  EXPECT_EQ(ran.outcomes[1].detail, "no answer within 0.5 s");
-  EXPECT_EQ(ran.outcomes[1].first_attempt, "timeout: no answer within 0.5 s");
+  EXPECT_EQ(ran.outcomes[1].detail, "no answer within 0.5 s of wall-clock time");
+  EXPECT_EQ(ran.outcomes[1].first_attempt, "timeout: no answer within 0.5 s of wall-clock time");
   EXPECT_EQ(ran.outcomes[0].fate, Fate::kAnswered);
   EXPECT_EQ(ran.outcomes[2].fate, Fate::kAnswered);
+  ExpectNoChildren();
+}
+
+// The CPU time limit, with a wall-clock backstop no loaded machine reaches.
+Options CpuLimited(const std::string& command) {
+  Options options = Defaults(command);
+  options.case_cpu_timeout_seconds = 0.5;
+  options.case_timeout_seconds = 300;
+  return options;
+}
+
+TEST(Supervisor, ACaseThatSpendsTheCpuTimeAllowedTimesOut) {
+  Ran ran = RunAll(CpuLimited(Fake("burn --case case-1")), Requests(3));
+  EXPECT_EQ(ran.outcomes[1].fate, Fate::kTimeout);
+  EXPECT_THAT(ran.outcomes[1].detail, StartsWith("no answer within 0.5 s of CPU time (its "
+                                                 "processes used "));
+  EXPECT_THAT(ran.outcomes[1].first_attempt, StartsWith("timeout: no answer within 0.5 s of CPU"));
+  EXPECT_EQ(ran.outcomes[0].fate, Fate::kAnswered);
+  EXPECT_EQ(ran.outcomes[2].fate, Fate::kAnswered);
+  ExpectNoChildren();
+}
+
+TEST(Supervisor, ACaseThatSleepsPastTheCpuTimeAllowedIsAnswered) {
+  Ran ran = RunAll(CpuLimited(Fake("slow --delay 1.5")), Requests(2));
+  EXPECT_EQ(ran.Count(Fate::kAnswered), 2);
+  EXPECT_EQ(ran.summary.processes_started, 1u);
+}
+
+TEST(Supervisor, TheCpuTimeOfAChildCounts) {
+  Ran ran = RunAll(CpuLimited(Fake("burn-child --case case-0")), Requests(2));
+  EXPECT_EQ(ran.outcomes[0].fate, Fate::kTimeout);
+  EXPECT_THAT(ran.outcomes[0].detail, HasSubstr("of CPU time"));
+  EXPECT_EQ(ran.outcomes[1].fate, Fate::kAnswered);
+  ExpectNoChildren();
+}
+
+TEST(Supervisor, TheCpuTimeOfChildrenThatEndedAndWereWaitedForCounts) {
+  // Each child spins 0.2 s and ends: only the fake's cutime keeps what they spent.
+  Ran ran = RunAll(CpuLimited(Fake("burn-children --delay 0.2 --case case-0")), Requests(2));
+  EXPECT_EQ(ran.outcomes[0].fate, Fate::kTimeout);
+  EXPECT_THAT(ran.outcomes[0].detail, HasSubstr("of CPU time"));
+  EXPECT_EQ(ran.outcomes[1].fate, Fate::kAnswered);
   ExpectNoChildren();
 }
 
@@ -427,9 +469,9 @@ TEST(Supervisor, NoHelloMeansNothingIsRun) {
   options.handshake_timeout_seconds = 0.5;
   Ran ran = RunAll(options, Requests(3));
   EXPECT_FALSE(ran.summary.handshake_ok);
-  EXPECT_EQ(ran.summary.handshake_error, "timeout: no hello within 0.5 s");
+  EXPECT_EQ(ran.summary.handshake_error, "timeout: no hello within 0.5 s of wall-clock time");
   EXPECT_EQ(ran.Count(Fate::kHandshakeFailed), 3);
-  EXPECT_THAT(ran.outcomes[0].detail, HasSubstr("no hello within 0.5 s"));
+  EXPECT_THAT(ran.outcomes[0].detail, HasSubstr("no hello within 0.5 s of wall-clock time"));
   EXPECT_EQ(ran.summary.processes_started, 1u);
   ExpectNoChildren();
   pids.ExpectAllGone();
@@ -465,7 +507,8 @@ TEST(Supervisor, ARequestTheImplementationNeverReadsTimesOut) {
   requests[0].inputs["file"].assign(4 << 20, 'x');
   Ran ran = RunAll(options, requests);
   EXPECT_EQ(ran.outcomes[0].fate, Fate::kTimeout);
-  EXPECT_THAT(ran.outcomes[0].detail, StartsWith("no answer within 0.5 s (it took only "));
+  EXPECT_THAT(ran.outcomes[0].detail,
+              StartsWith("no answer within 0.5 s of wall-clock time (it took only "));
   ExpectNoChildren();
 }
 

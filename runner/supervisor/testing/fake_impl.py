@@ -17,6 +17,10 @@ cases); without either, every case.
   exit          exit with --status (default 0) without answering
   exit-early    exit 0 right after the hello, whatever comes next
   hang          sleep for ever
+  burn          spin the CPU for ever (a hang that costs CPU time)
+  burn-child    start a child that spins the CPU for ever, and wait for it
+  burn-children start children one after the other, each spinning --delay seconds of CPU time
+                and waited for, for ever (CPU time that only the fake's cutime shows)
   slow          sleep --delay seconds, then answer
   garbage       print a line that is not JSON
   lie           answer with another case id
@@ -67,6 +71,20 @@ def record(path, kind, pid):
 def sleep_forever():
     while True:
         time.sleep(3600)
+
+
+def spin(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def spin_in_child(seconds):
+    pid = os.fork()
+    if pid == 0:
+        spin(seconds)
+        os._exit(0)
+    os.waitpid(pid, 0)
 
 
 def fork_holder(args, escape):
@@ -131,6 +149,13 @@ def main():
             os._exit(args.status)
         elif mode == "hang":
             sleep_forever()
+        elif mode == "burn":
+            spin(float("inf"))
+        elif mode == "burn-child":
+            spin_in_child(float("inf"))
+        elif mode == "burn-children":
+            while True:
+                spin_in_child(args.delay)
         elif mode == "slow":
             time.sleep(args.delay)
         elif mode == "garbage":
