@@ -113,6 +113,26 @@ expect_status 1 "a listed case that passes" "$arcs" run --quiet --filter "$one" 
   --known-failures "$tmp/known.txt" --report "$tmp/stale.json"
 case_field "$tmp/stale.json" $one validate message | grep -q "remove it" ||
   fail "a stale known failure is not explained"
+# An implementation named with 300 bytes gets its list all the same, under a name cut to 100
+# bytes plus a hash of the whole (a 304-byte file name is more than a file system allows), and
+# finds it again on the next run.
+long=$(printf 'n%.0s' $(seq 300))
+for attempt in first second; do
+  expect_status 1 "a 300-byte name, $attempt run" "$arcs" run --quiet --filter "$one" \
+    --impl "$fake garbage --name $long" --write-known-failures "$tmp/long-lists"
+done
+written=$(ls "$tmp/long-lists")
+[ "$written" = "$(printf 'n%.0s' $(seq 100))-$(printf %s "$long" | sha256sum | cut -c 1-12).txt" ] ||
+  fail "the list of a 300-byte name is not named by its cut name and hash: $written"
+grep -qx "$long: $one/validate" "$tmp/long-lists/$written" ||
+  fail "the list of a 300-byte name does not list its failure once: $(cat "$tmp/long-lists/$written")"
+[ "$(grep -c "$one/validate" "$tmp/long-lists/$written")" = 1 ] ||
+  fail "the second run did not find the list the first wrote"
+# A list that cannot be written fails the run, and says why.
+printf 'not a folder\n' >"$tmp/a-file"
+expect_status 2 "an unwritable list" "$arcs" run --quiet --filter "$one" --impl "$fake garbage" \
+  --write-known-failures "$tmp/a-file"
+grep -q "^arcs run: --write-known-failures: " "$tmp/out" || fail "an unwritable list is not explained"
 printf 'not an entry\n' >"$tmp/bad-known.txt"
 expect_status 2 "malformed known-failures file" "$arcs" run --quiet --known-failures "$tmp/bad-known.txt"
 

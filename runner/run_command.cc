@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "reference/core/io.h"
+#include "reference/core/sha256.h"
 #include "reference/core/strings.h"
 #include "runner/cli.h"
 #include "runner/judge.h"
@@ -58,10 +59,13 @@ argument or after '=' (--impl=COMMAND, -j8).
                               run (stale), except that a filtered run cannot tell the last two
   --write-known-failures DIR  after the run, write DIR/NAME.txt for each implementation: its
                               list (DIR/NAME.txt if it exists, else the list given for it)
-                              pruned of stale entries, plus this run's new failures. A run
-                              interrupted (or stopped by the runner's own failure) before it
-                              ran every case writes no list and says so: the cases not run
-                              would be listed as failures
+                              pruned of stale entries, plus this run's new failures. NAME is
+                              its hello's name, each byte but A-Z a-z 0-9 . _ - made '_'; a name
+                              over 100 bytes is cut there and followed by '-' and 12 hex digits
+                              of the whole name's SHA-256. A list that cannot be written fails
+                              the run (exit status 2). A run interrupted (or stopped by the
+                              runner's own failure) before it ran every case writes no list and
+                              says so: the cases not run would be listed as failures
   -j N                        run N copies of each implementation in parallel (default 1)
   --timeout SECONDS           per case (default 10)
   --max-consecutive-failures N
@@ -94,6 +98,10 @@ constexpr std::size_t kListedFailures = 20;
 constexpr std::size_t kSlowestShown = 5;
 // How much of one protocol line --trace prints.
 constexpr std::size_t kTraceLineBytes = 2000;
+// A known-failures file is named after its implementation: at most this many bytes of the name,
+// then, when cut, '-' and this many hex digits of the name's SHA-256.
+constexpr std::size_t kFileNameBytes = 100;
+constexpr std::size_t kFileNameHashDigits = 12;
 
 struct KnownFailuresArg {
   std::string name;  // "" when given without NAME=
@@ -419,6 +427,9 @@ const KnownFailuresArg* GivenList(const std::vector<KnownFailuresArg>& given, st
   return i < positional.size() ? positional[i] : nullptr;
 }
 
+// The implementation's name as a file name: every byte but [A-Za-z0-9._-] as '_', no leading
+// '.', and a name longer than kFileNameBytes cut there and told apart by a hash of the whole name
+// (a file name has 255 bytes at most, and WriteFile adds a temporary suffix).
 std::string SafeFileName(std::string_view name) {
   std::string out;
   for (char c : name) {
@@ -427,6 +438,10 @@ std::string SafeFileName(std::string_view name) {
     out += safe ? c : '_';
   }
   if (out.empty() || out.front() == '.') out.insert(out.begin(), '_');
+  if (out.size() > kFileNameBytes) {
+    out.resize(kFileNameBytes);
+    out += "-" + ToHex(Sha256::Of(name)).substr(0, kFileNameHashDigits);
+  }
   return out;
 }
 

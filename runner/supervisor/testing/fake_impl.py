@@ -4,7 +4,7 @@ protocol 2), for the supervisor's tests (runner/supervisor/supervisor_test.cc) a
 implementations of runner/run_cli_test.sh. Standard library only.
 
   fake_impl.py MODE [--case IDS] [--after N] [--pids FILE] [--delay S] [--bytes N]
-               [--protocol N] [--status N]
+               [--protocol N] [--status N] [--name NAME]
 
 MODE says what the fake does to the selected cases; the others get a well-formed answer
 ({"status": "ok", "verdict": "valid"}, whatever the case's inputs). It declares Spool validate
@@ -37,6 +37,8 @@ cases); without either, every case.
   chatty        say too much: a hello whose name, version and language hold terminal escapes,
                 bidi controls and a forged finding line; an "invalid" answer with --bytes bytes
                 of message in its first finding and 5000 findings in all
+
+--name NAME is the name its hello gives (default "fake").
 
 --pids FILE appends "self PID" (and "child PID" for the child of fork-*) to FILE, one per line, so
 a test can check that none is left running.
@@ -107,6 +109,7 @@ def main():
     parser.add_argument("--bytes", type=int, default=4 << 20)
     parser.add_argument("--protocol", type=int, default=1)
     parser.add_argument("--status", type=int, default=0)
+    parser.add_argument("--name", default="fake")
     args = parser.parse_args()
     record(args.pids, "self", os.getpid())
 
@@ -118,7 +121,7 @@ def main():
     chatty = args.mode == "chatty"
     write(json.dumps({
         "type": "hello", "protocol": version,
-        "implementation": {"name": "fake" + (hostile if chatty else ""),
+        "implementation": {"name": args.name + (hostile if chatty else ""),
                            "version": "1" + (hostile if chatty else ""),
                            "language": "Python" + (hostile if chatty else "")},
         "formats": {"spool": {"operations": ["validate"]}},
