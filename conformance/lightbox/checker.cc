@@ -10,6 +10,7 @@
 #include "conformance/lightbox/module.h"
 #include "reference/core/canonical.h"
 #include "reference/core/json.h"
+#include "reference/core/keyed_hash.h"
 #include "reference/core/number.h"
 #include "reference/core/sha256.h"
 #include "reference/core/strings.h"
@@ -163,28 +164,24 @@ bool IsDigits(std::string_view s) {
 // An invocation_id of the shape "inv_NNNNN" ("inv_" and at least five digits: the upstream
 // recorder counts with "%05d", so the 100,000th call has six), in 16 bytes: its digits' value and
 // count, so that inv_00001 and inv_000001 stay apart. Exact up to 19 digits; a longer id is kept
-// as a 64-bit hash of its digits (a collision would need 2^32 such ids).
+// as its keyed hash (keyed_hash.h), which no one can steer into another id's: two distinct long ids
+// meet with a chance of 2^-64 a pair.
 struct InvocationKey {
   std::uint64_t value = 0;
-  std::uint32_t digits = 0;
+  std::uint64_t digits = 0;
   bool operator==(const InvocationKey&) const = default;
 };
-
-struct InvocationKeyHash {
-  std::size_t operator()(const InvocationKey& k) const {
-    return std::hash<std::uint64_t>()(k.value * 31 + k.digits);
-  }
-};
+using InvocationKeyHash = KeyedBytesHash<InvocationKey>;
 
 std::optional<InvocationKey> KeyOf(std::string_view id) {
   if (!id.starts_with("inv_")) return std::nullopt;
   const std::string_view digits = id.substr(4);
   if (digits.size() < 5 || !IsDigits(digits)) return std::nullopt;
-  InvocationKey key{0, static_cast<std::uint32_t>(digits.size())};
+  InvocationKey key{0, digits.size()};
   if (digits.size() <= 19) {
     for (char c : digits) key.value = key.value * 10 + static_cast<std::uint64_t>(c - '0');
   } else {
-    key.value = std::hash<std::string_view>()(digits);
+    key.value = KeyedHash(digits);
   }
   return key;
 }

@@ -10,6 +10,7 @@
 #include "conformance/spool/module.h"
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
+#include "reference/core/keyed_hash.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 #include "reference/core/text_formats.h"
@@ -653,7 +654,7 @@ class Checker {
     if (depth > kMaxFirstWinsDepth) return false;
     if (value.is_object()) {
       out->push_back('{');
-      std::unordered_set<std::string_view> seen;
+      KeyedStringViewSet seen;
       for (const json::Member& m : value.members()) {
         if (!seen.insert(m.name).second) continue;
         if (out->back() != '{') out->push_back(',');

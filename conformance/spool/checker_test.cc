@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,61 +20,6 @@ Diagnostics Check(std::string_view bytes, arcs::spool::Limits limits = {}) {
   Diagnostics diagnostics;
   Validate(&source, limits, &diagnostics);
   return diagnostics;
-}
-
-// A file of `count` entries after the session, the i-th with the id `id(i)` (32 hex digits).
-std::string EntriesWithIds(std::size_t count, const std::function<std::string(std::size_t)>& id) {
-  std::string file = std::string(kSession) + "\n";
-  for (std::size_t i = 1; i <= count; ++i) {
-    const std::string hex = id(i);
-    file += R"({"id":")" + hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) +
-            "-" + hex.substr(16, 4) + "-" + hex.substr(20) + R"(","ts":)" + std::to_string(i) +
-            R"(,"type":"x_e"})" + "\n";
-  }
-  return file;
-}
-
-// `value` in `digits` lowercase hex digits, zero-padded on the left (digits past 16 are zeros).
-std::string Hex(std::uint64_t value, int digits) {
-  std::string out(static_cast<std::size_t>(digits), '0');
-  for (int i = digits - 1; i >= 0 && value != 0; --i, value >>= 4) {
-    out[static_cast<std::size_t>(i)] = "0123456789abcdef"[value & 0xF];
-  }
-  return out;
-}
-
-// The best of three runs, in seconds per entry.
-double SecondsPerEntry(const std::string& file, std::size_t count) {
-  double best = 1e9;
-  for (int run = 0; run < 3; ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    const Diagnostics d = Check(file);
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    EXPECT_FALSE(d.has_errors());
-    best = std::min(best, took.count());
-  }
-  return best / static_cast<double>(count);
-}
-
-// Fuzz inputs stop at 64 KiB, so the id index's behaviour at scale is checked here (issue #8):
-// 200,000 entries whose ids count up in their last digits (counters, time-ordered ids), repeat
-// one pattern in both halves (the same for all under a XOR-folding hash), or differ only in their
-// first digits (the same for all under a hash of the low half) must cost no more per entry than
-// 20,000 of them. A ratio of two sizes measured in one process, not a timed assertion: a
-// quadratic index gives about 10, a linear one about 1.
-TEST(SpoolChecker, TimePerEntryDoesNotGrowWithAdversarialIds) {
-  const std::vector<std::pair<std::string, std::function<std::string(std::size_t)>>> patterns = {
-      {"sequential", [](std::size_t i) { return Hex(0, 20) + Hex(i, 12); }},
-      {"same in both halves", [](std::size_t i) { return Hex(i, 16) + Hex(i, 16); }},
-      {"first digits only", [](std::size_t i) { return Hex(i, 8) + Hex(0, 24); }},
-  };
-  constexpr std::size_t kSmall = 20000, kLarge = 200000;
-  for (const auto& [name, id] : patterns) {
-    const double small = SecondsPerEntry(EntriesWithIds(kSmall, id), kSmall);
-    const double large = SecondsPerEntry(EntriesWithIds(kLarge, id), kLarge);
-    EXPECT_LT(large / small, 3.0) << name << ": " << small * 1e9 << " ns per entry at " << kSmall
-                                  << ", " << large * 1e9 << " at " << kLarge;
-  }
 }
 
 TEST(SpoolChecker, FindingsAreSortedAndLocated) {

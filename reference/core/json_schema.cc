@@ -5,9 +5,9 @@
 #include <map>
 #include <optional>
 #include <regex>
-#include <unordered_map>
 
 #include "reference/core/json_fields.h"
+#include "reference/core/keyed_hash.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 #include "reference/core/text_formats.h"
@@ -289,7 +289,7 @@ class Evaluator {
       return;
     }
     std::vector<const Member*> members;
-    std::unordered_map<std::string_view, std::size_t> last;
+    KeyedStringViewMap<std::size_t> last;
     for (const Member& m : object.members()) {
       auto [it, fresh] = last.emplace(m.name, members.size());
       if (fresh) {

@@ -127,22 +127,22 @@ std::string_view ExponentDigits(const Parts& p) {
 
 }  // namespace
 
+std::string ValueKey(std::string_view text) {
+  const Parts p = Split(text);
+  const Decimal d = Normalize(p);
+  if (d.digits.empty()) return "0";  // zero is zero whatever its sign and exponent
+  std::string key = p.negative ? "-" : "+";
+  key += d.digits;
+  if (std::abs(ExponentValue(p)) < kSaturated) return key + "e" + std::to_string(d.scale);
+  // Past the saturation the exponent is kept digit for digit, the digits' shift beside it
+  // (1e400000000000000000 and 1.0e+400000000000000000 share a key).
+  key += p.exponent_negative ? "E-" : "E+";
+  key += ExponentDigits(p);
+  return key + "s" + std::to_string(d.shift);
+}
+
 bool SameValue(std::string_view a, std::string_view b) {
-  if (a == b) return true;
-  Parts pa = Split(a);
-  Parts pb = Split(b);
-  Decimal da = Normalize(pa);
-  Decimal db = Normalize(pb);
-  // Zero is zero whatever its sign and exponent.
-  if (da.digits.empty() || db.digits.empty()) return da.digits.empty() && db.digits.empty();
-  if (pa.negative != pb.negative || da.digits != db.digits) return false;
-  const bool huge_a = std::abs(ExponentValue(pa)) >= kSaturated;
-  const bool huge_b = std::abs(ExponentValue(pb)) >= kSaturated;
-  if (!huge_a && !huge_b) return da.scale == db.scale;
-  // Past the saturation the exponents are compared digit for digit, the digits shifting both
-  // values alike (1e400000000000000000 and 1.0e+400000000000000000).
-  return huge_a && huge_b && pa.exponent_negative == pb.exponent_negative &&
-         ExponentDigits(pa) == ExponentDigits(pb) && da.shift == db.shift;
+  return a == b || ValueKey(a) == ValueKey(b);
 }
 
 std::optional<double> ToDouble(std::string_view text) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace arcs::json {
@@ -37,6 +38,11 @@ std::optional<std::int64_t> IntegralValueToInt64(std::string_view text);
 // 1e400000000000000000 and 1.0e+400000000000000000 are the same, and 1e400000000000000000 and
 // 10e399999999999999999 are not told apart (false).
 bool SameValue(std::string_view a, std::string_view b);
+
+// A text two numbers share exactly when SameValue says they are the same ("+1e0" for 1, 1.0 and
+// 10e-1; "0" for every zero): a key for a hash table of numbers compared by value, where the
+// nearest double would put 1 and 1.0000000000000000001 in one bucket.
+std::string ValueKey(std::string_view text);
 
 // The nearest double, when it is finite; nullopt when the value overflows a double.
 std::optional<double> ToDouble(std::string_view text);

@@ -86,5 +86,23 @@ TEST(Number, SameValueComparesExactDecimalValues) {
   EXPECT_TRUE(SameValue("-0e-99999999999999999999", "0"));
 }
 
+// The MCP pending-request table once bucketed ids by their nearest double: ids that differ only
+// past a double's precision all fell into one bucket, searched linearly. Their value keys differ.
+TEST(Number, ValueKeyTellsApartWhatOneDoubleJoins) {
+  EXPECT_EQ(ValueKey("1"), "+1e0");
+  EXPECT_EQ(ValueKey("-12.50"), "-125e-1");
+  EXPECT_EQ(ValueKey("-0.0e7"), "0");
+  EXPECT_EQ(ValueKey("1.0e+09999999999999999999"), "+1E+9999999999999999999s0");
+  std::string previous;
+  for (int i = 1; i <= 1000; ++i) {
+    const std::string id = "1.00000000000000000000" + std::to_string(i);
+    ASSERT_EQ(ToDouble(id), 1.0) << id;
+    const std::string key = ValueKey(id);
+    EXPECT_NE(key, previous) << id;
+    EXPECT_EQ(key, ValueKey(id + "000e0")) << id;
+    previous = key;
+  }
+}
+
 }  // namespace
 }  // namespace arcs::json

@@ -3,6 +3,8 @@
 #include <array>
 #include <cstring>
 
+#include "reference/core/keyed_hash.h"
+
 namespace arcs {
 namespace {
 
@@ -48,25 +50,7 @@ int DaysInMonth(int year, int month) {
 }  // namespace
 
 std::size_t UuidHash::operator()(const Uuid& id) const {
-  std::uint64_t a, b;
-  std::memcpy(&a, id.data(), 8);
-  std::memcpy(&b, id.data() + 8, 8);
-  // The halves first become one word. b is multiplied by an odd constant (2^64 / golden ratio,
-  // Knuth's multiplicative hashing), a bijection, so that ids differing in one half only never
-  // collide here and a pattern repeated in both halves does not cancel out.
-  std::uint64_t h = a ^ (b * 0x9E3779B97F4A7C15ull);
-  // Then MurmurHash3's 64-bit finalizer, fmix64 (Austin Appleby, MurmurHash3.cpp, public domain):
-  // a bijection in which every input bit flips every output bit with probability near 1/2. The id
-  // index (conformance/spool/id_index.h) cuts its slot from the low bits and its tag from the high
-  // ones, and ids often differ only in their last digits (counters, time-ordered ids), which the
-  // loads above put in the high bits of b (little-endian): a hash that only carries bits upward
-  // leaves the slot the same for all of them.
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  h *= 0xC4CEB9FE1A85EC53ull;
-  h ^= h >> 33;
-  return static_cast<std::size_t>(h);
+  return KeyedHash(std::string_view(reinterpret_cast<const char*>(id.data()), id.size()));
 }
 
 std::optional<Uuid> ParseLowercaseUuid(std::string_view text) {

@@ -12,6 +12,7 @@ namespace arcs {
 
 using Uuid = std::array<std::uint8_t, 16>;
 
+// Ids come from files, so the hash is keyed (keyed_hash.h): no one can choose ids that collide.
 // Every bit of the id reaches every bit of the hash (text_formats_test.cc): containers may use
 // any bits of it, as the Spool validator's id index does (low bits: the slot, high bits: a tag).
 struct UuidHash {

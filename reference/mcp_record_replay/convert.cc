@@ -7,10 +7,10 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "reference/core/keyed_hash.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
 
@@ -176,7 +176,7 @@ bool IsNonEmptyCollection(const Value& v) { return !v.items().empty() || !v.memb
 // name once, at its first place, with its last value.
 std::vector<const json::Member*> KeptMembers(const Value& object) {
   std::vector<const json::Member*> kept;
-  std::unordered_map<std::string_view, std::size_t> at;
+  KeyedStringViewMap<std::size_t> at;
   for (const json::Member& m : object.members()) {
     auto [it, added] = at.emplace(m.name, kept.size());
     if (added) {
@@ -473,7 +473,7 @@ class Converter {
   std::vector<Entry> Entries(std::size_t f) {
     const Family& family = kFamilies[f];
     std::vector<Entry> entries;
-    std::unordered_map<std::string, std::size_t> by_key;
+    KeyedStringMap<std::size_t> by_key;
     const Value* msg = lists_[f].root().Find("msg");
     const Value* listed = msg ? ListArray(*msg, family) : nullptr;
     if (listed) {
@@ -500,7 +500,7 @@ class Converter {
   }
 
   void AddResults(std::size_t f, bool listed, std::vector<Entry>* entries,
-                  std::unordered_map<std::string, std::size_t>* by_key) {
+                  KeyedStringMap<std::size_t>* by_key) {
     const Family& family = kFamilies[f];
     std::set<std::string> unlisted;
     for (std::size_t c = 0; c < calls_[f].size(); ++c) {

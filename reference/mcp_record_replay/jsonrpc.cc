@@ -1,6 +1,5 @@
 #include "reference/mcp_record_replay/jsonrpc.h"
 
-#include "reference/core/canonical.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 
@@ -107,42 +106,24 @@ Classified Classify(const json::Value& msg) {
 
 namespace {
 
-std::string Spelling(const json::Value& id) {
-  return (id.is_string() ? "s" : "n") + std::string(id.text());
-}
-
-std::string Bucket(const json::Value& id) {
-  if (!id.is_number()) return Spelling(id);
-  const std::optional<double> d = json::ToDouble(id.text());
-  return "n" + (d ? canonical::EcmaScriptNumber(*d) : std::string(id.text()));
-}
-
-bool SameSpelledId(std::string_view a, std::string_view b) {
-  if (a[0] != b[0]) return false;
-  return a[0] == 's' ? a == b : json::SameValue(a.substr(1), b.substr(1));
+std::string Key(const json::Value& id) {
+  return id.is_string() ? "s" + std::string(id.text()) : "n" + json::ValueKey(id.text());
 }
 
 }  // namespace
 
 void PendingIds::Add(const json::Value& id, std::uint64_t payload) {
-  if (id.is_string() || id.is_number()) buckets_[Bucket(id)].emplace_back(Spelling(id), payload);
+  if (id.is_string() || id.is_number()) waiting_[Key(id)].push_back(payload);
 }
 
 std::optional<std::uint64_t> PendingIds::Take(const json::Value& id) {
   if (!id.is_string() && !id.is_number()) return std::nullopt;
-  auto it = buckets_.find(Bucket(id));
-  if (it == buckets_.end()) return std::nullopt;
-  auto& waiting = it->second;
-  const std::string spelling = Spelling(id);
-  for (auto w = waiting.begin(); w != waiting.end(); ++w) {
-    if (SameSpelledId(w->first, spelling)) {
-      const std::uint64_t payload = w->second;
-      waiting.erase(w);
-      if (waiting.empty()) buckets_.erase(it);
-      return payload;
-    }
-  }
-  return std::nullopt;
+  const auto it = waiting_.find(Key(id));
+  if (it == waiting_.end()) return std::nullopt;
+  const std::uint64_t payload = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) waiting_.erase(it);
+  return payload;
 }
 
 }  // namespace arcs::mcp_record_replay

@@ -10,11 +10,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "reference/core/json.h"
+#include "reference/core/keyed_hash.h"
 
 namespace arcs::mcp_record_replay {
 
@@ -58,7 +57,8 @@ Classified Classify(const json::Value& msg);
 // ids compare as JSON values (errata MRR-E28), strings exactly and numbers by value, so `1` and
 // `1.0` are one id; repeated ids wait in order. Only a string or a number is an id a response can
 // answer (JSON-RPC 2.0 §4: a null id is discouraged, and no other kind is an id): any other is
-// never waiting. Memory: an id's spelling per waiting request.
+// never waiting. Ids are the peers' choice, so each is found in constant time whatever they are
+// (keyed_hash.h; numbers by exact value, json::ValueKey). Memory: an id's key per distinct id.
 class PendingIds {
  public:
   void Add(const json::Value& id, std::uint64_t payload);
@@ -67,8 +67,7 @@ class PendingIds {
   std::optional<std::uint64_t> Take(const json::Value& id);
 
  private:
-  // A number's bucket is its nearest double, and a bucket is searched for an exact value.
-  std::unordered_map<std::string, std::deque<std::pair<std::string, std::uint64_t>>> buckets_;
+  KeyedStringMap<std::deque<std::uint64_t>> waiting_;  // by "s" + string, or "n" + ValueKey
 };
 
 }  // namespace arcs::mcp_record_replay

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 namespace arcs::mcp_record_replay {
 namespace {
 
@@ -69,6 +73,40 @@ TEST(JsonRpcTest, RequestsKeepTheirMethodIdAndParams) {
   EXPECT_EQ(c.id->text(), "x");
   ASSERT_NE(c.params, nullptr);
   EXPECT_TRUE(c.params->is_array());
+}
+
+// Ids compare as JSON values: 1 and 1.0 are one id, the string "1" another; repeated ids in turn.
+TEST(PendingIdsTest, IdsCompareByValueAndWaitInTurn) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(R"([1, "1", 1.0, 10e-1, null, true, "a"])"));
+  const auto& ids = doc.root().items();
+  PendingIds pending;
+  for (std::uint64_t i = 0; i < ids.size(); ++i) pending.Add(ids[i], i);
+  EXPECT_EQ(pending.Take(ids[3]), 0u);  // 10e-1 answers the earliest of 1, 1.0, 10e-1
+  EXPECT_EQ(pending.Take(ids[1]), 1u);
+  EXPECT_EQ(pending.Take(ids[1]), std::nullopt);
+  EXPECT_EQ(pending.Take(ids[0]), 2u);
+  EXPECT_EQ(pending.Take(ids[0]), 3u);
+  EXPECT_EQ(pending.Take(ids[0]), std::nullopt);
+  EXPECT_EQ(pending.Take(ids[4]), std::nullopt);  // null and true never wait
+  EXPECT_EQ(pending.Take(ids[5]), std::nullopt);
+  EXPECT_EQ(pending.Take(ids[6]), 6u);
+}
+
+// Ids that one double cannot tell apart (1.000...01, 1.000...02, ...) are distinct ids, each found
+// at once: they once shared a bucket searched from the start, so n of them cost n^2 / 2.
+TEST(PendingIdsTest, IdsBeyondADoublesPrecisionStayApart) {
+  std::string text = "[";
+  constexpr std::uint64_t kIds = 2000;
+  for (std::uint64_t i = 0; i < kIds; ++i) {
+    text += (i ? "," : "") + std::string("1.00000000000000000000") + std::to_string(i) + "7";
+  }
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(text + "]"));
+  const auto& ids = doc.root().items();
+  PendingIds pending;
+  for (std::uint64_t i = 0; i < kIds; ++i) pending.Add(ids[i], i);
+  for (std::uint64_t i = kIds; i-- > 0;) ASSERT_EQ(pending.Take(ids[i]), i);
 }
 
 }  // namespace

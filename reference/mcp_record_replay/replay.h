@@ -11,9 +11,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "reference/core/keyed_hash.h"
 #include "reference/core/status.h"
 #include "reference/mcp_record_replay/loader.h"
 
@@ -86,14 +86,14 @@ class Replayer {
     std::vector<std::size_t> responses;
     std::size_t head = 0;  // the next to serve
   };
-  std::unordered_map<std::string, Queue> queues_;
+  KeyedStringMap<Queue> queues_;
   // fuzzy (MRR-E36): each method's answered requests in file order, and whether served.
   struct Candidate {
     std::size_t request;
     std::size_t response;
     bool served = false;
   };
-  std::unordered_map<std::string, std::vector<Candidate>> candidates_;
+  KeyedStringMap<std::vector<Candidate>> candidates_;
 };
 
 // A whole replay without a transport: every line of `script` handled in order, as the protocol's

@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
+#include "reference/core/keyed_hash.h"
 #include "reference/core/status.h"
 #include "reference/mcp_record_replay/replay_server.h"
 
@@ -29,7 +29,7 @@ class StubUpstream {
 
  private:
   // By method: the answers in turn, each `"result":R` or `"error":E` as compact JSON.
-  std::unordered_map<std::string, std::deque<std::string>> answers_;
+  KeyedStringMap<std::deque<std::string>> answers_;
 };
 
 // Passthrough to a StubUpstream in process.

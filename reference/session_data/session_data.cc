@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <span>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "reference/core/json_fields.h"
 #include "reference/core/json_schema.h"
+#include "reference/core/keyed_hash.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 
@@ -435,7 +434,7 @@ void CheckProse(const Session& s, std::vector<Finding>* out) {
     out->push_back({Statement::kProse, std::string(rule), "", "", std::move(pointer), 0, warning,
                     std::move(message), std::move(reading)});
   };
-  std::unordered_set<std::string_view> ids;
+  KeyedStringViewSet ids;
   for (std::size_t i = 0; i < s.exchanges.size(); ++i) {
     const std::string_view id = s.exchanges[i].exchange_id;
     if (!id.empty() && !ids.insert(id).second) {
@@ -479,7 +478,7 @@ std::string WithoutRepeatedNames(const Value& root, bool keep_first) {
   const auto open = [&out, keep_first](const Value* v) {
     Frame frame{v, {}, 0};
     const std::span<const Member> members = v->members();
-    std::unordered_map<std::string_view, std::size_t> chosen;
+    KeyedStringViewMap<std::size_t> chosen;
     for (std::size_t i = 0; i < members.size(); ++i) {
       auto [it, fresh] = chosen.try_emplace(members[i].name, i);
       if (!fresh && !keep_first) it->second = i;
