@@ -44,15 +44,56 @@ notifications are never answered; only recorded responses are sent (errata MRR-E
                             fuzzy: the same method and the most similar params, at least half of
                             their leaves shared (errata MRR-E36)
   --timing TIMING           instant (default), realistic (the recorded latency_ms), scaled:N
-                            (latency_ms times N)
+                            (latency_ms times N); a delay lasts at most 60 s (a longer one is
+                            cut, with a note on standard error), and none once the client has
+                            closed its input (the answers still owed go out at once)
   --on-unmatched BEHAVIOUR  error (default): a JSON-RPC error, then the replay ends;
                             warn: a JSON-RPC error (-32000), and the replay goes on;
                             passthrough: the request goes to --upstream, its answer comes back
   --upstream CMD            the real server passthrough starts (through /bin/sh -c)
 
-Exit status: 0 the client closed its input, 1 the recording was refused (it cannot be loaded),
-2 on usage or I/O errors, 3 the replay ended on an unmatched request (--on-unmatched error).
+SIGINT, SIGTERM and SIGHUP end the replay at once, even during a delay or a passthrough; the
+upstream's whole process group then gets SIGTERM, and SIGKILL 2 s later if any of it is left (a
+signal ignored when arcs starts, as nohup ignores SIGHUP, stays ignored).
+
+Exit status: 0 the client closed its input, or SIGINT, SIGTERM or SIGHUP ended the replay, 1 the
+recording was refused (it cannot be loaded), 2 on usage or I/O errors, 3 the replay ended on an
+unmatched request (--on-unmatched error).
 )";
+
+// Ctrl-C, a polite kill, and a closed terminal or SSH session: each ends a session cleanly.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+void OnStopSignal(int sig) {  // async-signal-safe: lock-free atomics only
+  stop_signal.store(sig);
+  stop_requested.store(true);
+}
+
+// Every one of kStopSignals sets stop_requested, however often it comes: a closed terminal may
+// send SIGHUP twice, and the second must not cut the footer or the upstream's end short (SIGKILL
+// remains for a stuck process). Without SA_RESTART, so that a write to a client that reads
+// nothing returns (EINTR) and sees the flag. A signal ignored at the start stays ignored, as
+// shells leave it (nohup; a background job's SIGINT).
+void StopOnSignals() {
+  for (int sig : kStopSignals) {
+    struct sigaction current {};
+    if (sigaction(sig, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
+    struct sigaction action {};
+    action.sa_handler = OnStopSignal;
+    sigemptyset(&action.sa_mask);
+    sigaction(sig, &action, nullptr);
+  }
+}
+
+// "SIGTERM" for the signal that stopped the session.
+std::string StopSignalName() {
+  const char* abbrev = sigabbrev_np(stop_signal.load());
+  return abbrev ? std::string("SIG") + abbrev : "a signal";
+}
 
 // Options given as `--name VALUE`, `--name=VALUE` or a short alias, each at most once.
 struct Flags {
@@ -182,16 +223,21 @@ VerbOutput Replay(const std::vector<std::string>& args) {
   if (!replayer.ok()) return Failed(*path, replayer.status());
   for (const std::string& note : loaded->notes) Log(note);
   std::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an end, not a crash
+  StopOnSignals();
+  // Destroyed after the replay, on every path: its upstream's process group ends then.
   std::unique_ptr<mrr::UpstreamForwarder> forwarder;
   if (passthrough) {
     Result<std::unique_ptr<mrr::UpstreamForwarder>> started =
-        mrr::UpstreamForwarder::Start(*flags.Get("--upstream"), Log);
+        mrr::UpstreamForwarder::Start(*flags.Get("--upstream"), Log, &stop_requested);
     if (!started.ok()) return UsageError("--upstream: " + started.status().message());
     forwarder = std::move(*started);
   }
-  const mrr::Served served = mrr::ServeReplay(&*replayer, 0, 1, forwarder.get(), Log);
+  const mrr::Served served =
+      mrr::ServeReplay(&*replayer, 0, 1, forwarder.get(), Log, &stop_requested);
   VerbOutput output;
-  if (served.end == mrr::ServeEnd::kFailed) {
+  if (served.end == mrr::ServeEnd::kStopped) {
+    Log(StopSignalName() + ": the replay ends");
+  } else if (served.end == mrr::ServeEnd::kFailed) {
     output.err.push_back(served.why);
     output.exit_code = 2;
   } else if (served.end == mrr::ServeEnd::kUnmatched) {
@@ -208,8 +254,8 @@ A recording proxy on the MCP stdio transport (TJ-SPEC-010 F-001): starts CMD (th
 /bin/sh -c), forwards every byte between it and the client on standard input and output
 unchanged, and writes what passes as a recording to FILE: the header, then each message with its
 seq (from 1), time, direction and, on a response, its latency; the footer when the session ends
-(the client's end of input, the server's end, SIGINT or SIGTERM). Lines are flushed and synced
-every --flush-interval milliseconds (default 1000) or 100 messages, so after a crash every
+(the client's end of input, the server's end, SIGINT, SIGTERM or SIGHUP). Lines are flushed and
+synced every --flush-interval milliseconds (default 1000) or 100 messages, so after a crash every
 complete line loads.
 
   --upstream CMD         the MCP server to record (required)
@@ -218,13 +264,13 @@ complete line loads.
   --tags A,B             the header's tags, comma-separated
   --flush-interval MS    milliseconds between flushes (default 1000)
 
-Exit status: 0 the session ended (the client's end, SIGINT or SIGTERM), the server's exit status
-when it ended first (128 + N when signal N ended it), 2 on usage or I/O errors.
+At its end, however it ends but SIGKILL, the recording gets every message received and its
+footer, and the server's whole process group gets SIGTERM, then SIGKILL 2 s later if any of it is
+left. A signal ignored when arcs starts (nohup's SIGHUP) stays ignored.
+
+Exit status: 0 the session ended (the client's end, SIGINT, SIGTERM or SIGHUP), the server's exit
+status when it ended first (128 + N when signal N ended it), 2 on usage or I/O errors.
 )";
-
-std::atomic<bool> record_stop{false};
-
-void StopRecording(int) { record_stop.store(true); }
 
 VerbOutput Record(const std::vector<std::string>& args) {
   const Flags flags =
@@ -251,9 +297,8 @@ VerbOutput Record(const std::vector<std::string>& args) {
     options.flush_interval = std::chrono::milliseconds(*ms);
   }
   options.thoughtjack_version = "arcs " + std::string(kArcsVersion);
-  std::signal(SIGINT, StopRecording);
-  std::signal(SIGTERM, StopRecording);
-  Result<int> status = mrr::RunRecorder(options, &record_stop);
+  StopOnSignals();
+  Result<int> status = mrr::RunRecorder(options, &stop_requested);
   VerbOutput output;
   if (!status.ok()) {
     output.err.push_back(status.status().message());

@@ -88,8 +88,8 @@ struct RecorderOptions {
 // forwarding until the session ends, so the client is not cut off, and reports the failure at the
 // end).
 //
-// `stop` (may be null) is polled at least every 100 ms; the verb sets it from its SIGINT and
-// SIGTERM handlers. SIGPIPE is set to be ignored (process-wide, once, when it had its default
+// `stop` (may be null) is polled at least every 100 ms; the verb sets it from its SIGINT, SIGTERM
+// and SIGHUP handlers. SIGPIPE is set to be ignored (process-wide, once, when it had its default
 // action): a peer that went away must come back as EPIPE. The upstream dies with the calling
 // thread (upstream.h), which is the thread this runs on.
 Result<int> RunRecorder(const RecorderOptions& options, const std::atomic<bool>* stop);

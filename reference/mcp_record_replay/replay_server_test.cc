@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -109,6 +111,52 @@ TEST_F(PassthroughTest, ForwardsOnlyUnmatchedRequestsAndReturnsTheUpstreamsAnswe
   EXPECT_EQ(UpstreamLog(), "new\nfail\n");
   ASSERT_EQ(log_.size(), 2u);  // the upstream's own notifications, dropped
   EXPECT_NE(log_[0].find("is not the response: dropped"), std::string::npos) << log_[0];
+}
+
+// A recording whose one response took 2^40 ms, replayed with --timing realistic.
+constexpr char kSlowRecording[] =
+    R"({"type":"header","version":"1.0","recorded_at":"2025-02-04T10:00:00Z","upstream":"u","thoughtjack_version":"0"}
+{"type":"message","seq":1,"ts":"2025-02-04T10:00:01Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"slow"}}
+{"type":"message","seq":2,"ts":"2025-02-04T10:00:02Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":{}},"latency_ms":1099511627776}
+)";
+
+TEST(ServeReplayTest, ADelayEndsWhenTheClientStopsReading) {
+  jsonl::MemorySource source(kSlowRecording);
+  Result<LoadedRecording> loaded = LoadRecording(&source, {});
+  ASSERT_TRUE(loaded.ok());
+  const MemoryRandomAccess lines(kSlowRecording);
+  ReplayOptions options;
+  options.timing = *ParseTiming("realistic");
+  Result<Replayer> replayer = Replayer::Create(*loaded, lines, options);
+  ASSERT_TRUE(replayer.ok());
+  int in[2], out[2];
+  ASSERT_EQ(pipe(in), 0);
+  ASSERT_EQ(pipe(out), 0);
+  const std::string request = R"({"jsonrpc":"2.0","id":1,"method":"slow"})"
+                              "\n";
+  ASSERT_EQ(write(in[1], request.data(), request.size()), static_cast<ssize_t>(request.size()));
+  close(out[0]);  // the client reads no more, and still holds its input open
+  std::vector<std::string> log;
+  const std::atomic<bool> stop{false};
+  const Served served = ServeReplay(
+      &*replayer, in[0], out[1], nullptr, [&](std::string_view l) { log.emplace_back(l); }, &stop);
+  EXPECT_EQ(served.end, ServeEnd::kClientClosed);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0],
+            "the recorded delay of 1099511627776 ms is cut to 60000 ms, the longest a "
+            "replay waits");
+  for (int fd : {in[0], in[1], out[1]}) close(fd);
+}
+
+TEST(UpstreamForwarderTest, TheStopFlagEndsAWaitForTheUpstream) {
+  const std::atomic<bool> stop{true};
+  // An upstream that never answers, and a timeout no test waits for: only the flag ends the wait.
+  Result<std::unique_ptr<UpstreamForwarder>> forwarder = UpstreamForwarder::Start(
+      "cat > /dev/null", [](std::string_view) {}, &stop, std::chrono::minutes(10));
+  ASSERT_TRUE(forwarder.ok());
+  Result<std::string> answer = (*forwarder)->Forward(R"({"jsonrpc":"2.0","id":1,"method":"m"})");
+  EXPECT_FALSE(answer.ok());
+  EXPECT_EQ(answer.status().message(), "stopped");
 }
 
 }  // namespace
