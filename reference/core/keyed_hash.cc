@@ -5,6 +5,7 @@
 #include <bit>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 
 namespace arcs {
 namespace {
@@ -43,11 +44,11 @@ struct SipState {
   }
 };
 
+// Up to 8 bytes as a little-endian word, the missing high bytes zero.
 std::uint64_t LoadLittleEndian(const char* bytes, std::size_t count) {
   std::uint64_t word = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    word |= std::uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
-  }
+  std::memcpy(&word, bytes, count);
+  if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
   return word;
 }
 
