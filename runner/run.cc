@@ -6,13 +6,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "conformance/registry.h"
 #include "reference/core/strings.h"
 #include "runner/judge.h"
 #include "runner/report/escape.h"
+#include "runner/supervisor/subprocess.h"
 #include "runner/supervisor/supervisor.h"
 
 namespace arcs::runner {
@@ -136,7 +139,7 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::Outcome& o) {
       f == supervisor::Fate::kInterrupted || f == supervisor::Fate::kRunner) {
     return e;
   }
-  e.inputs = Blobs(*c.inputs);
+  if (c.inputs) e.inputs = Blobs(*c.inputs);
   e.expected_properties = c.expectation->expected_properties;
   e.expected_errors = c.expectation->rules.errors;
   e.expected_warnings = c.expectation->rules.warnings;
@@ -294,6 +297,171 @@ bool IsGlob(std::string_view pattern) {
   return pattern.find_first_of("*?[") != std::string_view::npos;
 }
 
+// The suite's cases through the supervisor: the vectors' cases in one supervisor::Run, then the
+// resource probes' cases `jobs` at a time, each batch in a Run of its own, with inputs made just
+// before it and dropped once its answers are judged. A probe's input is tens of megabytes: made
+// all at once and held for the whole run, they cost gigabytes, more with each job. A batch
+// starts processes of its own; the summaries add up to one run's, and the probes stop where the
+// supervisor would stop a run: interrupted, the runner halted, the implementation abandoned.
+class Batches {
+ public:
+  // Called once per case of the suite (by its index), as the supervisor's on_outcome is.
+  using Judge =
+      std::function<void(std::size_t index, const SuiteCase& c, const supervisor::Outcome& o)>;
+  Batches(const Suite& suite, const supervisor::Options& options, const std::atomic<bool>* stop,
+          Judge judge)
+      : suite_(suite), options_(options), stop_(stop), judge_(std::move(judge)) {}
+
+  supervisor::RunSummary Run() {
+    std::vector<protocol::CaseRequest> requests;
+    std::vector<const SuiteCase*> cases;
+    std::vector<std::size_t> at;
+    std::vector<std::size_t> probes;
+    for (std::size_t i = 0; i < suite_.cases.size(); ++i) {
+      const SuiteCase& c = suite_.cases[i];
+      if (c.probe) {
+        probes.push_back(i);
+        continue;
+      }
+      requests.push_back(c.Request());
+      cases.push_back(&c);
+      at.push_back(i);
+    }
+    supervisor::RunSummary summary = RunCases(requests, cases, at);
+    RunProbes(probes, &summary);
+    return summary;
+  }
+
+  // How many processes the runs start when none needs a restart: one a worker.
+  std::uint64_t workers() const { return workers_; }
+
+ private:
+  supervisor::RunSummary RunCases(const std::vector<protocol::CaseRequest>& requests,
+                                  const std::vector<const SuiteCase*>& cases,
+                                  const std::vector<std::size_t>& at) {
+    workers_ += std::clamp<std::size_t>(requests.size(), 1, Jobs());
+    return supervisor::Run(
+        options_, requests,
+        [&](const supervisor::Outcome& o) {
+          Count(*cases[o.index], o);
+          judge_(at[o.index], *cases[o.index], o);
+        },
+        stop_);
+  }
+
+  void RunProbes(const std::vector<std::size_t>& probes, supervisor::RunSummary* summary) {
+    std::vector<std::size_t> batch;
+    for (std::size_t k = 0; k < probes.size(); ++k) {
+      const SuiteCase& c = suite_.cases[probes[k]];
+      supervisor::Outcome o;
+      o.fate = NotRun(summary, &o.detail);
+      if (o.fate == supervisor::Fate::kAnswered &&
+          !Declares(summary->hello, std::string(c.format->name), c.operation)) {
+        o.fate = supervisor::Fate::kNotDeclared;
+        o.detail = "not sent: the implementation does not declare " + std::string(c.format->name) +
+                   " " + c.operation;
+      }
+      if (o.fate != supervisor::Fate::kAnswered) {
+        judge_(probes[k], c, o);
+      } else {
+        batch.push_back(probes[k]);
+      }
+      if (!batch.empty() && (batch.size() == Jobs() || k + 1 == probes.size())) {
+        RunBatch(batch, summary);
+        batch.clear();
+      }
+    }
+  }
+
+  void RunBatch(const std::vector<std::size_t>& batch, supervisor::RunSummary* summary) {
+    using Inputs = std::map<std::string, std::string>;
+    std::vector<protocol::CaseRequest> requests;
+    std::vector<SuiteCase> made;
+    std::vector<const SuiteCase*> cases;
+    requests.reserve(batch.size());  // no reallocation: made[k].inputs points into requests[k]
+    made.reserve(batch.size());
+    for (std::size_t i : batch) {
+      SuiteCase& c = made.emplace_back(suite_.cases[i]);
+      protocol::CaseRequest& request = requests.emplace_back(c.Request());
+      // A probe's operations send the same inputs: made once a batch.
+      request.inputs = made.size() > 1 && made[made.size() - 2].probe == c.probe
+                           ? requests[requests.size() - 2].inputs
+                           : c.probe->generate();
+      // The judge reads them where the request holds them, not from a copy (an alias that owns
+      // nothing: the batch outlives every use).
+      c.inputs = std::shared_ptr<const Inputs>(std::shared_ptr<const Inputs>(), &request.inputs);
+      cases.push_back(&c);
+    }
+    supervisor::RunSummary part = RunCases(requests, cases, batch);
+    summary->processes_started += part.processes_started;
+    summary->abandoned = summary->abandoned || part.abandoned;
+    summary->interrupted = summary->interrupted || part.interrupted;
+    if (summary->runner_error.empty()) summary->runner_error = part.runner_error;
+    if (!part.stderr_tail.empty()) {
+      std::vector<std::string> ids;
+      for (const SuiteCase& c : made) ids.push_back(c.request_id);
+      summary->stderr_tail +=
+          "--- the processes of resource probe " + Join(ids, ", ") + " ---\n" + part.stderr_tail;
+      supervisor::KeepTail(&summary->stderr_tail, options_.stderr_tail_bytes);
+    }
+  }
+
+  // Why the probes' cases not yet begun are not to be run (its fate, *detail what the supervisor
+  // would say), or kAnswered when they are.
+  supervisor::Fate NotRun(supervisor::RunSummary* summary, std::string* detail) const {
+    if (!summary->handshake_ok) {
+      *detail = "not run: no handshake (" + summary->handshake_error + ")";
+      return supervisor::Fate::kHandshakeFailed;
+    }
+    if (stop_ && stop_->load()) {
+      *detail = "not run: the run was stopped";
+      return supervisor::Fate::kInterrupted;
+    }
+    if (!summary->runner_error.empty()) {
+      *detail = "not run: " + summary->runner_error;
+      return supervisor::Fate::kRunner;
+    }
+    if (summary->abandoned || failed_in_a_row_ >= std::max(1, options_.max_consecutive_failures)) {
+      summary->abandoned = true;
+      *detail = "not run: the implementation was abandoned after " +
+                std::to_string(failed_in_a_row_) + " consecutive failed cases (the last, " +
+                last_failure_ + ")";
+      return supervisor::Fate::kAbandoned;
+    }
+    return supervisor::Fate::kAnswered;
+  }
+
+  // Consecutive failed cases, over every batch, as the supervisor counts them in one run (a
+  // fresh process that does not shake hands counts too).
+  void Count(const SuiteCase& c, const supervisor::Outcome& o) {
+    switch (o.fate) {
+      case supervisor::Fate::kAnswered:
+        failed_in_a_row_ = 0;
+        break;
+      case supervisor::Fate::kCrash:
+      case supervisor::Fate::kTimeout:
+      case supervisor::Fate::kProtocolError:
+      case supervisor::Fate::kHandshakeFailed:
+        ++failed_in_a_row_;
+        last_failure_ = c.request_id + ": " + std::string(supervisor::FateName(o.fate)) + ": " +
+                        Excerpt(o.detail, 200);
+        break;
+      default:
+        break;
+    }
+  }
+
+  std::size_t Jobs() const { return static_cast<std::size_t>(std::max(1, options_.jobs)); }
+
+  const Suite& suite_;
+  const supervisor::Options& options_;
+  const std::atomic<bool>* stop_;
+  Judge judge_;
+  std::uint64_t workers_ = 0;
+  int failed_in_a_row_ = 0;
+  std::string last_failure_;
+};
+
 }  // namespace
 
 bool IsFailure(report::Outcome o) {
@@ -303,12 +471,9 @@ bool IsFailure(report::Outcome o) {
 ImplementationRun RunImplementation(const std::string& command, bool is_reference,
                                     const Suite& suite, const RunOptions& args,
                                     const KnownFailures& known, const std::atomic<bool>* stop) {
-  std::vector<protocol::CaseRequest> requests;
-  requests.reserve(suite.cases.size());
   std::vector<std::string> formats;
   for (const SuiteCase& c : suite.cases) {
     const std::string format(c.format->name);
-    requests.push_back(c.Request());
     if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
       formats.push_back(format);
     }
@@ -335,25 +500,23 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
 
   // Each answer is judged as it comes (the first handshake gives the hello before any case), so
   // the progress line counts failures and no answer's outputs are held past their judgement.
-  std::vector<report::CaseResult> scored(requests.size());
+  std::vector<report::CaseResult> scored(suite.cases.size());
   protocol::ImplementationHello hello;
   Progress progress(
-      args.progress, requests.size(),
+      args.progress, suite.cases.size(),
       is_reference ? "reference" : report::EscapeTerminal(report::Truncate(command, 40)));
   options.on_hello = [&](const protocol::ImplementationHello& h) {
     hello = h;
     progress.Rename(h.implementation.name);
   };
   options.trace = args.trace;
-  supervisor::RunSummary summary = supervisor::Run(
-      options, requests,
-      [&](const supervisor::Outcome& o) {
-        const SuiteCase& c = suite.cases[o.index];
-        scored[o.index] = Score(c, o, hello);
-        progress.Advance(IsFailure(scored[o.index].outcome) &&
-                         known.Find(hello.implementation.name, c.request_id) < 0);
-      },
-      stop);
+  Batches batches(suite, options, stop,
+                  [&](std::size_t index, const SuiteCase& c, const supervisor::Outcome& o) {
+                    scored[index] = Score(c, o, hello);
+                    progress.Advance(IsFailure(scored[index].outcome) &&
+                                     known.Find(hello.implementation.name, c.request_id) < 0);
+                  });
+  const supervisor::RunSummary summary = batches.Run();
 
   ImplementationRun run;
   run.runner_error = summary.runner_error;
@@ -366,9 +529,9 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   impl.homepage = info.homepage;
   impl.command = is_reference ? "arcs serve" : command;
   impl.abandoned = summary.abandoned;
-  // Each worker starts one process; any more were restarts after a crash, timeout or protocol
-  // error.
-  const std::uint64_t workers = static_cast<std::uint64_t>(args.jobs);
+  // Each worker of each supervisor run starts one process; any more were restarts after a crash,
+  // timeout or protocol error.
+  const std::uint64_t workers = batches.workers();
   impl.restarts = summary.processes_started > workers ? summary.processes_started - workers : 0;
   impl.stderr_tail = summary.stderr_tail;
   if (!summary.handshake_ok) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 namespace arcs::runner {
 namespace {
 
@@ -103,6 +105,46 @@ TEST(KnownFailures, AnInterruptedRunWritesNoList) {
     EXPECT_NE(written.status().message().find("b/validate"), std::string::npos)
         << written.status().ToString();
   }
+}
+
+// A resource probe's input is tens of megabytes: the suite holds none of them, and `arcs run`
+// makes them for the cases it sends (each job one at a time), so that it never holds them all.
+TEST(ResourceProbes, TheSuiteHoldsNoProbeInput) {
+  SuiteFilter filter;
+  filter.formats = {"spool"};
+  Result<Suite> suite = LoadSuite(DefaultSuiteRoot(), filter);
+  ASSERT_TRUE(suite.ok()) << suite.status().ToString();
+  std::size_t probes = 0;
+  for (const SuiteCase& c : suite->cases) {
+    const bool probe = c.vector->id.starts_with("spool-resource-");
+    probes += probe;
+    EXPECT_EQ(c.inputs == nullptr, probe) << c.request_id;
+  }
+  EXPECT_GT(probes, 0u);
+}
+
+// Each probe case is sent with its whole input (made for it), batch by batch, and judged.
+TEST(ResourceProbes, EachCaseIsSentWithItsInput) {
+  SuiteFilter filter;
+  filter.globs = {"spool-resource-deep-nesting", "spool-resource-long-line"};
+  Result<Suite> suite = LoadSuite(DefaultSuiteRoot(), filter);
+  ASSERT_TRUE(suite.ok()) << suite.status().ToString();
+  ASSERT_EQ(suite->cases.size(), 4u);  // validate and roundtrip of each
+  RunOptions options;
+  options.jobs = 2;
+  options.timeout_seconds = 120;  // a loaded machine: the fake decodes 72 MiB
+  options.pin_workers = false;
+  const std::atomic<bool> stop = false;
+  const ImplementationRun run =
+      RunImplementation("/usr/bin/python3 " + DefaultSuiteRoot() +
+                            "/runner/testing/flood_fake.py --min-input 1000000",
+                        false, *suite, options, {}, &stop);
+  ASSERT_EQ(run.report.cases.size(), 4u);
+  for (const report::CaseResult& c : run.report.cases) {
+    EXPECT_EQ(c.outcome, report::Outcome::kPassed)
+        << c.id << "/" << c.operation << ": " << c.actual << " " << c.message;
+  }
+  EXPECT_EQ(run.report.restarts, 0u);
 }
 
 }  // namespace

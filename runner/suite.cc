@@ -70,11 +70,13 @@ Status CheckFilter(const SuiteFilter& filter) {
 }  // namespace
 
 protocol::CaseRequest SuiteCase::Request() const {
-  return {request_id, std::string(format->name), operation, *inputs, vector->args};
+  return {request_id, std::string(format->name), operation,
+          inputs ? *inputs : std::map<std::string, std::string>(), vector->args};
 }
 
 std::size_t SuiteCase::InputBytes() const {
   std::size_t bytes = 0;
+  if (!inputs) return bytes;
   for (const auto& [name, input] : *inputs) bytes += input.size();
   return bytes;
 }
@@ -139,7 +141,7 @@ conformance::Manifest ProbeCases(const conformance::FormatModule& format) {
 using Inputs = std::shared_ptr<const std::map<std::string, std::string>>;
 
 // Adds the cases of `manifest` the filter selects; read_inputs gives a case's input bytes, asked
-// once per case and only when one of its operations is selected.
+// once per case and only when one of its operations is selected (null: none yet).
 Status AddCases(const conformance::FormatModule& format, const conformance::Manifest& manifest,
                 const std::string& vector_path, const conformance::Catalogue& catalogue,
                 const SuiteFilter& filter,
@@ -193,13 +195,15 @@ Status AddFormat(const std::string& root, const conformance::FormatModule& forma
       [&](std::size_t i) { return ReadInputs(vectors.cases[i]); }, suite);
   if (!added.ok() || !filter.resource_probes) return added;
   const conformance::Manifest& probes = suite->manifests.emplace_back(ProbeCases(format));
-  return AddCases(
+  const std::size_t first = suite->cases.size();
+  added = AddCases(
       format, probes, "generated at run time (resource probe)", *catalogue, filter,
-      [&](std::size_t i) -> Result<Inputs> {
-        return Inputs(std::make_shared<const std::map<std::string, std::string>>(
-            format.resource_probes[i].generate()));
-      },
-      suite);
+      [](std::size_t) -> Result<Inputs> { return Inputs(); }, suite);
+  for (std::size_t i = first; i < suite->cases.size(); ++i) {  // ProbeCases: one case a probe
+    SuiteCase& c = suite->cases[i];
+    c.probe = &format.resource_probes[static_cast<std::size_t>(c.vector - probes.cases.data())];
+  }
+  return added;
 }
 
 }  // namespace

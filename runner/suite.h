@@ -25,16 +25,21 @@ struct SuiteCase {
   std::string level;        // "MUST" | "SHOULD" | "MAY": the strongest of the operation's rules
   std::string request_id;   // "<case id>/<operation>", unique in the suite
   std::string vector_path;  // the manifest's repository path, or what made a generated case
-  // The input files' bytes by input name, shared by the case's operations.
+  // The input files' bytes by input name, shared by the case's operations; null for a resource
+  // probe until it is run.
   std::shared_ptr<const std::map<std::string, std::string>> inputs;
+  // The resource probe whose inputs the case sends, or null for a vector's case. A probe's inputs
+  // are tens of megabytes: the suite holds none, and `arcs run` makes them for the cases it is
+  // sending (RunImplementation) and drops them once those are judged.
+  const conformance::ResourceProbe* probe = nullptr;
 
   conformance::CaseInput Input() const { return {inputs.get(), vector->limits, vector->args}; }
   bool resource_probe() const {
     return expectation->expect.ground == conformance::Ground::kResource;
   }
-  // The case as the protocol sends it.
+  // The case as the protocol sends it (no inputs while they are null).
   protocol::CaseRequest Request() const;
-  std::size_t InputBytes() const;
+  std::size_t InputBytes() const;  // 0 while the inputs are null
 };
 
 struct SuiteFilter {
