@@ -1,8 +1,14 @@
 #include "runner/fuzz/fuzz.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <barrier>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -35,15 +41,6 @@ struct Entry {
   std::string mutations;
 };
 
-// One implementation process and what the spec leaves open to it, per format.
-struct Worker {
-  Worker(std::string command, std::vector<std::string> formats, double timeout_seconds)
-      : session(std::move(command), std::move(formats), timeout_seconds) {}
-  Session session;
-  std::map<std::string, OpenVerdicts> open;
-  TimeShares spent;
-};
-
 // What comparing the two answers to one input found.
 struct Comparison {
   std::string key;  // the signature: operation, kind, both outcomes, rule ids
@@ -57,7 +54,41 @@ struct Comparison {
   std::string reference;
   std::vector<std::string> rules;
   std::string detail;
+  bool compared = false;       // both sides judged it (the implementation's fate included)
+  bool skipped = false;        // the implementation skipped it
+  bool second_answer = false;  // a protocol error shown by the next case: not minimized
 };
+
+// A case asked and what the reference said of it, kept until the next case shows whether the
+// implementation answered it twice.
+struct Asked {
+  Entry entry;
+  std::string id;
+  protocol::Answer reference;
+  protocol::Answer validation;
+};
+
+// One implementation process and what the spec leaves open to it, per format.
+struct Worker {
+  Worker(std::string command, std::vector<std::string> formats, double timeout_seconds)
+      : session(std::move(command), std::move(formats), timeout_seconds) {}
+  Session session;
+  std::map<std::string, OpenVerdicts> open;
+  TimeShares spent;
+  std::optional<Asked> last;  // the case asked last
+  // The case the implementation answered twice, and its finding, until it is recorded.
+  std::optional<std::pair<Entry, Comparison>> twice;
+};
+
+// Whether the hello declares `operation` of `format`: a case it does not is never sent, as in
+// `arcs run` (runner/run.cc, Declares).
+bool Declares(const protocol::ImplementationHello& hello, const std::string& format,
+              const std::string& operation) {
+  const auto f = hello.formats.find(format);
+  return f != hello.formats.end() &&
+         std::find(f->second.operations.begin(), f->second.operations.end(), operation) !=
+             f->second.operations.end();
+}
 
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -142,6 +173,7 @@ class Engine {
     for (std::size_t j = 1; j < jobs; ++j) threads.emplace_back([&, j] { Work(j, barrier); });
     Work(0, barrier);
     for (std::thread& t : threads) t.join();
+    report_.interrupted = Stopped();
     report_.seconds = Elapsed();
     report_.corpus = corpus_.size();
     if (!options_.corpus_dir.empty()) SaveCorpus();
@@ -161,6 +193,8 @@ class Engine {
   struct Tried {
     Entry mutant;
     std::optional<Comparison> comparison;  // none when the budget ran out first
+    // A case before it that the implementation answered twice, shown by this one's asking.
+    std::optional<std::pair<Entry, Comparison>> twice;
   };
 
   void Work(std::size_t index, std::barrier<>& barrier) {
@@ -191,17 +225,30 @@ class Engine {
       if (report_.workers++ == 0) lead_ = j;
     }
     if (report_.workers == 0) {
-      report_.error = "the implementation did not start: " + starts_[0].message();
+      if (!Stopped()) report_.error = "the implementation did not start: " + starts_[0].message();
       done_ = true;
       return;
     }
     report_.implementation = workers_[lead_]->session.hello().implementation.name;
+    LeaveUndeclared(workers_[lead_]->session.hello());
     NextRound(0);
+  }
+
+  // The seeds (and corpus entries) of formats and operations the hello does not declare are
+  // never sent; with none left, there is no run.
+  void LeaveUndeclared(const protocol::ImplementationHello& hello) {
+    const auto undeclared = [&](const Entry& e) {
+      return !Declares(hello, std::string(e.origin->format->name), e.origin->operation);
+    };
+    const auto left = std::remove_if(corpus_.begin(), corpus_.end(), undeclared);
+    report_.undeclared = static_cast<std::size_t>(corpus_.end() - left);
+    corpus_.erase(left, corpus_.end());
+    report_.seeds = corpus_.size();
   }
 
   void NextRound(std::uint64_t first) {
     first_ = first;
-    done_ = Spent(first);
+    done_ = corpus_.empty() || Spent(first);
     const std::uint64_t size =
         options_.runs == 0 ? kRound : std::min(kRound, options_.runs - first);
     tried_.assign(done_ ? 0 : size, Tried{});
@@ -215,6 +262,7 @@ class Engine {
       tried_[i].mutant = Mutant(run);
       worker.spent.mutating += Since(start);
       tried_[i].comparison = Compare(worker, tried_[i].mutant, "fuzz-" + std::to_string(run));
+      tried_[i].twice = std::exchange(worker.twice, std::nullopt);
     }
   }
 
@@ -223,12 +271,16 @@ class Engine {
       if (tried_[i].comparison) {
         Record(std::move(tried_[i].mutant), *tried_[i].comparison, first_ + i);
       }
+      if (tried_[i].twice)
+        File(std::move(tried_[i].twice->first), tried_[i].twice->second, first_ + i);
     }
     NextRound(first_ + tried_.size());
   }
 
   // One file per entry, DIR/<hash>.json: {"origin": "<case id>/<operation>", "inputs": {name:
   // base64}}; what does not parse, or names a case this suite does not hold, is counted and left.
+  // Memory stays bounded: a file that is not a regular file is never opened (a FIFO would block),
+  // one too large for an entry is not read, and entries past the corpus's room are left out.
   void LoadCorpus(const runner::Suite& suite) {
     std::map<std::string, const runner::SuiteCase*> cases;
     for (const runner::SuiteCase& c : suite.cases) cases[c.request_id] = &c;
@@ -239,25 +291,66 @@ class Engine {
     }
     std::sort(paths.begin(), paths.end());
     for (const std::string& path : paths) {
-      std::optional<Entry> entry = ReadEntry(path, cases);
+      if (Stopped()) return;
+      Result<std::string> text = ReadEntryFile(path);
+      if (!text.ok()) {
+        Note(path + ": " + text.status().message());
+        ++(text.status().code() == StatusCode::kLimitExceeded ? report_.too_large
+                                                              : report_.unreadable);
+        continue;
+      }
+      std::optional<Entry> entry = ParseEntry(std::move(text).value(), cases);
       if (!entry) {
         ++report_.unreadable;
         continue;
       }
       if (Size(*entry) > options_.max_input_bytes) {
+        Note(path + ": larger than --max-input-bytes");
         ++report_.too_large;
         continue;
       }
+      if (!HasRoom(Size(*entry))) {
+        Note(path + ": past --max-corpus-bytes (" + std::to_string(options_.max_corpus_bytes) +
+             ") or the corpus's " + std::to_string(kMaxCorpus) + " entries");
+        ++report_.past_cap;
+        continue;
+      }
+      corpus_bytes_ += Size(*entry);
       corpus_.push_back(std::move(*entry));
       ++report_.loaded;
     }
   }
 
-  static std::optional<Entry> ReadEntry(
-      const std::string& path, const std::map<std::string, const runner::SuiteCase*>& cases) {
-    Result<std::string> text = ReadFile(path);
+  void Note(std::string note) {
+    ++report_.corpus_left_out;
+    if (report_.corpus_notes.size() < kCorpusNotes) report_.corpus_notes.push_back(std::move(note));
+  }
+
+  // An entry's file, read only when it is a regular file no larger than an entry of
+  // max_input_bytes can be: opened without blocking, and checked once open (what the path names
+  // cannot change in between).
+  Result<std::string> ReadEntryFile(const std::string& path) const {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return Status(StatusCode::kIoError, std::strerror(errno));
+    struct stat st {};
+    const std::size_t most = options_.max_input_bytes / 3 * 4 + 4 + kMaxEntryFileSlack;
+    Result<std::string> text = Status(StatusCode::kIoError, "not a regular file");
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      text = static_cast<std::uint64_t>(st.st_size) <= most
+                 ? ReadAll(fd, path, most)
+                 : Result<std::string>(
+                       Status(StatusCode::kLimitExceeded, "larger than " + std::to_string(most) +
+                                                              " bytes, the most an entry of "
+                                                              "--max-input-bytes takes"));
+    }
+    ::close(fd);
+    return text;
+  }
+
+  static std::optional<Entry> ParseEntry(
+      std::string text, const std::map<std::string, const runner::SuiteCase*>& cases) {
     json::Document doc;
-    if (!text.ok() || !doc.Parse(*text) || !doc.root().is_object()) return std::nullopt;
+    if (!doc.ParseTaking(std::move(text)) || !doc.root().is_object()) return std::nullopt;
     const json::Value* origin = doc.root().Find("origin");
     const json::Value* inputs = doc.root().Find("inputs");
     if (!origin || !origin->is_string() || !inputs || !inputs->is_object()) return std::nullopt;
@@ -292,13 +385,13 @@ class Engine {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   }
 
+  bool Stopped() const { return stop_ && stop_->load(); }
+
   bool TimeUp() const {
-    return (stop_ && stop_->load()) || (options_.seconds > 0 && Elapsed() >= options_.seconds);
+    return Stopped() || (options_.seconds > 0 && Elapsed() >= options_.seconds);
   }
 
-  bool Late(double since) const {
-    return (stop_ && stop_->load()) || Elapsed() - since >= kMinimizeSeconds;
-  }
+  bool Late(double since) const { return Stopped() || Elapsed() - since >= kMinimizeSeconds; }
 
   bool Spent(std::uint64_t run) const {
     return TimeUp() || (options_.runs > 0 && run >= options_.runs);
@@ -355,18 +448,39 @@ class Engine {
     }
   }
 
+  // Asks the implementation about `e` and compares its answer with the reference's. When the
+  // asking shows that the implementation answered the case asked before twice, that case's
+  // protocol error waits in worker.twice.
   Comparison Compare(Worker& worker, const Entry& e, const std::string& id) {
     const runner::SuiteCase& origin = *e.origin;
-    const conformance::OperationSpec& op = *origin.format->FindOperation(origin.operation);
     protocol::CaseRequest request{id, std::string(origin.format->name), origin.operation, e.inputs,
                                   origin.vector->args};
     auto start = std::chrono::steady_clock::now();
-    const protocol::Answer ref = runner::ReferenceAnswer(request);
-    const protocol::Answer validation = Validation(origin, e, ref);
+    protocol::Answer ref = runner::ReferenceAnswer(request);
+    protocol::Answer validation = Validation(origin, e, ref);
     worker.spent.reference += Since(start);
     start = std::chrono::steady_clock::now();
     const Reply reply = worker.session.Ask(request, stop_);
     worker.spent.implementation += Since(start);
+    if (!reply.answered_twice_id.empty() && worker.last &&
+        worker.last->id == reply.answered_twice_id) {
+      Reply fault;
+      fault.fate = supervisor::Fate::kProtocolError;
+      fault.detail = reply.answered_twice;
+      Asked& last = *worker.last;
+      Comparison twice = Judged(worker, last.entry, last.reference, last.validation, fault);
+      twice.second_answer = true;
+      worker.twice.emplace(std::move(last.entry), std::move(twice));
+    }
+    Comparison c = Judged(worker, e, ref, validation, reply);
+    worker.last = Asked{e, id, std::move(ref), std::move(validation)};
+    return c;
+  }
+
+  Comparison Judged(const Worker& worker, const Entry& e, const protocol::Answer& ref,
+                    const protocol::Answer& validation, const Reply& reply) {
+    const runner::SuiteCase& origin = *e.origin;
+    const conformance::OperationSpec& op = *origin.format->FindOperation(origin.operation);
     Comparison c;
     c.reference = OutcomeWord(op, ref);
     std::set<std::string> rules = ErrorRules(ref);
@@ -380,7 +494,10 @@ class Engine {
       rules.merge(ErrorRules(reply.answer));
       c.implementation = OutcomeWord(op, reply.answer);
       c.kind = Classify(worker, op, e, reply.answer, ref, validation, &c);
+      c.skipped = reply.answer.status == protocol::AnswerStatus::kSkipped;
     }
+    c.compared = !c.skipped && reply.fate != supervisor::Fate::kInterrupted &&
+                 ref.status == protocol::AnswerStatus::kOk;
     c.rules = Bounded(rules);
     c.disagree = c.kind != "agree";
     c.key = origin.operation + " " + c.kind + ": " + c.implementation + " / " + c.reference + " [" +
@@ -491,14 +608,24 @@ class Engine {
   // In the runs' order, so that the corpus and the findings do not depend on the jobs' timing.
   void Record(Entry child, const Comparison& c, std::uint64_t run) {
     ++report_.execs;
+    report_.compared += c.compared;
+    report_.skipped += c.skipped;
     // Room first: the keys seen are kept only while the corpus can grow, so they stay as few as
     // its entries however many signatures an implementation makes up.
-    if (corpus_.size() < kMaxCorpus && corpus_bytes_ + Size(child) <= kMaxCorpusBytes &&
-        keys_.insert(c.corpus_key).second) {
+    if (HasRoom(Size(child)) && keys_.insert(c.corpus_key).second) {
       corpus_bytes_ += Size(child);
       corpus_.push_back(child);
       report_.growth.emplace_back(Elapsed(), corpus_.size());
     }
+    File(std::move(child), c, run);
+  }
+
+  bool HasRoom(std::size_t bytes) const {
+    return corpus_.size() < kMaxCorpus && corpus_bytes_ + bytes <= options_.max_corpus_bytes;
+  }
+
+  // A disagreement: open, or a finding (minimized unless only the next case could show it).
+  void File(Entry child, const Comparison& c, std::uint64_t run) {
     if (!c.disagree) return;
     if (!c.open.empty()) return RecordOpen(child, c, run);
     if (findings_.contains(c.key)) return;
@@ -521,8 +648,13 @@ class Engine {
     f.args = child.origin->vector->args;
     f.found_bytes = Size(child);
     f.found_at = run;
-    f.inputs = Minimize(*workers_[lead_], std::move(child), c.key);
+    f.inputs = c.second_answer ? std::move(child.inputs)
+                               : Minimize(*workers_[lead_], std::move(child), c.key);
     report_.findings.push_back(std::move(f));
+    // A candidate the implementation answered twice while minimizing is a finding of its own.
+    if (auto twice = std::exchange(workers_[lead_]->twice, std::nullopt)) {
+      File(std::move(twice->first), twice->second, run);
+    }
   }
 
   void RecordOpen(const Entry& e, const Comparison& c, std::uint64_t run) {
@@ -592,10 +724,9 @@ class Engine {
     return n;
   }
 
-  // The corpus is bounded in entries and in bytes: mutants of the large seeds (a 1 MiB line)
-  // would otherwise hold gigabytes.
+  // The corpus is bounded in entries and in bytes (FuzzOptions::max_corpus_bytes): mutants of the
+  // large seeds (a 1 MiB line), or a large corpus folder, would otherwise hold gigabytes.
   static constexpr std::size_t kMaxCorpus = 10000;
-  static constexpr std::size_t kMaxCorpusBytes = std::size_t{256} << 20;
   static constexpr std::size_t kOpenKept = 1000;
   static constexpr std::size_t kFindingsKept = 1000;
   static constexpr double kMinimizeSeconds = 30;
@@ -616,7 +747,7 @@ class Engine {
   bool done_ = false;
   std::mutex spent_mu_;  // the workers add their restarts and times to report_ as they end
   std::vector<Entry> corpus_;
-  std::size_t corpus_bytes_ = 0;  // the mutants kept (the seeds are the suite's)
+  std::size_t corpus_bytes_ = 0;  // the entries read and the mutants kept (not the suite's seeds)
   std::set<std::string> keys_;
   std::set<std::string> findings_;
   std::map<std::string, std::size_t> open_;  // signature -> its index in report_.open
@@ -675,6 +806,10 @@ std::string SummaryJson(const FuzzReport& r) {
       ",\"seconds\":" + std::to_string(r.seconds) + ",\"seeds\":" + std::to_string(r.seeds) +
       ",\"too_large\":" + std::to_string(r.too_large) + ",\"loaded\":" + std::to_string(r.loaded) +
       ",\"unreadable\":" + std::to_string(r.unreadable) +
+      ",\"past_cap\":" + std::to_string(r.past_cap) +
+      ",\"undeclared\":" + std::to_string(r.undeclared) +
+      ",\"compared\":" + std::to_string(r.compared) + ",\"skipped\":" + std::to_string(r.skipped) +
+      ",\"interrupted\":" + (r.interrupted ? "true" : "false") +
       ",\"corpus\":" + std::to_string(r.corpus) +
       ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
       ",\"findings_unkept\":" + std::to_string(r.findings_unkept) +

@@ -35,8 +35,16 @@ struct FuzzOptions {
   std::size_t minimize_asks = 400;  // per finding
   // A folder the corpus is kept in between runs: read (sorted by name) before the first mutant,
   // its entries joining the seeds; the mutants kept are written there at the end. "" for none.
+  // Only regular files are read (never opened when they are not), each at most what an entry of
+  // max_input_bytes takes (kMaxEntryFileSlack past its base64).
   std::string corpus_dir;
+  // The entries read from corpus_dir and the mutants kept, together, hold at most this many bytes
+  // of inputs (and the corpus at most 10,000 entries): what is past it is left out.
+  std::size_t max_corpus_bytes = std::size_t{256} << 20;
 };
+
+// What a corpus entry's file may hold besides its inputs in base64 (its origin, names, quotes).
+inline constexpr std::size_t kMaxEntryFileSlack = std::size_t{64} << 10;
 
 // A disagreement the spec does not leave open, minimized.
 struct Finding {
@@ -77,12 +85,25 @@ struct TimeShares {
 struct FuzzReport {
   std::string implementation;  // its hello's name
   std::uint64_t execs = 0;     // mutants tried (minimizing not counted)
+  // Of the mutants tried, those both sides judged (the implementation answered, crashed, ...),
+  // and those the implementation skipped. A run that compared none showed nothing.
+  std::uint64_t compared = 0;
+  std::uint64_t skipped = 0;
   double seconds = 0;
   std::size_t seeds = 0;       // the suite's cases, plus the entries read from corpus_dir
   std::size_t too_large = 0;   // cases and entries over max_input_bytes, left out
   std::size_t loaded = 0;      // entries read from corpus_dir
-  std::size_t unreadable = 0;  // files of corpus_dir that are not entries of this suite
-  std::size_t corpus = 0;      // seeds plus the mutants kept
+  std::size_t unreadable = 0;  // files of corpus_dir that are not entries of this suite, or not
+                               // regular files
+  std::size_t past_cap = 0;    // entries of corpus_dir left out: the corpus was full
+  // Why entries of corpus_dir were left out (too large, not regular files, past the cap), the
+  // first kCorpusNotes, each naming its file; and how many were left out so.
+  std::vector<std::string> corpus_notes;
+  std::size_t corpus_left_out = 0;
+  // The seeds left out because the implementation's hello does not declare their format and
+  // operation: never sent (as `arcs run` sends no such case).
+  std::size_t undeclared = 0;
+  std::size_t corpus = 0;  // seeds plus the mutants kept
   // (seconds since the start, corpus size) each time the corpus grew.
   std::vector<std::pair<double, std::size_t>> growth;
   // Disagreements on a verdict the spec may leave open: counted, not findings; the first
@@ -94,8 +115,11 @@ struct FuzzReport {
   std::uint64_t restarts = 0;
   std::size_t workers = 0;  // the sessions that started, of the jobs asked for
   TimeShares spent;
-  std::string error;  // what stopped the run before it began (no hello, say), or ""
+  std::string error;         // what stopped the run before it began (no hello, say), or ""
+  bool interrupted = false;  // the stop flag ended the run (at whatever stage)
 };
+
+inline constexpr std::size_t kCorpusNotes = 20;
 
 // Fuzzes `options.command` with the cases of `suite` as seeds (resource probes left out).
 FuzzReport Fuzz(const FuzzOptions& options, const runner::Suite& suite,

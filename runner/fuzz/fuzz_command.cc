@@ -1,9 +1,14 @@
 #include "runner/fuzz/fuzz_command.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -22,8 +27,8 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: arcs fuzz --impl 'COMMAND' [--format F] [--operation OP] [--seconds N | --runs N] "
-    "[-j N] [--seed S] [--max-input-bytes N] [--corpus DIR] [--out DIR] [--summary FILE] [--report "
-    "FILE]...\n";
+    "[-j N] [--seed S] [--max-input-bytes N] [--corpus DIR] [--max-corpus-bytes N] [--out DIR] "
+    "[--summary FILE] [--report FILE]...\n";
 
 constexpr char kHelp[] = R"(
 Fuzzes an implementation through the runner protocol (runner/PROTOCOL.md), differentially: the
@@ -32,7 +37,8 @@ goes to the implementation and to the ARCS reference, and every disagreement the
 leave open is a finding, minimized and deduplicated by its signature (operation, kind, both
 outcomes, rule ids). Crashes, timeouts, protocol errors and "errored" answers are findings too.
 No coverage comes back from another process: a mutant joins the corpus when either side says
-something new about it (a new signature).
+something new about it (a new signature). Only the formats and operations the implementation's
+hello declares are sent (as `arcs run` skips the others); the seeds left out are counted.
 
   --impl 'COMMAND'       the implementation, run with /bin/sh -c (required)
   --format F             only this format's vectors as seeds (repeatable)
@@ -44,7 +50,12 @@ something new about it (a new signature).
   --timeout SECONDS      per case (default 10)
   --max-input-bytes N    leave out seeds larger than N bytes, and cut mutants to N (default 1 MiB)
   --corpus DIR           keep the corpus here between runs: its entries join the seeds, and the
-                         mutants kept are written back (one JSON file each)
+                         mutants kept are written back (one JSON file each); only regular files
+                         are read, each of at most what an entry of --max-input-bytes takes (its
+                         base64 and 64 KiB); the others are left out, named
+  --max-corpus-bytes N   the entries read from --corpus and the mutants kept hold at most N bytes
+                         of inputs together (default 256 MiB; the corpus also holds at most 10,000
+                         entries): entries past it are left out, named and counted
   --out DIR              write each finding as a candidate vector: DIR/<id>/ with its inputs and
                          candidate.json (its expectation left for you to fill in from the spec)
   --summary FILE         write the run as JSON (execs, execs/s, corpus, findings)
@@ -58,10 +69,19 @@ names them: [RULE, reading FLAG]) or on its own default limits; or the reference
 validator takes a reading there, or the implementation rejects only by rules the vectors show a
 stricter reading rejecting by; or the operation is one a policy decides and the implementation
 declares it otherwise than the reference. Every finding prints
-the command that finds it again (--runs up to the run that found it).
+the command that finds it again (--runs up to the run that found it). A second answer to a case
+is that case's protocol error (runner/PROTOCOL.md §2), shown by the case asked after it, which is
+then asked again in a fresh process.
 
-Exit status: 0 when there is no finding, 1 when there is one, 2 on usage errors or when the
-implementation does not start.
+The output paths (--summary, --report, --out, --corpus) are checked before the implementation
+starts. SIGINT, SIGTERM or SIGHUP stops the run at any stage, and what was found so far is
+reported and written.
+
+Exit status: 0 when there is no finding and at least one answer was compared with the
+reference's; 1 when there is a finding, or when nothing was compared (every answer skipped, the
+hello declares none of the selected formats and operations, or the run was stopped first): as
+`arcs run` fails an implementation that only skips; 2 on usage errors, an output path that cannot
+be written, or when the implementation does not start.
 )";
 
 enum class Rendering { kHtml, kMarkdown, kJson };
@@ -101,8 +121,9 @@ struct Args {
 
 std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
   const std::vector<std::string> args = runner::SplitOptionValues(
-      raw, {"--impl", "--format", "--operation", "--seconds", "--runs", "--jobs", "--seed",
-            "--timeout", "--out", "--summary", "--report", "--corpus", "--max-input-bytes"});
+      raw,
+      {"--impl", "--format", "--operation", "--seconds", "--runs", "--jobs", "--seed", "--timeout",
+       "--out", "--summary", "--report", "--corpus", "--max-input-bytes", "--max-corpus-bytes"});
   out->filter.resource_probes = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -139,6 +160,10 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
       std::optional<std::uint64_t> n = ParseCount(v, std::uint64_t{1} << 30);
       if (!n || *n == 0) return "--max-input-bytes wants a count from 1 to 1073741824";
       out->options.max_input_bytes = *n;
+    } else if (a == "--max-corpus-bytes" && value(&v)) {
+      std::optional<std::uint64_t> n = ParseCount(v, std::uint64_t{1} << 40);
+      if (!n || *n == 0) return "--max-corpus-bytes wants a count from 1 to 1099511627776";
+      out->options.max_corpus_bytes = *n;
     } else if (a == "--seed" && value(&v)) {
       std::optional<std::uint64_t> n = ParseCount(v, UINT64_MAX);
       if (!n) return "--seed wants a count";
@@ -184,6 +209,46 @@ void PrintFinding(const Finding& f, std::string_view reproduce) {
   std::cout << "  again: " << Shown(ReproduceCommand(reproduce, f)) << "\n";
 }
 
+// Whether a folder can be written in, or made and written in: it is, or its nearest existing
+// ancestor is, a writable directory.
+Status CheckWritableFolder(const std::string& dir) {
+  std::filesystem::path path(dir);
+  for (;;) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) {
+        return Status(StatusCode::kIoError, path.string() + ": not a directory");
+      }
+      if (::access(path.c_str(), W_OK | X_OK) == 0) return Status::Ok();
+      return Status(StatusCode::kIoError, path.string() + ": " + std::strerror(errno));
+    }
+    const int error = errno;
+    std::filesystem::path parent = path.parent_path();
+    if (parent.empty()) parent = ".";
+    if (error != ENOENT || parent == path) {
+      return Status(StatusCode::kIoError, path.string() + ": " + std::strerror(error));
+    }
+    path = std::move(parent);
+  }
+}
+
+// Every output path, before the run: a long run's findings are not lost to a typo at its end.
+std::string CheckOutputs(const Args& args) {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!args.summary.empty()) files.emplace_back("--summary", args.summary);
+  for (const auto& [path, rendering] : args.reports) files.emplace_back("--report", path);
+  for (const auto& [option, path] : files) {
+    if (Status s = CheckWritable(path); !s.ok()) return option + " " + path + ": " + s.message();
+  }
+  for (const auto& [option, dir] : {std::pair<std::string, std::string>{"--out", args.out},
+                                    {"--corpus", args.options.corpus_dir}}) {
+    if (dir.empty()) continue;
+    if (Status s = CheckWritableFolder(dir); !s.ok())
+      return option + " " + dir + ": " + s.message();
+  }
+  return "";
+}
+
 }  // namespace
 
 int FuzzCommand(const std::vector<std::string>& raw) {
@@ -198,17 +263,29 @@ int FuzzCommand(const std::vector<std::string>& raw) {
     std::cerr << "arcs fuzz: " << error << "\n" << kUsage << "Run 'arcs fuzz --help' for more.\n";
     return 2;
   }
+  if (std::string error = CheckOutputs(args); !error.empty()) {
+    std::cerr << "arcs fuzz: " << Shown(error) << "\n";
+    return 2;
+  }
+  // From here on a signal stops the run at whatever stage, and what was found is written.
+  static std::atomic<bool> stop{false};
+  supervisor::InstallInterruptHandler(&stop);
   Result<runner::Suite> suite = runner::LoadSuite(runner::DefaultSuiteRoot(), args.filter);
   if (!suite.ok()) {
     std::cerr << "arcs fuzz: " << suite.status().message() << "\n";
     return 2;
   }
-  static std::atomic<bool> stop{false};
-  supervisor::InstallInterruptHandler(&stop);
   const FuzzReport report = Fuzz(args.options, *suite, &stop);
   if (!report.error.empty()) {
     std::cerr << "arcs fuzz: " << Shown(report.error) << "\n";
     return 2;
+  }
+  for (const std::string& note : report.corpus_notes) {
+    std::cerr << "arcs fuzz: --corpus: left out " << Shown(note) << "\n";
+  }
+  if (report.corpus_left_out > report.corpus_notes.size()) {
+    std::cerr << "arcs fuzz: --corpus: and " << report.corpus_left_out - report.corpus_notes.size()
+              << " more entries left out\n";
   }
   for (const Finding& f : report.findings) PrintFinding(f, Reproduce(args));
   char rate[32];
@@ -226,11 +303,18 @@ int FuzzCommand(const std::vector<std::string>& raw) {
     std::cout << "only " << report.workers << " of " << args.options.jobs
               << " copies of the implementation started: the others' share went to them\n";
   }
+  if (report.undeclared > 0) {
+    std::cout << report.undeclared
+              << " seeds left out: the implementation does not declare their format and "
+                 "operation\n";
+  }
   if (!args.options.corpus_dir.empty()) {
     std::cout << "corpus " << Shown(args.options.corpus_dir) << ": " << report.loaded
               << " entries read, " << report.corpus - report.seeds << " written, "
-              << report.unreadable << " unreadable\n";
+              << report.unreadable << " unreadable, " << report.past_cap
+              << " past --max-corpus-bytes\n";
   }
+  if (report.interrupted) std::cerr << "arcs fuzz: stopped; what was found so far follows\n";
   if (!args.summary.empty()) {
     if (Status s = WriteFile(args.summary, SummaryJson(report)); !s.ok()) {
       std::cerr << "arcs fuzz: " << s.message() << "\n";
@@ -249,6 +333,10 @@ int FuzzCommand(const std::vector<std::string>& raw) {
       return 2;
     }
     std::cout << "candidate vectors: " << Shown(args.out) << "\n";
+  }
+  if (report.compared == 0) {
+    std::cerr << "arcs fuzz: nothing compared: " << NothingCompared(report) << "\n";
+    return 1;
   }
   return report.findings.empty() ? 0 : 1;
 }

@@ -62,7 +62,19 @@ std::string RunLine(const FuzzReport& r) {
     line += " (corpus folder: " + std::to_string(r.loaded) + " entries read, " +
             std::to_string(r.unreadable) + " unreadable)";
   }
-  return line + "; restarts: " + std::to_string(r.restarts) + ".";
+  if (r.undeclared > 0) {
+    line +=
+        "; seeds the implementation does not declare, left out: " + std::to_string(r.undeclared);
+  }
+  line += "; compared: " + std::to_string(r.compared) + ", skipped: " + std::to_string(r.skipped);
+  line += "; restarts: " + std::to_string(r.restarts) + ".";
+  return r.interrupted ? line + " The run was stopped before its budget was spent." : line;
+}
+
+// What the findings section says when there is none: clean only when answers were compared.
+std::string NoFindings(const FuzzReport& r) {
+  if (r.compared > 0) return std::string(kNoFindings);
+  return "Nothing compared, so nothing shown: " + NothingCompared(r) + ".";
 }
 
 std::string OpenLine(const FuzzReport& r) {
@@ -348,6 +360,20 @@ void HtmlFinding(const FuzzReport& r, const Finding& f, std::size_t number,
 
 }  // namespace
 
+std::string NothingCompared(const FuzzReport& report) {
+  if (report.seeds == 0 && report.undeclared > 0) {
+    return "the hello of the implementation declares none of the selected formats and operations "
+           "(" +
+           std::to_string(report.undeclared) + " seeds left out)";
+  }
+  if (report.execs > 0 && report.skipped == report.execs) {
+    return "the implementation skipped all " + std::to_string(report.execs) + " cases";
+  }
+  if (report.interrupted) return "the run was stopped before any answer came";
+  return "no answer of the implementation could be compared with the reference's (" +
+         std::to_string(report.execs) + " cases tried)";
+}
+
 Growth ThinGrowth(const Growth& growth) {
   if (growth.size() <= kMaxGrowthRows) return growth;
   // Row k of kMaxGrowthRows is point k * (n - 1) / (kMaxGrowthRows - 1): 0 first, n - 1 last,
@@ -367,7 +393,7 @@ std::string RenderFuzzMarkdown(const FuzzReport& r, std::string_view reproduce) 
   MarkdownGrowth(r, &out);
   MarkdownOpen(r, &out);
   out += "\n## Findings (" + std::to_string(r.findings.size()) + ")\n\n";
-  out += std::string(r.findings.empty() ? kNoFindings : kAboutFindings) + "\n";
+  out += (r.findings.empty() ? M(NoFindings(r)) : std::string(kAboutFindings)) + "\n";
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     MarkdownFinding(r, r.findings[i], i + 1, reproduce, &out);
   }
@@ -394,7 +420,7 @@ std::string RenderFuzzHtml(const FuzzReport& r, std::string_view reproduce) {
   HtmlGrowth(r, &out);
   HtmlOpen(r, &out);
   out += "<h2 id=\"findings\">Findings (" + std::to_string(r.findings.size()) + ")</h2>\n<p>" +
-         std::string(r.findings.empty() ? kNoFindings : kAboutFindings) + "</p>\n";
+         (r.findings.empty() ? H(NoFindings(r)) : std::string(kAboutFindings)) + "</p>\n";
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     HtmlFinding(r, r.findings[i], i + 1, reproduce, &out);
   }

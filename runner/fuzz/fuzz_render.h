@@ -18,7 +18,8 @@
 namespace arcs::fuzz {
 
 // Both renderings show: the run (execs, time, rate, seeds and corpus, the corpus folder's entries,
-// the open disagreements and what they are, restarts, the error that stopped it); the corpus
+// the answers compared and skipped, the seeds the implementation does not declare, the open
+// disagreements and what they are, restarts, the error that stopped it); the corpus
 // growth as a table (ThinGrowth), and on the page as a step chart too; then each finding with both
 // answers (the reference's labelled as what it says, never as the expectation: that is for a
 // person to fill in from the spec text), its rule ids, detail, minimized inputs (text, or a hex
@@ -26,6 +27,10 @@ namespace arcs::fuzz {
 // finds it again (ReproduceCommand over `reproduce`).
 std::string RenderFuzzMarkdown(const FuzzReport& report, std::string_view reproduce);
 std::string RenderFuzzHtml(const FuzzReport& report, std::string_view reproduce);
+
+// Why a run compared no answer with the reference's (report.compared == 0): a run that compared
+// nothing showed nothing, and is never reported clean.
+std::string NothingCompared(const FuzzReport& report);
 
 // The growth as the tables show it: at most kMaxGrowthRows of its points, evenly spaced among
 // them, the first and the last always kept.

@@ -75,6 +75,8 @@ FuzzReport HostileReport() {
   FuzzReport r;
   r.implementation = std::string(kScript) + " `impl` | *x* \xFF\x1b\x01";
   r.execs = 3000;
+  r.compared = 2990;
+  r.skipped = 10;
   r.seconds = 2.5;
   r.seeds = 100;
   r.loaded = 3;
@@ -307,6 +309,37 @@ TEST(FuzzRender, SaysSoWhenThereIsNoFinding) {
   EXPECT_TRUE(report::testing::CheckMarkdown(markdown).ok());
 }
 
+// A run that compared nothing showed nothing: never "No findings".
+TEST(FuzzRender, NeverCallsARunThatComparedNothingClean) {
+  FuzzReport skipped = HostileReport();
+  skipped.findings.clear();
+  skipped.compared = 0;
+  skipped.skipped = skipped.execs;
+  FuzzReport undeclared;
+  undeclared.undeclared = 2564;
+  FuzzReport stopped;
+  stopped.interrupted = true;
+  for (const auto& [r, why] : std::vector<std::pair<FuzzReport, std::string>>{
+           {skipped, "the implementation skipped all 3000 cases."},
+           {undeclared,
+            "the hello of the implementation declares none of the selected formats and "
+            "operations (2564 seeds left out)."},
+           {stopped, "the run was stopped before any answer came."}}) {
+    for (const std::string& rendering :
+         {RenderFuzzHtml(r, kReproduce), RenderFuzzMarkdown(r, kReproduce)}) {
+      EXPECT_EQ(rendering.find("No findings"), std::string::npos) << why;
+      EXPECT_NE(rendering.find("Nothing compared, so nothing shown: " + why), std::string::npos)
+          << rendering;
+    }
+  }
+  EXPECT_NE(RenderFuzzMarkdown(undeclared, kReproduce)
+                .find("seeds the implementation does not declare, left out: 2564; compared: 0"),
+            std::string::npos);
+  EXPECT_NE(RenderFuzzMarkdown(stopped, kReproduce)
+                .find("The run was stopped before its budget was spent."),
+            std::string::npos);
+}
+
 TEST(FuzzRender, NamesBothAnswersAndNeverTheReferencesAsExpected) {
   const std::string html = RenderFuzzHtml(HostileReport(), kReproduce);
   const std::string markdown = RenderFuzzMarkdown(HostileReport(), kReproduce);
@@ -325,7 +358,8 @@ TEST(FuzzRender, ShowsTheRunAndTheReproduceCommand) {
   const std::string markdown = RenderFuzzMarkdown(HostileReport(), kReproduce);
   for (const std::string& rendering : {html, markdown}) {
     EXPECT_NE(rendering.find("3000 execs in 2.5 s (1200 execs/s); corpus: 100 seeds → 150 entries "
-                             "(corpus folder: 3 entries read, 1 unreadable); restarts: 2."),
+                             "(corpus folder: 3 entries read, 1 unreadable); compared: 2990, "
+                             "skipped: 10; restarts: 2."),
               std::string::npos);
     EXPECT_NE(rendering.find("Open disagreements: 7 (disagreements with the ARCS reference on an "
                              "outcome the spec may leave to the implementation"),

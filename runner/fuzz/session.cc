@@ -41,6 +41,38 @@ Reply Failed(supervisor::Subprocess& process, const supervisor::Exchange& ex) {
   return r;
 }
 
+// How a line answers `request`, `answered` being the id of the case the process answered last
+// ("" for none), as the supervisor judges it (runner/supervisor/supervisor.cc, Classify): a
+// second answer to that case is its protocol error, not this one's.
+Reply Classify(const protocol::CaseRequest& request, const supervisor::Exchange& ex,
+               const std::string& answered) {
+  Reply r;
+  Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line);
+  if (!answer.ok()) {
+    r.fate = supervisor::Fate::kProtocolError;
+    r.detail = "not a valid answer: " + answer.status().message() +
+               "; the line: " + supervisor::Excerpt(ex.line);
+  } else if (!answered.empty() && answer->id == answered && answered != request.id) {
+    r.fate = supervisor::Fate::kProtocolError;  // the process's, until this case is asked again
+    r.answered_twice_id = answered;
+    r.answered_twice = "answered twice: a second answer came while case " +
+                       supervisor::Excerpt(request.id) +
+                       " was pending; the second answer: " + supervisor::Excerpt(ex.line);
+  } else if (answer->id != request.id) {
+    r.fate = supervisor::Fate::kProtocolError;
+    r.detail = "an answer for case " + supervisor::Excerpt(answer->id) + " instead of " +
+               supervisor::Excerpt(request.id);
+  } else if (ex.written < ex.message_size) {
+    // It cannot have read the request it claims to answer.
+    r.fate = supervisor::Fate::kProtocolError;
+    r.detail = "an answer before the request was taken (" + std::to_string(ex.written) + " of " +
+               std::to_string(ex.message_size) + " bytes)";
+  } else {
+    r.answer = std::move(answer).value();
+  }
+  return r;
+}
+
 }  // namespace
 
 Session::Session(std::string command, std::vector<std::string> formats, double timeout_seconds)
@@ -80,6 +112,16 @@ Status Session::Handshake(const std::atomic<bool>* stop) {
 Status Session::Start(const std::atomic<bool>* stop) { return Handshake(stop); }
 
 Reply Session::Ask(const protocol::CaseRequest& request, const std::atomic<bool>* stop) {
+  Reply r = AskOnce(request, stop);
+  if (r.answered_twice_id.empty()) return r;
+  // Nothing was answered in the fresh process yet: this case's second try is its own.
+  Reply again = AskOnce(request, stop);
+  again.answered_twice_id = std::move(r.answered_twice_id);
+  again.answered_twice = std::move(r.answered_twice);
+  return again;
+}
+
+Reply Session::AskOnce(const protocol::CaseRequest& request, const std::atomic<bool>* stop) {
   if (!process_) {
     if (Status s = Handshake(stop); !s.ok()) {
       Reply r;
@@ -90,21 +132,13 @@ Reply Session::Ask(const protocol::CaseRequest& request, const std::atomic<bool>
   }
   const std::string message = protocol::EncodeCase(request);
   supervisor::Exchange ex = process_->Send(message + "\n", After(timeout_seconds_), stop);
-  Reply r;
-  if (ex.end != supervisor::SendEnd::kLine) {
-    r = Failed(*process_, ex);
-  } else if (Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line); !answer.ok()) {
-    r.fate = supervisor::Fate::kProtocolError;
-    r.detail = "not a valid answer: " + answer.status().message() +
-               "; the line: " + supervisor::Excerpt(ex.line);
-  } else if (answer->id != request.id) {
-    r.fate = supervisor::Fate::kProtocolError;
-    r.detail =
-        "an answer for case " + supervisor::Excerpt(answer->id) + " instead of " + request.id;
-  } else {
-    r.answer = std::move(answer).value();
+  Reply r = ex.end == supervisor::SendEnd::kLine ? Classify(request, ex, answered_)
+                                                 : Failed(*process_, ex);
+  if (r.fate == supervisor::Fate::kAnswered) {
+    answered_ = request.id;
     return r;
   }
+  answered_.clear();
   process_->Kill();
   process_.reset();
   return r;

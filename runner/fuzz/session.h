@@ -24,6 +24,12 @@ struct Reply {
   supervisor::Fate fate = supervisor::Fate::kAnswered;
   protocol::Answer answer;  // kAnswered
   std::string detail;       // otherwise: what happened (untrusted text: it may quote the process)
+  // When the process answered the case asked before this one a second time while this one was
+  // pending: that case's id, and what it did ("answered twice: ..."), its protocol error. This
+  // case was not at fault, and was asked again in a fresh process: the fields above are that
+  // answer's.
+  std::string answered_twice_id;
+  std::string answered_twice;
 };
 
 class Session {
@@ -37,19 +43,23 @@ class Session {
   const protocol::ImplementationHello& hello() const { return hello_; }
 
   // Sends `request` and waits for its answer. After anything but an answer the process is killed
-  // and the next Ask starts a fresh one (a failure to start is that Ask's crash).
+  // and the next Ask starts a fresh one (a failure to start is that Ask's crash). A second answer
+  // to the case asked before (see PROTOCOL.md §2) is that case's fault: the reply says so, and
+  // this case is asked again in a fresh process. Request ids must differ from one Ask to the next.
   Reply Ask(const protocol::CaseRequest& request, const std::atomic<bool>* stop);
 
   std::uint64_t restarts() const { return restarts_; }
 
  private:
   Status Handshake(const std::atomic<bool>* stop);
+  Reply AskOnce(const protocol::CaseRequest& request, const std::atomic<bool>* stop);
 
   std::string command_;
   std::vector<std::string> formats_;
   double timeout_seconds_;
   std::unique_ptr<supervisor::Subprocess> process_;
   protocol::ImplementationHello hello_;
+  std::string answered_;  // the id of the case process_ answered last, "" when none
   std::uint64_t starts_ = 0;
   std::uint64_t restarts_ = 0;
 };
