@@ -280,6 +280,7 @@ int FuzzCommand(const std::vector<std::string>& raw) {
     std::cerr << "arcs fuzz: " << Shown(report.error) << "\n";
     return 2;
   }
+  if (report.interrupted) std::cerr << "arcs fuzz: stopped; what was found so far follows\n";
   for (const std::string& note : report.corpus_notes) {
     std::cerr << "arcs fuzz: --corpus: left out " << Shown(note) << "\n";
   }
@@ -314,7 +315,6 @@ int FuzzCommand(const std::vector<std::string>& raw) {
               << report.unreadable << " unreadable, " << report.past_cap
               << " past --max-corpus-bytes\n";
   }
-  if (report.interrupted) std::cerr << "arcs fuzz: stopped; what was found so far follows\n";
   if (!args.summary.empty()) {
     if (Status s = WriteFile(args.summary, SummaryJson(report)); !s.ok()) {
       std::cerr << "arcs fuzz: " << s.message() << "\n";
