@@ -184,6 +184,25 @@ check "the unreadable file is named" 0 $?
 check "the others are still checked" "5 files checked: 3 invalid, 7 errors, 1 warning; 1 could not be checked" \
   "$(tail -n 1 "$tmp/err")"
 rm "$tree/b/dangling.spool"
+# Nor is any other entry the walk cannot read passed over (a run that checked less than asked
+# must not say "0 invalid"): a dangling link and a link loop, whatever their names, and (unless
+# root, whom permission bits do not stop) a file that only its content could claim.
+ln -s nowhere "$tree/b/dangling-notes"; ln -s loop-b "$tree/b/loop-a"; ln -s loop-a "$tree/b/loop-b"
+"$arcs" validate "$tree" > /dev/null 2> "$tmp/err"; check "folder with unreadable entries" 2 $?
+check "each unreadable entry is named, in order" \
+  "arcs validate: $tree/b/dangling-notes: No such file or directory
+arcs validate: $tree/b/loop-a: Too many levels of symbolic links
+arcs validate: $tree/b/loop-b: Too many levels of symbolic links" "$(grep '^arcs validate: ' "$tmp/err")"
+check "the others are still checked, the unreadable counted" \
+  "5 files checked: 3 invalid, 7 errors, 1 warning; 3 could not be checked" "$(tail -n 1 "$tmp/err")"
+rm "$tree/b/dangling-notes" "$tree/b/loop-a" "$tree/b/loop-b"
+if [ "$(id -u)" != 0 ]; then
+  echo '{}' > "$tree/b/private.json" && chmod 000 "$tree/b/private.json"
+  "$arcs" validate "$tree" > /dev/null 2> "$tmp/err"; check "folder with a file it cannot read" 2 $?
+  grep -q "^arcs validate: $tree/b/private.json: Permission denied$" "$tmp/err"
+  check "the file it cannot read is named" 0 $?
+  rm -f "$tree/b/private.json"
+fi
 cp "$tmp/bad.spool" "$tree/$(printf 'evil\n:1:1: error: x [Y]\033[2J.spool')"
 "$arcs" validate "$tree" > "$tmp/out" 2> /dev/null
 check "folder: a hostile name forges no line" 0 "$(grep -cvE "$line_form" "$tmp/out")"
@@ -298,6 +317,11 @@ check "lightbox hash is CPython's" "$(cat "$tmp/cpython")" "$(cat "$tmp/ours")"
 mkdir -p "$tmp/session" && cp "$chain/events.jsonl" "$tmp/session/" && mkdir "$tmp/session/meta.json"
 "$arcs" validate "$tmp/session" > /dev/null 2> "$tmp/err"; check "unreadable meta.json exit" 2 $?
 grep -q "meta.json: is a directory" "$tmp/err"; check "unreadable meta.json says so" 0 $?
+# A meta.json that is a FIFO is refused at once: opening it to read would wait for a writer.
+rmdir "$tmp/session/meta.json" && mkfifo "$tmp/session/meta.json"
+timeout 60 "$arcs" validate "$tmp/session" > /dev/null 2> "$tmp/err"; check "FIFO meta.json exit" 2 $?
+grep -q "^arcs validate: $tmp/session/meta.json: is a FIFO, not a regular file; not read$" \
+  "$tmp/err"; check "FIFO meta.json says so" 0 $?
 "$arcs" lightbox nope > /dev/null 2>&1; check "unknown verb" 2 $?
 "$arcs" lightbox verify "$tmp/missing" > /dev/null 2>&1; check "verify missing" 2 $?
 "$arcs" lightbox --help | grep -q "arcs lightbox verify SESSION"; check "lightbox help" 0 $?

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "conformance/registry.h"
+#include "reference/core/io.h"
 #include "reference/core/strings.h"
 #include "runner/cli.h"
 #include "runner/judge.h"
@@ -248,7 +249,8 @@ Result<int> OpenInput(const std::string& path) {
 
 // The companions found beside `file`, opened (their descriptors in *fds, which the caller closes,
 // their sources owned by *open). A missing one is left out; one that is there but cannot be read
-// is an I/O error, never silently left out.
+// is an I/O error, never silently left out, and so is one that is not a regular file: nobody
+// named it, and a FIFO there would block the run for good.
 Status OpenCompanions(const conformance::FormatModule& format, const std::string& file,
                       conformance::CompanionSources* sources,
                       std::vector<std::unique_ptr<jsonl::FdSource>>* open, std::vector<int>* fds) {
@@ -259,7 +261,7 @@ Status OpenCompanions(const conformance::FormatModule& format, const std::string
     const std::string companion = folder + "/" + std::string(c.file_name);
     struct stat st {};
     if (::stat(companion.c_str(), &st) != 0 && errno == ENOENT) continue;
-    Result<int> fd = OpenInput(companion);
+    Result<int> fd = OpenToRead(companion);
     if (!fd.ok()) return fd.status();
     fds->push_back(*fd);
     open->push_back(std::make_unique<jsonl::FdSource>(*fd));
@@ -302,10 +304,11 @@ struct FileReport {
 
 // Validates one file, reading it once from one descriptor (a pipe cannot be read twice): the bytes
 // read to sniff its format are handed back before the rest. `claimed`: the format a folder walk
-// found it by, else null.
+// found it by, else null; such a file was a regular one when listed, and is refused if it has
+// become a FIFO since (a pipe is read only when named).
 Result<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path,
                                const conformance::FormatModule* claimed) {
-  const Result<int> fd = OpenInput(path);
+  const Result<int> fd = claimed ? OpenToRead(path) : OpenInput(path);
   if (!fd.ok()) return fd.status();
   jsonl::FdSource file(*fd);
   std::string head;
@@ -401,9 +404,7 @@ class ValidateRun {
     }
     const std::uint64_t found = WalkFolder(
         path, args_.format, [&](const FoundFile& file) { Check(file.path, file.format); },
-        [&](const std::string& where, const std::string& reason) {
-          Fail(where, where + ": " + reason);
-        });
+        [&](const std::string& where, const std::string& message) { Fail(where, message); });
     if (found == 0) {
       Fail(path, path + ": no file to check below it (none " + ClaimedFiles(args_.format) + ")");
     }

@@ -1,7 +1,6 @@
 #include "runner/validate_files.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "conformance/registry.h"
+#include "reference/core/io.h"
 #include "reference/core/jsonl.h"
 
 namespace arcs::runner {
@@ -31,11 +31,13 @@ class Walker {
   struct Entry {
     std::string key;  // the name, and '/' after a folder's: sorting keys sorts whole paths
     std::string path;
-    bool folder;
+    bool folder = false;
+    int error = 0;  // why it could not be told a file or a folder, or 0
   };
-  bool ClaimedByName(const std::string& path) const;
   const conformance::FormatModule* Claim(const std::string& path) const;
-  void Fail(const std::string& path, int error) { failed_(path, std::strerror(error)); }
+  void Fail(const std::string& path, int error) {
+    failed_(path, path + ": " + std::strerror(error));
+  }
 
   const conformance::FormatModule* only_;
   const std::function<void(const FoundFile&)>& found_;
@@ -43,11 +45,6 @@ class Walker {
   std::set<std::pair<dev_t, ino_t>> walked_;
   std::uint64_t count_ = 0;
 };
-
-bool Walker::ClaimedByName(const std::string& path) const {
-  const conformance::FormatModule* named = conformance::FormatForPath(path);
-  return named && (!only_ || named == only_);
-}
 
 const conformance::FormatModule* Walker::Claim(const std::string& path) const {
   if (const conformance::FormatModule* named = conformance::FormatForPath(path)) {
@@ -58,14 +55,20 @@ const conformance::FormatModule* Walker::Claim(const std::string& path) const {
     if ((!only_ || f == only_) && f->extensions.empty() && f->sniff) by_content.push_back(f);
   }
   if (by_content.empty()) return nullptr;
-  // Non-blocking: should the regular file have become a FIFO since it was listed, the open
-  // returns instead of waiting for a writer.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return nullptr;
-  jsonl::FdSource source(fd);
+  // Should the regular file have become a FIFO since it was listed, it is refused instead of
+  // waited for.
+  const Result<int> fd = OpenToRead(path);
+  if (!fd.ok()) {
+    failed_(path, fd.status().message());
+    return nullptr;
+  }
+  jsonl::FdSource source(*fd);
   const Result<std::string> head = jsonl::ReadHead(&source, kSniffBytes);
-  ::close(fd);
-  if (!head.ok()) return nullptr;
+  ::close(*fd);
+  if (!head.ok()) {
+    failed_(path, path + ": " + head.status().message());
+    return nullptr;
+  }
   for (const conformance::FormatModule* f : by_content) {
     if (f->sniff(*head)) return f;
   }
@@ -84,20 +87,22 @@ void Walker::Walk(const std::string& dir) {
     const std::string name = e->d_name;
     if (name.starts_with('.')) continue;  // ".", ".." and hidden entries
     const std::string path = prefix + name;
-    if (::stat(path.c_str(), &st) != 0) {
-      const int error = errno;
-      if (ClaimedByName(path)) Fail(path, error);
-      continue;
+    if (::stat(path.c_str(), &st) != 0) {  // a dangling link, a link loop: it may be anything
+      entries.push_back({name, path, false, errno});
+    } else if (S_ISDIR(st.st_mode)) {
+      entries.push_back({name + "/", path, true});
+    } else if (S_ISREG(st.st_mode)) {
+      entries.push_back({name, path, false});
     }
-    if (S_ISDIR(st.st_mode)) entries.push_back({name + "/", path, true});
-    if (S_ISREG(st.st_mode)) entries.push_back({name, path, false});
   }
   if (errno != 0) Fail(dir, errno);
   ::closedir(listing);  // before going deeper: a deep tree must not hold a descriptor per level
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.key < b.key; });
   for (const Entry& entry : entries) {
-    if (entry.folder) {
+    if (entry.error != 0) {
+      Fail(entry.path, entry.error);
+    } else if (entry.folder) {
       Walk(entry.path);
     } else if (const conformance::FormatModule* format = Claim(entry.path)) {
       ++count_;

@@ -7,9 +7,10 @@
 // --format F, only F claims files. Entries whose name starts with '.' are skipped (.git and the
 // like hold no recordings and would cost a read each). Symbolic links are followed, but each
 // folder (by device and inode) is walked once, so a link back up the tree ends there instead of
-// looping. A folder that cannot be read, and a file that its name claims but that cannot be
-// found (a dangling link), are failures; a file that could only be claimed by its content and
-// cannot be read is passed over, since nothing says it is a recording.
+// looping. Whatever cannot be read is a failure, never passed over in silence (a run that checked
+// less than it was asked must not say "0 invalid"): a folder that cannot be listed, an entry that
+// cannot be told a file or a folder (a dangling link, a link loop), a file that could be claimed
+// by its content and cannot be read.
 #ifndef ARCS_RUNNER_VALIDATE_FILES_H_
 #define ARCS_RUNNER_VALIDATE_FILES_H_
 
@@ -31,8 +32,9 @@ struct FoundFile {
 };
 
 // Calls `found` for each file claimed under `dir` (only by `only`, when it is not null), and
-// `failed` with the path and the reason for each failure; returns how many files were found.
-using WalkFailure = std::function<void(const std::string& path, const std::string& reason)>;
+// `failed` for each failure with the path and a message ("PATH: why"); returns how many files
+// were found.
+using WalkFailure = std::function<void(const std::string& path, const std::string& message)>;
 std::uint64_t WalkFolder(const std::string& dir, const conformance::FormatModule* only,
                          const std::function<void(const FoundFile&)>& found,
                          const WalkFailure& failed);

@@ -49,7 +49,7 @@ class WalkFolderTest : public ::testing::Test {
   }
 
   // "path:format" for each file found below the root (paths from it), then "!path: reason" for
-  // each failure.
+  // each failure (its message, the path from the root).
   std::vector<std::string> Walk(const char* only) {
     std::vector<std::string> seen;
     std::vector<std::string> failures;
@@ -58,8 +58,9 @@ class WalkFolderTest : public ::testing::Test {
         [&](const FoundFile& f) {
           seen.push_back(f.path.substr(root_.size() + 1) + ":" + std::string(f.format->name));
         },
-        [&](const std::string& path, const std::string& reason) {
-          failures.push_back("!" + path.substr(root_.size() + 1) + ": " + reason);
+        [&](const std::string& path, const std::string& message) {
+          EXPECT_TRUE(message.starts_with(path + ": ")) << message;
+          failures.push_back("!" + message.substr(root_.size() + 1));
         });
     EXPECT_EQ(count, seen.size());
     seen.insert(seen.end(), failures.begin(), failures.end());
@@ -78,6 +79,7 @@ TEST_F(WalkFolderTest, EveryClaimedFileInSortedPathOrder) {
                                "x/link.spool:spool",
                                "x/session.json:session-data",
                                "!x/dangling.spool: No such file or directory",
+                               "!x/dangling.txt: No such file or directory",
                            }));
 }
 
@@ -88,18 +90,36 @@ TEST_F(WalkFolderTest, OnlyTheFormatAsked) {
                                "b/c.spool:spool",
                                "x/link.spool:spool",
                                "!x/dangling.spool: No such file or directory",
+                               "!x/dangling.txt: No such file or directory",
                            }));
-  EXPECT_EQ(Walk("session-data"), (std::vector<std::string>{"x/session.json:session-data"}));
-  EXPECT_EQ(Walk("model-io"), (std::vector<std::string>{}));
+  EXPECT_EQ(Walk("session-data"), (std::vector<std::string>{
+                                      "x/session.json:session-data",
+                                      "!x/dangling.spool: No such file or directory",
+                                      "!x/dangling.txt: No such file or directory",
+                                  }));
+}
+
+// An entry the walk cannot tell a file or a folder (a dangling link, a link loop) may be a
+// recording, or a folder of them: it is a failure, never passed over in silence.
+TEST_F(WalkFolderTest, EveryEntryThatCannotBeReadFails) {
+  Link("loop-b", "x/loop-a");
+  Link("loop-a", "x/loop-b");
+  EXPECT_EQ(Walk("model-io"), (std::vector<std::string>{
+                                  "!x/dangling.spool: No such file or directory",
+                                  "!x/dangling.txt: No such file or directory",
+                                  "!x/loop-a: Too many levels of symbolic links",
+                                  "!x/loop-b: Too many levels of symbolic links",
+                              }));
 }
 
 TEST_F(WalkFolderTest, AFolderThatIsNotThereFails) {
   std::vector<std::string> failures;
-  EXPECT_EQ(WalkFolder(
-                root_ + "/none", nullptr, [](const FoundFile&) {},
-                [&](const std::string&, const std::string& reason) { failures.push_back(reason); }),
-            0u);
-  EXPECT_EQ(failures, (std::vector<std::string>{"No such file or directory"}));
+  EXPECT_EQ(
+      WalkFolder(
+          root_ + "/none", nullptr, [](const FoundFile&) {},
+          [&](const std::string&, const std::string& message) { failures.push_back(message); }),
+      0u);
+  EXPECT_EQ(failures, (std::vector<std::string>{root_ + "/none: No such file or directory"}));
 }
 
 }  // namespace

@@ -1,14 +1,15 @@
 #include "reference/core/io.h"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 namespace arcs {
 namespace {
@@ -17,14 +18,44 @@ Status Failed(const std::string& path, int error) {
   return Status(StatusCode::kIoError, path + ": " + std::strerror(error));
 }
 
+// Writes `bytes` to `fd` and closes it; a failure names `path` (the file the caller asked for,
+// not a temporary one).
+Status WriteAndClose(int fd, const std::string& path, std::string_view bytes) {
+  int error = 0;
+  while (!bytes.empty() && error == 0) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno != EINTR) error = errno;
+    if (n > 0) bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (::close(fd) != 0 && error == 0 && errno != EINTR) error = errno;
+  return error == 0 ? Status::Ok() : Failed(path, error);
+}
+
 // Writes straight into `path` (truncating it).
 Status WriteInPlace(const std::string& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Failed(path, errno);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return Status(StatusCode::kIoError, path + ": write failed");
-  return Status::Ok();
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return Failed(path, errno);
+  return WriteAndClose(fd, path, bytes);
+}
+
+// A new file beside `path` (*name) to hold its next content: created exclusively (O_EXCL,
+// O_NOFOLLOW) under a random name, so that nothing planted beside the target (a symbolic link at
+// a name one could guess, "PATH.tmp.PID" once) is followed or written through. Not mkstemp, which
+// creates the file 0600: a report replaced so would turn private; open gives 0666 less the umask,
+// as any other file the user creates.
+Result<int> CreateBeside(const std::string& path, std::string* name) {
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::uint64_t random = 0;
+    if (::getrandom(&random, sizeof random, 0) != sizeof random) return Failed(path, errno);
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, ".tmp.%016llx", static_cast<unsigned long long>(random));
+    *name = path + suffix;
+    const int fd =
+        ::open(name->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) return Failed(path, errno);
+  }
+  return Status(StatusCode::kIoError, path + ": no free name for a temporary file beside it");
 }
 
 std::string Directory(const std::string& path) {
@@ -32,10 +63,6 @@ std::string Directory(const std::string& path) {
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
 }
-
-}  // namespace
-
-namespace {
 
 // Reads the rest of `fd` into a string reserved for `expected` bytes (a regular file's size) and
 // a little more, so that a file read whole is held once: growing by doubling would hold it twice
@@ -58,23 +85,44 @@ Result<std::string> ReadExpecting(int fd, const std::string& name, std::size_t m
   }
 }
 
+// What a file that OpenToRead refuses is, or nullptr for one it opens.
+const char* Refused(mode_t mode) {
+  if (S_ISDIR(mode)) return "is a directory";
+  if (S_ISFIFO(mode)) return "is a FIFO, not a regular file; not read";
+  if (S_ISSOCK(mode)) return "is a socket, not a regular file; not read";
+  return nullptr;
+}
+
 }  // namespace
+
+Result<int> OpenToRead(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return Failed(path, errno);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int error = errno;
+    ::close(fd);
+    return Failed(path, error);
+  }
+  if (const char* refused = Refused(st.st_mode)) {
+    ::close(fd);
+    return Status(StatusCode::kIoError, path + ": " + refused);
+  }
+  return fd;
+}
 
 Result<std::string> ReadAll(int fd, const std::string& name, std::size_t max_bytes) {
   return ReadExpecting(fd, name, max_bytes, 0);
 }
 
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Failed(path, errno);
+  const Result<int> fd = OpenToRead(path);
+  if (!fd.ok()) return fd.status();
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return Status(StatusCode::kIoError, path + ": is a directory");
-  }
+  const bool regular = ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode);
   Result<std::string> bytes =
-      ReadExpecting(fd, path, max_bytes, S_ISREG(st.st_mode) ? st.st_size : 0);
-  ::close(fd);
+      ReadExpecting(*fd, path, max_bytes, regular ? static_cast<std::size_t>(st.st_size) : 0);
+  ::close(*fd);
   return bytes;
 }
 
@@ -98,17 +146,15 @@ Status WriteFile(const std::string& path, std::string_view bytes) {
     return WriteInPlace(path, bytes);
   }
   // A file is replaced whole or not at all: written beside it, then renamed over it.
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  if (Status s = WriteInPlace(temporary, bytes); !s.ok()) {
-    std::remove(temporary.c_str());
-    return Status(StatusCode::kIoError, s.message());
+  std::string temporary;
+  const Result<int> fd = CreateBeside(path, &temporary);
+  if (!fd.ok()) return fd.status();
+  Status written = WriteAndClose(*fd, path, bytes);
+  if (written.ok() && std::rename(temporary.c_str(), path.c_str()) != 0) {
+    written = Failed(path, errno);
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temporary.c_str());
-    return Failed(path, error);
-  }
-  return Status::Ok();
+  if (!written.ok()) ::unlink(temporary.c_str());
+  return written;
 }
 
 }  // namespace arcs

@@ -10,20 +10,29 @@
 
 namespace arcs {
 
-// Files read whole are small, and must stay so whatever a path names (/dev/zero, a FIFO that
-// never ends, a huge file given by mistake): reading stops after max_bytes with kLimitExceeded.
+// Files read whole are small, and must stay so whatever a path names (/dev/zero, a huge file
+// given by mistake): reading stops after max_bytes with kLimitExceeded.
 inline constexpr std::size_t kMaxReadBytes = std::size_t{64} << 20;
 
-// The whole content of `path`. A directory, a missing or unreadable file is an I/O error naming
-// the path and the reason ("is a directory", the errno text).
+// `path` opened for reading without ever waiting: O_NONBLOCK (left set: a terminal then fails a
+// read instead of waiting for a key), and a FIFO or a socket refused, since one that nobody
+// writes would block the open or the first read forever (a meta.json planted as a FIFO hung
+// `arcs validate DIR`). A directory is refused too. Regular files and other devices (/dev/zero,
+// which a bound stops) are opened. Refusals and failures are I/O errors naming the path and the
+// reason ("is a directory", "is a FIFO, ...", the errno text); the caller closes the descriptor.
+Result<int> OpenToRead(const std::string& path);
+
+// The whole content of `path`, opened by OpenToRead (so a missing, unreadable or refused file is
+// its I/O error).
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes = kMaxReadBytes);
 
 // The rest of an open descriptor (standard input, say), named `name` in errors; same bound.
 Result<std::string> ReadAll(int fd, const std::string& name, std::size_t max_bytes = kMaxReadBytes);
 
-// Replaces a regular file whole or not at all (written beside it, then renamed over it), so a
-// failed write never leaves the previous content truncated. A device or pipe is written in
-// place.
+// Replaces a regular file whole or not at all (written to a new file beside it, created under a
+// random name with O_EXCL, then renamed over it), so a failed write never leaves the previous
+// content truncated, and nothing planted beside it is written through. A device or pipe is
+// written in place. Errors name `path`, never the temporary file.
 Status WriteFile(const std::string& path, std::string_view bytes);
 
 // Whether WriteFile(path) can be expected to work: not a directory, and the file (when it

@@ -1,8 +1,14 @@
 #include "reference/core/io.h"
 
+#include <dirent.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace arcs {
 namespace {
@@ -14,8 +20,66 @@ TEST(Io, WriteFileReplacesAFileWholeAndLeavesNothingBeside) {
   ASSERT_TRUE(WriteFile(path, "first").ok());
   ASSERT_TRUE(WriteFile(path, "second").ok());
   EXPECT_EQ(*ReadFile(path), "second");
-  struct stat st {};
-  EXPECT_NE(::stat((path + ".tmp." + std::to_string(::getpid())).c_str(), &st), 0);
+  std::vector<std::string> names;
+  DIR* listing = ::opendir(dir.c_str());
+  ASSERT_NE(listing, nullptr);
+  while (const dirent* e = ::readdir(listing)) {
+    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+  }
+  ::closedir(listing);
+  EXPECT_EQ(names, std::vector<std::string>{"report.json"});
+}
+
+// A symbolic link planted where the temporary file could be expected (the old "PATH.tmp.PID",
+// and other guesses) is neither followed nor replaced: the file it points to keeps its content.
+TEST(Io, WriteFileFollowsNoLinkPlantedBeside) {
+  const std::string dir = ::testing::TempDir() + "/io-test-planted";
+  ::mkdir(dir.c_str(), 0755);
+  const std::string victim = dir + "/victim";
+  ASSERT_TRUE(WriteFile(victim, "precious").ok());
+  const std::string path = dir + "/report.json";
+  const std::vector<std::string> guesses = {
+      path + ".tmp." + std::to_string(::getpid()), path + ".tmp", path + ".tmp.XXXXXX",
+      path + ".tmp.0000000000000000", dir + "/.report.json.tmp"};
+  for (const std::string& guess : guesses) {
+    ::unlink(guess.c_str());
+    ASSERT_EQ(::symlink(victim.c_str(), guess.c_str()), 0) << guess;
+  }
+  ASSERT_TRUE(WriteFile(path, "new").ok());
+  EXPECT_EQ(*ReadFile(path), "new");
+  EXPECT_EQ(*ReadFile(victim), "precious");
+  for (const std::string& guess : guesses) {
+    struct stat st {};
+    ASSERT_EQ(::lstat(guess.c_str(), &st), 0) << guess;
+    EXPECT_TRUE(S_ISLNK(st.st_mode)) << guess;
+  }
+}
+
+// A failed write names the file asked for, never the temporary file beside it.
+TEST(Io, WriteFileFailuresNameTheTarget) {
+  const std::string path = ::testing::TempDir() + "/io-test-missing/report.json";
+  EXPECT_EQ(WriteFile(path, "x").message(), path + ": No such file or directory");
+  EXPECT_EQ(WriteFile("/dev/full", "x").message(), "/dev/full: No space left on device");
+}
+
+// A FIFO that nobody writes would block an open or a read for good: it is refused at once. (In a
+// child with an alarm, so that a regression fails the test instead of hanging it.)
+TEST(Io, ReadFileRefusesAFifo) {
+  const std::string fifo = ::testing::TempDir() + "/io-test-fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EXIT(
+      {
+        ::alarm(60);
+        const Result<std::string> read = ReadFile(fifo);
+        std::fprintf(stderr, "%s", read.ok() ? "read" : read.status().message().c_str());
+        std::exit(read.ok() ? 1 : 0);
+      },
+      ::testing::ExitedWithCode(0), "io-test-fifo: is a FIFO, not a regular file; not read");
+  const Result<int> fd = OpenToRead(fifo);
+  ASSERT_FALSE(fd.ok());
+  EXPECT_EQ(fd.status().code(), StatusCode::kIoError);
+  ::unlink(fifo.c_str());
 }
 
 TEST(Io, FailuresNameThePathAndKeepThePreviousContent) {
