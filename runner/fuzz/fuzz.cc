@@ -168,11 +168,16 @@ class Engine {
     const std::size_t jobs = static_cast<std::size_t>(std::max(1, options_.jobs));
     workers_.resize(jobs);
     starts_.assign(jobs, Status::Ok());
+    ends_.resize(jobs);
     std::barrier<> barrier(static_cast<std::ptrdiff_t>(jobs));
     std::vector<std::thread> threads;
     for (std::size_t j = 1; j < jobs; ++j) threads.emplace_back([&, j] { Work(j, barrier); });
     Work(0, barrier);
     for (std::thread& t : threads) t.join();
+    // After the last run: the command that finds them again is the whole run's.
+    for (auto& end : ends_) {
+      if (end) File(std::move(end->first), end->second, report_.execs ? report_.execs - 1 : 0);
+    }
     report_.interrupted = Stopped();
     report_.seconds = Elapsed();
     report_.corpus = corpus_.size();
@@ -209,12 +214,34 @@ class Engine {
       if (index == lead_) RecordRound();
       barrier.arrive_and_wait();
     }
+    End(index);
     std::lock_guard lock(spent_mu_);
     report_.restarts += workers_[index]->session.restarts();
     report_.spent.mutating += workers_[index]->spent.mutating;
     report_.spent.reference += workers_[index]->spent.reference;
     report_.spent.implementation += workers_[index]->spent.implementation;
     workers_[index].reset();  // its processes shut down by the thread that started them
+  }
+
+  // A worker's last process shut down, by its own thread: a second answer to its last case, which
+  // no next case can show, comes then (kept in ends_ until every worker is done).
+  void End(std::size_t index) {
+    Worker& worker = *workers_[index];
+    const std::string answered = worker.session.answered();
+    const std::string twice = worker.session.Shutdown(stop_);
+    if (twice.empty() || !worker.last || worker.last->id != answered) return;
+    ends_[index] = SecondAnswer(worker, twice);
+  }
+
+  // The finding of the case the worker asked last, which the implementation answered twice.
+  std::pair<Entry, Comparison> SecondAnswer(Worker& worker, const std::string& detail) {
+    Reply fault;
+    fault.fate = supervisor::Fate::kProtocolError;
+    fault.detail = detail;
+    Asked& last = *worker.last;
+    Comparison twice = Judged(worker, last.entry, last.reference, last.validation, fault);
+    twice.second_answer = true;
+    return {std::move(last.entry), std::move(twice)};
   }
 
   // Worker 0, once every worker has tried to start. A worker that did not start leaves its share
@@ -464,13 +491,7 @@ class Engine {
     worker.spent.implementation += Since(start);
     if (!reply.answered_twice_id.empty() && worker.last &&
         worker.last->id == reply.answered_twice_id) {
-      Reply fault;
-      fault.fate = supervisor::Fate::kProtocolError;
-      fault.detail = reply.answered_twice;
-      Asked& last = *worker.last;
-      Comparison twice = Judged(worker, last.entry, last.reference, last.validation, fault);
-      twice.second_answer = true;
-      worker.twice.emplace(std::move(last.entry), std::move(twice));
+      worker.twice = SecondAnswer(worker, reply.answered_twice);
     }
     Comparison c = Judged(worker, e, ref, validation, reply);
     worker.last = Asked{e, id, std::move(ref), std::move(validation)};
@@ -648,9 +669,12 @@ class Engine {
     f.args = child.origin->vector->args;
     f.found_bytes = Size(child);
     f.found_at = run;
-    f.inputs = c.second_answer ? std::move(child.inputs)
-                               : Minimize(*workers_[lead_], std::move(child), c.key);
+    // A second answer shows only at the next case: minimizing would take two asks a candidate.
+    const bool minimize = !c.second_answer;
+    f.inputs =
+        minimize ? Minimize(*workers_[lead_], std::move(child), c.key) : std::move(child.inputs);
     report_.findings.push_back(std::move(f));
+    if (!minimize) return;
     // A candidate the implementation answered twice while minimizing is a finding of its own.
     if (auto twice = std::exchange(workers_[lead_]->twice, std::nullopt)) {
       File(std::move(twice->first), twice->second, run);
@@ -739,6 +763,8 @@ class Engine {
   std::map<std::string, std::map<std::string, std::string>> reference_policies_;
   std::vector<std::unique_ptr<Worker>> workers_;  // by index; null for one that did not start
   std::vector<Status> starts_;                    // how each one's start went
+  // By worker: its last case, when the implementation answered it again after the shutdown request.
+  std::vector<std::optional<std::pair<Entry, Comparison>>> ends_;
   std::size_t lead_ = 0;
   // The round under way (written between the barriers by one worker, read by all within them).
   std::uint64_t first_ = 0;

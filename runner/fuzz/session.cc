@@ -80,10 +80,24 @@ Session::Session(std::string command, std::vector<std::string> formats, double t
       formats_(std::move(formats)),
       timeout_seconds_(timeout_seconds) {}
 
-Session::~Session() {
-  if (process_) {
-    process_->Shutdown(protocol::EncodeShutdown() + "\n", std::chrono::milliseconds(500), nullptr);
-  }
+Session::~Session() { Shutdown(nullptr); }
+
+std::string Session::Shutdown(const std::atomic<bool>* stop) {
+  if (!process_) return "";
+  std::string second;  // an excerpt of the second answer
+  const auto on_line = [&second, &id = answered_](std::string_view line) {
+    if (second.empty() && !id.empty()) {
+      const Result<protocol::Answer> answer = protocol::DecodeAnswer(line);
+      if (answer.ok() && answer->id == id) second = supervisor::Excerpt(line);
+    }
+  };
+  process_->Shutdown(protocol::EncodeShutdown() + "\n", std::chrono::milliseconds(500), stop,
+                     on_line);
+  process_.reset();
+  answered_.clear();
+  if (second.empty()) return "";
+  return "answered twice: a second answer came after the shutdown request; the second answer: " +
+         second;
 }
 
 Status Session::Handshake(const std::atomic<bool>* stop) {

@@ -48,6 +48,13 @@ class Session {
   // this case is asked again in a fresh process. Request ids must differ from one Ask to the next.
   Reply Ask(const protocol::CaseRequest& request, const std::atomic<bool>* stop);
 
+  // Asks the process to shut down, reading what it still writes meanwhile: a second answer to the
+  // case it answered last is that case's protocol error, returned ("answered twice: ..."; "" when
+  // none). Then no process is left; the next Ask starts one.
+  std::string Shutdown(const std::atomic<bool>* stop);
+  // The id of the case the current process answered last, "" when none.
+  const std::string& answered() const { return answered_; }
+
   std::uint64_t restarts() const { return restarts_; }
 
  private:

@@ -63,6 +63,18 @@ for f in s["findings"]:
     assert len(data) % 5 == 0, (len(data), f["detail"])
 PYTHON
 
+# The last case's second answer, which no next case shows, comes after the shutdown request.
+expect_status 1 "a second answer after shutdown" timeout -s KILL $hang "$arcs" fuzz \
+  --impl "$fake twice-always $arcs" --format spool --operation validate --runs 1 \
+  --summary "$tmp/last.json"
+/usr/bin/python3 - "$tmp/last.json" <<'PYTHON' || fail "the last case's second answer was missed"
+import json, sys
+s = json.load(open(sys.argv[1]))
+[f] = s["findings"]
+assert f["detail"].startswith("answered twice: a second answer came after the shutdown"), f
+assert f["found_at"] == 0 and s["execs"] == 1, s
+PYTHON
+
 # 5. A FIFO in the corpus is named and left, never opened (opening it would block for good).
 mkdir "$tmp/fifo-corpus" && mkfifo "$tmp/fifo-corpus/a.json"
 expect_status 0 "a FIFO in the corpus" timeout -s KILL $hang "$arcs" fuzz --impl "$arcs serve" \

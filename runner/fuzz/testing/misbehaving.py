@@ -6,6 +6,8 @@ behind a proxy that misbehaves as MODE says.
   skips                answers "skipped" to every case (nothing compared is not a clean run)
   twice                answers twice every case whose inputs hold a multiple of 5 bytes (the
                        second answer is that case's protocol error, not the next case's)
+  twice-always         answers twice every case (the last one's second answer comes after the
+                       shutdown request)
 usage: misbehaving.py MODE ARCS"""
 
 import base64
@@ -37,13 +39,19 @@ def skips(request, answer):
 
 
 def twice(request, answer):
-    # The proxy writes the answer after this: written here too, it is the first of two.
     if answer.get("type") != "hello" and input_bytes(request) % 5 == 0:
+        twice_always(request, answer)
+
+
+def twice_always(_request, answer):
+    # The proxy writes the answer after this: written here too, it is the first of two.
+    if answer.get("type") != "hello":
         sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
 
 
 def main():
-    modes = {"spool-validate-only": spool_validate_only, "skips": skips, "twice": twice}
+    modes = {"spool-validate-only": spool_validate_only, "skips": skips, "twice": twice,
+             "twice-always": twice_always}
     serve_proxy(sys.argv[2], modes[sys.argv[1]])
 
 
