@@ -3,7 +3,8 @@
 // is backslash-escaped (CommonMark §2.4), so it never opens a heading, list, quote, link, HTML
 // element or fence; leading blanks become character references, so they neither vanish nor
 // start an indented code block; code blocks the text fences itself stay code blocks, fenced with
-// more backticks than any run inside them.
+// more backticks than any run inside them. Nor does the text link or notify anyone where GitHub
+// renders the transcript (AppendUnlinked).
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -45,17 +46,42 @@ bool IsBlank(std::string_view line) {
   return line.find_first_not_of(" \t") == std::string_view::npos;
 }
 
-// The bytes AppendEscapedLine must look at: NUL, and the characters that open or close inline
+// The bytes AppendEscapedLine must look at: NUL, the characters that open or close inline
 // structure anywhere in a line: code spans, emphasis, links and images (which need '['), raw HTML
-// and autolinks, entities, and the pipes and tildes of GitHub's tables and strikethrough. These
-// are escaped wherever they stand (§2.4); the rest of ASCII punctuation is left as written, so
-// that the source stays readable.
+// and autolinks, entities, and the pipes and tildes of GitHub's tables and strikethrough, which
+// are escaped wherever they stand (§2.4), and those AppendUnlinked looks at. The rest of ASCII
+// punctuation is left as written, so that the source stays readable.
 constexpr std::array<bool, 256> kSpecial = [] {
   std::array<bool, 256> special{};
-  for (char c : std::string_view("\\`*_[]<>&|~")) special[static_cast<unsigned char>(c)] = true;
+  for (char c : std::string_view("\\`*_[]<>&|~@:.")) special[static_cast<unsigned char>(c)] = true;
   special[0] = true;
   return special;
 }();
+
+bool IsAsciiAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// After '@' followed by a letter or digit, what keeps GitHub from reading an @mention (which
+// notifies the person named) or an e-mail address (which GFM's autolink extension links): both
+// are found in the rendered text, after CommonMark's escapes are undone, so neither "\@" nor
+// "&#64;" stops them (github/markup#1168, cmark-gfm#181). An empty HTML comment splits the text
+// and shows nothing; the text a reader sees, or copies, is the session's exactly.
+constexpr std::string_view kUnlink = "<!-- -->";
+
+// Appends line[at], one of '@', ':' or '.', so that it starts no link or mention (GFM's extended
+// autolinks, GitHub's @mentions): the ':' of "://" and the '.' of "www." backslash-escaped
+// (cmark-gfm matches both in the source, so the escape stops it, and a reader sees the
+// character), and kUnlink after an '@' that a letter or digit follows. Anything else as it is.
+void AppendUnlinked(std::string_view line, std::size_t at, std::string* out) {
+  const char c = line[at];
+  const auto lower = [](char x) { return static_cast<char>(x >= 'A' && x <= 'Z' ? x + 32 : x); };
+  const bool www = at >= 3 && lower(line[at - 3]) == 'w' && lower(line[at - 2]) == 'w' &&
+                   lower(line[at - 1]) == 'w';
+  if ((c == ':' && line.substr(at + 1, 2) == "//") || (c == '.' && www)) *out += '\\';
+  *out += c;
+  if (c == '@' && at + 1 < line.size() && IsAsciiAlnum(line[at + 1])) *out += kUnlink;
+}
 
 // One line of text, escaped so that CommonMark reads it as exactly this text. Runs of plain bytes
 // are copied whole.
@@ -84,6 +110,8 @@ void AppendEscapedLine(std::string_view line, std::string* out) {
     if (end == line.size()) return;
     if (line[end] == '\0') {
       *out += kReplacement;
+    } else if (line[end] == '@' || line[end] == ':' || line[end] == '.') {
+      AppendUnlinked(line, end, out);
     } else {
       *out += '\\';
       *out += line[end];
@@ -213,9 +241,11 @@ void AppendLabelled(std::string_view label, std::string_view value, std::string_
   *out += '\n';
 }
 
-// Text inside a raw HTML line: escaped as HTML, on one line, so the block ends where ours does.
+// Text inside a raw HTML line: escaped as HTML, on one line, so the block ends where ours does,
+// and with no @mention (GFM links nothing inside raw HTML, but GitHub finds mentions there too).
 void AppendHtmlText(std::string_view text, std::string* out) {
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     switch (c) {
       case '&':
         *out += "&amp;";
@@ -237,6 +267,10 @@ void AppendHtmlText(std::string_view text, std::string* out) {
         break;
       case '\0':
         *out += kReplacement;
+        break;
+      case '@':
+        *out += c;
+        if (i + 1 < text.size() && IsAsciiAlnum(text[i + 1])) *out += kUnlink;
         break;
       default:
         *out += c;

@@ -87,6 +87,33 @@ TEST(RenderTest, ToolTypeNamePathHintsAndFormattedMarkdown) {
   EXPECT_NE(md.find("- src/\\*.go\n"), std::string::npos) << md;
 }
 
+// Where GitHub renders the transcript, session text links nothing and notifies no one. GFM's
+// extended autolinks (www., a scheme's "://") are matched in the source: a backslash before the
+// '.' or the ':' (§2.4) stops them. An e-mail address and an @mention are found in the rendered
+// text, where escapes no longer show: an empty HTML comment after the '@' splits it. The text
+// itself reads the same.
+TEST(RenderTest, TextLinksAndMentionsNothing) {
+  const std::string md = Render(OneMessage(
+      Text("see www.example.com, WWW.x.org and https://evil.example/a or ftp://f.example; "
+           "mail user@example.com, ping @octocat, @ alone, a.b: c")));
+  EXPECT_NE(md.find("see www\\.example.com, WWW\\.x.org and https\\://evil.example/a or "
+                    "ftp\\://f.example; mail user@<!-- -->example.com, ping @<!-- -->octocat, "
+                    "@ alone, a.b: c\n"),
+            std::string::npos)
+      << md;
+  Message m;
+  m.role = "agent";
+  m.tool = ToolInfo{};
+  m.tool->type = "shell";
+  m.tool->name = "@octocat";
+  m.tool->summary = "for @octocat";
+  m.path_hints = {"https://evil.example/p"};
+  const std::string tool = Render(OneMessage(m));
+  EXPECT_NE(tool.find("**Tool:** shell \xC2\xB7 @<!-- -->octocat\n"), std::string::npos) << tool;
+  EXPECT_NE(tool.find("<summary>for @<!-- -->octocat</summary>"), std::string::npos) << tool;
+  EXPECT_NE(tool.find("- https\\://evil.example/p\n"), std::string::npos) << tool;
+}
+
 TEST(RenderTest, NulBecomesTheReplacementCharacter) {
   const std::string md = Render(OneMessage(Text(std::string_view("a\0b", 3))));
   EXPECT_NE(md.find("a\xEF\xBF\xBD"
