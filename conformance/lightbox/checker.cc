@@ -873,11 +873,18 @@ class Checker {
   }
 
   // No invocation is its own ancestor (LB-OPT-10): each parent path is walked once, colouring
-  // invocations on the current path and those already cleared.
+  // invocations on the current path and those already cleared. The walks start in file order, not
+  // the table's (which the hash key changes from run to run), so that a cycle is always reported
+  // on the line of its first event in the file.
   void CheckParentCycles() {
     enum : std::uint8_t { kOnPath = 1, kCleared = 2 };
+    std::vector<std::pair<std::uint64_t, InvocationKey>> starts;
+    starts.reserve(parent_of_.size());
+    for (const auto& [key, parent] : parent_of_) starts.emplace_back(parent.line, key);
+    std::sort(starts.begin(), starts.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     std::unordered_map<InvocationKey, std::uint8_t, InvocationKeyHash> colour;
-    for (const auto& [start, first] : parent_of_) {
+    for (const auto& [line, start] : starts) {
       std::vector<InvocationKey> path;
       for (InvocationKey at = start;;) {
         std::uint8_t& c = colour[at];

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -94,6 +95,28 @@ TEST(LightboxChecker, CrossEventRules) {
   for (const Case& c : cases) {
     const std::string events = c.chained ? Chained(c.events) : c.events[0] + "\n";
     EXPECT_EQ(ErrorRules(Check(events)), c.rules) << c.events[0];
+  }
+}
+
+// A cycle is reported once, on the line of its first event in the file, however many events it
+// has and whatever order the checker's tables hold them in.
+TEST(LightboxChecker, AParentCycleIsCitedOnItsFirstLine) {
+  for (int length = 2; length <= 40; ++length) {
+    std::vector<std::string> events;
+    for (int i = 1; i <= length; ++i) {
+      const int parent = i == length ? 1 : i + 1;
+      char id[16], parent_id[16];
+      std::snprintf(id, sizeof id, "inv_%05d", i);
+      std::snprintf(parent_id, sizeof parent_id, "inv_%05d", parent);
+      events.push_back(
+          Event(id, "complete", R"(,"parent_invocation":")" + std::string(parent_id) + "\""));
+    }
+    const Diagnostics d = Check(Chained(events));
+    std::vector<std::uint64_t> lines;
+    for (const Finding& f : d.findings()) {
+      if (f.message.find("closes a cycle") != std::string::npos) lines.push_back(f.location.line);
+    }
+    EXPECT_EQ(lines, std::vector<std::uint64_t>{1}) << length << " events";
   }
 }
 
