@@ -155,26 +155,55 @@ class Verifier {
     return nullptr;
   }
 
-  // MIO-JSON-4: every number of the document rounds to a finite double (RFC 8785 §3.1).
+  // MIO-JSON-4: every number of the document rounds to a finite double (RFC 8785 §3.1). Depth
+  // first, with a stack of its own (the depth limit may be raised far past what recursion
+  // survives) and one JSON Pointer, extended by a token on the way down and cut back on the way
+  // up: a pointer copied per value would cost depth^2 bytes down a deep nest.
   void CheckDoubleRange(const json::Value& root) {
-    std::vector<std::pair<const json::Value*, std::string>> work{{&root, ""}};
-    while (!work.empty()) {
-      auto [v, path] = std::move(work.back());
-      work.pop_back();
-      if (v->is_number() && !json::ToDouble(v->text())) {
-        // JSON numbers have no range: only MIO-E20's reading (RFC 8785 §3.1) refuses it.
-        Add(kDoubleRangeRule, path,
-            "the number " + Excerpt(v->text(), 40) + " is beyond the range of IEEE 754 doubles",
-            "MIO-E20");
+    struct Frame {
+      const json::Value* value;
+      std::size_t next;       // its next child: items, then members
+      std::size_t path_size;  // the pointer's length before the value's own token
+    };
+    std::string path;
+    CheckDouble(root, path);
+    std::vector<Frame> stack{{&root, 0, 0}};
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      const std::span<const json::Value> items = top.value->items();
+      const std::span<const json::Member> members = top.value->members();
+      if (top.next == items.size() + members.size()) {
+        path.resize(top.path_size);
+        stack.pop_back();
+        continue;
       }
-      for (std::size_t k = 0; k < v->items().size(); ++k) {
-        work.emplace_back(&v->items()[k], path + "/" + std::to_string(k));
+      const std::size_t k = top.next++;
+      const std::size_t before = path.size();
+      path += '/';
+      const json::Value* child = nullptr;
+      if (k < items.size()) {
+        path += std::to_string(k);
+        child = &items[k];
+      } else {
+        const json::Member& member = members[k - items.size()];
+        json::AppendPointerToken(member.name, &path);
+        child = &member.value;
       }
-      for (const json::Member& m : v->members()) {
-        std::string member = path + "/";
-        json::AppendPointerToken(m.name, &member);
-        work.emplace_back(&m.value, std::move(member));
+      CheckDouble(*child, path);
+      if (child->items().empty() && child->members().empty()) {
+        path.resize(before);
+      } else {
+        stack.push_back({child, 0, before});
       }
+    }
+  }
+
+  void CheckDouble(const json::Value& v, const std::string& path) {
+    if (v.is_number() && !json::ToDouble(v.text())) {
+      // JSON numbers have no range: only MIO-E20's reading (RFC 8785 §3.1) refuses it.
+      Add(kDoubleRangeRule, path,
+          "the number " + Excerpt(v.text(), 40) + " is beyond the range of IEEE 754 doubles",
+          "MIO-E20");
     }
   }
 
