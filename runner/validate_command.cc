@@ -60,7 +60,9 @@ makes such findings errors, as the reference's own answers are.
 
 A DIR is searched at any depth for the files a format claims: by their names (*.spool,
 events.jsonl, model_io.json) or, for the formats whose specs name none, by their content; in
-sorted order, skipping names that start with '.', following links but walking each folder once.
+sorted order, skipping names that start with '.', following links but walking each folder once;
+an entry it cannot read (a dangling link, a link loop, a file without permission) is reported,
+never skipped, and so is a companion file that is not a regular file (a FIFO meta.json).
 FILE may be - for standard input (give --format then).
 
   --format F, --format=F  the format; default: from the extension, else from the content; with
@@ -78,9 +80,9 @@ FILE may be - for standard input (give --format then).
   --                      every argument after it is a FILE or DIR
 
 Exit status: 0 when every file is valid (warnings allowed), 1 when any is invalid, 2 on usage or
-I/O errors (a file or folder that cannot be read, a DIR holding no file to check, an unknown
---explain id); a file that cannot be read is reported on standard error and the others are
-still checked.
+I/O errors (a file, folder or entry of a DIR that cannot be read, a DIR holding no file to
+check, an unknown --explain id); what cannot be read is reported on standard error and the others
+are still checked.
 )";
 
 constexpr char kVectorsHelp[] =
