@@ -82,6 +82,27 @@ TEST(Subprocess, TimesOutOnSilence) {
   ExpectNoChildren();
 }
 
+TEST(Subprocess, EndsAnExchangeOnceTheGroupHasSpentItsCpuTime) {
+  // The shell and its child both spin: the group's time is what counts.
+  std::unique_ptr<Subprocess> p = StartOrDie("while :; do :; done & while :; do :; done");
+  ASSERT_TRUE(p);
+  Exchange ex = p->Send("x\n", Clock::now() + seconds(300), nullptr, 0.3);
+  EXPECT_EQ(ex.end, SendEnd::kCpuLimit);
+  EXPECT_GE(ex.cpu_seconds, 0.3);
+  p->Kill();
+  ExpectNoChildren();
+}
+
+TEST(Subprocess, ACpuTimeLimitLeavesASleeperToTheWallClock) {
+  std::unique_ptr<Subprocess> p = StartOrDie("exec sleep 60");
+  ASSERT_TRUE(p);
+  Exchange ex = p->Send("x\n", Clock::now() + std::chrono::milliseconds(1500), nullptr, 0.3);
+  EXPECT_EQ(ex.end, SendEnd::kTimeout);
+  EXPECT_LT(ex.cpu_seconds, 0.3);
+  p->Kill();
+  ExpectNoChildren();
+}
+
 TEST(Subprocess, AWriteToAChildThatNeverReadsTimesOut) {
   std::unique_ptr<Subprocess> p = StartOrDie("exec sleep 60");
   ASSERT_TRUE(p);

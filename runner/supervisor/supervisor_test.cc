@@ -253,6 +253,16 @@ TEST(Supervisor, TheCpuTimeOfChildrenThatEndedAndWereWaitedForCounts) {
   ExpectNoChildren();
 }
 
+TEST(Supervisor, TheCpuTimeOfChildrenWaitedForCountsOnce) {
+  // 1.6 s in all, in four children: counted twice (the last reading that saw each alive, and the
+  // fake's cutime) it would pass 2.4 s.
+  Options options = CpuLimited(Fake("burn-children --delay 0.4 --times 4"));
+  options.case_cpu_timeout_seconds = 2.4;
+  Ran ran = RunAll(options, Requests(1));
+  EXPECT_EQ(ran.outcomes[0].fate, Fate::kAnswered) << ran.outcomes[0].detail;
+  ExpectNoChildren();
+}
+
 TEST(Supervisor, ASlowAnswerWithinTheTimeoutIsAnAnswer) {
   Options options = Defaults(Fake("slow --delay 0.2"));
   options.case_timeout_seconds = 10;

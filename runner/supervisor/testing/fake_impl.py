@@ -4,7 +4,7 @@ protocol 2), for the supervisor's tests (runner/supervisor/supervisor_test.cc) a
 implementations of runner/run_cli_test.sh. Standard library only.
 
   fake_impl.py MODE [--case IDS] [--after N] [--pids FILE] [--delay S] [--bytes N]
-               [--protocol N] [--status N] [--name NAME]
+               [--protocol N] [--status N] [--name NAME] [--times N]
 
 MODE says what the fake does to the selected cases; the others get a well-formed answer
 ({"status": "ok", "verdict": "valid"}, whatever the case's inputs). It declares Spool validate
@@ -20,7 +20,8 @@ cases); without either, every case.
   burn          spin the CPU for ever (a hang that costs CPU time)
   burn-child    start a child that spins the CPU for ever, and wait for it
   burn-children start children one after the other, each spinning --delay seconds of CPU time
-                and waited for, for ever (CPU time that only the fake's cutime shows)
+                and waited for, --times times (default: for ever), then answer (CPU time that
+                only the fake's cutime shows once they end)
   slow          sleep --delay seconds, then answer
   garbage       print a line that is not JSON
   lie           answer with another case id
@@ -110,6 +111,7 @@ def main():
     parser.add_argument("--protocol", type=int, default=1)
     parser.add_argument("--status", type=int, default=0)
     parser.add_argument("--name", default="fake")
+    parser.add_argument("--times", type=int)
     args = parser.parse_args()
     record(args.pids, "self", os.getpid())
 
@@ -157,8 +159,10 @@ def main():
         elif mode == "burn-child":
             spin_in_child(float("inf"))
         elif mode == "burn-children":
-            while True:
+            spun = 0
+            while args.times is None or spun < args.times:
                 spin_in_child(args.delay)
+                spun += 1
         elif mode == "slow":
             time.sleep(args.delay)
         elif mode == "garbage":
