@@ -217,6 +217,7 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
     std::string note = "re-run in a fresh process after " + o.first_attempt;
     r.message = r.message.empty() ? note : note + "; " + r.message;
   }
+  report::BoundCase(&r);  // what the run holds of a case, as its report does
   return r;
 }
 
@@ -555,6 +556,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
       }
     }
     if (r.level == "MUST" && IsFailure(r.outcome)) run.must_failed = true;
+    report::BoundCase(&r);  // the note above quotes the list's path
     impl.summary.Add(r.outcome);
     impl.cases.push_back(std::move(r));
   }
@@ -570,6 +572,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   }
   Summarize(summary.hello, args.filtered, &impl);
   report::SummarizeReadings(&impl);
+  report::BoundImplementation(&impl);
   return run;
 }
 

@@ -1,5 +1,6 @@
 #include "runner/report/report.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -38,6 +39,11 @@ bool ParseName(const std::string_view (&names)[N], std::string_view name, E* out
 // strings on one line (requirement ids, missing lists stay readable in a diff of two reports).
 class Writer {
  public:
+  Writer() = default;
+  // A writer of what the report holds `depth` containers deep (to measure a part of it).
+  explicit Writer(int depth) : depth_(depth) {}
+
+  std::size_t size() const { return out_.size(); }
   std::string Take() && {
     out_ += '\n';
     return std::move(out_);
@@ -616,7 +622,188 @@ void ReadRun(const json::Value* value, const std::string& pointer, Status* statu
   r.Finish();
 }
 
+// The bytes each byte takes in a JSON string as the Writer writes it.
+std::size_t JsonBytes(unsigned char byte) {
+  static const auto* const kSizes = [] {
+    auto* sizes = new std::array<std::size_t, 256>();
+    for (std::size_t b = 0; b < sizes->size(); ++b) {
+      std::string quoted;
+      json::AppendQuoted(std::string(1, static_cast<char>(b)), &quoted);
+      (*sizes)[b] = quoted.size() - 2;
+    }
+    return sizes;
+  }();
+  return (*kSizes)[byte];
+}
+
+// The length of the longest prefix of valid UTF-8 `text` that takes at most max_json_bytes in a
+// JSON string and ends at a character boundary.
+std::size_t JsonPrefix(std::string_view text, std::size_t max_json_bytes) {
+  std::size_t used = 0;
+  std::size_t end = 0;
+  for (; end < text.size(); ++end) {
+    used += JsonBytes(static_cast<unsigned char>(text[end]));
+    if (used > max_json_bytes) break;
+  }
+  if (end == text.size()) return end;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return end;
+}
+
+constexpr std::string_view kCutMark = "\u2026";
+
+void CutList(std::vector<std::string>* list, std::size_t max_items, std::size_t max_json_bytes) {
+  if (list->size() > max_items) {
+    list->resize(max_items - 1);
+    list->emplace_back(kCutMark);
+  }
+  for (std::string& item : *list) item = CutText(item, max_json_bytes);
+}
+
+void CutBlobs(std::vector<Blob>* blobs, std::string_view what, std::vector<std::string>* notes) {
+  if (blobs->size() > kMaxEvidenceBlobs) {
+    notes->push_back(std::to_string(blobs->size() - kMaxEvidenceBlobs) + " of " +
+                     std::to_string(blobs->size()) + " " + std::string(what) + " not kept");
+    blobs->resize(kMaxEvidenceBlobs);
+  }
+  for (Blob& b : *blobs) {
+    b.name = CutText(b.name, kMaxShortJsonBytes);
+    b.encoding = CutText(b.encoding, kMaxShortJsonBytes);
+    b.content = ValidUtf8(b.content);
+    if (const std::size_t kept = JsonPrefix(b.content, kMaxBlobJsonBytes);
+        kept < b.content.size()) {
+      b.content.resize(kept);
+      b.truncated = true;
+    }
+  }
+}
+
+// Every field of the case within its own bound (see report.h).
+void CutFields(CaseResult* c) {
+  for (std::string* s : {&c->id, &c->format, &c->operation, &c->level, &c->error_kind, &c->rules,
+                         &c->mismatch, &c->flag, &c->policy}) {
+    *s = CutText(*s, kMaxShortJsonBytes);
+  }
+  c->expected = CutText(c->expected, kMaxTextJsonBytes);
+  c->actual = CutText(c->actual, kMaxTextJsonBytes);
+  CutList(&c->requirements, kMaxListItems, kMaxShortJsonBytes);
+  CutList(&c->readings, kMaxListItems, kMaxShortJsonBytes);
+  std::vector<std::string> notes;
+  if (c->evidence) {
+    Evidence& e = *c->evidence;
+    e.vector = CutText(e.vector, kMaxShortJsonBytes);
+    e.verdict = CutText(e.verdict, kMaxShortJsonBytes);
+    e.spec_text = CutText(e.spec_text, kMaxTextJsonBytes);
+    e.expected_properties = CutText(e.expected_properties, kMaxTextJsonBytes);
+    CutList(&e.expected_errors, kMaxListItems, kMaxShortJsonBytes);
+    CutList(&e.expected_warnings, kMaxListItems, kMaxShortJsonBytes);
+    if (e.findings.size() > kMaxEvidenceFindings) e.findings.resize(kMaxEvidenceFindings);
+    for (FindingEvidence& f : e.findings) {
+      f.rule = CutText(f.rule, kMaxShortJsonBytes);
+      f.severity = CutText(f.severity, kMaxShortJsonBytes);
+      f.message = CutText(f.message, kMaxShortJsonBytes * 2);
+    }
+    CutBlobs(&e.inputs, "inputs", &notes);
+    CutBlobs(&e.outputs, "outputs", &notes);
+    CutBlobs(&e.reference_outputs, "reference outputs", &notes);
+  }
+  if (!notes.empty()) {
+    c->message = "report cut: " + Join(notes, ", ") + (c->message.empty() ? "" : "; ") + c->message;
+  }
+  c->message = CutText(c->message, kMaxMessageJsonBytes);
+}
+
+// The bytes the case takes in a report's JSON.
+std::size_t CaseJsonBytes(const CaseResult& c) {
+  Writer w(4);  // report, implementations, an implementation, its cases
+  w.Element();
+  WriteCase(c, &w);
+  return w.size();
+}
+
 }  // namespace
+
+std::string CutText(std::string_view text, std::size_t max_json_bytes) {
+  std::string valid = ValidUtf8(text);
+  if (JsonPrefix(valid, max_json_bytes) == valid.size()) return valid;
+  valid.resize(JsonPrefix(valid, max_json_bytes - kCutMark.size()));
+  return valid + std::string(kCutMark);
+}
+
+void BoundCase(CaseResult* c) {
+  CutFields(c);
+  if (CaseJsonBytes(*c) <= kMaxCaseJsonBytes) return;
+  if (c->evidence) {
+    Evidence& e = *c->evidence;
+    for (std::vector<Blob>* blobs : {&e.reference_outputs, &e.outputs, &e.inputs}) {
+      for (Blob& b : *blobs) {
+        b.truncated = b.truncated || !b.content.empty();
+        b.content.clear();
+      }
+      if (CaseJsonBytes(*c) <= kMaxCaseJsonBytes) return;
+    }
+    // Findings from the last, as many as the excess takes (each measured as written), then again.
+    for (std::size_t size = CaseJsonBytes(*c); size > kMaxCaseJsonBytes && !e.findings.empty();
+         size = CaseJsonBytes(*c)) {
+      for (std::size_t freed = 0; freed < size - kMaxCaseJsonBytes && !e.findings.empty();) {
+        Writer w(6);  // ... a case, its evidence
+        w.Element();
+        WriteFindings({e.findings.back()}, &w);
+        freed += w.size();
+        e.findings.pop_back();
+      }
+    }
+    if (CaseJsonBytes(*c) <= kMaxCaseJsonBytes) return;
+  }
+  // Only the suite's own data can be this long: every text and list to its shortest bound.
+  for (std::vector<std::string>* list : {&c->requirements, &c->readings}) {
+    CutList(list, 8, kMaxShortJsonBytes);
+  }
+  for (std::string* s : {&c->expected, &c->actual, &c->message}) {
+    *s = CutText(*s, kMaxShortJsonBytes);
+  }
+  if (c->evidence) {
+    Evidence& e = *c->evidence;
+    CutList(&e.expected_errors, 8, kMaxShortJsonBytes);
+    CutList(&e.expected_warnings, 8, kMaxShortJsonBytes);
+    e.spec_text = CutText(e.spec_text, kMaxShortJsonBytes);
+    e.expected_properties = CutText(e.expected_properties, kMaxShortJsonBytes);
+  }
+}
+
+void BoundImplementation(ImplementationReport* impl) {
+  for (std::string* s : {&impl->name, &impl->version, &impl->language, &impl->homepage}) {
+    *s = CutText(*s, kMaxTextJsonBytes);
+  }
+  impl->command = CutText(impl->command, kMaxMessageJsonBytes);
+  // The tail's last bytes: the end of what it wrote says most.
+  std::string tail = ValidUtf8(impl->stderr_tail);
+  std::size_t used = 0;
+  std::size_t start = tail.size();
+  while (start > 0) {
+    const std::size_t cost = JsonBytes(static_cast<unsigned char>(tail[start - 1]));
+    if (used + cost > kMaxStderrJsonBytes - kCutMark.size()) break;
+    used += cost;
+    --start;
+  }
+  if (start > 0) {
+    while (start < tail.size() && (static_cast<unsigned char>(tail[start]) & 0xC0) == 0x80) ++start;
+    tail = std::string(kCutMark) + tail.substr(start);
+  }
+  impl->stderr_tail = std::move(tail);
+  for (FormatSummary& f : impl->formats) {
+    std::map<std::string, std::string> policies;
+    for (const auto& [name, choice] : f.policies) {
+      if (policies.size() + 1 == kMaxPolicies && f.policies.size() > kMaxPolicies) {
+        policies[std::string(kCutMark)] = kCutMark;  // the rest not kept
+        break;
+      }
+      policies[CutText(name, kMaxShortJsonBytes)] = CutText(choice, kMaxShortJsonBytes);
+    }
+    f.policies = std::move(policies);
+    CutList(&f.missing, kMaxListItems, kMaxShortJsonBytes);
+  }
+}
 
 std::string_view OutcomeName(Outcome outcome) {
   return kOutcomeNames[static_cast<std::size_t>(outcome)];

@@ -289,9 +289,59 @@ Result<Report> FromJson(std::string_view text);
 // checks it). The message starts with `which`.
 Status CheckUniqueCases(const Report& report, std::string_view which);
 
-// The largest report read (`arcs report`, `arcs diff`): a full run of every format by a few
-// implementations is a few megabytes; anything past this is not a report.
-inline constexpr std::size_t kMaxReportBytes = std::size_t{64} << 20;
+// What a report keeps, whatever an implementation says, so that its size is bounded by its
+// number of cases: a case takes at most kMaxCaseJsonBytes of the report's JSON (indentation
+// included), an implementation at most kMaxImplementationJsonBytes besides its cases. Sizes count
+// a string as the JSON writes it, escapes included (a control character takes six bytes), so that
+// no text costs more than its bound. The runner holds every case to its bound as it scores it
+// (BoundCase) and every implementation once it is scored (BoundImplementation):
+//  - a text cut to its bound ends with "…" (U+2026), as reference/core Excerpt cuts text;
+//  - a list cut to kMaxListItems ends with an item "…";
+//  - a case keeps kMaxEvidenceBlobs inputs, outputs and reference outputs each (the case's message
+//    counts those left out), and each blob's content at most kMaxBlobJsonBytes (`truncated`);
+//  - a case still over its bound loses evidence until it fits, in this order: the contents of the
+//    reference outputs, outputs and inputs (each blob keeps its name and size, `truncated`), then
+//    findings from the last (`findings_total` still counts them all), then every list and text
+//    of the case is cut to kMaxShortJsonBytes.
+inline constexpr std::size_t kMaxCaseJsonBytes = std::size_t{32} << 10;
+inline constexpr std::size_t kMaxImplementationJsonBytes = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxShortJsonBytes = 256;     // ids, names, rule ids, list items
+inline constexpr std::size_t kMaxTextJsonBytes = 2048;     // expected, actual, spec text, ...
+inline constexpr std::size_t kMaxMessageJsonBytes = 4096;  // a case's message, a command
+inline constexpr std::size_t kMaxListItems = 64;
+inline constexpr std::size_t kMaxEvidenceBlobs = 8;
+inline constexpr std::size_t kMaxBlobJsonBytes = 2 * kMaxEvidenceBytes;    // as hex takes it
+inline constexpr std::size_t kMaxStderrJsonBytes = std::size_t{64} << 10;  // its last bytes
+inline constexpr std::size_t kMaxPolicies = 32;  // declared policies kept per format
+
+// `text` as the report writes it (invalid UTF-8 repaired), cut so that it takes at most
+// max_json_bytes between the quotes of a JSON string, "…" included when cut (never inside a
+// character).
+std::string CutText(std::string_view text, std::size_t max_json_bytes);
+
+// Holds a case to kMaxCaseJsonBytes (see above); a case within every bound is left as it is.
+void BoundCase(CaseResult* c);
+// Holds what an implementation's report says besides its cases to kMaxImplementationJsonBytes:
+// its name, version, language and homepage cut to kMaxTextJsonBytes, its command to
+// kMaxMessageJsonBytes, its stderr tail to its last kMaxStderrJsonBytes (starting with "…" when
+// cut), each format's declared policies to kMaxPolicies (a last one "…" when cut) of
+// kMaxShortJsonBytes names and choices, and its `missing` lines as lists are cut.
+void BoundImplementation(ImplementationReport* implementation);
+
+// Bounds on what one report holds: the writer (`arcs run`) runs at most kMaxReportImplementations
+// implementations and kMaxReportCases cases in all, each case within kMaxCaseJsonBytes. The
+// suite's catalogue requirements take at most kMaxRequirementsJsonBytes.
+inline constexpr std::size_t kMaxReportImplementations = 32;
+inline constexpr std::size_t kMaxReportCases = 32768;  // ten implementations of 3,033 cases...
+inline constexpr std::size_t kMaxRequirementsJsonBytes = std::size_t{16} << 20;
+
+// The largest report read (`arcs report`, `arcs diff`): the most a report within the bounds above
+// can take (about 1.1 GiB), so that every report `arcs run` writes is read; anything past this is
+// not a report. Derived rather than streamed: the readers hold a whole report (two for `arcs
+// diff`) anyway, and the bound still refuses an endless input (/dev/zero) at a known size.
+inline constexpr std::size_t kMaxReportBytes =
+    kMaxReportCases * kMaxCaseJsonBytes + kMaxReportImplementations * kMaxImplementationJsonBytes +
+    kMaxRequirementsJsonBytes + (std::size_t{1} << 20);  // and the run's own facts
 
 // ReadFile + FromJson; the message starts with the path. "-" reads standard input. A directory, a
 // file over kMaxReportBytes (or /dev/zero) is an error naming the path, never a crash.

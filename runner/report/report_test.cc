@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <ostream>
 
 #include "reference/core/json.h"
@@ -500,6 +502,120 @@ TEST(ReportModel, AFlagIsConsistentWhenOneReadingFitsEveryAnsweredCase) {
   SummarizeReadings(&impl);
   EXPECT_TRUE(impl.formats[0].flags[0].consistent);
   EXPECT_EQ(impl.formats[0].strict, (StrictCounts{0, 0, 3}));
+}
+
+// What an implementation says at its most expensive: text of control characters (six bytes
+// each in the JSON), many findings and outputs with long names.
+CaseResult FloodedCase() {
+  const std::string flood(64 << 10, '\x01');
+  CaseResult c;
+  c.id = "spool-flood";
+  c.format = "spool";
+  c.operation = "roundtrip";
+  c.level = "MUST";
+  c.outcome = Outcome::kFailed;
+  c.requirements = {"SP-1-1", "SP-1-2"};
+  c.expected = flood;
+  c.actual = flood;
+  c.message = flood;
+  c.policy = flood;
+  Evidence& e = c.evidence.emplace();
+  e.vector = "vectors/spool/manifest.json";
+  e.spec_text = flood;
+  e.inputs = {MakeBlob("file", flood)};
+  const std::string message = flood.substr(0, 5000);
+  for (int i = 0; i < 1000; ++i) e.findings.push_back({flood.substr(0, 300), "error", 1, message});
+  e.findings_total = 1000;
+  for (int i = 0; i < 200; ++i) {
+    e.outputs.push_back(MakeBlob(flood.substr(0, 1000) + std::to_string(i), flood));
+  }
+  e.reference_outputs = {MakeBlob("file", std::string(5000, '"'))};
+  return c;
+}
+
+Report OneImplementation(std::vector<CaseResult> cases) {
+  Report r;
+  ImplementationReport& impl = r.implementations.emplace_back();
+  impl.name = "flood";
+  impl.cases = std::move(cases);
+  return r;
+}
+
+// The JSON bytes the cases take in a report.
+std::size_t CasesJsonBytes(const std::vector<CaseResult>& cases) {
+  return ToJson(OneImplementation(cases)).size() - ToJson(OneImplementation({})).size();
+}
+
+TEST(ReportBounds, CutTextHoldsTheJsonOfATextToItsBound) {
+  EXPECT_EQ(CutText("plain", 100), "plain");
+  const std::string cut = CutText(std::string(1000, '\x01'), 100);
+  std::string quoted;
+  json::AppendQuoted(cut, &quoted);
+  EXPECT_LE(quoted.size(), 102u);
+  EXPECT_TRUE(cut.ends_with("\u2026"));
+  // Never inside a character; invalid UTF-8 repaired as the report writes it.
+  EXPECT_EQ(CutText(std::string(96, 'x') + "\u00e9\u00e9\u00e9", 100),
+            std::string(96, 'x') + "\u2026");
+  EXPECT_EQ(CutText("a\xff", 100), "a\uFFFD");
+}
+
+TEST(ReportBounds, ACaseTakesAtMostItsBoundWhateverTheImplementationSaid) {
+  CaseResult c = FloodedCase();
+  BoundCase(&c);
+  EXPECT_LE(CasesJsonBytes({c}), kMaxCaseJsonBytes);
+  EXPECT_TRUE(c.message.starts_with("report cut: 192 of 200 outputs not kept")) << c.message;
+  EXPECT_TRUE(c.actual.ends_with("\u2026"));
+  ASSERT_TRUE(c.evidence);
+  EXPECT_EQ(c.evidence->findings_total, 1000u);
+  EXPECT_LT(c.evidence->findings.size(), 50u);
+  EXPECT_EQ(c.evidence->outputs.size(), kMaxEvidenceBlobs);
+  EXPECT_TRUE(c.evidence->outputs[0].truncated);
+  EXPECT_EQ(c.evidence->outputs[0].size, 64u << 10);
+  // A case within every bound is kept as it is.
+  Report sample = SampleReport();
+  for (const CaseResult& kept : sample.implementations[0].cases) {
+    CaseResult bounded = kept;
+    BoundCase(&bounded);
+    EXPECT_EQ(bounded, kept) << kept.id;
+  }
+}
+
+TEST(ReportBounds, AnImplementationTakesAtMostItsBoundBesidesItsCases) {
+  Report r = OneImplementation({});
+  ImplementationReport& impl = r.implementations[0];
+  const std::string flood(64 << 10, '\x02');
+  impl.name = impl.version = impl.language = impl.homepage = impl.command = flood;
+  impl.stderr_tail = std::string(1 << 20, '\x02') + "the end";
+  FormatSummary& f = impl.formats.emplace_back();
+  f.format = "spool";
+  for (int i = 0; i < 1000; ++i) f.policies[std::to_string(i) + flood] = flood;
+  f.missing.assign(1000, flood);
+  BoundImplementation(&impl);
+  EXPECT_LE(ToJson(r).size() - ToJson(Report()).size(), kMaxImplementationJsonBytes);
+  EXPECT_TRUE(impl.stderr_tail.starts_with("\u2026"));
+  EXPECT_TRUE(impl.stderr_tail.ends_with("the end"));
+  EXPECT_EQ(f.policies.size(), kMaxPolicies);
+  EXPECT_EQ(f.missing.back(), "\u2026");
+}
+
+// Every report `arcs run` can write is read: two verbose implementations wrote 78.5 MB, which
+// `arcs report` and `arcs diff` refused (over 64 MiB).
+TEST(ReportBounds, TheReaderReadsAReportOfBoundedCasesPastTheOldLimit) {
+  CaseResult bounded = FloodedCase();
+  BoundCase(&bounded);
+  std::vector<CaseResult> cases(2200, bounded);
+  for (std::size_t i = 0; i < cases.size(); ++i) cases[i].id = "spool-flood-" + std::to_string(i);
+  const std::string json = ToJson(OneImplementation(std::move(cases)));
+  ASSERT_GT(json.size(), std::size_t{64} << 20);
+  const std::string path = ::testing::TempDir() + "/bounded_report.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << json;
+  }
+  Result<Report> read = ReadReportFile(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->implementations[0].cases.size(), 2200u);
 }
 
 }  // namespace
