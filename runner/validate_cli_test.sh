@@ -322,6 +322,10 @@ rmdir "$tmp/session/meta.json" && mkfifo "$tmp/session/meta.json"
 timeout 60 "$arcs" validate "$tmp/session" > /dev/null 2> "$tmp/err"; check "FIFO meta.json exit" 2 $?
 grep -q "^arcs validate: $tmp/session/meta.json: is a FIFO, not a regular file; not read$" \
   "$tmp/err"; check "FIFO meta.json says so" 0 $?
+# arcs lightbox verify on a FIFO refuses it too, instead of waiting for a writer.
+timeout 60 "$arcs" lightbox verify "$tmp/session/meta.json" > /dev/null 2> "$tmp/err"
+check "lightbox verify FIFO exit" 2 $?
+grep -q "is a FIFO" "$tmp/err"; check "lightbox verify FIFO says so" 0 $?
 "$arcs" lightbox nope > /dev/null 2>&1; check "unknown verb" 2 $?
 "$arcs" lightbox verify "$tmp/missing" > /dev/null 2>&1; check "verify missing" 2 $?
 "$arcs" lightbox --help | grep -q "arcs lightbox verify SESSION"; check "lightbox help" 0 $?

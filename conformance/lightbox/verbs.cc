@@ -1,13 +1,11 @@
 #include "conformance/lightbox/verbs.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <optional>
 
+#include "reference/core/io.h"
 #include "reference/lightbox/lightbox.h"
 
 namespace arcs::conformance::lightbox {
@@ -39,13 +37,13 @@ std::optional<int> OpenEvents(const std::vector<std::string>& args, VerbOutput* 
   std::string path = args[0];
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) path += "/events.jsonl";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    output->err.push_back(path + ": " + std::strerror(errno));
+  const Result<int> fd = OpenToRead(path);  // a FIFO would block the verb forever
+  if (!fd.ok()) {
+    output->err.push_back(fd.status().message());
     output->exit_code = 2;
     return std::nullopt;
   }
-  return fd;
+  return *fd;
 }
 
 VerbOutput Verify(const std::vector<std::string>& args) {

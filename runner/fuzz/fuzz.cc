@@ -321,7 +321,7 @@ class Engine {
       if (Stopped()) return;
       Result<std::string> text = ReadEntryFile(path);
       if (!text.ok()) {
-        Note(path + ": " + text.status().message());
+        Note(text.status().message());  // names the path
         ++(text.status().code() == StatusCode::kLimitExceeded ? report_.too_large
                                                               : report_.unreadable);
         continue;
@@ -358,17 +358,17 @@ class Engine {
   // cannot change in between).
   Result<std::string> ReadEntryFile(const std::string& path) const {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) return Status(StatusCode::kIoError, std::strerror(errno));
+    if (fd < 0) return Status(StatusCode::kIoError, path + ": " + std::strerror(errno));
     struct stat st {};
     const std::size_t most = options_.max_input_bytes / 3 * 4 + 4 + kMaxEntryFileSlack;
-    Result<std::string> text = Status(StatusCode::kIoError, "not a regular file");
+    Result<std::string> text = Status(StatusCode::kIoError, path + ": not a regular file");
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
       text = static_cast<std::uint64_t>(st.st_size) <= most
                  ? ReadAll(fd, path, most)
-                 : Result<std::string>(
-                       Status(StatusCode::kLimitExceeded, "larger than " + std::to_string(most) +
-                                                              " bytes, the most an entry of "
-                                                              "--max-input-bytes takes"));
+                 : Result<std::string>(Status(StatusCode::kLimitExceeded,
+                                              path + ": larger than " + std::to_string(most) +
+                                                  " bytes, the most an entry of "
+                                                  "--max-input-bytes takes"));
     }
     ::close(fd);
     return text;

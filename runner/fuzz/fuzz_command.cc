@@ -260,7 +260,8 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   }
   Args args;
   if (std::string error = ParseArgs(raw, &args); !error.empty()) {
-    std::cerr << "arcs fuzz: " << error << "\n" << kUsage << "Run 'arcs fuzz --help' for more.\n";
+    std::cerr << "arcs fuzz: " << Shown(error) << "\n"
+              << kUsage << "Run 'arcs fuzz --help' for more.\n";
     return 2;
   }
   if (std::string error = CheckOutputs(args); !error.empty()) {
@@ -272,7 +273,7 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   supervisor::InstallInterruptHandler(&stop);
   Result<runner::Suite> suite = runner::LoadSuite(runner::DefaultSuiteRoot(), args.filter);
   if (!suite.ok()) {
-    std::cerr << "arcs fuzz: " << suite.status().message() << "\n";
+    std::cerr << "arcs fuzz: " << Shown(suite.status().message()) << "\n";
     return 2;
   }
   const FuzzReport report = Fuzz(args.options, *suite, &stop);
@@ -317,19 +318,19 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   }
   if (!args.summary.empty()) {
     if (Status s = WriteFile(args.summary, SummaryJson(report)); !s.ok()) {
-      std::cerr << "arcs fuzz: " << s.message() << "\n";
+      std::cerr << "arcs fuzz: " << Shown(s.message()) << "\n";
       return 2;
     }
   }
   for (const auto& [path, rendering] : args.reports) {
     if (Status s = WriteFile(path, Render(rendering, report, Reproduce(args))); !s.ok()) {
-      std::cerr << "arcs fuzz: " << s.message() << "\n";
+      std::cerr << "arcs fuzz: " << Shown(s.message()) << "\n";
       return 2;
     }
   }
   if (!args.out.empty() && !report.findings.empty()) {
     if (Status s = WriteCandidates(report, args.out, Reproduce(args)); !s.ok()) {
-      std::cerr << "arcs fuzz: " << s.message() << "\n";
+      std::cerr << "arcs fuzz: " << Shown(s.message()) << "\n";
       return 2;
     }
     std::cout << "candidate vectors: " << Shown(args.out) << "\n";
