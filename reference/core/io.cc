@@ -133,7 +133,10 @@ Status CheckWritable(const std::string& path) {
     if (::access(path.c_str(), W_OK) != 0) return Failed(path, errno);
     return Status::Ok();
   }
+  // A parent that is a file passes access(W_OK) for root, and only the write would fail.
   const std::string dir = Directory(path);
+  if (::stat(dir.c_str(), &st) != 0) return Failed(dir, errno);
+  if (!S_ISDIR(st.st_mode)) return Status(StatusCode::kIoError, dir + ": not a directory");
   if (::access(dir.c_str(), W_OK) != 0) return Failed(dir, errno);
   return Status::Ok();
 }

@@ -89,6 +89,8 @@ TEST(Io, FailuresNameThePathAndKeepThePreviousContent) {
   EXPECT_FALSE(CheckWritable(dir).ok());
   EXPECT_FALSE(CheckWritable(dir + "/missing/report.json").ok());
   EXPECT_TRUE(CheckWritable(dir + "/report.json").ok());
+  ASSERT_TRUE(WriteFile(dir + "/file", "x").ok());
+  EXPECT_EQ(CheckWritable(dir + "/file/report.json").message(), dir + "/file: not a directory");
   EXPECT_FALSE(WriteFile(dir + "/missing/report.json", "x").ok());
   EXPECT_FALSE(ReadFile(dir + "/missing").ok());
 }
