@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +20,7 @@
 #include "reference/mcp_record_replay/replay.h"
 #include "reference/mcp_record_replay/replay_server.h"
 #include "reference/mcp_record_replay/stub_upstream.h"
+#include "reference/mcp_record_replay/upstream.h"
 #include "runner/version.h"
 
 namespace arcs::conformance::mcp_record_replay {
@@ -199,7 +199,11 @@ VerbOutput Failed(const std::string& path, const Status& status) {
   return output;
 }
 
-void Log(std::string_view line) { std::cerr << "arcs mcp replay: " << line << "\n"; }
+// The replay's own lines quote the client, the recording and the upstream: made Printable, and
+// written whole, never interleaved with the upstream's stderr lines (upstream.h).
+void Log(std::string_view line) {
+  mrr::WriteToLog(STDERR_FILENO, "arcs mcp replay: " + Printable(line) + "\n");
+}
 
 VerbOutput Replay(const std::vector<std::string>& args) {
   const Flags flags =

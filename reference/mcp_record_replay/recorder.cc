@@ -84,7 +84,8 @@ class NonBlockingScope {
   std::vector<std::pair<int, int>> saved_;
 };
 
-// One line per warning on the log; a flood (a client writing garbage) is cut short.
+// One line per warning on the log, made Printable (it quotes what the client and the upstream
+// sent, and the paths it was given); a flood (a client writing garbage) is cut short.
 class Log {
  public:
   explicit Log(int fd) : fd_(fd) {}
@@ -93,28 +94,16 @@ class Log {
     std::lock_guard<std::mutex> lock(mutex_);
     if (count_ > kMaxWarnings) return;
     ++count_;
-    Write("arcs mcp record: " +
-          (count_ > kMaxWarnings ? std::string("further warnings are not shown") : message) + "\n");
+    Write(count_ > kMaxWarnings ? std::string("further warnings are not shown") : message);
   }
   void Note(const std::string& message) {
     std::lock_guard<std::mutex> lock(mutex_);
-    Write("arcs mcp record: " + message + "\n");
+    Write(message);
   }
 
  private:
-  void Write(std::string_view text) {
-    // The log may share a terminal's description with the client's (now non-blocking) stdout.
-    while (!text.empty()) {
-      const ssize_t n = write(fd_, text.data(), text.size());
-      if (n > 0) {
-        text.remove_prefix(static_cast<std::size_t>(n));
-      } else if (n < 0 && errno == EAGAIN) {
-        pollfd p{fd_, POLLOUT, 0};
-        if (poll(&p, 1, static_cast<int>(kSlice.count())) <= 0) return;
-      } else if (!(n < 0 && errno == EINTR)) {
-        return;
-      }
-    }
+  void Write(std::string_view message) {
+    WriteToLog(fd_, "arcs mcp record: " + Printable(message) + "\n");
   }
   std::mutex mutex_;
   int fd_;
@@ -675,7 +664,8 @@ Result<int> RunRecorder(const RecorderOptions& options, const std::atomic<bool>*
   if (Status s = file.Open(options.output_path); !s.ok()) return s;
   Session session(options, stop, &file, &log);
   session.Begin();
-  Result<std::unique_ptr<Upstream>> upstream = Upstream::Start(options.upstream_command);
+  Result<std::unique_ptr<Upstream>> upstream =
+      Upstream::Start(options.upstream_command, options.log_fd);
   if (!upstream.ok()) return upstream.status();
   return session.Run(upstream->get());
 }

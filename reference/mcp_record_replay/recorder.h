@@ -71,7 +71,8 @@ struct RecorderOptions {
   int client_in = 0;
   int client_out = 1;
   std::string thoughtjack_version;  // the header's thoughtjack_version: "arcs 0.2.0"
-  // Warnings (lines not recorded, the upstream's end) are written here, one line each.
+  // Warnings (lines not recorded, the upstream's end) are written here, one line each, and so are
+  // the upstream's stderr lines (upstream.h); all of them made Printable.
   int log_fd = 2;
   // How long the end may take (see above): for the upstream to finish once its stdin is closed,
   // for the client to take the upstream's last output, and between SIGTERM and SIGKILL.

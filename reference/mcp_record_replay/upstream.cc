@@ -1,7 +1,9 @@
 #include "reference/mcp_record_replay/upstream.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include <thread>
 
 #include "reference/core/spawn.h"
+#include "reference/core/strings.h"
 
 namespace arcs::mcp_record_replay {
 namespace {
@@ -45,32 +48,120 @@ void SetNonBlocking(int fd) {
   if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
+// A stderr line longer than this is passed on in pieces of about this size.
+constexpr std::size_t kMaxLogLine = 4096;
+
+// Passes on the complete lines of *pending (a "\r" before the "\n" dropped), and pieces of an
+// over-long one, cut between two UTF-8 sequences where it can be.
+void PassLines(std::string* pending, int log) {
+  std::size_t start = 0;
+  for (std::size_t newline; (newline = pending->find('\n', start)) != std::string::npos;
+       start = newline + 1) {
+    std::string_view line(pending->data() + start, newline - start);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    WriteToLog(log, Printable(line) + "\n");
+  }
+  pending->erase(0, start);
+  while (pending->size() > kMaxLogLine) {
+    std::size_t cut = kMaxLogLine;
+    while (cut > kMaxLogLine - 3 && (static_cast<unsigned char>((*pending)[cut]) & 0xC0) == 0x80) {
+      --cut;
+    }
+    WriteToLog(log, Printable(std::string_view(*pending).substr(0, cut)) + "\n");
+    pending->erase(0, cut);
+  }
+}
+
+// The stderr relay's thread: from the upstream's stderr (non-blocking) to the log, until its end
+// of file, or until `stop` is written, after which what the pipe holds is still passed on (a
+// bounded amount: a descendant out of the group may write on). Closes `from` and `log`.
+void RelayStderr(int from, int stop, int log) {
+  constexpr int kReadsAfterStop = 16;
+  std::string pending;
+  char buffer[kMaxLogLine];
+  int reads_after_stop = -1;  // counting once stopped
+  for (;;) {
+    if (reads_after_stop < 0) {
+      pollfd fds[2] = {{from, POLLIN, 0}, {stop, POLLIN, 0}};
+      if (poll(fds, 2, -1) < 0 && errno != EINTR) break;
+      if (fds[1].revents) reads_after_stop = 0;
+    } else if (++reads_after_stop > kReadsAfterStop) {
+      break;
+    }
+    const ssize_t n = read(from, buffer, sizeof buffer);
+    if (n > 0) {
+      pending.append(buffer, static_cast<std::size_t>(n));
+      PassLines(&pending, log);
+    } else if (n == 0 || !(errno == EINTR || (errno == EAGAIN && reads_after_stop < 0))) {
+      break;  // end of file, an error, or an empty pipe once stopped
+    }
+  }
+  if (!pending.empty()) WriteToLog(log, Printable(pending) + "\n");
+  close(from);
+  if (log >= 0) close(log);
+}
+
 }  // namespace
 
-Result<std::unique_ptr<Upstream>> Upstream::Start(const std::string& command) {
-  int in[2] = {-1, -1}, out[2] = {-1, -1};
+void WriteToLog(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = write(fd, text.data(), text.size());
+    if (n > 0) {
+      text.remove_prefix(static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EAGAIN) {
+      pollfd p{fd, POLLOUT, 0};
+      if (poll(&p, 1, 100) <= 0) return;
+    } else if (!(n < 0 && errno == EINTR)) {
+      return;
+    }
+  }
+}
+
+Result<std::unique_ptr<Upstream>> Upstream::Start(const std::string& command, int log_fd) {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  int stop = -1;
   auto close_all = [&] {
-    for (int* fd : {&in[0], &in[1], &out[0], &out[1]}) CloseFd(fd);
+    for (int* fd : {&in[0], &in[1], &out[0], &out[1], &err[0], &err[1], &stop}) CloseFd(fd);
   };
-  if (!HighPipe(in) || !HighPipe(out)) {
+  if (!HighPipe(in) || !HighPipe(out) || !HighPipe(err)) {
     const int error = errno;
     close_all();
     return SystemError("pipe2", error);
   }
-  const int child_fds[3] = {in[0], out[1], -1};  // stderr: ours
+  stop = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (stop < 0) {
+    const int error = errno;
+    close_all();
+    return SystemError("eventfd", error);
+  }
+  const int child_fds[3] = {in[0], out[1], err[1]};
   Result<pid_t> pid = SpawnShell(command, child_fds, SystemError);
   CloseFd(&in[0]);
   CloseFd(&out[1]);
+  CloseFd(&err[1]);
   if (!pid.ok()) {
     close_all();
     return pid.status();
   }
   SetNonBlocking(in[1]);
   SetNonBlocking(out[0]);
-  return std::unique_ptr<Upstream>(new Upstream(*pid, in[1], out[0]));
+  SetNonBlocking(err[0]);
+  std::unique_ptr<Upstream> upstream(new Upstream(*pid, in[1], out[0]));
+  upstream->stop_relay_fd_ = stop;
+  // A log that cannot be duplicated (closed) is -1: the lines are read and dropped, so that the
+  // upstream never blocks on a full stderr.
+  upstream->relay_ = std::thread(RelayStderr, err[0], stop, fcntl(log_fd, F_DUPFD_CLOEXEC, 3));
+  return upstream;
 }
 
 Upstream::~Upstream() { Terminate(); }
+
+void Upstream::StopRelay() {
+  if (!relay_.joinable()) return;
+  eventfd_write(stop_relay_fd_, 1);
+  relay_.join();
+  CloseFd(&stop_relay_fd_);
+}
 
 void Upstream::CloseStdin() { CloseFd(&stdin_fd_); }
 void Upstream::CloseStdout() { CloseFd(&stdout_fd_); }
@@ -119,6 +210,7 @@ int Upstream::Terminate(std::chrono::milliseconds grace) {
     if (r == pid_ && !wait_status_) wait_status_ = status;
     reaped_ = true;
   }
+  StopRelay();
   CloseStdin();
   CloseStdout();
   return wait_status_.value_or(0);

@@ -1,15 +1,17 @@
 // An upstream MCP server on the stdio transport (TJ-SPEC-010 F-001 "Supports stdio upstream (spawn
-// subprocess)"): `/bin/sh -c COMMAND` with pipes on its stdin and stdout, its stderr the caller's
-// own (a server's log reaches the user as it would without a proxy). Used by the record proxy and
-// by the replayer's passthrough (EC-REC-009).
+// subprocess)"): `/bin/sh -c COMMAND` with pipes on its stdin and stdout, and a third on its
+// stderr whose lines a thread of ours relays to the caller's log (our stderr by default) through
+// Printable: a server's log reaches the user line for line as it would without a proxy, but its
+// terminal controls, bidi overrides and invalid UTF-8 arrive escaped, never raw. Used by the record
+// proxy and by the replayer's passthrough (EC-REC-009).
 //
 // The child leads a session (so a process group) of its own: Terminate() ends the whole group,
 // the shell and what it started, and the user's Ctrl-C reaches the proxy only, which ends the
 // upstream itself once it has recorded its last words. The child gets SIGKILL from the kernel
 // when the thread that started it ends, however it ends (Linux's parent-death signal, set before
 // exec), so that thread must outlive the Upstream; descendants in its group are not covered by
-// that signal, and see end of file on their stdin instead. No descriptor of ours but the two
-// pipes and stderr reaches the child.
+// that signal, and see end of file on their stdin instead. No descriptor of ours but the three
+// pipes reaches the child.
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_UPSTREAM_H_
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_UPSTREAM_H_
 
@@ -19,6 +21,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <thread>
 
 #include "reference/core/status.h"
 
@@ -27,9 +31,10 @@ namespace arcs::mcp_record_replay {
 class Upstream {
  public:
   // Starts the command. Our ends of the pipes are non-blocking and close-on-exec (the caller polls
-  // them). An error names the system call that failed and its errno; a command that does not
-  // exist is not an error here: the shell reports it on stderr and exits with status 127.
-  static Result<std::unique_ptr<Upstream>> Start(const std::string& command);
+  // them). Its stderr lines go to log_fd (duplicated here: the descriptor log_fd is at the start).
+  // An error names the system call that failed and its errno; a command that does not exist is
+  // not an error here: the shell reports it on stderr and exits with status 127.
+  static Result<std::unique_ptr<Upstream>> Start(const std::string& command, int log_fd = 2);
   ~Upstream();  // Terminate(kDefaultGrace) unless it was called
   Upstream(const Upstream&) = delete;
   Upstream& operator=(const Upstream&) = delete;
@@ -52,8 +57,10 @@ class Upstream {
 
   // Ends the process group: SIGTERM, up to `grace` for the process to exit, then SIGKILL for
   // whatever is left of the group (a descendant that ignored SIGTERM), reaps the process and
-  // closes the pipes. Returns its wait status (as waitpid gives it). A process that had already
-  // exited keeps its own status. Idempotent: later calls return the same status.
+  // closes the pipes. The stderr relay then passes on what the pipe holds and ends (a descendant
+  // that left the group cannot keep it going). Returns its wait status (as waitpid gives it). A
+  // process that had already exited keeps its own status. Idempotent: later calls return the same
+  // status.
   int Terminate(std::chrono::milliseconds grace = kDefaultGrace);
 
   // The wait status once the process has ended (Exited() or Terminate()).
@@ -61,13 +68,21 @@ class Upstream {
 
  private:
   Upstream(pid_t pid, int in, int out) : pid_(pid), stdin_fd_(in), stdout_fd_(out) {}
+  void StopRelay();
 
   pid_t pid_;
   int stdin_fd_;
   int stdout_fd_;
+  int stop_relay_fd_ = -1;  // an eventfd: written when the relay is to finish
+  std::thread relay_;
   bool reaped_ = false;
   std::optional<int> wait_status_;
 };
+
+// Writes all of `text` to a log descriptor, which may be non-blocking (it can share a terminal's
+// open file description with a client's stdout the proxy made non-blocking): waits up to 100 ms
+// each time it is full, and gives up on an error. A log line is worth no more than that.
+void WriteToLog(int fd, std::string_view text);
 
 // "exited with status 0", "killed by signal 15 (SIGTERM)".
 std::string DescribeWaitStatus(int wait_status);

@@ -168,6 +168,37 @@ TEST(UpstreamTest, StderrIsOurs) {
   close(err[0]);
 }
 
+// What the upstream writes on its stderr, as it reaches the log given to Start (the whole of it
+// once Terminate has ended the relay).
+std::string StderrThroughTheLog(const std::string& command) {
+  int log[2];
+  EXPECT_EQ(pipe2(log, O_CLOEXEC), 0);
+  Result<std::unique_ptr<Upstream>> up = Upstream::Start(command, log[1]);
+  close(log[1]);
+  EXPECT_TRUE(up.ok());
+  if (up.ok()) {
+    EXPECT_TRUE((*up)->WaitForExit(std::chrono::seconds(10)));
+    (*up)->Terminate();
+  }
+  std::string text = ReadAll(log[0]);
+  close(log[0]);
+  return text;
+}
+
+TEST(UpstreamTest, StderrLinesReachTheLogPrintable) {
+  // ESC and BEL (an OSC title), a C1 control (U+009B), a bidi override (U+202E), a byte that is
+  // not UTF-8; é stays; a CRLF line ends as a line; the unterminated rest is a line of its own.
+  EXPECT_EQ(StderrThroughTheLog(
+                R"(printf 'plain\n\033]0;title\007 \302\233 \342\200\256 \377 é\r\nrest' >&2)"),
+            "plain\n\\u001b]0;title\\u0007 \\u009b \\u202e \\xff é\nrest\n");
+}
+
+TEST(UpstreamTest, AnOverLongStderrLineComesInPieces) {
+  EXPECT_EQ(StderrThroughTheLog("head -c 10000 /dev/zero | tr '\\0' a >&2"),
+            std::string(4096, 'a') + "\n" + std::string(4096, 'a') + "\n" + std::string(1808, 'a') +
+                "\n");
+}
+
 TEST(UpstreamTest, DiesWithTheThreadThatStartedIt) {
   std::unique_ptr<Upstream> up;
   std::thread([&] { up = Start("exec sleep 100"); }).join();

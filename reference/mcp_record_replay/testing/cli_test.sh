@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# `arcs mcp record` and `arcs mcp replay` ended by SIGINT, SIGTERM and SIGHUP (issue #24): the
-# recording keeps every message received before the signal and gets its footer, and no process of
-# the upstream's group survives (the fake upstream, group_upstream.py, starts a `sleep 1000` of its
-# own). A realistic delay of 2^40 ms is cut to the documented cap and wakes on a signal and on the
-# client closing its input. Every wait polls with limits of tens of seconds; none is a fixed sleep.
+# `arcs mcp record` and `arcs mcp replay` as a user runs them (issue #24). Ended by SIGINT, SIGTERM
+# and SIGHUP: the recording keeps every message received before the signal and gets its footer,
+# and no process of the upstream's group survives (the fake upstream, group_upstream.py, starts a
+# `sleep 1000` of its own). A realistic delay of 2^40 ms is cut to the documented cap and wakes on
+# a signal and on the client closing its input. What reaches stderr from the upstream, the client
+# and the recording holds no terminal control, bidi control or invalid UTF-8 raw. Every wait polls
+# with limits of tens of seconds; none is a fixed sleep.
 # usage: signals_test.sh ARCS
 set -uo pipefail
 arcs=$1
 fake="/usr/bin/python3 $(cd "$(dirname "$0")" && pwd)/group_upstream.py"
 work=$(mktemp -d)
-started=()  # every arcs we start, and the upstream groups, ended by id if a check left them
-groups=()
+# Ended by id at the exit: an arcs still running (a job of ours), and an upstream group whose check
+# failed (one that survived). Never a pid we saw end: another process may have it by now.
+survivors=()
 cleanup() {
   local pid
-  for pid in "${started[@]}"; do kill -KILL "$pid" 2>/dev/null; done
-  for pid in "${groups[@]}"; do kill -KILL -- "-$pid" 2>/dev/null; done
+  for pid in $(jobs -rp); do kill -KILL "$pid"; done
+  for pid in "${survivors[@]}"; do kill -KILL -- "-$pid" 2>/dev/null; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -40,9 +43,7 @@ wait_until() {  # wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s
   done
 }
 
-dead() {  # gone, or a zombie nobody reaps
-  [[ ! -e /proc/$1/stat ]] || [[ $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) == Z* ]]
-}
+running() { [[ -n $(jobs -rp) ]]; }  # the one arcs started in the background
 
 group_gone() {  # no live process in process group $1
   ! ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ {found = 1} END {exit !found}'
@@ -61,14 +62,13 @@ start() {
   mkfifo "$dir/in"
   env --default-signal=HUP,INT,TERM "$arcs" mcp "$@" <"$dir/in" >"$dir/out" 2>"$dir/err" &
   pid=$!
-  started+=("$pid")
   exec 3>"$dir/in"
 }
 
 # finish SECONDS: waits for arcs to end; sets status (999 when it did not end in time).
 finish() {
   status=999
-  if wait_until "$1" dead "$pid"; then
+  if wait_until "$1" eval '! running'; then
     wait "$pid"
     status=$?
   fi
@@ -79,8 +79,19 @@ upstream_group() {  # upstream_group FILE: sets pgid once the fake upstream wrot
   pgid=
   wait_until 60 test -s "$1" || return 1
   read -r pgid _ <"$1"
-  groups+=("$pgid")
 }
+
+group_ended() {  # group_ended NAME: checks that the upstream's group $pgid ends
+  if [[ -n $pgid ]] && wait_until 30 group_gone "$pgid"; then
+    echo "ok: $1"
+  else
+    echo "FAIL: $1"
+    failed=1
+    [[ -z $pgid ]] || survivors+=("$pgid")
+  fi
+}
+
+signal() { running && kill "-$1" "$pid"; }
 
 request() { printf '{"jsonrpc":"2.0","id":%s,"method":"%s"}\n' "$1" "$2" >&3; }
 
@@ -92,15 +103,14 @@ for sig in HUP INT TERM; do
   for id in 1 2 3; do request "$id" "m$id"; done
   check "record SIG$sig: the upstream answered" wait_until 60 lines_at_least "$dir/out" 3
   upstream_group "$dir/group"
-  kill "-$sig" "$pid"
+  signal "$sig"
   finish 60
   check "record SIG$sig: exit status 0 (got $status)" test "$status" = 0
   check "record SIG$sig: the footer counts all 6 messages" \
     bash -c "tail -n 1 '$dir/rec.jsonl' | grep -q '\"type\":\"footer\",\"total_messages\":6,'"
   check "record SIG$sig: all 6 messages recorded" \
     test "$(grep -c '"type":"message"' "$dir/rec.jsonl")" = 6
-  check "record SIG$sig: no process of the upstream's group is left" \
-    wait_until 30 group_gone "${pgid:-0}"
+  group_ended "record SIG$sig: no process of the upstream's group is left"
 done
 
 recording() {  # recording FILE LATENCY_MS: one request and its response
@@ -121,11 +131,10 @@ for sig in HUP INT TERM; do
   request 2 unrecorded
   check "replay SIG$sig: the upstream answered" wait_until 60 has_line "$dir/out" '"echo": "unrecorded"'
   upstream_group "$dir/group"
-  kill "-$sig" "$pid"
+  signal "$sig"
   finish 60
   check "replay SIG$sig: exit status 0 (got $status)" test "$status" = 0
-  check "replay SIG$sig: no process of the upstream's group is left" \
-    wait_until 30 group_gone "${pgid:-0}"
+  group_ended "replay SIG$sig: no process of the upstream's group is left"
 done
 
 # 2^40 ms recorded: cut to the cap of 60 s, so an end within 30 s of the event is the wait waking.
@@ -136,7 +145,7 @@ start "$dir" replay -r "$dir/rec.jsonl" --timing realistic
 request 7 recorded
 check "realistic timing: a 2^40 ms delay is cut, with a note" \
   wait_until 60 has_line "$dir/err" 'delay of 1099511627776 ms is cut to 60000 ms'
-kill -TERM "$pid"
+signal TERM
 finish 30
 check "realistic timing: SIGTERM ends the delay and the replay (exit 0, got $status)" \
   test "$status" = 0
@@ -153,4 +162,29 @@ check "realistic timing: the client closing its input ends the delay (exit 0, go
   test "$status" = 0
 check "realistic timing: the answer still owed is sent" \
   has_line "$dir/out" '"id":7,"result":"from the recording"'
+# Raw: C0 (ESC, BEL), C1 (U+009B), a bidi override (U+202E) and a byte that is not UTF-8.
+nasty='\033]0;title\007 \302\233 \342\200\256 \377'
+no_raw_controls() {
+  ! LC_ALL=C grep -qP '[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80\xae|\xff' "$1"
+}
+dir=$work/stderr
+mkdir -p "$dir"
+# The same controls in a request's method, as JSON escapes, and raw in a line that is not JSON.
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"m \u001b]0;title\u0007 \u009b \u202e"}' \
+  "not json $(printf "$nasty")" >"$dir/client"
+"$arcs" mcp record --upstream "printf 'log $nasty\\n' >&2; cat >/dev/null" -o "$dir/rec.jsonl" \
+  <"$dir/client" >/dev/null 2>"$dir/record.err"
+check "record: the upstream's stderr line, escaped" \
+  grep -qF 'log \u001b]0;title\u0007 \u009b \u202e \xff' "$dir/record.err"
+check "record: nothing raw on stderr" no_raw_controls "$dir/record.err"
+recording "$dir/replay.jsonl" 5
+# by-request: the request is unmatched, so the upstream has written its line when it answers.
+"$arcs" mcp replay -r "$dir/replay.jsonl" --match-mode by-request --on-unmatched passthrough \
+  --upstream "printf 'log $nasty\\n' >&2; /usr/bin/python3 -c 'import sys; sys.stdout.write(sys.stdin.readline().replace(\"method\", \"result\"))'" \
+  <"$dir/client" >/dev/null 2>"$dir/replay.err"
+check "replay: the upstream's stderr line, escaped" \
+  grep -qF 'log \u001b]0;title\u0007 \u009b \u202e \xff' "$dir/replay.err"
+check "replay: the unmatched method, escaped" \
+  grep -qF 'for "m \u001b]0;title\u0007 \u009b \u202e": forwarded' "$dir/replay.err"
+check "replay: nothing raw on stderr" no_raw_controls "$dir/replay.err"
 exit $failed
