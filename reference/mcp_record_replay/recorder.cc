@@ -211,8 +211,13 @@ class RecordingFile {
         return Fail("writing", n < 0 ? errno : ENOSPC);
       }
     }
-    // A pipe or a device cannot be synced, and needs not be.
-    if (fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) Fail("syncing", errno);
+    // A pipe or a device cannot be synced, and needs not be. The verb's stop signals interrupt
+    // (no SA_RESTART), and a stop must not cost the recording its footer.
+    int synced;
+    do {
+      synced = fsync(fd_);
+    } while (synced != 0 && errno == EINTR);
+    if (synced != 0 && errno != EINVAL && errno != EROFS) Fail("syncing", errno);
   }
 
   void Fail(const char* doing, int error) {
