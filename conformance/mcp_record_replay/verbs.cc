@@ -268,9 +268,10 @@ complete line loads.
   --tags A,B             the header's tags, comma-separated
   --flush-interval MS    milliseconds between flushes (default 1000)
 
-At its end, however it ends but SIGKILL, the recording gets every message received and its
-footer, and the server's whole process group gets SIGTERM, then SIGKILL 2 s later if any of it is
-left. A signal ignored when arcs starts (nohup's SIGHUP) stays ignored.
+At each of these ends the recording gets every message received and its footer (unless a write
+to FILE failed: the error says so), and the server's whole process group gets SIGTERM, then
+SIGKILL 2 s later if any of it is left. A signal ignored when arcs starts (nohup's SIGHUP) stays
+ignored; SIGKILL cannot be caught, and leaves every line flushed before it whole.
 
 Exit status: 0 the session ended (the client's end, SIGINT, SIGTERM or SIGHUP), the server's exit
 status when it ended first (128 + N when signal N ended it), 2 on usage or I/O errors.
