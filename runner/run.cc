@@ -330,6 +330,7 @@ class Batches {
     }
     supervisor::RunSummary summary = RunCases(requests, cases, at);
     RunProbes(probes, &summary);
+    carried_.clear();
     return summary;
   }
 
@@ -384,16 +385,24 @@ class Batches {
     for (std::size_t i : batch) {
       SuiteCase& c = made.emplace_back(suite_.cases[i]);
       protocol::CaseRequest& request = requests.emplace_back(c.Request());
-      // A probe's operations send the same inputs: made once a batch.
-      request.inputs = made.size() > 1 && made[made.size() - 2].probe == c.probe
-                           ? requests[requests.size() - 2].inputs
-                           : c.probe->generate();
+      // A probe's operations send the same inputs: made once, and passed on to the next batch.
+      if (made.size() > 1 && made[made.size() - 2].probe == c.probe) {
+        request.inputs = requests[requests.size() - 2].inputs;
+      } else if (carried_probe_ == c.probe) {
+        request.inputs = std::move(carried_);
+      } else {
+        carried_.clear();  // never two probes' inputs at once
+        request.inputs = c.probe->generate();
+      }
       // The judge reads them where the request holds them, not from a copy (an alias that owns
       // nothing: the batch outlives every use).
       c.inputs = std::shared_ptr<const Inputs>(std::shared_ptr<const Inputs>(), &request.inputs);
       cases.push_back(&c);
     }
+    carried_.clear();
     supervisor::RunSummary part = RunCases(requests, cases, batch);
+    carried_ = std::move(requests.back().inputs);
+    carried_probe_ = made.back().probe;
     summary->processes_started += part.processes_started;
     summary->abandoned = summary->abandoned || part.abandoned;
     summary->interrupted = summary->interrupted || part.interrupted;
@@ -459,6 +468,9 @@ class Batches {
   const std::atomic<bool>* stop_;
   Judge judge_;
   std::uint64_t workers_ = 0;
+  // The last batch's inputs, for the next batch when it sends the same probe's.
+  std::map<std::string, std::string> carried_;
+  const conformance::ResourceProbe* carried_probe_ = nullptr;
   int failed_in_a_row_ = 0;
   std::string last_failure_;
 };
