@@ -307,11 +307,11 @@ bool IsGlob(std::string_view pattern) {
 class Batches {
  public:
   // Called once per case of the suite (by its index), as the supervisor's on_outcome is.
-  using Judge =
+  using OnOutcome =
       std::function<void(std::size_t index, const SuiteCase& c, const supervisor::Outcome& o)>;
   Batches(const Suite& suite, const supervisor::Options& options, const std::atomic<bool>* stop,
-          Judge judge)
-      : suite_(suite), options_(options), stop_(stop), judge_(std::move(judge)) {}
+          OnOutcome on_outcome)
+      : suite_(suite), options_(options), stop_(stop), on_outcome_(std::move(on_outcome)) {}
 
   supervisor::RunSummary Run() {
     std::vector<protocol::CaseRequest> requests;
@@ -346,7 +346,7 @@ class Batches {
         options_, requests,
         [&](const supervisor::Outcome& o) {
           Count(*cases[o.index], o);
-          judge_(at[o.index], *cases[o.index], o);
+          on_outcome_(at[o.index], *cases[o.index], o);
         },
         stop_);
   }
@@ -364,7 +364,7 @@ class Batches {
                    " " + c.operation;
       }
       if (o.fate != supervisor::Fate::kAnswered) {
-        judge_(probes[k], c, o);
+        on_outcome_(probes[k], c, o);
       } else {
         batch.push_back(probes[k]);
       }
@@ -466,7 +466,7 @@ class Batches {
   const Suite& suite_;
   const supervisor::Options& options_;
   const std::atomic<bool>* stop_;
-  Judge judge_;
+  OnOutcome on_outcome_;
   std::uint64_t workers_ = 0;
   // The last batch's inputs, for the next batch when it sends the same probe's.
   std::map<std::string, std::string> carried_;

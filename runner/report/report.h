@@ -332,7 +332,7 @@ void BoundImplementation(ImplementationReport* implementation);
 // implementations and kMaxReportCases cases in all, each case within kMaxCaseJsonBytes. The
 // suite's catalogue requirements take at most kMaxRequirementsJsonBytes.
 inline constexpr std::size_t kMaxReportImplementations = 32;
-inline constexpr std::size_t kMaxReportCases = 32768;  // ten implementations of 3,033 cases...
+inline constexpr std::size_t kMaxReportCases = 32768;  // 10 runs of a 3,033-case suite
 inline constexpr std::size_t kMaxRequirementsJsonBytes = std::size_t{16} << 20;
 
 // The largest report read (`arcs report`, `arcs diff`): the most a report within the bounds above
