@@ -336,9 +336,9 @@ inline constexpr std::size_t kMaxReportCases = 32768;  // 10 runs of a 3,033-cas
 inline constexpr std::size_t kMaxRequirementsJsonBytes = std::size_t{16} << 20;
 
 // The largest report read (`arcs report`, `arcs diff`): the most a report within the bounds above
-// can take (about 1.1 GiB), so that every report `arcs run` writes is read; anything past this is
-// not a report. Derived rather than streamed: the readers hold a whole report (two for `arcs
-// diff`) anyway, and the bound still refuses an endless input (/dev/zero) at a known size.
+// can take (1,125,122,048 bytes), so that every report `arcs run` writes is read; anything past
+// this is not a report. Derived rather than streamed: the readers hold a whole report (two for
+// `arcs diff`) anyway, and the bound still refuses an endless input (/dev/zero) at a known size.
 inline constexpr std::size_t kMaxReportBytes =
     kMaxReportCases * kMaxCaseJsonBytes + kMaxReportImplementations * kMaxImplementationJsonBytes +
     kMaxRequirementsJsonBytes + (std::size_t{1} << 20);  // and the run's own facts
