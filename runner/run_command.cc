@@ -542,7 +542,7 @@ int RunCommand(const std::vector<std::string>& args) {
   }
 
   static std::atomic<bool> stop{false};
-  supervisor::InstallInterruptHandler(&stop);
+  StopOnSignals(&stop, supervisor::kRunnerStopSignals);
   auto started = std::chrono::steady_clock::now();
   report::Report report;
   report.run.arcs_version = std::string(kArcsVersion);

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "reference/core/io.h"
+#include "reference/core/stop_signals.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/convert.h"
 #include "reference/mcp_record_replay/loader.h"
@@ -61,39 +62,13 @@ recording was refused (it cannot be loaded), 2 on usage or I/O errors, 3 the rep
 unmatched request (--on-unmatched error).
 )";
 
-// Ctrl-C, a polite kill, and a closed terminal or SSH session: each ends a session cleanly.
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
-
 std::atomic<bool> stop_requested{false};
-std::atomic<int> stop_signal{0};
-static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
-void OnStopSignal(int sig) {  // async-signal-safe: lock-free atomics only
-  stop_signal.store(sig);
-  stop_requested.store(true);
-}
-
-// Every one of kStopSignals sets stop_requested, however often it comes: a closed terminal may
-// send SIGHUP twice, and the second must not cut the footer or the upstream's end short (SIGKILL
-// remains for a stuck process). Without SA_RESTART, so that a write to a client that reads
-// nothing returns (EINTR) and sees the flag. A signal ignored at the start stays ignored, as
-// shells leave it (nohup; a background job's SIGINT).
-void StopOnSignals() {
-  for (int sig : kStopSignals) {
-    struct sigaction current {};
-    if (sigaction(sig, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
-    struct sigaction action {};
-    action.sa_handler = OnStopSignal;
-    sigemptyset(&action.sa_mask);
-    sigaction(sig, &action, nullptr);
-  }
-}
-
-// "SIGTERM" for the signal that stopped the session.
-std::string StopSignalName() {
-  const char* abbrev = sigabbrev_np(stop_signal.load());
-  return abbrev ? std::string("SIG") + abbrev : "a signal";
-}
+// Every stop signal sets stop_requested, however often it comes: a closed terminal may send SIGHUP
+// twice, and the second must not cut the footer or the upstream's end short (SIGKILL remains for a
+// stuck process). Without SA_RESTART, so that a write to a client that reads nothing returns
+// (EINTR) and sees the flag.
+void StopOnSignals() { arcs::StopOnSignals(&stop_requested); }
 
 // Options given as `--name VALUE`, `--name=VALUE` or a short alias, each at most once.
 struct Flags {
@@ -226,8 +201,7 @@ VerbOutput Replay(const std::vector<std::string>& args) {
       loaded.ok() ? mrr::Replayer::Create(*loaded, recording.lines(), *options) : loaded.status();
   if (!replayer.ok()) return Failed(*path, replayer.status());
   for (const std::string& note : loaded->notes) Log(note);
-  std::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an end, not a crash
-  StopOnSignals();
+  StopOnSignals();  // SIGPIPE too: a client that goes away is an end, not a crash
   // Destroyed after the replay, on every path: its upstream's process group ends then.
   std::unique_ptr<mrr::UpstreamForwarder> forwarder;
   if (passthrough) {
@@ -240,7 +214,7 @@ VerbOutput Replay(const std::vector<std::string>& args) {
       mrr::ServeReplay(&*replayer, 0, 1, forwarder.get(), Log, &stop_requested);
   VerbOutput output;
   if (served.end == mrr::ServeEnd::kStopped) {
-    Log(StopSignalName() + ": the replay ends");
+    Log(LastStopSignalName() + ": the replay ends");
   } else if (served.end == mrr::ServeEnd::kFailed) {
     output.err.push_back(served.why);
     output.exit_code = 2;

@@ -270,7 +270,7 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   }
   // From here on a signal stops the run at whatever stage, and what was found is written.
   static std::atomic<bool> stop{false};
-  supervisor::InstallInterruptHandler(&stop);
+  StopOnSignals(&stop, supervisor::kRunnerStopSignals);
   Result<runner::Suite> suite = runner::LoadSuite(runner::DefaultSuiteRoot(), args.filter);
   if (!suite.ok()) {
     std::cerr << "arcs fuzz: " << Shown(suite.status().message()) << "\n";

@@ -608,41 +608,4 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
   return summary;
 }
 
-namespace {
-
-// Each asks the run to stop: Ctrl-C, a polite kill, and a closed terminal or SSH session.
-constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
-
-std::atomic<std::atomic<bool>*> interrupt_flag{nullptr};
-static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free);
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-// Async-signal-safe: lock-free atomics and sigaction only.
-void OnInterrupt(int) {
-  int saved_errno = errno;
-  if (std::atomic<bool>* flag = interrupt_flag.load()) flag->store(true);
-  // The next Ctrl-C (or SIGTERM, SIGHUP) takes the default action: a stuck runner can still be
-  // killed.
-  struct sigaction fallback {};
-  fallback.sa_handler = SIG_DFL;
-  sigemptyset(&fallback.sa_mask);
-  for (int sig : kInterruptSignals) sigaction(sig, &fallback, nullptr);
-  errno = saved_errno;
-}
-
-}  // namespace
-
-void InstallInterruptHandler(std::atomic<bool>* flag) {
-  interrupt_flag.store(flag);
-  struct sigaction action {};
-  action.sa_handler = OnInterrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  for (int sig : kInterruptSignals) sigaction(sig, &action, nullptr);
-  struct sigaction ignore {};
-  ignore.sa_handler = SIG_IGN;
-  sigemptyset(&ignore.sa_mask);
-  sigaction(SIGPIPE, &ignore, nullptr);
-}
-
 }  // namespace arcs::supervisor

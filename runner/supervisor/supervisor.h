@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/core/stop_signals.h"
 #include "runner/protocol/protocol.h"
 
 namespace arcs::supervisor {
@@ -175,12 +176,12 @@ RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>&
                const std::function<void(const Outcome&)>& on_outcome,
                const std::atomic<bool>* stop);
 
-// Installs SIGINT/SIGTERM/SIGHUP handlers that set *flag and ignores SIGPIPE: a closed terminal or
-// SSH session (SIGHUP) stops the run like Ctrl-C, so the report is still written and no process
-// group is left running. The first signal also restores the default actions of all three, so a
-// second Ctrl-C kills a stuck program the usual way. The handler only stores to lock-free
-// atomics and calls sigaction (async-signal-safe).
-void InstallInterruptHandler(std::atomic<bool>* flag);
+// How `arcs run` and `arcs fuzz` stop (reference/core/stop_signals.h): SIGINT, SIGTERM and SIGHUP
+// set the flag Run polls, so the report is still written and no process group is left running;
+// the first signal restores the default actions, so a second Ctrl-C kills a stuck program the
+// usual way.
+inline constexpr StopSignalOptions kRunnerStopSignals{.second_signal_kills = true,
+                                                      .restart_system_calls = true};
 
 }  // namespace arcs::supervisor
 

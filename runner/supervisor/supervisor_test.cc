@@ -778,11 +778,15 @@ TEST(Supervisor, FateNames) {
   EXPECT_EQ(FateName(Fate::kRunner), "runner");
 }
 
-// Saves the actions of the signals InstallInterruptHandler changes, and restores them.
+// Saves the actions of the signals StopOnSignals changes, sets their defaults (a signal ignored
+// by whatever started the test would stay ignored), and restores them.
 class SavedActions {
  public:
   SavedActions() {
-    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], nullptr, &saved_[i]);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) {
+      sigaction(kSignals[i], nullptr, &saved_[i]);
+      signal(kSignals[i], SIG_DFL);
+    }
   }
   ~SavedActions() {
     for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &saved_[i], nullptr);
@@ -799,10 +803,10 @@ sighandler_t Handler(int sig) {
   return now.sa_handler;
 }
 
-TEST(InstallInterruptHandler, TheFirstSignalSetsTheFlagAndTheSecondKills) {
+TEST(RunnerStopSignals, TheFirstSignalSetsTheFlagAndTheSecondKills) {
   SavedActions saved;
   std::atomic<bool> flag{false};
-  InstallInterruptHandler(&flag);
+  StopOnSignals(&flag, kRunnerStopSignals);
   EXPECT_EQ(Handler(SIGPIPE), SIG_IGN);
   raise(SIGINT);
   EXPECT_TRUE(flag.load());
@@ -810,12 +814,12 @@ TEST(InstallInterruptHandler, TheFirstSignalSetsTheFlagAndTheSecondKills) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) EXPECT_EQ(Handler(sig), SIG_DFL) << sig;
 }
 
-TEST(InstallInterruptHandler, AHangUpStopsTheRunLikeCtrlC) {
+TEST(RunnerStopSignals, AHangUpStopsTheRunLikeCtrlC) {
   // A closed terminal or SSH session: the run must stop cleanly, not die with its children
   // running.
   SavedActions saved;
   std::atomic<bool> flag{false};
-  InstallInterruptHandler(&flag);
+  StopOnSignals(&flag, kRunnerStopSignals);
   raise(SIGHUP);
   EXPECT_TRUE(flag.load());
   EXPECT_EQ(Handler(SIGHUP), SIG_DFL);
