@@ -487,6 +487,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   std::vector<std::string> formats;
   for (const SuiteCase& c : suite.cases) {
     const std::string format(c.format->name);
+  options.case_cpu_timeout_seconds = args.cpu_timeout_seconds;
     if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
       formats.push_back(format);
     }

@@ -51,7 +51,8 @@ Result<std::string> WriteKnownFailures(const std::string& path, std::string_view
 
 struct RunOptions {
   int jobs = 1;
-  double timeout_seconds = 10;
+  double timeout_seconds = 10;     // per case, wall clock
+  double cpu_timeout_seconds = 0;  // per case, CPU time; 0: none (see supervisor::Options)
   int max_consecutive_failures = 3;
   bool filtered = false;    // the suite is a selection: no format can be certified "full"
   bool progress = false;    // draw a progress bar on stderr

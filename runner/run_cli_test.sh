@@ -32,11 +32,13 @@ summary_field() {
 one=spool-11.1-minimal
 three="spool-11.[123]-*"
 
-# 1. The reference, through `arcs serve`, passes every case; -j 2 gives the same report.
-expect_status 0 "reference run" "$arcs" run --quiet --report "$tmp/ref.json"
+# 1. The reference, through `arcs serve`, passes every case; -j 2 gives the same report. A limit
+# on CPU time, not on the wall clock, so that a busy machine cannot make a resource probe (the
+# heaviest takes 2-3 s of CPU) time out (tools/run.sh does the same).
+expect_status 0 "reference run" "$arcs" run --quiet --timeout-cpu 20 --report "$tmp/ref.json"
 [ "$(summary_field "$tmp/ref.json" failed)" = 0 ] || fail "the reference failed cases"
 [ "$(summary_field "$tmp/ref.json" errored)" = 0 ] || fail "the reference errored cases"
-expect_status 0 "reference run -j 2" "$arcs" run --quiet -j 2 --report "$tmp/ref2.json"
+expect_status 0 "reference run -j 2" "$arcs" run --quiet -j 2 --timeout-cpu 20 --report "$tmp/ref2.json"
 expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.json" "$tmp/ref2.json"
 
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
@@ -145,6 +147,17 @@ expect_status 1 "crashing implementation" "$arcs" run --quiet --filter "$three" 
 expect_status 1 "hanging implementation" "$arcs" run --quiet --filter "$one" --timeout 0.5 \
   --impl "$fake hang --case $one/validate" --report "$tmp/hang.json"
 [ "$(case_field "$tmp/hang.json" $one validate error_kind)" = timeout ] || fail "hang not classified"
+case_field "$tmp/hang.json" $one validate actual | grep -q "within 0.5 s of wall-clock time" ||
+  fail "a hang does not say which limit it passed"
+# Spinning the CPU passes the CPU time limit long before the wall-clock backstop, which defaults
+# to 10 times the CPU limit and at least 60 s.
+expect_status 1 "burning implementation" "$arcs" run --quiet --filter "$one" --timeout-cpu 0.5 \
+  --impl "$fake burn --case $one/validate" --report "$tmp/burn.json"
+[ "$(case_field "$tmp/burn.json" $one validate error_kind)" = timeout ] || fail "a CPU burner not classified"
+case_field "$tmp/burn.json" $one validate actual | grep -q "within 0.5 s of CPU time" ||
+  fail "a CPU burner does not say which limit it passed"
+/usr/bin/python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["run"]["timeout_seconds"] == 60' \
+  "$tmp/burn.json" || fail "the wall-clock backstop of --timeout-cpu 0.5 is not 60 s"
 expect_status 1 "garbage" "$arcs" run --quiet --filter "$one" \
   --impl "$fake garbage --case $one/validate" --report "$tmp/garbage.json"
 [ "$(case_field "$tmp/garbage.json" $one validate error_kind)" = protocol ] ||
@@ -177,9 +190,10 @@ import json, os, signal, subprocess, sys, time
 arcs, fake, tmp, sig = sys.argv[1:]
 pids = os.path.join(tmp, "int-%s.pids" % sig)
 report_path = os.path.join(tmp, "int-%s.json" % sig)
-run = subprocess.Popen([arcs, "run", "--quiet", "--filter", "spool-11.*",
+out_path = os.path.join(tmp, "int-%s.out" % sig)
+run = subprocess.Popen([arcs, "run", "--filter", "spool-11.*",
                         "--impl", "%s slow --delay 0.3 --pids %s" % (fake, pids),
-                        "--report", report_path])
+                        "--report", report_path], stdout=open(out_path, "w"))
 # Interrupt once the implementation has had time for a few cases, however slow its start.
 deadline = time.monotonic() + 60
 while not (os.path.exists(pids) and open(pids).read()) and time.monotonic() < deadline:
@@ -189,6 +203,9 @@ start = time.monotonic()
 run.send_signal(signal.Signals[sig])
 status = run.wait(timeout=30)
 assert status == 1, "exit %d" % status
+# The summary names the cases not run once, each reason once ("not run (N): interrupted: ...").
+summary = open(out_path).read()
+assert "not run (" in summary and "interrupted: interrupted" not in summary, summary
 assert time.monotonic() - start < 10, "slow to stop"
 report = json.load(open(report_path))
 assert report["complete"] is False, "not marked incomplete"
@@ -237,8 +254,8 @@ expect_status 2 "unknown option" "$arcs" run --no-such-option
 expect_status 2 "unknown format" "$arcs" run --format nope
 expect_status 2 "report into a missing folder" "$arcs" run --report "$tmp/no/such/dir/r.json"
 grep -q "no/such/dir" "$tmp/out" || fail "the unwritable report path is not named"
-for bad in "--timeout 1e-9" "--timeout 0x10" "--timeout inf" "-j 0" "-j 257" "-j 2.0" \
-  "--max-consecutive-failures -1"; do
+for bad in "--timeout 1e-9" "--timeout 0x10" "--timeout inf" "--timeout-cpu 0" "--timeout-cpu nan" \
+  "-j 0" "-j 257" "-j 2.0" "--max-consecutive-failures -1"; do
   # shellcheck disable=SC2086  # the option and its value are two words on purpose
   expect_status 2 "strict number: $bad" "$arcs" run $bad
 done
@@ -254,7 +271,7 @@ expect_status 0 "help" "$arcs" run --help
 ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$tmp/chatty.out" ||
   fail "a control character from the implementation reached the summary"
 ! grep -q '^spool.spool:1' "$tmp/chatty.out" || fail "the implementation forged a line"
-grep -q 'fake\\x1B\]0;pwned\\x07' "$tmp/chatty.out" || fail "the name is not shown escaped"
+grep -q 'fake\\u001b\]0;pwned\\u0007' "$tmp/chatty.out" || fail "the name is not shown escaped"
 [ "$(wc -c <"$tmp/chatty.json")" -lt 200000 ] || fail "the report kept what the answers flooded"
 case_field "$tmp/chatty.json" $one validate message | grep -q "findings: the first 1000 of 5000 kept" ||
   fail "the report does not say the findings were cut"
@@ -280,7 +297,13 @@ expect_status 0 "report --badges" "$arcs" report "$tmp/ref.json" --badges "$tmp/
 # Whole-file reads are bounded and name what is wrong (issue #8): no std::bad_alloc, no "not JSON"
 # for a directory.
 expect_status 2 "report /dev/zero" "$arcs" report /dev/zero --html
-grep -q "/dev/zero: larger than 67108864 bytes" "$tmp/out" || fail "report /dev/zero: no clear error"
+grep -q "/dev/zero: larger than [0-9]* bytes" "$tmp/out" || fail "report /dev/zero: no clear error"
+# One report holds what its readers can read: 32 implementations and 32,768 cases at most.
+many=()
+for i in $(seq 11); do many+=(--impl true); done
+"$arcs" run "${many[@]}" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q "one report holds at most 32 implementations and 32768 cases" "$tmp/err" \
+  || fail "11 implementations x the whole suite: not refused before the run"
 expect_status 2 "diff /dev/zero" "$arcs" diff "$tmp/ref.json" /dev/zero
 expect_status 2 "report DIR" "$arcs" report "$tmp" --html
 grep -q "is a directory" "$tmp/out" || fail "report DIR does not say it is a directory"

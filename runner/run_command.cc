@@ -34,8 +34,10 @@ constexpr char kUsage[] =
 constexpr char kHelp[] = R"(
 Runs implementations over the runner protocol (runner/PROTOCOL.md) against every conformance
 vector and scores them. With no --impl, runs the reference (`arcs serve`). With several, runs
-them one after the other and reports them side by side. Options take their value as the next
-argument or after '=' (--impl=COMMAND, -j8).
+them one after the other and reports them side by side: at most 32 implementations and 32,768
+cases in all (10 runs of the whole suite), so that every report stays readable by arcs report and
+arcs diff; each case holds at most 32 KiB of the implementation's text in the report, cut with a
+visible "…". Options take their value as the next argument or after '=' (--impl=COMMAND, -j8).
 
   --impl 'COMMAND'            an implementation under test, run with /bin/sh -c (repeatable)
   --format F                  only this format (repeatable)
@@ -67,7 +69,12 @@ argument or after '=' (--impl=COMMAND, -j8).
                               runner's own failure) before it ran every case writes no list and
                               says so: the cases not run would be listed as failures
   -j N                        run N copies of each implementation in parallel (default 1)
-  --timeout SECONDS           per case (default 10)
+  --timeout SECONDS           per case, of wall-clock time (default 10; with --timeout-cpu,
+                              10 times the CPU limit and at least 60)
+  --timeout-cpu SECONDS       per case, of CPU time (user + system) spent by the
+                              implementation's processes, read from /proc every 100 ms: a busy
+                              machine does not make it run out sooner. A case over either
+                              limit is a timeout, and its message says which
   --max-consecutive-failures N
                               abandon an implementation after N crashes, timeouts or protocol
                               errors in a row (default 3)
@@ -114,7 +121,8 @@ struct RunArgs {
   std::vector<KnownFailuresArg> known_failures;
   std::string write_known_failures;
   int jobs = 1;
-  double timeout = 10;
+  std::optional<double> timeout;  // wall clock; default: WallTimeout
+  double timeout_cpu = 0;         // 0: none
   int max_consecutive_failures = 3;
   std::string report_path;
   std::string suite_root;
@@ -136,10 +144,10 @@ KnownFailuresArg ParseKnownFailuresArg(const std::string& value) {
 
 // Returns "" or the usage error.
 std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
-  const std::vector<std::string> args =
-      SplitOptionValues(raw, {"--impl", "--format", "--operation", "--level", "--filter",
-                              "--known-failures", "--write-known-failures", "--report", "--suite",
-                              "--jobs", "--timeout", "--max-consecutive-failures", "--trace"});
+  const std::vector<std::string> args = SplitOptionValues(
+      raw, {"--impl", "--format", "--operation", "--level", "--filter", "--known-failures",
+            "--write-known-failures", "--report", "--suite", "--jobs", "--timeout", "--timeout-cpu",
+            "--max-consecutive-failures", "--trace"});
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string* into) { return TakeValue(args, &i, into); };
@@ -177,6 +185,10 @@ std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
       std::optional<double> t = ParseDecimal(v, 0.001, 86400);
       if (!t) return "--timeout wants seconds, a decimal number from 0.001 to 86400";
       out->timeout = *t;
+    } else if (a == "--timeout-cpu" && value(&v)) {
+      std::optional<double> t = ParseDecimal(v, 0.001, 86400);
+      if (!t) return "--timeout-cpu wants seconds, a decimal number from 0.001 to 86400";
+      out->timeout_cpu = *t;
     } else if (a == "--max-consecutive-failures" && value(&v)) {
       std::optional<std::uint64_t> n = ParseCount(v, 1'000'000);
       if (!n || *n == 0) return "--max-consecutive-failures wants a count from 1 to 1000000";
@@ -188,6 +200,14 @@ std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
     }
   }
   return "";
+}
+
+// The wall-clock limit per case: --timeout, else a backstop well behind the CPU time limit (an
+// implementation that sleeps or waits does not spend CPU time), else 10 s.
+double WallTimeout(const RunArgs& args) {
+  if (args.timeout) return *args.timeout;
+  if (args.timeout_cpu > 0) return std::clamp(10 * args.timeout_cpu, 60.0, 86400.0);
+  return 10;
 }
 
 // This binary, which serves as the reference (`arcs serve`).
@@ -288,7 +308,7 @@ void PrintFailures(const report::ImplementationReport& impl, const SummaryContex
   }
   if (!not_run.empty()) {
     std::cout << "  " << paint.Yellow("not run (" + std::to_string(not_run.size()) + ")") << ": "
-              << not_run.front()->error_kind << ": " << Shown(not_run.front()->actual) << "\n";
+              << Shown(not_run.front()->actual) << "\n";  // it starts with the fate's name
   }
   if (!stale.empty()) {
     std::cout << "  " << paint.Magenta("listed but passed (" + std::to_string(stale.size()) + ")")
@@ -500,7 +520,7 @@ void TraceLine(char direction, std::string_view line) {
 }
 
 int UsageError(const std::string& error) {
-  std::cerr << "arcs run: " << error << "\n"
+  std::cerr << "arcs run: " << Shown(error) << "\n"
             << kUsage << "Run 'arcs run --help' for every option.\n";
   return 2;
 }
@@ -518,12 +538,12 @@ int RunCommand(const std::vector<std::string>& args) {
   if (run_args.suite_root.empty()) run_args.suite_root = DefaultSuiteRoot();
   Result<Suite> suite = LoadSuite(run_args.suite_root, run_args.filter);
   if (!suite.ok()) {
-    std::cerr << "arcs run: " << suite.status().message() << "\n";
+    std::cerr << "arcs run: " << Shown(suite.status().message()) << "\n";
     return 2;
   }
   if (!run_args.trace.empty()) {
     if (Status s = SelectTraced(run_args.trace, &*suite); !s.ok()) {
-      std::cerr << "arcs run: " << s.message() << "\n";
+      std::cerr << "arcs run: " << Shown(s.message()) << "\n";
       return 2;
     }
     run_args.jobs = 1;
@@ -535,9 +555,17 @@ int RunCommand(const std::vector<std::string>& args) {
   const bool reference = run_args.impls.empty();
   std::vector<std::string> commands =
       reference ? std::vector<std::string>{ReferenceCommand(SelfPath())} : run_args.impls;
+  if (commands.size() > report::kMaxReportImplementations ||
+      commands.size() * suite->cases.size() > report::kMaxReportCases) {
+    std::cerr << "arcs run: one report holds at most " << report::kMaxReportImplementations
+              << " implementations and " << report::kMaxReportCases << " cases in all; "
+              << commands.size() << " x " << suite->cases.size()
+              << " is more: run them in several reports (arcs diff compares them)\n";
+    return 2;
+  }
   Result<LoadedLists> lists = LoadLists(run_args, commands.size());
   if (!lists.ok()) {
-    std::cerr << "arcs run: " << lists.status().message() << "\n";
+    std::cerr << "arcs run: " << Shown(lists.status().message()) << "\n";
     return 2;
   }
 
@@ -548,7 +576,8 @@ int RunCommand(const std::vector<std::string>& args) {
   report.run.arcs_version = std::string(kArcsVersion);
   report.run.started_at = Now();
   report.run.jobs = run_args.jobs;
-  report.run.timeout_seconds = run_args.timeout;
+  report.run.timeout_seconds = WallTimeout(run_args);
+  report.run.cpu_timeout_seconds = run_args.timeout_cpu;
   report.run.filters = run_args.filter.Describe();
   if (!run_args.trace.empty()) report.run.filters.push_back("--trace " + run_args.trace);
   std::vector<std::string> list_paths;
@@ -566,7 +595,8 @@ int RunCommand(const std::vector<std::string>& args) {
   const bool filtered = !run_args.filter.Empty() || !run_args.trace.empty();
   RunOptions options;
   options.jobs = run_args.jobs;
-  options.timeout_seconds = run_args.timeout;
+  options.timeout_seconds = WallTimeout(run_args);
+  options.cpu_timeout_seconds = run_args.timeout_cpu;
   options.max_consecutive_failures = run_args.max_consecutive_failures;
   options.filtered = filtered;
   options.pin_workers = run_args.pin_workers;

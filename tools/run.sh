@@ -13,7 +13,10 @@ reports=${ARCS_REPORTS:-reports}
 mkdir -p "$reports"
 fresh=$(mktemp "${TMPDIR:-/tmp}/arcs-reference.XXXXXX.json")
 trap 'rm -f "$fresh"' EXIT
-"$build/arcs" run -j "$jobs" --report "$fresh" | grep -v '^report: '
+# Per case, a limit on the reference's CPU time rather than the wall clock, so that a busy machine
+# cannot turn a resource probe (the heaviest takes 2-3 s of CPU) into a timeout and rewrite the
+# report; 20 s leaves room for a CPU several times slower, and the wall-clock backstop is 200 s.
+"$build/arcs" run -j "$jobs" --timeout-cpu 20 --report "$fresh" | grep -v '^report: '
 status=${PIPESTATUS[0]}
 [ -s "$fresh" ] || exit "$status"
 json=$reports/reference.json

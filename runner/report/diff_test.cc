@@ -35,7 +35,7 @@ TEST(ReportDiff, EqualReportsHaveNoDifferences) {
 TEST(ReportDiff, IgnoresWhatVariesFromRunToRun) {
   const Report old_report = testing::SampleReport();
   Report new_report = old_report;
-  new_report.run = RunInfo{"9.9", "2030-01-01T00:00:00Z", 99, 8, 1, {"x"}, "other"};
+  new_report.run = RunInfo{"9.9", "2030-01-01T00:00:00Z", 99, 8, 1, 5, {"x"}, "other"};
   new_report.implementations[1].stderr_tail = "different";
   new_report.implementations[1].restarts = 0;
   new_report.implementations[1].summary = {};

@@ -193,6 +193,11 @@ std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string
   text += " job(s), timeout ";
   text += seconds(run.timeout_seconds);
   text += " s per case";
+  if (run.cpu_timeout_seconds > 0) {
+    text += ", CPU time limit ";
+    text += seconds(run.cpu_timeout_seconds);
+    text += " s";
+  }
   if (!run.filters.empty()) {
     text += ", filters:";
     for (const std::string& filter : run.filters) {

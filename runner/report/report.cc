@@ -398,6 +398,8 @@ void WriteRun(const RunInfo& run, Writer* w) {
   w->Int(run.jobs);
   w->Key("timeout_seconds");
   w->Double(run.timeout_seconds);
+  w->Key("cpu_timeout_seconds");
+  w->Double(run.cpu_timeout_seconds);
   w->Key("filters");
   w->StringList(run.filters);
   w->Key("known_failures");
@@ -611,11 +613,18 @@ void ReadRun(const json::Value* value, const std::string& pointer, Status* statu
   r.Double("seconds", &run->seconds);
   r.Int("jobs", &run->jobs);
   r.Double("timeout_seconds", &run->timeout_seconds);
+  // Reports written before --timeout-cpu have none.
+  if (const json::Value* cpu = r.Optional("cpu_timeout_seconds", json::Kind::kNumber)) {
+    run->cpu_timeout_seconds = json::ToDouble(cpu->text()).value_or(-1);
+  }
   // The schema's bounds: no negative time, and at least one worker.
   if (status->ok() && run->seconds < 0) r.Fail(r.Pointer("seconds"), "must not be negative");
   if (status->ok() && run->jobs < 1) r.Fail(r.Pointer("jobs"), "must be at least 1");
   if (status->ok() && run->timeout_seconds < 0) {
     r.Fail(r.Pointer("timeout_seconds"), "must not be negative");
+  }
+  if (status->ok() && run->cpu_timeout_seconds < 0) {
+    r.Fail(r.Pointer("cpu_timeout_seconds"), "must not be negative");
   }
   r.StringList("filters", &run->filters);
   r.String("known_failures", &run->known_failures);

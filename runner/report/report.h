@@ -242,7 +242,8 @@ struct RunInfo {
   std::string started_at;  // RFC 3339 UTC
   double seconds = 0;
   int jobs = 1;
-  double timeout_seconds = 0;
+  double timeout_seconds = 0;      // the wall-clock limit per case
+  double cpu_timeout_seconds = 0;  // the CPU-time limit per case (--timeout-cpu); 0: none
   std::vector<std::string> filters;  // the --format/--filter/--operation/--level given
   std::string known_failures;        // path of the known-failures file, if any
 

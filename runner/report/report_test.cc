@@ -126,6 +126,7 @@ TEST(ReportModel, ToJsonWritesTheDocumentedShape) {
     "seconds": 0.5,
     "jobs": 1,
     "timeout_seconds": 0,
+    "cpu_timeout_seconds": 0,
     "filters": ["--format", "spool"],
     "known_failures": ""
   },
@@ -343,6 +344,16 @@ TEST(ReportModel, FromJsonHoldsRunFieldsToTheirBoundsAndCasesToOneEach) {
   EXPECT_EQ(ErrorAfterReplacing("\"jobs\": 2", "\"jobs\": -3"), "/run/jobs: must be at least 1");
   EXPECT_EQ(ErrorAfterReplacing("\"timeout_seconds\": 10", "\"timeout_seconds\": -0.5"),
             "/run/timeout_seconds: must not be negative");
+  EXPECT_EQ(ErrorAfterReplacing("\"cpu_timeout_seconds\": 0", "\"cpu_timeout_seconds\": -1"),
+            "/run/cpu_timeout_seconds: must not be negative");
+  // Reports written before --timeout-cpu have no cpu_timeout_seconds: none.
+  std::string old = ToJson(SampleReport());
+  const std::size_t at = old.find("\"cpu_timeout_seconds\": 0,");
+  ASSERT_NE(at, std::string::npos);
+  old.erase(at, std::string_view("\"cpu_timeout_seconds\": 0,").size());
+  Result<Report> before = FromJson(old);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  EXPECT_EQ(before->run.cpu_timeout_seconds, 0);
   Report twice = SampleReport();
   twice.implementations[0].cases.push_back(twice.implementations[0].cases[0]);
   Result<Report> read = FromJson(ToJson(twice));
