@@ -393,6 +393,8 @@ check "mcp replay passthrough to arcs mcp stub" 0 $?
 grep -q '"id":"c","result":{"content":\[{"type":"text","text":"from the upstream"}\]}' "$tmp/out"
 check "the stub's answer comes back with the live id" 0 $?
 "$arcs" mcp stub > /dev/null 2>&1; check "mcp stub usage" 2 $?
+"$arcs" mcp stub "$tmp/no-such-table" 2> "$tmp/err"; check "mcp stub missing table" 2 $?
+check "mcp stub names the table once" 1 "$(grep -o "no-such-table" "$tmp/err" | wc -l)"
 "$arcs" mcp replay < /dev/null > /dev/null 2>&1; check "mcp replay usage" 2 $?
 "$arcs" mcp convert -r "$tmp/session.jsonl" -o "$tmp/attack.yaml"; check "mcp convert exit" 0 $?
 grep -q "^# Auto-generated from session.jsonl" "$tmp/attack.yaml"; check "mcp convert writes YAML" 0 $?

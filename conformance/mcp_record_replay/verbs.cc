@@ -361,7 +361,11 @@ VerbOutput Stub(const std::vector<std::string>& args) {
   Result<std::string> table = ReadFile(args[0]);
   Result<mrr::StubUpstream> stub =
       table.ok() ? mrr::StubUpstream::Parse(*table) : Result<mrr::StubUpstream>(table.status());
-  if (!stub.ok()) return UsageError(args[0] + ": " + stub.status().message());
+  // ReadFile's errors name the file already; the table's own do not.
+  if (!stub.ok()) {
+    return UsageError(table.ok() ? args[0] + ": " + stub.status().message()
+                                 : stub.status().message());
+  }
   std::signal(SIGPIPE, SIG_IGN);
   jsonl::FdSource client(0);
   jsonl::LineReader reader(&client, {});
