@@ -22,7 +22,7 @@
 # about 40 with -j 1. `arcs run -j N` runs N copies of the adapter side by side, and helps up to
 # the number of CPUs. An implementation that speaks the protocol itself is faster still. The toy
 # takes 6 to 9 s of the 10 s timeout over the 1,000,000-entry resource probe: on a busy machine
-# give it `--timeout 30`, or leave the probes out (`--no-resource-probes`).
+# give it `--timeout-cpu 30`, or leave the probes out (`--no-resource-probes`).
 #
 # How it works: bash's `read` takes bytes one at a time from a pipe (a few MB/s), so a 96 MB
 # request line (the resource probes have them) would time out. One jq process for the whole run
