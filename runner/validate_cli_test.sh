@@ -89,13 +89,13 @@ printf '%s\n{"id":"x"}\n' "$session" > "$evil_name.spool"
 "$arcs" validate "$evil_name.spool" > "$tmp/out" 2>&1; check "hostile name exit" 1 $?
 check "hostile name: no forged line" 0 "$(grep -c '^forged' "$tmp/out")"
 check "hostile name: no raw control" 0 "$(tr -d '\n' < "$tmp/out" | LC_ALL=C grep -c '[[:cntrl:]]')"
-grep -q 'x\\x0Aforged.spool:1:1: error: forged \[SP-0\]\\x1B\]0;title\\x07.spool:2:1: error: .* \[SP-5.1-2\]$' "$tmp/out"
+grep -q 'x\\u000aforged.spool:1:1: error: forged \[SP-0\]\\u001b\]0;title\\u0007.spool:2:1: error: .* \[SP-5.1-2\]$' "$tmp/out"
 check "hostile name escaped" 0 $?
 printf '%s\n{"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"tool_call","\\u001b[2J\\u202e":1}\n' \
   "$session" > "$tmp/hostile-member.spool"
 "$arcs" validate "$tmp/hostile-member.spool" > "$tmp/out" 2>&1
 check "hostile member: no raw control" 0 "$(tr -d '\n' < "$tmp/out" | LC_ALL=C grep -c $'[\x01-\x1f\x7f]')"
-grep -q '\\x1B\[2J\\u202E' "$tmp/out"; check "hostile member escaped" 0 $?
+grep -q '\\u001b\[2J\\u202e' "$tmp/out"; check "hostile member escaped" 0 $?
 # --json stays JSON for a name that is not UTF-8, and keeps the exact bytes in file_base64.
 cp "$tmp/bad.spool" "$tmp/$(printf 'bad-\xff\xfe.spool')"
 "$arcs" validate --json "$tmp/$(printf 'bad-\xff\xfe.spool')" > "$tmp/out.json"
@@ -206,7 +206,7 @@ fi
 cp "$tmp/bad.spool" "$tree/$(printf 'evil\n:1:1: error: x [Y]\033[2J.spool')"
 "$arcs" validate "$tree" > "$tmp/out" 2> /dev/null
 check "folder: a hostile name forges no line" 0 "$(grep -cvE "$line_form" "$tmp/out")"
-grep -q 'evil\\x0A:1:1: error: x \[Y\]\\x1B\[2J.spool:2:1: error: ' "$tmp/out"
+grep -q 'evil\\u000a:1:1: error: x \[Y\]\\u001b\[2J.spool:2:1: error: ' "$tmp/out"
 check "folder: a hostile name is escaped" 0 $?
 
 # --sarif: one SARIF 2.1.0 log (checked here for what GitHub code scanning reads; it validates
@@ -470,7 +470,7 @@ for args in "$hostile" "validate --$hostile" "validate --format $hostile x" \
   "$arcs" "${argv[@]}" > /dev/null 2> "$tmp/err"
   check "hostile argument: arcs ${argv[0]} exit" 2 $?
   check "hostile argument: arcs ${argv[*]:0:2} no raw control" 0 "$(raw_controls "$tmp/err")"
-  grep -q '\\u202e\|\\u202E' "$tmp/err"; check "hostile argument: arcs ${argv[0]} shown escaped" 0 $?
+  grep -q '\\u202e' "$tmp/err"; check "hostile argument: arcs ${argv[0]} shown escaped" 0 $?
 done
 
 echo "cli: $((checks - failures)) passed, $failures failed"

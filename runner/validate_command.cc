@@ -20,7 +20,6 @@
 #include "reference/core/strings.h"
 #include "runner/cli.h"
 #include "runner/judge.h"
-#include "runner/report/escape.h"
 #include "runner/serve_command.h"
 #include "runner/suite.h"
 #include "runner/validate_explain.h"
@@ -93,9 +92,6 @@ all), through the same judges `arcs run` uses: every case must pass, match the r
 reading (the ARCS strict profile) and, for validate, report exactly the manifest's rule ids.
 Exit 0 when every case does, 1 otherwise, 2 on usage or I/O errors.
 )";
-
-// A file name or a message quoting one, as the terminal may show it.
-std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
 
 std::string FormatNames() {
   std::vector<std::string> names;
@@ -194,7 +190,7 @@ std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs
 }
 
 int UsageError(const std::string& error) {
-  std::cerr << "arcs validate: " << Shown(error) << "\n"
+  std::cerr << "arcs validate: " << Printable(error) << "\n"
             << kValidateUsage << "Try 'arcs validate --help' for every option and limit.\n";
   return 2;
 }
@@ -220,7 +216,7 @@ Result<const conformance::FormatModule*> FormatOf(
   if (!bytes.ok()) return Status(bytes.status().code(), path + ": " + bytes.status().message());
   if (const conformance::FormatModule* f = conformance::SniffFormat(*bytes)) {
     if (args.form == Form::kText && path != "-" && !f->extensions.empty()) {
-      std::cerr << "note: " << Shown(path) << ": read as " << f->title
+      std::cerr << "note: " << Printable(path) << ": read as " << f->title
                 << " by its content; its name "
                 << "does not end in "
                 << Join(std::vector<std::string>(f->extensions.begin(), f->extensions.end()),
@@ -460,7 +456,7 @@ class ValidateRun {
   // `path` could not be checked, for the reason `message` gives.
   void Fail(const std::string& path, const std::string& message) {
     ++tally_.unchecked;
-    std::cerr << "arcs validate: " << Shown(message) << "\n";
+    std::cerr << "arcs validate: " << Printable(message) << "\n";
     if (args_.form == Form::kSarif) sarif_.AddFailure(path, message);
   }
 

@@ -6,7 +6,6 @@
 
 #include "conformance/registry.h"
 #include "reference/core/strings.h"
-#include "runner/report/escape.h"
 
 namespace arcs::runner {
 namespace {
@@ -55,7 +54,7 @@ std::string ExplainText(const CatalogueRule& rule) {
   text += "catalogue: " + f.CataloguePath() + "\n";
   text += "errata: " + f.ErrataPath() + "\n";
   // The catalogue is ours, but it quotes specs: nothing in it may drive the terminal either.
-  return report::EscapeTerminalDocument(text);
+  return PrintableDocument(text);
 }
 
 std::string UnknownRuleText(std::string_view id) {
@@ -77,7 +76,7 @@ std::string UnknownRuleText(std::string_view id) {
       }
     }
   }
-  std::string text = "unknown rule id '" + report::EscapeTerminal(id) +
+  std::string text = "unknown rule id '" + Printable(id) +
                      "': no requirement catalogue has it (ids look like " + Join(examples) + ")";
   if (!starting.empty()) {
     text += "; ids starting with it: " + Join(starting);

@@ -2,6 +2,7 @@
 
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
+#include "reference/core/strings.h"
 #include "runner/cli.h"
 #include "runner/report/escape.h"
 
@@ -53,16 +54,16 @@ std::uint64_t ShownColumn(const Location& location) {
 void AppendValidateText(const ValidatedFile& file, std::string* out, bool color) {
   const Paint paint(color);
   const Diagnostics& d = file.diagnostics;
-  const std::string name = report::EscapeTerminal(file.name);
+  const std::string name = Printable(file.name);
   for (const Finding& f : d.findings()) {
     *out += paint.Bold(name + ":" + std::to_string(ShownLine(f.location)) + ":" +
                        std::to_string(ShownColumn(f.location)) + ":") +
             " " + InSeverityColor(paint, f.severity, std::string(SeverityName(f.severity)) + ":") +
-            " " + report::EscapeTerminal(f.message);
+            " " + Printable(f.message);
     if (!f.location.pointer.empty()) {
-      *out += " (at " + report::EscapeTerminal(f.location.pointer) + ")";
+      *out += " (at " + Printable(f.location.pointer) + ")";
     }
-    *out += " [" + InSeverityColor(paint, f.severity, report::EscapeTerminal(f.rule_id)) +
+    *out += " [" + InSeverityColor(paint, f.severity, Printable(f.rule_id)) +
             (f.reading.empty() ? "" : ", reading " + f.reading) + "]\n";
   }
   if (d.dropped_count() > 0) {

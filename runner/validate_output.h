@@ -27,7 +27,7 @@ struct ValidatedFile {
 // stands at 1:1, one about a line without a column at the line's column 1, so that every line has
 // the form editors and CI problem matchers parse. Then, when some findings were dropped,
 // "FILE: note: N more findings not shown". The file name, the message and the pointer (which
-// quote the file's content) are escaped (report::EscapeTerminal): a hostile file can neither
+// quote the file's content) are escaped (arcs::Printable): a hostile file can neither
 // forge a line for a CI log parser nor reach the terminal raw. With `color`, the location is bold
 // and the severity and rule id coloured as gcc colours them (SGR escapes of ours only: the escaped
 // text holds none).

@@ -61,8 +61,8 @@ TEST(ValidateText, UntrustedTextIsEscaped) {
   Diagnostics d;
   d.Add(MakeFinding("SP-3.6-1", Severity::kError, {1, 1, "/\x1b[2J"}, "quote \n\x9b\xe2\x80\xae"));
   EXPECT_EQ(Text("x\nforged.spool:1:1: error: y [SP-0]", d),
-            "x\\x0Aforged.spool:1:1: error: y [SP-0]:1:1: error: quote \\x0A\\x9B\\u202E "
-            "(at /\\x1B[2J) [SP-3.6-1]\n");
+            "x\\u000aforged.spool:1:1: error: y [SP-0]:1:1: error: quote \\u000a\\x9b\\u202e "
+            "(at /\\u001b[2J) [SP-3.6-1]\n");
 }
 
 TEST(ValidateText, ColourIsGccsAndOnlyWhenAsked) {

@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "conformance/registry.h"
-#include "runner/report/escape.h"
+#include "reference/core/strings.h"
 
 namespace arcs::runner {
 namespace {
@@ -29,8 +29,7 @@ int VerbCommand(const conformance::FormatModule& format, const std::vector<std::
   auto verb = std::find_if(format.verbs.begin(), format.verbs.end(),
                            [&](const conformance::VerbSpec& v) { return v.name == args[0]; });
   if (verb == format.verbs.end()) {
-    std::cerr << "arcs " << format.name << ": unknown verb '" << report::EscapeTerminal(args[0])
-              << "'\n";
+    std::cerr << "arcs " << format.name << ": unknown verb '" << Printable(args[0]) << "'\n";
     Usage(format, std::cerr);
     return 2;
   }
@@ -40,13 +39,11 @@ int VerbCommand(const conformance::FormatModule& format, const std::vector<std::
     return 0;
   }
   const conformance::VerbOutput output = verb->run(rest);
-  for (const std::string& line : output.out) std::cout << report::EscapeTerminal(line) << "\n";
+  for (const std::string& line : output.out) std::cout << Printable(line) << "\n";
   // A terminal is shown the document with its controls escaped; a file or a pipe gets its bytes.
-  std::cout << (isatty(STDOUT_FILENO) ? report::EscapeTerminalDocument(output.document)
-                                      : output.document);
+  std::cout << (isatty(STDOUT_FILENO) ? PrintableDocument(output.document) : output.document);
   for (const std::string& line : output.err) {
-    std::cerr << "arcs " << format.name << " " << verb->name << ": " << report::EscapeTerminal(line)
-              << "\n";
+    std::cerr << "arcs " << format.name << " " << verb->name << ": " << Printable(line) << "\n";
   }
   return output.exit_code;
 }
@@ -75,8 +72,7 @@ int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args)
     std::string head(64 * 1024, '\0');
     file.read(head.data(), static_cast<std::streamsize>(head.size()));
     if (file.bad() || (!file && file.gcount() == 0 && !file.eof())) {
-      std::cerr << "arcs " << verb << ": " << report::EscapeTerminal(args[0])
-                << ": cannot be read\n";
+      std::cerr << "arcs " << verb << ": " << Printable(args[0]) << ": cannot be read\n";
       return 2;
     }
     head.resize(static_cast<std::size_t>(file.gcount()));
@@ -86,7 +82,7 @@ int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args)
       format && std::any_of(format->verbs.begin(), format->verbs.end(),
                             [&](const conformance::VerbSpec& v) { return v.name == verb; });
   if (!has_verb) {
-    std::cerr << "arcs " << verb << ": " << report::EscapeTerminal(args[0])
+    std::cerr << "arcs " << verb << ": " << Printable(args[0])
               << (format ? ": " + std::string(format->title) + " has no " + std::string(verb)
                          : ": cannot tell the format from the name or the content")
               << "\n";

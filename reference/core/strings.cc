@@ -146,11 +146,11 @@ std::string Excerpt(std::string_view text, std::size_t max_bytes) {
 
 namespace {
 
-// Whether the code point is one Printable escapes although it is well-formed: a C1 control, or
-// a bidi or invisible format control.
+// Whether the code point is one Printable escapes although it is well-formed: a C1 control, a
+// bidi or invisible format control, or a line or paragraph separator.
 bool IsHiddenControl(char32_t c) {
   return (c >= 0x80 && c <= 0x9F) || c == 0x061C || (c >= 0x200B && c <= 0x200F) ||
-         (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
+         (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
          (c >= 0x2066 && c <= 0x2069) || c == 0xFEFF;
 }
 
@@ -169,15 +169,26 @@ void AppendHex(std::string& out, std::uint32_t value, int digits) {
   for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += kHex[(value >> shift) & 15];
 }
 
-// Printable's escaping appended to `out`; `json` adds Quoted's escapes (\" \\ \n \r \t).
-void AppendPrintable(std::string& out, std::string_view text, bool json) {
+// What the three entry points do beyond the escapes they share.
+enum class Style {
+  kLine,      // Printable
+  kDocument,  // PrintableDocument: '\n' and '\t' kept, '\\' not doubled
+  kJson,      // Quoted: \" and JSON's \n, \r and \t
+};
+
+// `text` escaped in `style`.
+std::string Escaped(std::string_view text, Style style) {
+  std::string out;
+  out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     const auto u = static_cast<unsigned char>(text[i]);
-    if (json && (u == '"' || u == '\\')) {
-      out += '\\';
+    if (u == '\\' && style != Style::kDocument) {
+      out += "\\\\";
+      ++i;
+    } else if (style == Style::kDocument && (u == '\n' || u == '\t')) {
       out += text[i++];
-    } else if (json && (u == '\n' || u == '\r' || u == '\t')) {
-      out += u == '\n' ? "\\n" : u == '\r' ? "\\r" : "\\t";
+    } else if (style == Style::kJson && (u == '"' || u == '\n' || u == '\r' || u == '\t')) {
+      out += u == '"' ? "\\\"" : u == '\n' ? "\\n" : u == '\r' ? "\\r" : "\\t";
       ++i;
     } else if (u < 0x20 || u == 0x7F) {
       out += "\\u";
@@ -199,21 +210,17 @@ void AppendPrintable(std::string& out, std::string_view text, bool json) {
       i += length;
     }
   }
+  return out;
 }
 
 }  // namespace
 
-std::string Printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  AppendPrintable(out, text, /*json=*/false);
-  return out;
-}
+std::string Printable(std::string_view text) { return Escaped(text, Style::kLine); }
+
+std::string PrintableDocument(std::string_view text) { return Escaped(text, Style::kDocument); }
 
 std::string Quoted(std::string_view text, std::size_t max_bytes) {
-  std::string out = "\"";
-  AppendPrintable(out, Excerpt(text, max_bytes), /*json=*/true);
-  return out + "\"";
+  return "\"" + Escaped(Excerpt(text, max_bytes), Style::kJson) + "\"";
 }
 
 std::optional<std::uint64_t> ParseCount(std::string_view text, std::uint64_t max) {

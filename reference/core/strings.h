@@ -22,20 +22,27 @@ std::vector<std::string_view> LinesWithEnds(std::string_view text);
 // appended when something was cut: how a message quotes text of unbounded length.
 std::string Excerpt(std::string_view text, std::size_t max_bytes);
 
-// `text` made safe to print: whatever reaches a terminal or a document from untrusted input (an
-// argument, a file name, a file's content) goes through this one function, so that it cannot
-// move the cursor, set a terminal title or hyperlink (ESC, OSC, BEL), reorder what is displayed
-// (bidi overrides such as U+202E) or hide text (zero-width characters). Escaped as \u00XX:
-// C0 controls (newline and tab too: a message stays one line), DEL and C1 controls
-// (U+0080-U+009F); as \uXXXX: U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+2064,
-// U+2066-U+2069, U+FEFF; as \xNN: each byte that begins no well-formed UTF-8 sequence.
-// Everything else, ordinary non-ASCII text included, is unchanged.
+// `text` made safe to print: whatever reaches a terminal, a log or a one-line message from
+// untrusted input (an argument, a file name, a file's content, an implementation's output) goes
+// through this one function, so that it cannot move the cursor, recolour or retitle the terminal,
+// set a hyperlink (ESC, OSC, BEL), forge a line for a log parser (U+2028, U+2029), reorder what
+// is displayed (bidi overrides such as U+202E) or hide text (zero-width characters). Escaped as
+// \u00xx: C0 controls (line feed and tab too: the text stays one line), DEL and C1 controls
+// (U+0080-U+009F); as \uxxxx: U+061C, U+200B-U+200F, U+2028, U+2029, U+202A-U+202E,
+// U+2060-U+2064, U+2066-U+2069, U+FEFF; as \xnn: each byte that begins no well-formed UTF-8
+// sequence. A backslash is doubled, so that, as in JSON, an escape in the output always means an
+// escaped character and the original bytes can be recovered. Everything else, ordinary non-ASCII
+// text included, is unchanged. Hex digits are lower-case.
 std::string Printable(std::string_view text);
 
+// A document (a rendered transcript, a rule's explanation) made safe to print: as Printable,
+// except that line feeds and tabs stay (they are its layout) and backslashes are not doubled
+// (Markdown is full of them). Nothing in it can drive the terminal either.
+std::string PrintableDocument(std::string_view text);
+
 // A piece of a file's content quoted in a finding's message: "text" in double quotes, cut to an
-// excerpt of max_bytes, with quotes and backslashes escaped as in JSON (\" and \\, \n, \r and
-// \t too) and the rest made Printable, so that a message stays one readable, harmless line, and
-// small, whatever the file holds.
+// excerpt of max_bytes, made Printable with JSON's own escapes where JSON has one (\", \n, \r and
+// \t), so that a message stays one readable, harmless line, and small, whatever the file holds.
 std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 
 // Whether `text` is well-formed UTF-8 (Unicode §3.9 table 3-7: no overlong form, no surrogate,

@@ -18,14 +18,15 @@ TEST(QuotedTest, EscapesQuotesBackslashesAndControls) {
 // A finding quotes file content: nothing in it may drive the terminal that prints the finding.
 TEST(QuotedTest, MakesTheRestPrintable) {
   EXPECT_EQ(Quoted("\xE2\x80\xAEtxt.exe\xC2\x9B\xFF"), R"("\u202etxt.exe\u009b\xff")");
+  EXPECT_EQ(Quoted("a\xE2\x80\xA8\xE2\x80\xA9"), R"("a\u2028\u2029")");
 }
 
 // Plain and ordinary non-ASCII text pass as they are.
 TEST(PrintableTest, KeepsOrdinaryText) {
   for (std::string_view text :
-       {"", "plain text with \"quotes\" and \\backslashes\\", "\xC3\xA9t\xC3\xA9 \xE2\x82\xAC",
+       {"", "plain text with \"quotes\" and 'apostrophes'", "\xC3\xA9t\xC3\xA9 \xE2\x82\xAC",
         "\xD8\xB9\xD8\xB1\xD8\xA8\xD9\x8A", "\xF0\x9F\x98\x80", "\xC2\xA0\xC2\xA9",
-        "\xE2\x80\x8A\xE2\x80\x90", "\xE2\x80\xA9\xE2\x80\xAF\xE2\x81\xA5\xE2\x81\xAA",
+        "\xE2\x80\x8A\xE2\x80\x90", "\xE2\x80\xA7\xE2\x80\xAF\xE2\x81\xA5\xE2\x81\xAA",
         "\xEF\xBB\xBE\xEF\xBF\xBD"}) {
     EXPECT_EQ(Printable(text), text) << testing::PrintToString(text);
   }
@@ -48,6 +49,37 @@ TEST(PrintableTest, EscapesControlsAsUnicodeEscapes) {
             R"(\u061c \u200b\u200f \u202a\u202e)");
   EXPECT_EQ(Printable("\xE2\x81\xA0\xE2\x81\xA4 \xE2\x81\xA6\xE2\x81\xA9 \xEF\xBB\xBF"),
             R"(\u2060\u2064 \u2066\u2069 \ufeff)");
+  EXPECT_EQ(Printable("a\xE2\x80\xA8"
+                      "b\xE2\x80\xA9"),
+            R"(a\u2028b\u2029)");  // a line and a paragraph separator end a line for some viewers
+}
+
+// A backslash is doubled, so that "\u001b" in the output is an ESC and "\\u001b" the six
+// characters: the original bytes can be recovered, as from JSON.
+TEST(PrintableTest, DoublesBackslashes) {
+  EXPECT_EQ(Printable(R"(C:\dir\)"), R"(C:\\dir\\)");
+  EXPECT_EQ(Printable("\\u001b\x1b"), R"(\\u001b\u001b)");
+}
+
+// A hostile file name or message cannot start a line a CI log parser reads as a finding.
+TEST(PrintableTest, OutputIsOneLineOfPrintableText) {
+  const std::string hostile =
+      "x\nevil.spool:1: SPOOL-1 MUST forged\r\x1b]0;title\x07\xE2\x80\xA8\xC2\x85\xFF";
+  const std::string escaped = Printable(hostile);
+  for (unsigned char c : escaped) EXPECT_TRUE(c >= 0x20 && c != 0x7F) << static_cast<int>(c);
+  EXPECT_EQ(escaped.find("\xE2\x80\xA8"), std::string::npos);
+  EXPECT_EQ(escaped.find("\xC2\x85"), std::string::npos);
+  EXPECT_TRUE(IsValidUtf8(escaped));
+}
+
+// A document keeps its line feeds, tabs and (Markdown's) backslashes; the rest is as Printable.
+TEST(PrintableDocumentTest, KeepsLayoutAndBackslashes) {
+  EXPECT_EQ(PrintableDocument("\x1b[31m\\*a\\*\n\tb\r\n\xE2\x80\xAE\xE2\x80\xA8\xFF"),
+            R"(\u001b[31m\*a\*)"
+            "\n\tb"
+            R"(\u000d)"
+            "\n"
+            R"(\u202e\u2028\xff)");
 }
 
 // Each byte that begins no well-formed sequence is shown as its value, one escape per byte.

@@ -145,7 +145,7 @@ void AddNotes(const Report& old_report, const Report& new_report, ReportDiff* di
   }
 }
 
-std::string Show(std::string_view text) { return EscapeTerminal(Truncate(text, kMaxValueBytes)); }
+std::string Show(std::string_view text) { return Printable(Truncate(text, kMaxValueBytes)); }
 
 std::string KeyText(const CaseKey& key) {
   return Show(key.implementation) + "  " + Show(key.format) + "  " + Show(key.id) + "  " +

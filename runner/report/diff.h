@@ -76,7 +76,7 @@ Result<ReportDiff> Compare(const Report& old_report, const Report& new_report);
 
 // The diff for a terminal: regressions first, then other changes, added and removed cases,
 // format changes and notes, and a last line "arcs diff: ..." with the totals. Untrusted text is
-// escaped (escape.h EscapeTerminal) and long values are shortened.
+// escaped (arcs::Printable) and long values are shortened.
 std::string FormatDiff(const ReportDiff& diff);
 
 }  // namespace arcs::report

@@ -82,13 +82,6 @@ bool IsBidiControl(char32_t cp) {
 // U+2028 and U+2029 end a line for some log viewers and JavaScript-based consoles.
 bool IsLineSeparator(char32_t cp) { return cp == 0x2028 || cp == 0x2029; }
 
-// "\\xNN" (digits = 2) or "\\uNNNN" (digits = 4), upper-case hex.
-void AppendEscape(char32_t value, int digits, std::string* out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  *out += digits == 2 ? "\\x" : "\\u";
-  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) *out += kHex[(value >> shift) & 0xF];
-}
-
 }  // namespace
 
 std::string ValidUtf8(std::string_view text) {
@@ -196,36 +189,6 @@ std::string EscapeMarkdown(std::string_view text) {
   });
   return out;
 }
-
-namespace {
-
-// EscapeTerminal, with `keep_layout`: line feeds and tabs pass, and backslashes are not doubled.
-std::string EscapeForTerminal(std::string_view text, bool keep_layout) {
-  std::string out;
-  out.reserve(text.size());
-  ForEachCharacter(text, [&](char32_t cp, std::string_view bytes) {
-    if (cp == kInvalid) {
-      for (char byte : bytes) AppendEscape(static_cast<unsigned char>(byte), 2, &out);
-    } else if (keep_layout && (cp == '\n' || cp == '\t')) {
-      out += bytes;
-    } else if (cp == '\\' && !keep_layout) {
-      out += "\\\\";  // so that an escape in the output always means an escaped character
-    } else if (cp < 0x80 && IsControl(cp)) {
-      AppendEscape(cp, 2, &out);
-    } else if (IsControl(cp) || IsBidiControl(cp) || IsLineSeparator(cp)) {
-      AppendEscape(cp, 4, &out);
-    } else {
-      out += bytes;
-    }
-  });
-  return out;
-}
-
-}  // namespace
-
-std::string EscapeTerminal(std::string_view text) { return EscapeForTerminal(text, false); }
-
-std::string EscapeTerminalDocument(std::string_view text) { return EscapeForTerminal(text, true); }
 
 std::string Truncate(std::string_view text, std::size_t max_bytes) {
   return Excerpt(ValidUtf8(text), max_bytes);

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "reference/core/strings.h"
+
 namespace arcs::report {
 
 // The text with every ill-formed UTF-8 sequence replaced by U+FFFD, one replacement per maximal
@@ -35,18 +37,12 @@ std::string EscapeXml(std::string_view text);
 // exact bytes.
 std::string EscapeMarkdown(std::string_view text);
 
-// For a terminal or a log: C0 controls and DEL as \xNN, C1 controls, bidirectional controls and
-// marks and U+2028/U+2029 as \uNNNN, each byte of an ill-formed UTF-8 sequence as \xNN (NN from
-// 80 to FF: never a character of its own), and a backslash doubled, so that untrusted text (a
-// file name, a file's content, an implementation's message) cannot move the cursor, recolour or
-// retitle the terminal, forge a line for a CI log parser or reorder what is shown; an escape in
-// the output always means an escaped character, and the original bytes can be recovered.
-std::string EscapeTerminal(std::string_view text);
-
-// A document (a rendered transcript) shown on a terminal: as EscapeTerminal, except that line
-// feeds and tabs stay (they are its layout) and backslashes are not doubled (Markdown is full of
-// them). Nothing in it can drive the terminal; the exact bytes go wherever output is redirected.
-std::string EscapeTerminalDocument(std::string_view text);
+// For a terminal or a log, arcs::Printable and arcs::PrintableDocument (reference/core/strings.h),
+// the one escaping every part of ARCS uses there. These two forward to them only until the last
+// callers (runner/run.cc, runner/run_command.cc, runner/fuzz/, fuzz/validate_output_fuzzer.cc)
+// call them directly; then they go.
+inline std::string EscapeTerminal(std::string_view text) { return Printable(text); }
+inline std::string EscapeTerminalDocument(std::string_view text) { return PrintableDocument(text); }
 
 // At most max_bytes bytes of valid UTF-8 text, cut at a character boundary, with "…" appended
 // when something was cut. Keeps rendered reports readable when an implementation answers with a

@@ -68,41 +68,6 @@ TEST(ReportEscape, EscapeMarkdownLeavesNoAutolinkOrMention) {
   EXPECT_EQ(EscapeMarkdown("1.0 w.x"), "1.0 w.x");
 }
 
-TEST(ReportEscape, EscapeTerminalDocumentKeepsLayoutAndBackslashes) {
-  EXPECT_EQ(EscapeTerminalDocument("\x1b[31m\\*a\\*\n\tb\r\n\xE2\x80\xAE"),
-            "\\x1B[31m\\*a\\*\n\tb\\x0D\n\\u202E");
-}
-
-TEST(ReportEscape, EscapeTerminalShowsControlsAsEscapes) {
-  EXPECT_EQ(EscapeTerminal("\x1b[31mred\x07\n\x7f"), "\\x1B[31mred\\x07\\x0A\\x7F");
-  EXPECT_EQ(EscapeTerminal("a\\b"), "a\\\\b");
-  EXPECT_EQ(EscapeTerminal("\xC2\x85\xC2\x9B"), "\\u0085\\u009B");  // C1 NEL and CSI
-  EXPECT_EQ(EscapeTerminal("\xE2\x80\xAE"
-                           "abc"),
-            "\\u202Eabc");  // RIGHT-TO-LEFT OVERRIDE
-  EXPECT_EQ(EscapeTerminal("\xE2\x80\x8F\xD8\x9C\xE2\x80\xA8"),
-            "\\u200F\\u061C\\u2028");  // RLM, ALM, LINE SEPARATOR
-}
-
-// A file name is not always UTF-8: every byte of an ill-formed sequence is shown, so nothing is
-// lost, and as \x80..\xFF, which no character escapes to.
-TEST(ReportEscape, EscapeTerminalShowsEveryByteOfIllFormedUtf8) {
-  EXPECT_EQ(EscapeTerminal("é\xFF"), "é\\xFF");
-  EXPECT_EQ(EscapeTerminal("\xE2\x82"), "\\xE2\\x82");           // a truncated sequence
-  EXPECT_EQ(EscapeTerminal("\xED\xA0\x80"), "\\xED\\xA0\\x80");  // a surrogate
-  EXPECT_EQ(EscapeTerminal("\xC0\xAF"), "\\xC0\\xAF");           // an overlong '/'
-}
-
-// A hostile file name or message cannot start a line a CI log parser reads as a finding.
-TEST(ReportEscape, EscapeTerminalOutputIsOneLineOfPrintableText) {
-  const std::string hostile =
-      "x\nevil.spool:1: SPOOL-1 MUST forged\r\x1b]0;title\x07\xE2\x80\xA8\xC2\x85";
-  const std::string escaped = EscapeTerminal(hostile);
-  for (unsigned char c : escaped) EXPECT_TRUE(c >= 0x20 && c != 0x7F) << static_cast<int>(c);
-  EXPECT_EQ(escaped.find("\xE2\x80\xA8"), std::string::npos);
-  EXPECT_EQ(escaped.find("\xC2\x85"), std::string::npos);
-}
-
 TEST(ReportEscape, TruncateCutsAtCharacterBoundaries) {
   EXPECT_EQ(Truncate("short", 10), "short");
   EXPECT_EQ(Truncate("abcdef", 3), "abc\xE2\x80\xA6");

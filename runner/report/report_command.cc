@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "reference/core/io.h"
+#include "reference/core/strings.h"
 #include "runner/report/diff.h"
-#include "runner/report/escape.h"
 #include "runner/report/render.h"
 #include "runner/report/report.h"
 
@@ -59,7 +59,7 @@ int Usage(std::string_view command, const std::string& message) {
 
 // Messages can quote the report (member names, case ids): untrusted text for a terminal.
 int Failed(std::string_view command, std::string_view message) {
-  std::cerr << "arcs " << command << ": " << report::EscapeTerminal(message) << "\n";
+  std::cerr << "arcs " << command << ": " << Printable(message) << "\n";
   return 2;
 }
 

@@ -81,7 +81,7 @@ TEST_F(ReportCommandTest, ReportRejectsUnreadableReports) {
   const std::string bad = Write("bad.json", text);
   EXPECT_EQ(Run(ReportCommand, {bad, "--markdown"}), 2);
   // The member name is the file's: shown escaped, not sent to the terminal.
-  EXPECT_EQ(err_, "arcs report: " + bad + ": /\\x1B[2J: unknown member\n");
+  EXPECT_EQ(err_, "arcs report: " + bad + ": /\\u001b[2J: unknown member\n");
   EXPECT_EQ(out_, "");
   EXPECT_EQ(Run(ReportCommand, {Write("w.json", report::ToJson(SampleReport())), "--html", "--out",
                                 dir_ + "/no/such/dir/x.html"}),
