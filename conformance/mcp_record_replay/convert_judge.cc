@@ -42,27 +42,6 @@ constexpr std::string_view kFloatTag = "tag:yaml.org,2002:float";
 
 // ---------- Messages
 
-// `text` quoted for a one-line message: an excerpt, ill-formed UTF-8 replaced, and control
-// characters and the Unicode line breaks escaped, whatever an implementation wrote.
-std::string Shown(std::string_view text, std::size_t max_bytes = kQuoteBytes) {
-  const std::string quoted =
-      Quoted(ReplaceIllFormedUtf8(Excerpt(text, max_bytes)), 4 * max_bytes + 16);
-  std::string out;
-  for (std::size_t i = 0; i < quoted.size(); ++i) {
-    const std::string_view rest = std::string_view(quoted).substr(i);
-    if (rest.starts_with("\xC2\x85")) {
-      out += "\\u0085";
-      i += 1;
-    } else if (rest.starts_with("\xE2\x80\xA8") || rest.starts_with("\xE2\x80\xA9")) {
-      out += rest[2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += quoted[i];
-    }
-  }
-  return out;
-}
-
 bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -71,7 +50,7 @@ std::string Child(const std::string& path, std::string_view key) {
                     std::all_of(key.begin(), key.end(), [](char c) {
                       return IsAsciiLetter(c) || IsAsciiDigit(c) || c == '_';
                     });
-  if (!word) return path + "[" + Shown(key, 40) + "]";
+  if (!word) return path + "[" + Quoted(key, 40) + "]";
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
 
@@ -395,7 +374,7 @@ std::string Describe(const YAML::Node& node) {
     case RKind::kNumber:
       return "the number " + Excerpt(node.Scalar(), 40);
     case RKind::kString:
-      return "the string " + Shown(node.Scalar());
+      return "the string " + Quoted(node.Scalar(), kQuoteBytes);
     case RKind::kSequence:
       return "a sequence of " + std::to_string(node.size()) + " items";
     case RKind::kMapping:
@@ -403,7 +382,8 @@ std::string Describe(const YAML::Node& node) {
     case RKind::kOther:
       break;
   }
-  return node.IsScalar() ? "the scalar " + Shown(node.Scalar()) + " tagged " + Shown(node.Tag())
+  return node.IsScalar() ? "the scalar " + Quoted(node.Scalar(), kQuoteBytes) + " tagged " +
+                               Quoted(node.Tag(), kQuoteBytes)
                          : "an undefined node";
 }
 
@@ -418,7 +398,7 @@ std::string DescribeJson(const json::Value& v) {
     case json::Kind::kNumber:
       return "the number " + Excerpt(v.text(), 40);
     case json::Kind::kString:
-      return "the string " + Shown(v.text());
+      return "the string " + Quoted(v.text(), kQuoteBytes);
     case json::Kind::kArray:
       return "a sequence of " + std::to_string(v.items().size()) + " items";
     case json::Kind::kObject:
@@ -610,10 +590,10 @@ class Judge {
     if (same) return;
     std::vector<std::string> found, wanted;
     for (std::size_t i = 0; i < names.size() && i < kNamesShown; ++i) {
-      found.push_back(names[i] ? Shown(*names[i], 40) : "?");
+      found.push_back(names[i] ? Quoted(*names[i], 40) : "?");
     }
     for (std::size_t i = 0; i < expected.size() && i < kNamesShown; ++i) {
-      wanted.push_back(Shown(expected[i].name, 40));
+      wanted.push_back(Quoted(expected[i].name, 40));
     }
     Add(path + ": the tools are [" + Join(found) + (names.size() > kNamesShown ? ", …" : "") +
         "] (" + std::to_string(names.size()) + "), expected [" + Join(wanted) +
@@ -844,9 +824,9 @@ std::vector<std::string> JudgeConvert(std::string_view yaml, const ConvertExpect
       Judge(&problems).Run(root, expected);
     }
   } catch (const YAML::Exception& e) {
-    problems.Add("not YAML: " + Shown(e.what(), 200));
+    problems.Add("not YAML: " + Quoted(e.what(), 200));
   } catch (const std::exception& e) {
-    problems.Add("not judged: " + Shown(e.what(), 200));
+    problems.Add("not judged: " + Quoted(e.what(), 200));
   }
   return std::move(problems).Take();
 }

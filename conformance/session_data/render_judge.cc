@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -31,7 +30,6 @@ constexpr std::size_t kMaxProblemsPerRequirement = 20;
 // not handed to cmark at all.
 constexpr std::size_t kMaxMarkdownBytes = std::size_t{256} << 20;
 
-constexpr std::size_t kQuoteBytes = 80;
 constexpr std::size_t kContextBytes = 60;
 
 bool IsSpace(char c) {
@@ -39,42 +37,6 @@ bool IsSpace(char c) {
 }
 
 char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-// `text` quoted for a one-line message: at most max_bytes of it, ill-formed UTF-8 replaced, and
-// quotes, backslashes, control characters and the Unicode line breaks escaped, so that nothing an
-// implementation writes can break a message or a report line.
-std::string Shown(std::string_view text, std::size_t max_bytes = kQuoteBytes) {
-  const std::string cut = ReplaceIllFormedUtf8(Excerpt(text, max_bytes));
-  std::string out = "\"";
-  for (std::size_t i = 0; i < cut.size(); ++i) {
-    const auto c = static_cast<unsigned char>(cut[i]);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c == 0x7F) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
-      out += escaped;
-    } else if (c == 0xC2 && i + 1 < cut.size() && cut[i + 1] == '\x85') {
-      out += "\\u0085";
-      i += 1;
-    } else if (c == 0xE2 && i + 2 < cut.size() && cut[i + 1] == '\x80' &&
-               (cut[i + 2] == '\xA8' || cut[i + 2] == '\xA9')) {
-      out += cut[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-  return out;
-}
 
 // Normalised text (vectors/README.md "expect_render"), built a piece at a time: U+0000 becomes
 // U+FFFD, each run of whitespace one space, none at either end. Separate() asks for a space
@@ -408,7 +370,7 @@ Transcript Walk(cmark_node* document, const std::vector<bool>& wanted,
             check.violation->detail =
                 std::string(type == CMARK_NODE_HTML_BLOCK ? "the html_block "
                                                           : "the html_inline ") +
-                AtLine(node) + " does: " + Shown(literal.substr(from), kContextBytes);
+                AtLine(node) + " does: " + Quoted(literal.substr(from), kContextBytes);
           }
         }
         break;
@@ -469,7 +431,7 @@ std::size_t FindInsideDetails(const Transcript& t, const Pattern& pattern, std::
 // Where a search started, for a message.
 std::string SearchedFrom(const std::string& stream, std::size_t cursor) {
   if (cursor >= stream.size()) return "searched from the end of the transcript's text";
-  return "searched from " + Shown(std::string_view(stream).substr(cursor), kContextBytes);
+  return "searched from " + Quoted(std::string_view(stream).substr(cursor), kContextBytes);
 }
 
 std::string_view KindName(OrderItem::Kind kind) {
@@ -503,7 +465,7 @@ void JudgeOrder(const Transcript& t, const std::vector<OrderItem>& order, Proble
           problems->Count(item.requirement);
         } else {
           problems->Add(item.requirement,
-                        label + what + " " + Shown(pattern.needle()) +
+                        label + what + " " + Quoted(pattern.needle()) +
                             " is not in the transcript after the previous item (message order); " +
                             SearchedFrom(stream, cursor));
         }
@@ -515,7 +477,7 @@ void JudgeOrder(const Transcript& t, const std::vector<OrderItem>& order, Proble
           !InsideDetails(t, at, at + pattern.size())) {
         const std::size_t inside = FindInsideDetails(t, pattern, at);
         if (inside == std::string_view::npos) {
-          problems->Add(item.requirement, label + what + " " + Shown(pattern.needle()) +
+          problems->Add(item.requirement, label + what + " " + Quoted(pattern.needle()) +
                                               " is in the transcript but not inside a <details> "
                                               "section");
         } else {
@@ -542,7 +504,7 @@ void JudgeVerbatim(std::string_view markdown, const std::vector<VerbatimItem>& v
     const VerbatimItem& item = verbatim[i];
     if (Find(Pattern(item.markdown), markdown, 0) != std::string_view::npos) continue;
     problems->Add(item.requirement, "verbatim item " + std::to_string(i + 1) + ": " +
-                                        Shown(item.markdown) +
+                                        Quoted(item.markdown) +
                                         " does not occur byte for byte in the Markdown");
   }
 }
@@ -567,7 +529,7 @@ Violation FindInRanges(const Transcript& t, const std::vector<NodeRange>& ranges
       const std::size_t from = ContextStart(t.stream, at, begin);
       violation.detail =
           "the " + std::string(what) + " at line " + std::to_string(range.line) + " does: " +
-          Shown(std::string_view(t.stream).substr(from, range.end - from), kContextBytes);
+          Quoted(std::string_view(t.stream).substr(from, range.end - from), kContextBytes);
     }
   }
   return violation;
@@ -593,7 +555,7 @@ Violation FindInBreaks(std::string_view markdown, const std::vector<int>& lines,
       const std::string_view source = markdown.substr(begin, end - begin);
       if (Find(needle, Normalise(source), 0) != std::string_view::npos && violation.count++ == 0) {
         violation.detail = "the thematic_break at line " + std::to_string(line) +
-                           " does: " + Shown(source, kContextBytes);
+                           " does: " + Quoted(source, kContextBytes);
       }
       while (next < lines.size() && lines[next] <= line) ++next;
     }
@@ -639,7 +601,7 @@ void ReadOrderItem(const json::Value& value, const std::string& pointer, Status*
     f.String("name", &item->name);
     f.StringList("path_hints", &item->path_hints);
   } else if (f.ok()) {
-    f.Fail(f.Pointer("kind"), "expected \"text\", \"thinking\" or \"tool\", found " + Shown(kind));
+    f.Fail(f.Pointer("kind"), "expected \"text\", \"thinking\" or \"tool\", found " + Quoted(kind));
   }
   f.Finish();
 }
@@ -670,7 +632,7 @@ void ReadAbsentItem(const json::Value& value, const std::string& pointer, Status
     f.Fail(f.Pointer("node"),
            "expected \"heading\", \"list\", \"block_quote\", \"thematic_break\", \"html\", "
            "\"link\" or \"image\", found " +
-               Shown(item->node));
+               Quoted(item->node));
   }
   f.Finish();
 }
@@ -746,12 +708,12 @@ std::vector<RenderProblem> JudgeRender(std::string_view markdown,
     Violation& violation = violations[i];
     std::string what;  // what the item forbids, for the message
     if (node == AbsentNode::kLink || node == AbsentNode::kImage) {
-      what = "have the destination " + Shown(item.destination);
+      what = "have the destination " + Quoted(item.destination);
     } else if (node == AbsentNode::kThematicBreak) {
-      what = "stand on a line holding " + Shown(Normalise(item.containing));
+      what = "stand on a line holding " + Quoted(Normalise(item.containing));
     } else {
-      what =
-          "hold " + Shown(node == AbsentNode::kHtml ? item.containing : Normalise(item.containing));
+      what = "hold " +
+             Quoted(node == AbsentNode::kHtml ? item.containing : Normalise(item.containing));
     }
     const Pattern needle(Normalise(item.containing));
     switch (node) {
@@ -772,7 +734,7 @@ std::vector<RenderProblem> JudgeRender(std::string_view markdown,
       case AbsentNode::kImage:
         break;  // decided during the walk
       case AbsentNode::kUnknown:
-        problems.Add(item.requirement, label + "not judged: " + Shown(item.node) +
+        problems.Add(item.requirement, label + "not judged: " + Quoted(item.node) +
                                            " is not a node type the judge " + "knows");
         continue;
     }

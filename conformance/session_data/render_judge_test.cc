@@ -400,17 +400,21 @@ TEST(JudgeRenderRobustness, NulBytesAreReplacementCharacters) {
                                  "b"})}));
 }
 
+// Nor can a message quoting the transcript drive the terminal that shows it: no C1 control (U+009B
+// is CSI) and no bidi override (U+202E) goes through raw either.
 TEST(JudgeRenderRobustness, MessagesAreOneLineOfUtf8) {
   // The html block ends at the blank line (the lone CR); its literal holds the control bytes.
-  const std::string md = "<div>\x01\xFF\xE2\x80\xA8 \"\\ evil\n\rtext</div>\n";
+  const std::string md = "<div>\x01\xFF\xE2\x80\xA8\xC2\x9B\xE2\x80\xAE \"\\ evil\n\rtext</div>\n";
   RenderExpectation e = Absent("html", "evil");
-  e.order = {Text({"missing\x01\xFF"})};
+  e.order = {Text({"missing\x01\xFF\xC2\x9B\xE2\x80\xAE"})};
   const std::vector<RenderProblem> problems = JudgeRender(md, e);
   ASSERT_EQ(problems.size(), 2u) << Describe(problems);
   for (const RenderProblem& p : problems) {
     EXPECT_TRUE(IsValidUtf8(p.message)) << p.message;
     for (const char c : p.message) EXPECT_FALSE(c >= 0 && c < 0x20) << p.message;
     EXPECT_EQ(p.message.find("\xE2\x80\xA8"), std::string::npos);
+    EXPECT_EQ(p.message.find("\xC2\x9B"), std::string::npos) << p.message;
+    EXPECT_EQ(p.message.find("\xE2\x80\xAE"), std::string::npos) << p.message;
   }
 }
 
