@@ -266,7 +266,7 @@ TEST(ReportDiff, EscapesUntrustedTextForTheTerminal) {
   const std::string text = FormatDiff(MustCompare(old_report, new_report));
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
   EXPECT_EQ(text.find('\x07'), std::string::npos);
-  EXPECT_NE(text.find("\\x1B]0;pwned\\x07"), std::string::npos);
+  EXPECT_NE(text.find("\\u001b]0;pwned\\u0007"), std::string::npos);
 }
 
 TEST(ReportDiff, RefusesDuplicateCases) {
