@@ -487,7 +487,6 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   std::vector<std::string> formats;
   for (const SuiteCase& c : suite.cases) {
     const std::string format(c.format->name);
-  options.case_cpu_timeout_seconds = args.cpu_timeout_seconds;
     if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
       formats.push_back(format);
     }
@@ -496,6 +495,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   options.command = command;
   options.formats = formats;
   options.case_timeout_seconds = args.timeout_seconds;
+  options.case_cpu_timeout_seconds = args.cpu_timeout_seconds;
   options.handshake_timeout_seconds = std::max(10.0, args.timeout_seconds);
   options.jobs = args.jobs;
   options.max_consecutive_failures = args.max_consecutive_failures;
