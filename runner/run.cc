@@ -21,14 +21,6 @@
 namespace arcs::runner {
 namespace {
 
-bool Declares(const protocol::ImplementationHello& hello, const std::string& format,
-              const std::string& operation) {
-  auto f = hello.formats.find(format);
-  return f != hello.formats.end() &&
-         std::find(f->second.operations.begin(), f->second.operations.end(), operation) !=
-             f->second.operations.end();
-}
-
 // A progress line on a terminal, redrawn at most ten times a second; nothing elsewhere:
 // "NAME [#####.....] 120/2971  3 failing  ETA 0:42".
 class Progress {
@@ -238,7 +230,7 @@ void Summarize(const protocol::ImplementationHello& hello, bool filtered,
     for (const conformance::OperationSpec& op : def->operations) {
       report::OperationSummary s;
       s.operation = op.name;
-      s.supported = Declares(hello, f.format, s.operation);
+      s.supported = protocol::Declares(hello, f.format, s.operation);
       std::uint64_t op_must = 0, op_must_passed = 0;
       for (const report::CaseResult* c : cases) {
         if (c->operation != op.name) continue;
@@ -358,7 +350,7 @@ class Batches {
       supervisor::Outcome o;
       o.fate = NotRun(summary, &o.detail);
       if (o.fate == supervisor::Fate::kAnswered &&
-          !Declares(summary->hello, std::string(c.format->name), c.operation)) {
+          !protocol::Declares(summary->hello, c.format->name, c.operation)) {
         o.fate = supervisor::Fate::kNotDeclared;
         o.detail = "not sent: the implementation does not declare " + std::string(c.format->name) +
                    " " + c.operation;
@@ -509,7 +501,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   };
   options.should_send = [&](const protocol::ImplementationHello& hello,
                             const protocol::CaseRequest& request) {
-    return Declares(hello, request.format, request.operation);
+    return protocol::Declares(hello, request.format, request.operation);
   };
 
   // Each answer is judged as it comes (the first handshake gives the hello before any case), so

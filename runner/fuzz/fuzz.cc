@@ -80,16 +80,6 @@ struct Worker {
   std::optional<std::pair<Entry, Comparison>> twice;
 };
 
-// Whether the hello declares `operation` of `format`: a case it does not is never sent, as in
-// `arcs run` (runner/run.cc, Declares).
-bool Declares(const protocol::ImplementationHello& hello, const std::string& format,
-              const std::string& operation) {
-  const auto f = hello.formats.find(format);
-  return f != hello.formats.end() &&
-         std::find(f->second.operations.begin(), f->second.operations.end(), operation) !=
-             f->second.operations.end();
-}
-
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -265,7 +255,7 @@ class Engine {
   // never sent; with none left, there is no run.
   void LeaveUndeclared(const protocol::ImplementationHello& hello) {
     const auto undeclared = [&](const Entry& e) {
-      return !Declares(hello, std::string(e.origin->format->name), e.origin->operation);
+      return !protocol::Declares(hello, e.origin->format->name, e.origin->operation);
     };
     const auto left = std::remove_if(corpus_.begin(), corpus_.end(), undeclared);
     report_.undeclared = static_cast<std::size_t>(corpus_.end() - left);

@@ -1,5 +1,7 @@
 #include "runner/protocol/protocol.h"
 
+#include <algorithm>
+
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
 #include "reference/core/json_fields.h"
@@ -76,6 +78,14 @@ std::string_view AnswerStatusName(AnswerStatus status) {
 
 std::string_view VerdictName(Verdict verdict) {
   return verdict == Verdict::kValid ? "valid" : "invalid";
+}
+
+bool Declares(const ImplementationHello& hello, std::string_view format,
+              std::string_view operation) {
+  const auto f = hello.formats.find(std::string(format));
+  return f != hello.formats.end() &&
+         std::find(f->second.operations.begin(), f->second.operations.end(), operation) !=
+             f->second.operations.end();
 }
 
 std::string EncodeRunnerHello(const RunnerHello& hello) {

@@ -63,6 +63,11 @@ struct ImplementationHello {
   std::map<std::string, FormatSupport> formats;
 };
 
+// Whether `hello` declares `operation` of `format`. The runner sends an implementation no case it
+// does not declare (`arcs run` and `arcs fuzz` alike).
+bool Declares(const ImplementationHello& hello, std::string_view format,
+              std::string_view operation);
+
 // runner -> implementation: one case.
 // {"type":"case","id":"...","format":"spool","operation":"validate",
 //  "inputs":{"file":"<base64>"},"args":{"limits":{"max_line_bytes":4096}}}

@@ -25,6 +25,18 @@ TEST(Protocol, ImplementationHelloRoundTrips) {
   EXPECT_EQ(back->formats["spool"].policies.at("invalid_line"), "skip");
 }
 
+TEST(Protocol, DeclaresIsTheHellosFormatAndOperation) {
+  ImplementationHello hello;
+  hello.formats["spool"] = {{"validate", "roundtrip"}, {}};
+  hello.formats["lightbox"] = {};
+  EXPECT_TRUE(Declares(hello, "spool", "validate"));
+  EXPECT_TRUE(Declares(hello, "spool", "roundtrip"));
+  EXPECT_FALSE(Declares(hello, "spool", "canonicalize"));
+  EXPECT_FALSE(Declares(hello, "lightbox", "validate"));  // the format, no operation of it
+  EXPECT_FALSE(Declares(hello, "model-io", "validate"));  // another format's operation
+  EXPECT_FALSE(Declares(hello, "Spool", "validate"));     // names are exact
+}
+
 TEST(Protocol, HelloWithoutPoliciesOrHomepageIsAccepted) {
   Result<ImplementationHello> hello = DecodeImplementationHello(
       R"({"type":"hello","protocol":2,"implementation":{"name":"n","version":"v","language":"C"},)"
