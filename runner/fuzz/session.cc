@@ -41,34 +41,21 @@ Reply Failed(supervisor::Subprocess& process, const supervisor::Exchange& ex) {
   return r;
 }
 
-// How a line answers `request`, `answered` being the id of the case the process answered last
-// ("" for none), as the supervisor judges it (runner/supervisor/supervisor.cc, Classify): a
-// second answer to that case is its protocol error, not this one's.
-Reply Classify(const protocol::CaseRequest& request, const supervisor::Exchange& ex,
-               const std::string& answered) {
+// How the line `ex` brought answers `request`, read as `arcs run` reads it; `answered` is the id
+// of the case the process answered last ("" for none). A second answer to that case is that
+// case's protocol error, said apart: this one is still unanswered.
+Reply Read(const protocol::CaseRequest& request, const supervisor::Exchange& ex,
+           const std::string& answered) {
+  supervisor::AnswerReading a =
+      supervisor::ClassifyAnswer(request, ex, answered.empty() ? nullptr : &answered);
   Reply r;
-  Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line);
-  if (!answer.ok()) {
-    r.fate = supervisor::Fate::kProtocolError;
-    r.detail = "not a valid answer: " + answer.status().message() +
-               "; the line: " + supervisor::Excerpt(ex.line);
-  } else if (!answered.empty() && answer->id == answered && answered != request.id) {
-    r.fate = supervisor::Fate::kProtocolError;  // the process's, until this case is asked again
+  r.fate = a.fate;
+  if (a.second_answer) {
     r.answered_twice_id = answered;
-    r.answered_twice = "answered twice: a second answer came while case " +
-                       supervisor::Excerpt(request.id) +
-                       " was pending; the second answer: " + supervisor::Excerpt(ex.line);
-  } else if (answer->id != request.id) {
-    r.fate = supervisor::Fate::kProtocolError;
-    r.detail = "an answer for case " + supervisor::Excerpt(answer->id) + " instead of " +
-               supervisor::Excerpt(request.id);
-  } else if (ex.written < ex.message_size) {
-    // It cannot have read the request it claims to answer.
-    r.fate = supervisor::Fate::kProtocolError;
-    r.detail = "an answer before the request was taken (" + std::to_string(ex.written) + " of " +
-               std::to_string(ex.message_size) + " bytes)";
+    r.answered_twice = std::move(a.detail);
   } else {
-    r.answer = std::move(answer).value();
+    r.answer = std::move(a.answer);
+    r.detail = std::move(a.detail);
   }
   return r;
 }
@@ -84,20 +71,14 @@ Session::~Session() { Shutdown(nullptr); }
 
 std::string Session::Shutdown(const std::atomic<bool>* stop) {
   if (!process_) return "";
-  std::string second;  // an excerpt of the second answer
-  const auto on_line = [&second, &id = answered_](std::string_view line) {
-    if (second.empty() && !id.empty()) {
-      const Result<protocol::Answer> answer = protocol::DecodeAnswer(line);
-      if (answer.ok() && answer->id == id) second = supervisor::Excerpt(line);
-    }
-  };
+  std::string second;  // the protocol error of the case answered last, when it is answered again
+  supervisor::Subprocess::LineSink on_line;
+  if (!answered_.empty()) on_line = supervisor::SecondAnswerSink(answered_, &second);
   process_->Shutdown(protocol::EncodeShutdown() + "\n", std::chrono::milliseconds(500), stop,
                      on_line);
   process_.reset();
   answered_.clear();
-  if (second.empty()) return "";
-  return "answered twice: a second answer came after the shutdown request; the second answer: " +
-         second;
+  return second;
 }
 
 Status Session::Handshake(const std::atomic<bool>* stop) {
@@ -146,8 +127,8 @@ Reply Session::AskOnce(const protocol::CaseRequest& request, const std::atomic<b
   }
   const std::string message = protocol::EncodeCase(request);
   supervisor::Exchange ex = process_->Send(message + "\n", After(timeout_seconds_), stop);
-  Reply r = ex.end == supervisor::SendEnd::kLine ? Classify(request, ex, answered_)
-                                                 : Failed(*process_, ex);
+  Reply r =
+      ex.end == supervisor::SendEnd::kLine ? Read(request, ex, answered_) : Failed(*process_, ex);
   if (r.fate == supervisor::Fate::kAnswered) {
     answered_ = request.id;
     return r;

@@ -51,14 +51,8 @@ void IgnoreSigpipe() {
 }
 
 // One try at getting an answer (or a hello) out of a process.
-struct Attempt {
-  Fate fate = Fate::kAnswered;
-  protocol::Answer answer;
-  std::string detail;
+struct Attempt : AnswerReading {
   std::uint64_t peak_rss_bytes = 0;
-  // The line was the held case's second answer (kProtocolError): the fault is that case's, not
-  // this one's.
-  bool second_answer = false;
 };
 
 std::string Describe(const Attempt& attempt) {
@@ -283,37 +277,6 @@ Attempt StartAndHandshake(Shared& shared, std::unique_ptr<Subprocess>* process,
   return a;
 }
 
-// Decodes the line answering `request`; `held` is the id of the case the process answered last,
-// whose answer is held (null when none).
-Attempt Classify(const protocol::CaseRequest& request, const Exchange& ex,
-                 const std::string* held) {
-  Attempt a;
-  Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line);
-  if (!answer.ok()) {
-    a.fate = Fate::kProtocolError;
-    a.detail = "not a valid answer: " + answer.status().message() +
-               "; the line: " + Excerpt(ex.line, kExcerptBytes);
-  } else if (held && answer->id == *held) {
-    a.fate = Fate::kProtocolError;
-    a.second_answer = true;
-    a.detail = "answered twice: a second answer came while case " +
-               Excerpt(request.id, kExcerptBytes) +
-               " was pending; the second answer: " + Excerpt(ex.line, kExcerptBytes);
-  } else if (answer->id != request.id) {
-    a.fate = Fate::kProtocolError;
-    a.detail = "an answer for case " + Excerpt(answer->id, kExcerptBytes) + " instead of " +
-               Excerpt(request.id, kExcerptBytes);
-  } else if (ex.written < ex.message_size) {
-    // It cannot have read the request it claims to answer.
-    a.fate = Fate::kProtocolError;
-    a.detail = "an answer before the request was taken (" + std::to_string(ex.written) + " of " +
-               std::to_string(ex.message_size) + " bytes)";
-  } else {
-    a.answer = std::move(answer).value();
-  }
-  return a;
-}
-
 // The CPUs this process may run on, before any worker is pinned (a thread inherits the CPU set of
 // the thread that creates it, so it must be read first).
 std::vector<int> AllowedCpus() {
@@ -347,12 +310,6 @@ class CpuPin {
   cpu_set_t saved_;
   bool pinned_ = false;
 };
-
-// Whether `line` is an answer to the case `id`.
-bool IsAnswerFor(std::string_view line, const std::string& id) {
-  Result<protocol::Answer> answer = protocol::DecodeAnswer(line);
-  return answer.ok() && answer->id == id;
-}
 
 // Runs cases in its own process, one at a time. It starts, owns and reaps every process it uses,
 // all on the thread that runs Loop, so that thread outlives each of them: the parent-death signal
@@ -454,7 +411,7 @@ class Worker {
     if (ex.end == SendEnd::kLine) Trace(options, '<', ex.line);
     const std::string* held = held_ ? &shared_.requests[held_->index].id : nullptr;
     Attempt a = ex.end == SendEnd::kLine
-                    ? Classify(request, ex, held)
+                    ? Attempt{ClassifyAnswer(request, ex, held)}
                     : Failure(*process_, ex, options.case_timeout_seconds, "answer", shared_);
     if (measure && a.fate == Fate::kAnswered) a.peak_rss_bytes = process_->PeakMemoryBytes();
     // The process has moved on from the held case: by answering it again, or otherwise.
@@ -473,19 +430,12 @@ class Worker {
   // second answer to the held case (unless the run was stopped: then nothing is waited for).
   void End() {
     const bool polite = !shared_.Stopped();
-    std::string second;  // an excerpt of the second answer
+    std::string second;  // the held case's protocol error, when it is answered again
     Subprocess::LineSink on_line;
-    if (held_ && polite) {
-      on_line = [&second, &id = shared_.requests[held_->index].id](std::string_view line) {
-        if (second.empty() && IsAnswerFor(line, id)) second = Excerpt(line, kExcerptBytes);
-      };
-    }
+    if (held_ && polite) on_line = SecondAnswerSink(shared_.requests[held_->index].id, &second);
     shared_.Retire(std::move(process_), number_, polite, on_line);
     if (!second.empty()) {
-      FailHeld(
-          "answered twice: a second answer came after the shutdown request; the second "
-          "answer: " +
-          second);
+      FailHeld(second);
     } else {
       ReleaseHeld();
     }
@@ -540,6 +490,48 @@ void NothingRun(const Attempt& handshake, Shared* shared, RunSummary* summary) {
 }
 
 }  // namespace
+
+AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, const Exchange& ex,
+                             const std::string* held) {
+  AnswerReading a;
+  Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line);
+  if (!answer.ok()) {
+    a.fate = Fate::kProtocolError;
+    a.detail = "not a valid answer: " + answer.status().message() +
+               "; the line: " + Excerpt(ex.line, kExcerptBytes);
+  } else if (held && *held != request.id && answer->id == *held) {
+    a.fate = Fate::kProtocolError;
+    a.second_answer = true;
+    a.detail = "answered twice: a second answer came while case " +
+               Excerpt(request.id, kExcerptBytes) +
+               " was pending; the second answer: " + Excerpt(ex.line, kExcerptBytes);
+  } else if (answer->id != request.id) {
+    a.fate = Fate::kProtocolError;
+    a.detail = "an answer for case " + Excerpt(answer->id, kExcerptBytes) + " instead of " +
+               Excerpt(request.id, kExcerptBytes);
+  } else if (ex.written < ex.message_size) {
+    // It cannot have read the request it claims to answer.
+    a.fate = Fate::kProtocolError;
+    a.detail = "an answer before the request was taken (" + std::to_string(ex.written) + " of " +
+               std::to_string(ex.message_size) + " bytes)";
+  } else {
+    a.answer = std::move(answer).value();
+  }
+  return a;
+}
+
+Subprocess::LineSink SecondAnswerSink(std::string id, std::string* detail) {
+  return [id = std::move(id), detail](std::string_view line) {
+    if (!detail->empty()) return;
+    const Result<protocol::Answer> answer = protocol::DecodeAnswer(line);
+    if (answer.ok() && answer->id == id) {
+      *detail =
+          "answered twice: a second answer came after the shutdown request; the second "
+          "answer: " +
+          Excerpt(line, kExcerptBytes);
+    }
+  };
+}
 
 std::string_view FateName(Fate fate) {
   switch (fate) {

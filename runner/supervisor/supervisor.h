@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/core/stop_signals.h"
 #include "runner/protocol/protocol.h"
+#include "runner/supervisor/subprocess.h"
 
 namespace arcs::supervisor {
 
@@ -175,6 +177,33 @@ struct RunSummary {
 RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
                const std::function<void(const Outcome&)>& on_outcome,
                const std::atomic<bool>* stop);
+
+// How a process's answers are read. Public because `arcs fuzz` (runner/fuzz/session.h), which
+// asks one case at a time through a Subprocess of its own, must read answers exactly as Run does:
+// the same line is the same answer or the same protocol error in both.
+
+// What a line read in reply to a case is.
+struct AnswerReading {
+  Fate fate = Fate::kAnswered;   // kAnswered or kProtocolError
+  protocol::Answer answer = {};  // when kAnswered
+  std::string detail = {};       // otherwise: what is wrong (untrusted text: it quotes the line)
+  // The line answered the held case again ("answered twice: ..."): the protocol error is that
+  // case's, and the request it came in reply to is still unanswered.
+  bool second_answer = false;
+};
+
+// Reads the line `ex` brought (ex.end is kLine) in reply to `request`. `held` is the id of the
+// case the same process answered last, null when none: a line with that id, unless it is
+// `request`'s own, is a second answer to it. Not a valid answer, an answer for another case, and
+// an answer before the request was all written are protocol errors.
+AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, const Exchange& ex,
+                             const std::string* held);
+
+// A sink for what a process writes after "shutdown" (Subprocess::Shutdown) that looks for a second
+// answer to the case `id`, the last it answered: the first valid answer with that id sets *detail
+// (empty until then, and outliving the sink) to that case's protocol error ("answered twice: a
+// second answer came after the shutdown request; the second answer: ...").
+Subprocess::LineSink SecondAnswerSink(std::string id, std::string* detail);
 
 // How `arcs run` and `arcs fuzz` stop (reference/core/stop_signals.h): SIGINT, SIGTERM and SIGHUP
 // set the flag Run polls, so the report is still written and no process group is left running;

@@ -141,6 +141,90 @@ class PidFile {
   std::string path_;
 };
 
+// A line read in reply to a request of `size` bytes, `written` of them written.
+Exchange Line(std::string line, std::size_t written = 10, std::size_t size = 10) {
+  Exchange ex;
+  ex.end = SendEnd::kLine;
+  ex.line = std::move(line);
+  ex.written = written;
+  ex.message_size = size;
+  return ex;
+}
+
+std::string AnswerLine(const std::string& id) {
+  protocol::Answer answer;
+  answer.id = id;
+  answer.verdict = protocol::Verdict::kInvalid;
+  return protocol::EncodeAnswer(answer);
+}
+
+TEST(ClassifyAnswer, AnAnswerWithTheRequestsIdIsItsAnswer) {
+  const protocol::CaseRequest request = Requests(2)[1];
+  const std::string held = "case-0";
+  const AnswerReading a = ClassifyAnswer(request, Line(AnswerLine("case-1")), &held);
+  EXPECT_EQ(a.fate, Fate::kAnswered);
+  EXPECT_EQ(a.answer.id, "case-1");
+  EXPECT_EQ(a.answer.verdict, protocol::Verdict::kInvalid);
+  EXPECT_EQ(a.detail, "");
+  EXPECT_FALSE(a.second_answer);
+}
+
+TEST(ClassifyAnswer, EachWrongLineIsAProtocolErrorSayingWhy) {
+  const protocol::CaseRequest request = Requests(2)[1];
+  const std::string held = "case-0";
+  const struct {
+    Exchange ex;
+    const std::string* held;
+    std::string detail;
+  } cases[] = {
+      {Line("[1]"), &held, "not a valid answer: not a JSON object; the line: \"[1]\""},
+      {Line(AnswerLine("case-9")), &held, "an answer for case \"case-9\" instead of \"case-1\""},
+      {Line(AnswerLine("case-0")), nullptr, "an answer for case \"case-0\" instead of \"case-1\""},
+      {Line(AnswerLine("case-1"), 3, 10), &held,
+       "an answer before the request was taken (3 of 10 bytes)"},
+  };
+  for (const auto& c : cases) {
+    const AnswerReading a = ClassifyAnswer(request, c.ex, c.held);
+    EXPECT_EQ(a.fate, Fate::kProtocolError) << c.ex.line;
+    EXPECT_EQ(a.detail, c.detail);
+    EXPECT_FALSE(a.second_answer) << c.ex.line;
+  }
+}
+
+TEST(ClassifyAnswer, TheHeldCasesIdIsASecondAnswerToIt) {
+  const protocol::CaseRequest request = Requests(2)[1];
+  const std::string held = "case-0";
+  const std::string line = AnswerLine("case-0");
+  const AnswerReading a = ClassifyAnswer(request, Line(line), &held);
+  EXPECT_EQ(a.fate, Fate::kProtocolError);
+  EXPECT_TRUE(a.second_answer);
+  EXPECT_EQ(a.detail,
+            "answered twice: a second answer came while case \"case-1\" was pending; the second "
+            "answer: " +
+                Excerpt(line));
+  // The request's own id is its answer, even when it is the held case's too.
+  const AnswerReading own = ClassifyAnswer(Requests(1)[0], Line(line), &held);
+  EXPECT_EQ(own.fate, Fate::kAnswered);
+  EXPECT_FALSE(own.second_answer);
+}
+
+TEST(SecondAnswerSink, TheFirstValidAnswerToTheCaseIsItsProtocolError) {
+  std::string detail;
+  const Subprocess::LineSink sink = SecondAnswerSink("case-0", &detail);
+  sink("case-0");
+  sink(R"({"type":"result","id":"case-0"})");  // no status: not an answer
+  sink(AnswerLine("case-1"));
+  EXPECT_EQ(detail, "");
+  const std::string second = AnswerLine("case-0");
+  sink(second);
+  const std::string expected =
+      "answered twice: a second answer came after the shutdown request; the second answer: " +
+      Excerpt(second);
+  EXPECT_EQ(detail, expected);
+  sink(AnswerLine("case-0") + " ");  // a third: the second is what is quoted
+  EXPECT_EQ(detail, expected);
+}
+
 TEST(Supervisor, AGoodImplementationAnswersEverything) {
   PidFile pids;
   Ran ran = RunAll(Defaults(Fake("good --pids " + pids.path())), Requests(10));
