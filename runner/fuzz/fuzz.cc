@@ -132,7 +132,9 @@ class Engine {
   Engine(const FuzzOptions& options, const runner::Suite& suite, const std::atomic<bool>* stop)
       : options_(options), suite_(suite), stop_(stop), started_(std::chrono::steady_clock::now()) {
     for (const runner::SuiteCase& c : suite.cases) {
-      if (c.resource_probe()) continue;
+      // A resource probe's inputs are made only when `arcs run` sends it: it has none to mutate,
+      // whatever its ground (one whose outcome the text settles is "required").
+      if (c.probe) continue;
       if (c.InputBytes() > options_.max_input_bytes) {
         ++report_.too_large;
         continue;
