@@ -120,6 +120,29 @@ TEST(LightboxChecker, AParentCycleIsCitedOnItsFirstLine) {
   }
 }
 
+// Ids in the recorder's order are held in a vector, any other in a keyed table; an id is found
+// wherever it went: one far ahead (table) is still a duplicate once the vector has reached it,
+// and inv_000001 (six digits) is not inv_00001.
+TEST(LightboxChecker, EveryIdIsFoundWhereverItIsHeld) {
+  std::vector<std::string> events = {Event("inv_05000", "complete"),
+                                     Event("inv_000001", "complete")};
+  char id[16];
+  for (int i = 1; i <= 4200; ++i) {
+    std::snprintf(id, sizeof id, "inv_%05d", i);
+    if (i != 5000) events.push_back(Event(id, "complete"));
+  }
+  events.push_back(Event("inv_05000", "complete"));
+  events.push_back(Event("inv_000001", "complete"));
+  const Diagnostics d = Check(Chained(events));
+  std::vector<std::uint64_t> duplicates;
+  for (const Finding& f : d.findings()) {
+    if (f.message.find("was used by an earlier call") != std::string::npos) {
+      duplicates.push_back(f.location.line);
+    }
+  }
+  EXPECT_EQ(duplicates, (std::vector<std::uint64_t>{events.size() - 1, events.size()}));
+}
+
 TEST(LightboxChecker, AnUnknownParentIsAWarning) {
   const Diagnostics d =
       Check(Chained({Event("inv_00001", "complete", R"(,"parent_invocation":"inv_00009")")}));
