@@ -18,6 +18,7 @@
 #include "reference/core/diagnostics.h"
 #include "reference/core/json.h"
 #include "reference/core/jsonl.h"
+#include "reference/core/strings.h"
 #include "runner/report/escape.h"
 #include "runner/validate_output.h"
 
@@ -53,11 +54,11 @@ bool HasLiveControl(std::string_view text) {
 }
 
 void CheckText(const arcs::runner::ValidatedFile& file, const std::string& text) {
-  using arcs::report::EscapeTerminal;
+  using arcs::Printable;
   using arcs::report::ValidUtf8;
   Check(ValidUtf8(text) == text, "text output is not UTF-8");
   Check(!HasLiveControl(text), "a control character in the text output");
-  const std::string prefix = EscapeTerminal(file.name) + ":";
+  const std::string prefix = Printable(file.name) + ":";
   std::size_t lines = 0;
   for (std::size_t start = 0; start < text.size(); ++lines) {
     const std::size_t end = text.find('\n', start);

@@ -34,9 +34,7 @@ class Progress {
     if (enabled_ && drawn_) std::cerr << "\r\033[K" << std::flush;
   }
   // The implementation's own name, once its hello has given it (escaped: it is untrusted).
-  void Rename(std::string_view name) {
-    label_ = report::EscapeTerminal(report::Truncate(name, 40));
-  }
+  void Rename(std::string_view name) { label_ = Printable(report::Truncate(name, 40)); }
   void Advance(bool failing) {
     ++done_;
     failing_ += failing;
@@ -508,9 +506,8 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   // the progress line counts failures and no answer's outputs are held past their judgement.
   std::vector<report::CaseResult> scored(suite.cases.size());
   protocol::ImplementationHello hello;
-  Progress progress(
-      args.progress, suite.cases.size(),
-      is_reference ? "reference" : report::EscapeTerminal(report::Truncate(command, 40)));
+  Progress progress(args.progress, suite.cases.size(),
+                    is_reference ? "reference" : Printable(report::Truncate(command, 40)));
   options.on_hello = [&](const protocol::ImplementationHello& h) {
     hello = h;
     progress.Rename(h.implementation.name);

@@ -232,10 +232,6 @@ std::string Seconds(double seconds) {
   return buffer;
 }
 
-// The implementation chose its name, version, language and messages: escaped, like all untrusted
-// text on a terminal.
-std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
-
 // Everything a summary needs besides the report: what the run found stale, where the report went.
 struct SummaryContext {
   const Paint& paint;
@@ -246,7 +242,7 @@ struct SummaryContext {
 std::string CertificationText(const Paint& paint, const std::string& certification) {
   if (certification == "full") return paint.Green(certification);
   if (certification == "partial") return paint.Yellow(certification);
-  return paint.Red(Shown(certification));
+  return paint.Red(Printable(certification));
 }
 
 std::string MismatchText(std::string_view mismatch) {
@@ -258,13 +254,13 @@ std::string MismatchText(std::string_view mismatch) {
 }
 
 std::string CaseLine(const report::CaseResult& c) {
-  std::string line = "    " + c.level + " " + Shown(c.id) + "/" + c.operation;
+  std::string line = "    " + c.level + " " + Printable(c.id) + "/" + c.operation;
   if (!c.error_kind.empty()) line += " [" + c.error_kind + "]";
   if (!c.expected.empty()) {
-    line += ": expected " + Shown(c.expected) + ", got " + Shown(c.actual);
+    line += ": expected " + Printable(c.expected) + ", got " + Printable(c.actual);
   }
   line += MismatchText(c.mismatch);
-  if (!c.message.empty()) line += " (" + Shown(c.message) + ")";
+  if (!c.message.empty()) line += " (" + Printable(c.message) + ")";
   return line + "\n";
 }
 
@@ -298,7 +294,7 @@ void PrintFailures(const report::ImplementationReport& impl, const SummaryContex
       std::cout << "    ... and " << failed.size() - kListedFailures << " more: "
                 << (context.report_path.empty()
                         ? "write them all with --report FILE"
-                        : "every one, with its evidence, in " + Shown(context.report_path))
+                        : "every one, with its evidence, in " + Printable(context.report_path))
                 << "\n";
     }
   }
@@ -308,14 +304,14 @@ void PrintFailures(const report::ImplementationReport& impl, const SummaryContex
   }
   if (!not_run.empty()) {
     std::cout << "  " << paint.Yellow("not run (" + std::to_string(not_run.size()) + ")") << ": "
-              << Shown(not_run.front()->actual) << "\n";  // it starts with the fate's name
+              << Printable(not_run.front()->actual) << "\n";  // it starts with the fate's name
   }
   if (!stale.empty()) {
     std::cout << "  " << paint.Magenta("listed but passed (" + std::to_string(stale.size()) + ")")
               << ": remove them from the known-failures list\n";
     for (const report::CaseResult* c : stale) {
-      std::cout << "    " << Shown(c->id) << "/" << c->operation << " (" << Shown(c->message)
-                << ")\n";
+      std::cout << "    " << Printable(c->id) << "/" << c->operation << " ("
+                << Printable(c->message) << ")\n";
     }
   }
 }
@@ -331,7 +327,7 @@ void PrintSlowest(const report::ImplementationReport& impl) {
   if (shown == 0) return;
   std::cout << "  slowest:";
   for (std::size_t i = 0; i < shown; ++i) {
-    std::cout << (i ? ", " : " ") << Shown(cases[i]->id) << "/" << cases[i]->operation << " "
+    std::cout << (i ? ", " : " ") << Printable(cases[i]->id) << "/" << cases[i]->operation << " "
               << Seconds(cases[i]->seconds);
   }
   std::cout << "\n";
@@ -341,8 +337,8 @@ void PrintSummary(const ImplementationRun& run, const SummaryContext& context) {
   const report::ImplementationReport& impl = run.report;
   const Paint& paint = context.paint;
   const report::Counts& s = impl.summary;
-  std::cout << paint.Bold(Shown(impl.name)) << " " << Shown(impl.version) << " ("
-            << Shown(impl.language) << "): " << s.total
+  std::cout << paint.Bold(Printable(impl.name)) << " " << Printable(impl.version) << " ("
+            << Printable(impl.language) << "): " << s.total
             << (s.total == 1 ? " case in " : " cases in ") << Seconds(context.seconds) << ": "
             << paint.Green(std::to_string(s.passed) + " passed") << ", "
             << (s.failed ? paint.Red(std::to_string(s.failed) + " failed") : "0 failed") << ", "
@@ -354,7 +350,7 @@ void PrintSummary(const ImplementationRun& run, const SummaryContext& context) {
       std::cout << "  " << op.operation << " " << op.counts.passed << "/" << op.counts.total;
     }
     std::cout << "\n";
-    for (const std::string& m : f.missing) std::cout << "    - " << Shown(m) << "\n";
+    for (const std::string& m : f.missing) std::cout << "    - " << Printable(m) << "\n";
   }
   if (impl.abandoned) std::cout << "  abandoned after consecutive crashes or timeouts\n";
   PrintFailures(impl, context);
@@ -363,7 +359,7 @@ void PrintSummary(const ImplementationRun& run, const SummaryContext& context) {
               << paint.Magenta("stale known-failures entries (" +
                                std::to_string(run.unused_entries.size()) + ")")
               << ": remove them\n";
-    for (const std::string& e : run.unused_entries) std::cout << "    " << Shown(e) << "\n";
+    for (const std::string& e : run.unused_entries) std::cout << "    " << Printable(e) << "\n";
   }
   PrintSlowest(impl);
 }
@@ -486,7 +482,7 @@ Status WriteList(const std::string& dir, const ImplementationRun& run,
   Result<std::string> written = WriteKnownFailures(path, old, run.report, filtered);
   if (!written.ok()) return written.status();
   if (Status s = WriteFile(path, *written); !s.ok()) return s;
-  std::cout << "known failures: " << Shown(path) << "\n";
+  std::cout << "known failures: " << Printable(path) << "\n";
   return Status::Ok();
 }
 
@@ -512,7 +508,7 @@ Status SelectTraced(const std::string& trace, Suite* suite) {
 }
 
 void TraceLine(char direction, std::string_view line) {
-  std::string shown = Shown(report::Truncate(line, kTraceLineBytes));
+  std::string shown = Printable(report::Truncate(line, kTraceLineBytes));
   if (line.size() > kTraceLineBytes) {
     shown += " ... (" + std::to_string(line.size()) + " bytes in all)";
   }
@@ -520,7 +516,7 @@ void TraceLine(char direction, std::string_view line) {
 }
 
 int UsageError(const std::string& error) {
-  std::cerr << "arcs run: " << Shown(error) << "\n"
+  std::cerr << "arcs run: " << Printable(error) << "\n"
             << kUsage << "Run 'arcs run --help' for every option.\n";
   return 2;
 }
@@ -538,12 +534,12 @@ int RunCommand(const std::vector<std::string>& args) {
   if (run_args.suite_root.empty()) run_args.suite_root = DefaultSuiteRoot();
   Result<Suite> suite = LoadSuite(run_args.suite_root, run_args.filter);
   if (!suite.ok()) {
-    std::cerr << "arcs run: " << Shown(suite.status().message()) << "\n";
+    std::cerr << "arcs run: " << Printable(suite.status().message()) << "\n";
     return 2;
   }
   if (!run_args.trace.empty()) {
     if (Status s = SelectTraced(run_args.trace, &*suite); !s.ok()) {
-      std::cerr << "arcs run: " << Shown(s.message()) << "\n";
+      std::cerr << "arcs run: " << Printable(s.message()) << "\n";
       return 2;
     }
     run_args.jobs = 1;
@@ -565,7 +561,7 @@ int RunCommand(const std::vector<std::string>& args) {
   }
   Result<LoadedLists> lists = LoadLists(run_args, commands.size());
   if (!lists.ok()) {
-    std::cerr << "arcs run: " << Shown(lists.status().message()) << "\n";
+    std::cerr << "arcs run: " << Printable(lists.status().message()) << "\n";
     return 2;
   }
 
@@ -617,7 +613,8 @@ int RunCommand(const std::vector<std::string>& args) {
              run.report.summary.passed == 0;
     if (!run.handshake_error.empty() && !stop.load()) {
       std::cerr << "arcs run: " << paint.Red("error") << ": the implementation "
-                << Shown(commands[i]) << " did not start: " << Shown(run.handshake_error) << "\n";
+                << Printable(commands[i]) << " did not start: " << Printable(run.handshake_error)
+                << "\n";
     } else if (!run_args.quiet) {
       PrintSummary(run, {paint, run_args.report_path, seconds});
     }
@@ -627,7 +624,7 @@ int RunCommand(const std::vector<std::string>& args) {
     }
     if (std::string wrong = WrongList(*lists, i, commands.size(), run.report.name);
         !wrong.empty() && run.handshake_error.empty()) {
-      std::cerr << "arcs run: " << Shown(wrong) << "\n";
+      std::cerr << "arcs run: " << Printable(wrong) << "\n";
       usage_failed = true;
     }
     if (!run_args.write_known_failures.empty() && run.handshake_error.empty()) {
@@ -648,8 +645,8 @@ int RunCommand(const std::vector<std::string>& args) {
         name.empty() || std::any_of(report.implementations.begin(), report.implementations.end(),
                                     [&](const auto& impl) { return impl.name == name; });
     if (!found) {
-      std::cerr << "arcs run: --known-failures " << Shown(name) << "=" << Shown(named.path)
-                << ": no implementation of this run is named " << Shown(name) << "\n";
+      std::cerr << "arcs run: --known-failures " << Printable(name) << "=" << Printable(named.path)
+                << ": no implementation of this run is named " << Printable(name) << "\n";
       usage_failed = true;
     }
   }
@@ -663,7 +660,7 @@ int RunCommand(const std::vector<std::string>& args) {
       std::cerr << "arcs run: " << s.message() << "\n";
       return 2;
     }
-    if (!run_args.quiet) std::cout << "report: " << Shown(run_args.report_path) << "\n";
+    if (!run_args.quiet) std::cout << "report: " << Printable(run_args.report_path) << "\n";
   }
   if (!runner_failure.empty()) {
     std::cerr << "arcs run: " << runner_failure

@@ -184,8 +184,6 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
   return "";
 }
 
-std::string Shown(std::string_view text) { return report::EscapeTerminal(text); }
-
 // The run's implementation, filters and seed: with a finding's --runs (ReproduceCommand), the
 // command that finds it again.
 std::string Reproduce(const Args& args) {
@@ -196,17 +194,17 @@ std::string Reproduce(const Args& args) {
 }
 
 void PrintFinding(const Finding& f, std::string_view reproduce) {
-  std::cout << "finding: " << Shown(f.signature) << "\n  " << f.format << " " << f.operation
-            << " from " << Shown(f.origin) << " by " << Shown(f.mutations) << "\n  "
-            << "the implementation: " << Shown(f.implementation_outcome)
-            << "; the reference: " << Shown(f.reference_outcome);
-  if (!f.detail.empty()) std::cout << " (" << Shown(report::Truncate(f.detail, 300)) << ")";
+  std::cout << "finding: " << Printable(f.signature) << "\n  " << f.format << " " << f.operation
+            << " from " << Printable(f.origin) << " by " << Printable(f.mutations) << "\n  "
+            << "the implementation: " << Printable(f.implementation_outcome)
+            << "; the reference: " << Printable(f.reference_outcome);
+  if (!f.detail.empty()) std::cout << " (" << Printable(report::Truncate(f.detail, 300)) << ")";
   std::cout << "\n";
   for (const auto& [name, bytes] : f.inputs) {
-    std::cout << "  input " << Shown(name) << " (" << bytes.size() << " bytes, minimized from "
-              << f.found_bytes << "): " << Shown(report::Truncate(bytes, 300)) << "\n";
+    std::cout << "  input " << Printable(name) << " (" << bytes.size() << " bytes, minimized from "
+              << f.found_bytes << "): " << Printable(report::Truncate(bytes, 300)) << "\n";
   }
-  std::cout << "  again: " << Shown(ReproduceCommand(reproduce, f)) << "\n";
+  std::cout << "  again: " << Printable(ReproduceCommand(reproduce, f)) << "\n";
 }
 
 // Whether a folder can be written in, or made and written in: it is, or its nearest existing
@@ -260,12 +258,12 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   }
   Args args;
   if (std::string error = ParseArgs(raw, &args); !error.empty()) {
-    std::cerr << "arcs fuzz: " << Shown(error) << "\n"
+    std::cerr << "arcs fuzz: " << Printable(error) << "\n"
               << kUsage << "Run 'arcs fuzz --help' for more.\n";
     return 2;
   }
   if (std::string error = CheckOutputs(args); !error.empty()) {
-    std::cerr << "arcs fuzz: " << Shown(error) << "\n";
+    std::cerr << "arcs fuzz: " << Printable(error) << "\n";
     return 2;
   }
   // From here on a signal stops the run at whatever stage, and what was found is written.
@@ -273,17 +271,17 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   StopOnSignals(&stop, supervisor::kRunnerStopSignals);
   Result<runner::Suite> suite = runner::LoadSuite(runner::DefaultSuiteRoot(), args.filter);
   if (!suite.ok()) {
-    std::cerr << "arcs fuzz: " << Shown(suite.status().message()) << "\n";
+    std::cerr << "arcs fuzz: " << Printable(suite.status().message()) << "\n";
     return 2;
   }
   const FuzzReport report = Fuzz(args.options, *suite, &stop);
   if (!report.error.empty()) {
-    std::cerr << "arcs fuzz: " << Shown(report.error) << "\n";
+    std::cerr << "arcs fuzz: " << Printable(report.error) << "\n";
     return 2;
   }
   if (report.interrupted) std::cerr << "arcs fuzz: stopped; what was found so far follows\n";
   for (const std::string& note : report.corpus_notes) {
-    std::cerr << "arcs fuzz: --corpus: left out " << Shown(note) << "\n";
+    std::cerr << "arcs fuzz: --corpus: left out " << Printable(note) << "\n";
   }
   if (report.corpus_left_out > report.corpus_notes.size()) {
     std::cerr << "arcs fuzz: --corpus: and " << report.corpus_left_out - report.corpus_notes.size()
@@ -292,7 +290,7 @@ int FuzzCommand(const std::vector<std::string>& raw) {
   for (const Finding& f : report.findings) PrintFinding(f, Reproduce(args));
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.0f", report.seconds > 0 ? report.execs / report.seconds : 0);
-  std::cout << Shown(report.implementation) << ": " << report.execs << " execs in "
+  std::cout << Printable(report.implementation) << ": " << report.execs << " execs in "
             << static_cast<long>(report.seconds + 0.5) << " s (" << rate << "/s), corpus "
             << report.seeds << " -> " << report.corpus << ", " << report.open_disagreements
             << " open disagreements, " << report.findings.size() << " findings, " << report.restarts
@@ -311,29 +309,29 @@ int FuzzCommand(const std::vector<std::string>& raw) {
                  "operation\n";
   }
   if (!args.options.corpus_dir.empty()) {
-    std::cout << "corpus " << Shown(args.options.corpus_dir) << ": " << report.loaded
+    std::cout << "corpus " << Printable(args.options.corpus_dir) << ": " << report.loaded
               << " entries read, " << report.corpus - report.seeds << " written, "
               << report.unreadable << " unreadable, " << report.past_cap
               << " past --max-corpus-bytes\n";
   }
   if (!args.summary.empty()) {
     if (Status s = WriteFile(args.summary, SummaryJson(report)); !s.ok()) {
-      std::cerr << "arcs fuzz: " << Shown(s.message()) << "\n";
+      std::cerr << "arcs fuzz: " << Printable(s.message()) << "\n";
       return 2;
     }
   }
   for (const auto& [path, rendering] : args.reports) {
     if (Status s = WriteFile(path, Render(rendering, report, Reproduce(args))); !s.ok()) {
-      std::cerr << "arcs fuzz: " << Shown(s.message()) << "\n";
+      std::cerr << "arcs fuzz: " << Printable(s.message()) << "\n";
       return 2;
     }
   }
   if (!args.out.empty() && !report.findings.empty()) {
     if (Status s = WriteCandidates(report, args.out, Reproduce(args)); !s.ok()) {
-      std::cerr << "arcs fuzz: " << Shown(s.message()) << "\n";
+      std::cerr << "arcs fuzz: " << Printable(s.message()) << "\n";
       return 2;
     }
-    std::cout << "candidate vectors: " << Shown(args.out) << "\n";
+    std::cout << "candidate vectors: " << Printable(args.out) << "\n";
   }
   if (report.compared == 0) {
     std::cerr << "arcs fuzz: nothing compared: " << NothingCompared(report) << "\n";

@@ -129,7 +129,7 @@ Shown Show(std::string_view bytes) {
   // Plain text is what a terminal would show as it is: valid UTF-8 with no control character
   // but LF and tab and no bidirectional control. Anything else is dumped in hex, so that a person
   // sees the very bytes (a CR, a NUL, a broken sequence) the finding may hinge on.
-  const bool text = report::EscapeTerminalDocument(bytes) == bytes;
+  const bool text = PrintableDocument(bytes) == bytes;
   return {bytes.size(), text,
           text ? report::MakeBlob("", bytes).content
                : std::string(bytes.substr(0, report::kMaxEvidenceBytes))};

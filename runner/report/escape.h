@@ -9,8 +9,6 @@
 #include <string>
 #include <string_view>
 
-#include "reference/core/strings.h"
-
 namespace arcs::report {
 
 // The text with every ill-formed UTF-8 sequence replaced by U+FFFD, one replacement per maximal
@@ -36,13 +34,6 @@ std::string EscapeXml(std::string_view text);
 // digit right after the '@') forms. The rendered text reads the same; the JSON report keeps the
 // exact bytes.
 std::string EscapeMarkdown(std::string_view text);
-
-// For a terminal or a log, arcs::Printable and arcs::PrintableDocument (reference/core/strings.h),
-// the one escaping every part of ARCS uses there. These two forward to them only until the last
-// callers (runner/run.cc, runner/run_command.cc, runner/fuzz/, fuzz/validate_output_fuzzer.cc)
-// call them directly; then they go.
-inline std::string EscapeTerminal(std::string_view text) { return Printable(text); }
-inline std::string EscapeTerminalDocument(std::string_view text) { return PrintableDocument(text); }
 
 // At most max_bytes bytes of valid UTF-8 text, cut at a character boundary, with "…" appended
 // when something was cut. Keeps rendered reports readable when an implementation answers with a
