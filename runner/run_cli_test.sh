@@ -33,12 +33,15 @@ one=spool-11.1-minimal
 three="spool-11.[123]-*"
 
 # 1. The reference, through `arcs serve`, passes every case; -j 2 gives the same report. A limit
-# on CPU time, not on the wall clock, so that a busy machine cannot make a resource probe (the
-# heaviest takes 2-3 s of CPU) time out (tools/run.sh does the same).
-expect_status 0 "reference run" "$arcs" run --quiet --timeout-cpu 20 --report "$tmp/ref.json"
+# on CPU time, not on the wall clock, so that a busy machine cannot make a case time out. The
+# resource probes, two thirds of a reference run, are left out here: reference_report runs them
+# all (tools/run.sh) and holds every verdict to the committed report.
+expect_status 0 "reference run" "$arcs" run --quiet --no-resource-probes --timeout-cpu 20 \
+  --report "$tmp/ref.json"
 [ "$(summary_field "$tmp/ref.json" failed)" = 0 ] || fail "the reference failed cases"
 [ "$(summary_field "$tmp/ref.json" errored)" = 0 ] || fail "the reference errored cases"
-expect_status 0 "reference run -j 2" "$arcs" run --quiet -j 2 --timeout-cpu 20 --report "$tmp/ref2.json"
+expect_status 0 "reference run -j 2" "$arcs" run --quiet --no-resource-probes -j 2 --timeout-cpu 20 \
+  --report "$tmp/ref2.json"
 expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.json" "$tmp/ref2.json"
 
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
@@ -199,14 +202,14 @@ deadline = time.monotonic() + 60
 while not (os.path.exists(pids) and open(pids).read()) and time.monotonic() < deadline:
     time.sleep(0.05)
 time.sleep(1.5)
-start = time.monotonic()
 run.send_signal(signal.Signals[sig])
-status = run.wait(timeout=30)
+# That it stopped early is in the report (cases "interrupted"), not in a time a busy machine could
+# exceed: the wait only keeps a runner that ignores the signal from hanging the test.
+status = run.wait(timeout=300)
 assert status == 1, "exit %d" % status
 # The summary names the cases not run once, each reason once ("not run (N): interrupted: ...").
 summary = open(out_path).read()
 assert "not run (" in summary and "interrupted: interrupted" not in summary, summary
-assert time.monotonic() - start < 10, "slow to stop"
 report = json.load(open(report_path))
 assert report["complete"] is False, "not marked incomplete"
 kinds = [c["error_kind"] for c in report["implementations"][0]["cases"]]
@@ -222,7 +225,7 @@ def running(pid):
         return False
 for line in open(pids):
     pid = int(line.split()[-1])
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # a grandchild dies asynchronously
     while running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not running(pid), "pid %d still runs" % pid
