@@ -18,7 +18,7 @@
 #include "reference/core/json.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/status.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 
 namespace arcs::conformance {
 

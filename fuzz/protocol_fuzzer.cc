@@ -1,4 +1,4 @@
-// Fuzz target: the runner protocol (runner/protocol/protocol.h), which reads whatever an
+// Fuzz target: the runner protocol (protocol/protocol.h), which reads whatever an
 // implementation under test prints. Every decoder must return a value or a Status for any line,
 // and what a decoder accepts must survive encode -> decode unchanged.
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "fuzz/fuzz_check.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "runner/serve_command.h"
 #include "runner/validate_command.h"
 #include "runner/verb_command.h"
-#include "runner/version.h"
+#include "reference/core/version.h"
 
 namespace {
 

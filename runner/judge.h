@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 #include "runner/report/report.h"
 #include "runner/suite.h"
 

@@ -22,7 +22,7 @@
 #include "runner/run.h"
 #include "runner/suite.h"
 #include "runner/supervisor/supervisor.h"
-#include "runner/version.h"
+#include "reference/core/version.h"
 
 namespace arcs::runner {
 namespace {

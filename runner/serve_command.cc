@@ -7,7 +7,7 @@
 
 #include "conformance/registry.h"
 #include "reference/core/jsonl.h"
-#include "runner/version.h"
+#include "reference/core/version.h"
 
 namespace arcs::runner {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reference/core/jsonl.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 
 namespace arcs::runner {
 

@@ -12,7 +12,7 @@
 #include "conformance/format.h"
 #include "conformance/vectors.h"
 #include "reference/core/status.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 #include "runner/report/report.h"
 
 namespace arcs::runner {

@@ -4,7 +4,7 @@
 #include "reference/core/json.h"
 #include "runner/report/escape.h"
 #include "runner/validate_explain.h"
-#include "runner/version.h"
+#include "reference/core/version.h"
 
 namespace arcs::runner {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "reference/core/json.h"
-#include "runner/version.h"
+#include "reference/core/version.h"
 
 namespace arcs::runner {
 namespace {

@@ -22,7 +22,7 @@
 #include "reference/mcp_record_replay/replay_server.h"
 #include "reference/mcp_record_replay/stub_upstream.h"
 #include "reference/mcp_record_replay/upstream.h"
-#include "runner/version.h"
+#include "reference/core/version.h"
 
 namespace arcs::conformance::mcp_record_replay {
 namespace {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "runner/judge.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 #include "runner/run.h"
 #include "runner/serve_command.h"
 #include "runner/suite.h"

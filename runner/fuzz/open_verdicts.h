@@ -20,7 +20,7 @@
 
 #include "conformance/format.h"
 #include "conformance/vectors.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 
 namespace arcs::fuzz {
 

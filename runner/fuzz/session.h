@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "reference/core/status.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 #include "runner/supervisor/subprocess.h"
 #include "runner/supervisor/supervisor.h"
 

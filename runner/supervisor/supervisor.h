@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "reference/core/stop_signals.h"
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 #include "runner/supervisor/subprocess.h"
 
 namespace arcs::supervisor {

@@ -52,7 +52,7 @@ import signal
 import sys
 import time
 
-PROTOCOL = 2  # the version the runner speaks (runner/protocol/protocol.h kVersion)
+PROTOCOL = 2  # the version the runner speaks (protocol/protocol.h kVersion)
 
 
 def write(data):

@@ -1,6 +1,6 @@
 // The version of ARCS itself, reported by `arcs --version`, in reports and by `arcs serve`.
-#ifndef ARCS_RUNNER_VERSION_H_
-#define ARCS_RUNNER_VERSION_H_
+#ifndef ARCS_REFERENCE_CORE_VERSION_H_
+#define ARCS_REFERENCE_CORE_VERSION_H_
 
 #include <string_view>
 
@@ -10,4 +10,4 @@ inline constexpr std::string_view kArcsVersion = "0.2.0";
 
 }  // namespace arcs
 
-#endif  // ARCS_RUNNER_VERSION_H_
+#endif  // ARCS_REFERENCE_CORE_VERSION_H_

@@ -2,8 +2,8 @@
 // under test exchange, one JSON object per line, and their strict encoding and decoding.
 // Both sides use this file: the runner (`arcs run`) and the reference's own server (`arcs serve`).
 // Decoding never trusts the other side: every malformed message is a Status naming what is wrong.
-#ifndef ARCS_RUNNER_PROTOCOL_PROTOCOL_H_
-#define ARCS_RUNNER_PROTOCOL_PROTOCOL_H_
+#ifndef ARCS_PROTOCOL_PROTOCOL_H_
+#define ARCS_PROTOCOL_PROTOCOL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -134,4 +134,4 @@ Result<Answer> DecodeAnswer(std::string_view line);
 
 }  // namespace arcs::protocol
 
-#endif  // ARCS_RUNNER_PROTOCOL_PROTOCOL_H_
+#endif  // ARCS_PROTOCOL_PROTOCOL_H_

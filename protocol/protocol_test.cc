@@ -1,4 +1,4 @@
-#include "runner/protocol/protocol.h"
+#include "protocol/protocol.h"
 
 #include <gtest/gtest.h>
 
