@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <ostream>
 
+#include "reference/core/io.h"
 #include "reference/core/json.h"
 #include "runner/report/sample.h"
 
@@ -267,6 +270,43 @@ TEST(ReportModel, ToJsonRoundTripsTheSample) {
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_TRUE(*back == sample);
   EXPECT_EQ(ToJson(*back), text);
+}
+
+// Where two texts first differ, as "line N: A | B", or "" when they are equal (a whole report in
+// gtest's message would be megabytes).
+std::string FirstDifference(std::string_view a, std::string_view b) {
+  std::size_t at = 0;
+  while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+  if (at == a.size() && at == b.size()) return "";
+  const std::size_t newline = at == 0 ? std::string_view::npos : a.rfind('\n', at - 1);
+  const std::size_t start = newline == std::string_view::npos ? 0 : newline + 1;
+  auto line = [start](std::string_view text) {
+    return std::string(text.substr(start, text.find('\n', start) - start));
+  };
+  return "line " + std::to_string(std::count(a.begin(), a.begin() + start, '\n') + 1) + ": " +
+         line(a) + " | " + line(b);
+}
+
+// The committed reference report (reports/reference.json) read and written back is the same
+// bytes: the expected value is the file `arcs run` wrote, not this code's output. The one
+// exception is a report from before --timeout-cpu, which has no cpu_timeout_seconds; the writer
+// always writes it.
+TEST(ReportModel, TheCommittedReferenceReportRoundTripsByteForByte) {
+  const char* source = std::getenv("ARCS_SOURCE_DIR");
+  ASSERT_NE(source, nullptr) << "run through ctest, which sets ARCS_SOURCE_DIR";
+  Result<std::string> text =
+      ReadFile(std::string(source) + "/reports/reference.json", kMaxReportBytes);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  Result<Report> report = FromJson(*text);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  std::string written = ToJson(*report);
+  constexpr std::string_view kCpuTimeout = "\n    \"cpu_timeout_seconds\": 0,";
+  if (text->find(kCpuTimeout) == std::string::npos) {
+    const std::size_t at = written.find(kCpuTimeout);
+    ASSERT_NE(at, std::string::npos);
+    written.erase(at, kCpuTimeout.size());
+  }
+  EXPECT_EQ(FirstDifference(*text, written), "");
 }
 
 TEST(ReportModel, ToJsonRoundTripsAnEmptyReport) {
