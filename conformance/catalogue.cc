@@ -1,7 +1,11 @@
 #include "conformance/catalogue.h"
 
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
 #include <optional>
 #include <regex>
+#include <unordered_map>
 
 #include "reference/core/io.h"
 #include "reference/core/json_fields.h"
@@ -84,6 +88,21 @@ SchemaRuleMap SchemaRulesOf(const Catalogue& catalogue, std::string_view id_pref
     }
   }
   return out;
+}
+
+const Catalogue& EmbeddedCatalogue(std::string_view (*catalogue_text)()) {
+  // Catalogues are immortal, one per format: keyed by the function that embeds its text.
+  static std::mutex mutex;
+  static std::unordered_map<std::string_view (*)(), Catalogue> parsed;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = parsed.find(catalogue_text);
+  if (it != parsed.end()) return it->second;
+  Result<Catalogue> catalogue = ParseCatalogue(catalogue_text(), "the built-in requirements.json");
+  if (!catalogue.ok()) {
+    std::cerr << "arcs: the built-in catalogue is broken: " << catalogue.status().message() << "\n";
+    std::abort();
+  }
+  return parsed.emplace(catalogue_text, std::move(*catalogue)).first->second;
 }
 
 }  // namespace arcs::conformance

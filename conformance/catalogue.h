@@ -42,6 +42,11 @@ struct Catalogue {
 Result<Catalogue> ParseCatalogue(std::string_view text, const std::string& origin);
 Result<Catalogue> LoadCatalogue(const std::string& path);
 
+// A format's catalogue as compiled into the binary (requirements.json, embedded at build time by
+// its CatalogueText function), parsed once per process. A broken one is a build defect the
+// catalogue test reports, never an input problem: it aborts.
+const Catalogue& EmbeddedCatalogue(std::string_view (*catalogue_text)());
+
 // The ids a catalogue gives the keywords of a format's JSON Schema: the requirements whose id
 // starts with `id_prefix` ("SD-SCHEMA-") and whose reason starts "Location `p`, keyword `k`", by
 // (p, k). The reasons are the one place that numbers a schema's keywords (the vector generators

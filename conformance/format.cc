@@ -1,11 +1,7 @@
 #include "conformance/format.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <iostream>
 #include <memory>
-#include <mutex>
-#include <unordered_map>
 
 #include "reference/core/json_fields.h"
 #include "reference/core/number.h"
@@ -112,25 +108,18 @@ Result<LimitValues> FormatModule::LimitsFromArgs(std::string_view args) const {
 }
 
 const Catalogue& FormatModule::BuiltInCatalogue() const {
-  // One parse per module for the life of the process; modules are immortal statics.
-  static std::mutex mutex;
-  static std::unordered_map<const FormatModule*, Catalogue> parsed;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = parsed.find(this);
-  if (it != parsed.end()) return it->second;
-  Result<Catalogue> catalogue = ParseCatalogue(catalogue_text(), CataloguePath());
-  if (!catalogue.ok()) {
-    // The catalogue is compiled in: a broken one is a build defect the catalogue test reports,
-    // never an input problem.
-    std::cerr << "arcs: the built-in catalogue is broken: " << catalogue.status().message() << "\n";
-    std::abort();
-  }
-  return parsed.emplace(this, std::move(*catalogue)).first->second;
+  return EmbeddedCatalogue(catalogue_text);
 }
 
 Level FormatModule::LevelOf(std::string_view rule_id) const {
   const Requirement* r = BuiltInCatalogue().Find(rule_id);
   return r ? r->level : Level::kMust;
+}
+
+void FormatModule::Validate(jsonl::ByteSource* source, const CompanionSources& companions,
+                            const LimitValues& limits, Diagnostics* diagnostics) const {
+  diagnostics->LevelsFrom([this](std::string_view rule_id) { return LevelOf(rule_id); });
+  validator(source, companions, limits, diagnostics);
 }
 
 protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput& input) {
@@ -144,7 +133,7 @@ protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput&
     companions.emplace(std::string(c.input), owned.back().get());
   }
   Diagnostics diagnostics;
-  format.validate(&main, companions, input.limits, &diagnostics);
+  format.Validate(&main, companions, input.limits, &diagnostics);
   protocol::Answer answer;
   answer.verdict =
       diagnostics.has_errors() ? protocol::Verdict::kInvalid : protocol::Verdict::kValid;

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "conformance/catalogue.h"
+#include "protocol/protocol.h"
 #include "reference/core/diagnostics.h"
 #include "reference/core/json.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/status.h"
-#include "protocol/protocol.h"
 
 namespace arcs::conformance {
 
@@ -246,9 +246,10 @@ class FormatModule {
   // Files read beside the one validated, when present, by input name (Lightbox: "meta" from
   // meta.json). Cases carry them as named inputs like the main one.
   std::vector<Companion> companions;
-  // The verdict on a file and the companions found beside it: every finding into *diagnostics.
-  void (*validate)(jsonl::ByteSource* source, const CompanionSources& companions,
-                   const LimitValues& limits, Diagnostics* diagnostics) = nullptr;
+  // The format's validator: the verdict on a file and the companions found beside it, every
+  // finding into *diagnostics. Callers use Validate, which gives the findings their levels.
+  void (*validator)(jsonl::ByteSource* source, const CompanionSources& companions,
+                    const LimitValues& limits, Diagnostics* diagnostics) = nullptr;
   // The format's own commands.
   std::vector<VerbSpec> verbs;
   // Rules a validate case's input breaks beyond those its validator reports: where the validator
@@ -282,6 +283,10 @@ class FormatModule {
   // The level of a requirement by the embedded catalogue (kMust for an unknown id, which the
   // catalogue test forbids).
   Level LevelOf(std::string_view rule_id) const;
+  // Runs the validator, every finding's level taken from the catalogue (LevelOf): the one place
+  // a level is decided, so that a checker never states one.
+  void Validate(jsonl::ByteSource* source, const CompanionSources& companions,
+                const LimitValues& limits, Diagnostics* diagnostics) const;
 };
 
 // The reference's answer to a validate case of `format`: its validator over the case's first input

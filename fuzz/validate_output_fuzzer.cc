@@ -97,7 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const arcs::conformance::FormatModule* format : arcs::conformance::Formats()) {
     arcs::Diagnostics diagnostics(kMaxFindings);
     arcs::jsonl::MemorySource source(content);
-    format->validate(&source, {}, format->DefaultLimits(), &diagnostics);
+    format->Validate(&source, {}, format->DefaultLimits(), &diagnostics);
     const arcs::runner::ValidatedFile file{name, format->name, diagnostics};
     std::string text, json;
     arcs::runner::AppendValidateText(file, &text);

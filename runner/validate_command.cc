@@ -276,11 +276,11 @@ void RunValidator(const conformance::FormatModule& format, const std::string& pa
                   const conformance::LimitValues& limits, Diagnostics* diagnostics) {
   const auto line_limit = limits.find("max_line_bytes");
   if (line_limit == limits.end()) {
-    format.validate(source, companions, limits, diagnostics);
+    format.Validate(source, companions, limits, diagnostics);
     return;
   }
   PrettyJsonWatch watch(source, line_limit->second);
-  format.validate(&watch, companions, limits, diagnostics);
+  format.Validate(&watch, companions, limits, diagnostics);
   const std::optional<std::string_view> text = watch.Kept();
   if (!text) return;
   const auto depth = limits.find("max_json_depth");

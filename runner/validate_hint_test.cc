@@ -87,7 +87,7 @@ std::optional<Finding> SpoolHint(std::string_view text, std::string_view name) {
   const conformance::FormatModule& spool = *conformance::FindFormat("spool");
   jsonl::MemorySource source(text);
   Diagnostics diagnostics;
-  spool.validate(&source, {}, spool.DefaultLimits(), &diagnostics);
+  spool.Validate(&source, {}, spool.DefaultLimits(), &diagnostics);
   return PrettyJsonHint(text, spool.title, name, diagnostics, 128);
 }
 
@@ -125,7 +125,7 @@ TEST(PrettyJsonHint, NoneForWhatIsNotOneJsonValue) {
   const std::string deep = "[\n" + std::string(200, '[') + std::string(200, ']') + "\n]";
   jsonl::MemorySource source(deep);
   Diagnostics diagnostics;
-  spool.validate(&source, {}, spool.DefaultLimits(), &diagnostics);
+  spool.Validate(&source, {}, spool.DefaultLimits(), &diagnostics);
   EXPECT_EQ(PrettyJsonHint(deep, spool.title, "a.spool", diagnostics, 128), std::nullopt);
 }
 

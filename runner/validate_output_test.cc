@@ -4,7 +4,9 @@
 
 #include <string>
 
+#include "conformance/registry.h"
 #include "reference/core/json.h"
+#include "reference/core/jsonl.h"
 
 namespace arcs::runner {
 namespace {
@@ -19,10 +21,52 @@ Finding MakeFinding(std::string rule, Severity severity, Location location, std:
   return f;
 }
 
+// A catalogue as a build would embed it, for a test that changes one level (a function pointer
+// has no captures).
+std::string g_changed_catalogue;
+std::string_view ChangedCatalogue() { return g_changed_catalogue; }
+
+// `arcs validate --json` over one file with a format module: the first finding's rule and the JSON.
+std::pair<std::string, std::string> ValidateJson(const conformance::FormatModule& format,
+                                                 std::string_view bytes) {
+  jsonl::MemorySource source(bytes);
+  Diagnostics d;
+  format.Validate(&source, {}, format.DefaultLimits(), &d);
+  std::string out;
+  AppendValidateJson({"a.spool", format.name, d}, &out);
+  return {d.findings().empty() ? "" : d.findings().front().rule_id, out};
+}
+
 std::string Text(std::string_view name, const Diagnostics& d, bool color = false) {
   std::string out;
   AppendValidateText({name, "spool", d}, &out, color);
   return out;
+}
+
+// A finding's level is the catalogue's, whatever the checker thought: the catalogue is the only
+// place a level is stated (FormatModule::Validate).
+TEST(ValidateJson, AFindingsLevelFollowsTheCatalogue) {
+  const conformance::FormatModule& spool = *conformance::FindFormat("spool");
+  const std::string file = "{\"id\":\"x\",\"ts\":0,\"type\":\"session\"}\n";
+  const auto [rule, before] = ValidateJson(spool, file);
+  ASSERT_FALSE(rule.empty());
+  ASSERT_EQ(spool.LevelOf(rule), Level::kMust) << rule;
+  EXPECT_NE(before.find("{\"rule\":\"" + rule + "\",\"level\":\"MUST\""), std::string::npos)
+      << before;
+
+  std::string catalogue(spool.catalogue_text());
+  const std::size_t entry = catalogue.find("\"id\": \"" + rule + "\"");
+  const std::string must = "\"level\": \"MUST\"";
+  const std::size_t level = catalogue.find(must, entry);
+  ASSERT_NE(entry, std::string::npos);
+  ASSERT_LT(level, catalogue.find('}', entry)) << "the rule's level is not plain MUST";
+  g_changed_catalogue = catalogue.replace(level, must.size(), "\"level\": \"SHOULD\"");
+  conformance::FormatModule changed = spool;
+  changed.catalogue_text = ChangedCatalogue;
+  const auto [same_rule, after] = ValidateJson(changed, file);
+  EXPECT_EQ(same_rule, rule);
+  EXPECT_NE(after.find("{\"rule\":\"" + rule + "\",\"level\":\"SHOULD\""), std::string::npos)
+      << after;
 }
 
 TEST(ValidateText, OneGccStyleLinePerFinding) {

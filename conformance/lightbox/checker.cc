@@ -8,7 +8,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "conformance/lightbox/module.h"
 #include "reference/core/canonical.h"
 #include "reference/core/json.h"
 #include "reference/core/keyed_hash.h"
@@ -532,7 +531,6 @@ class Checker {
       content_error_ = {line, rule};
     }
     out_->Add({std::string(rule.id),
-               Module().LevelOf(rule.id),
                severity,
                {line, 0, std::move(pointer)},
                std::move(message),

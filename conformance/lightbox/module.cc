@@ -386,7 +386,7 @@ FormatModule Build() {
   };
   m.hash_chains = {{"events", "hash", "prev_hash", EventLineHash}};
   m.rules = AllRules;
-  m.validate = ValidateSession;
+  m.validator = ValidateSession;
   m.verbs = Verbs();
   m.catalogue_text = CatalogueText;
   return m;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "conformance/mcp_record_replay/module.h"
+#include "conformance/catalogue.h"
 
 namespace arcs::conformance::mcp_record_replay {
 namespace {
@@ -10,7 +10,7 @@ namespace {
 using arcs::mcp_record_replay::RecordingFinding;
 
 const SchemaRuleMap& SchemaRules() {
-  static const SchemaRuleMap rules = SchemaRulesOf(Module().BuiltInCatalogue(), "MRR-SCHEMA-");
+  static const SchemaRuleMap rules = SchemaRulesOf(EmbeddedCatalogue(CatalogueText), "MRR-SCHEMA-");
   return rules;
 }
 
@@ -35,7 +35,6 @@ void Validate(jsonl::ByteSource* source, const arcs::mcp_record_replay::Limits& 
       arcs::mcp_record_replay::CheckRecording(source, limits, [diagnostics](RecordingFinding f) {
         const std::string rule = RuleOf(f);
         diagnostics->Add({rule,
-                          Module().LevelOf(rule),
                           f.warning ? Severity::kWarning : Severity::kError,
                           {f.line, 0, std::move(f.pointer)},
                           std::move(f.message),

@@ -15,6 +15,10 @@
 
 namespace arcs::conformance::mcp_record_replay {
 
+// Built at compile time from conformance/mcp_record_replay/requirements.json: the catalogue, which
+// also numbers the schema's keywords (SchemaRuleId).
+std::string_view CatalogueText();
+
 // Reads the whole recording and adds every finding to *diagnostics; an I/O error of the source is
 // a finding against the file as a whole (MRR-JSON-1).
 void Validate(jsonl::ByteSource* source, const arcs::mcp_record_replay::Limits& limits,

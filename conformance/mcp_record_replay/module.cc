@@ -16,9 +16,6 @@
 
 namespace arcs::conformance::mcp_record_replay {
 
-// Built at compile time from conformance/mcp_record_replay/requirements.json.
-std::string_view CatalogueText();
-
 namespace {
 
 using arcs::mcp_record_replay::Limits;
@@ -360,7 +357,7 @@ FormatModule Build() {
        CheckConvert},
   };
   m.rules = AllRules;
-  m.validate = ValidateFile;
+  m.validator = ValidateFile;
   m.more_broken_rules = MoreBrokenRules;
   // Whether a loader refuses a recording VALIDATE finds invalid but can read is MRR-E11's question
   // (valid-only refuses it); a recording the reference refuses is one it cannot read, which every

@@ -32,8 +32,8 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
               Diagnostics* diagnostics) {
   auto add = [&](std::string_view rule, Location where, std::string message,
                  std::string reading = {}) {
-    diagnostics->Add({std::string(rule), Level::kMust, Severity::kError, std::move(where),
-                      std::move(message), std::move(reading)});
+    diagnostics->Add({std::string(rule), Severity::kError, std::move(where), std::move(message),
+                      std::move(reading)});
   };
   Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
   if (!text.ok()) {

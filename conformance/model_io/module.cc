@@ -453,7 +453,7 @@ FormatModule Build() {
        CheckCanonicalize},
   };
   m.rules = AllRules;
-  m.validate = ValidateFile;
+  m.validator = ValidateFile;
   m.verbs = Verbs();
   m.more_broken_rules = MoreBrokenRules;
   m.catalogue_text = CatalogueText;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "conformance/session_data/module.h"
+#include "conformance/catalogue.h"
 
 namespace arcs::conformance::session_data {
 namespace {
@@ -12,7 +12,7 @@ using arcs::session_data::Reading;
 using arcs::session_data::Statement;
 
 const SchemaRuleMap& SchemaRules() {
-  static const SchemaRuleMap rules = SchemaRulesOf(Module().BuiltInCatalogue(), "SD-SCHEMA-");
+  static const SchemaRuleMap rules = SchemaRulesOf(EmbeddedCatalogue(CatalogueText), "SD-SCHEMA-");
   return rules;
 }
 
@@ -52,8 +52,7 @@ void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limit
                          : Location{};
     where.pointer = f.pointer;
     diagnostics->Add(
-        {rule, Module().LevelOf(rule),
-         f.note ? Severity::kNote : (f.warning ? Severity::kWarning : Severity::kError),
+        {rule, f.note ? Severity::kNote : (f.warning ? Severity::kWarning : Severity::kError),
          std::move(where),
          std::string(arcs::session_data::StatementName(f.statement)) + ": " + f.message,
          f.reading});
@@ -65,7 +64,9 @@ std::vector<std::string_view> AllRules() {
   // $schema is an annotation, and a MAY keyword ("additionalProperties": true) allows what it
   // names: neither ever fails.
   for (const auto& [where, id] : SchemaRules()) {
-    if (where.second != "$schema" && Module().LevelOf(id) != Level::kMay) rules.push_back(id);
+    if (where.second != "$schema" &&
+        EmbeddedCatalogue(CatalogueText).Find(id)->level != Level::kMay)
+      rules.push_back(id);
   }
   std::sort(rules.begin(), rules.end());
   rules.erase(std::unique(rules.begin(), rules.end()), rules.end());

@@ -16,6 +16,10 @@
 
 namespace arcs::conformance::session_data {
 
+// Built at compile time from conformance/session_data/requirements.json: the catalogue, which also
+// numbers the schema's keywords (SchemaRuleId).
+std::string_view CatalogueText();
+
 // Reads the whole file (up to limits.max_file_bytes) and adds every finding to *diagnostics.
 // Memory: about twice the file, since the text is kept to place JSON errors by line and column.
 void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limits,

@@ -8,9 +8,6 @@
 
 namespace arcs::conformance::session_data {
 
-// Built at compile time from conformance/session_data/requirements.json.
-std::string_view CatalogueText();
-
 namespace {
 
 using arcs::session_data::Limits;
@@ -123,7 +120,7 @@ FormatModule Build() {
        CheckRender},
   };
   m.rules = AllRules;
-  m.validate = ValidateFile;
+  m.validator = ValidateFile;
   m.verbs = Verbs();
   m.catalogue_text = CatalogueText;
   return m;

@@ -451,17 +451,6 @@ struct PendingRef {
   bool inline_redaction;
 };
 
-// The catalogue's level of a rule the checker cites, looked up once per rule.
-Level RuleLevel(std::string_view id) {
-  static const std::unordered_map<std::string_view, Level> levels = [] {
-    std::unordered_map<std::string_view, Level> out;
-    for (std::string_view rule : AllRules()) out.emplace(rule, Module().LevelOf(rule));
-    return out;
-  }();
-  auto it = levels.find(id);
-  return it == levels.end() ? Level::kMust : it->second;
-}
-
 class Checker {
  public:
   Checker(const Limits& limits, Diagnostics* out)
@@ -492,8 +481,8 @@ class Checker {
  private:
   void Report(const RuleRef& rule, Severity severity, Location location, std::string message,
               std::string_view reading = {}) {
-    out_->Add({std::string(rule.id), RuleLevel(rule.id), severity, std::move(location),
-               std::move(message), std::string(reading)});
+    out_->Add({std::string(rule.id), severity, std::move(location), std::move(message),
+               std::string(reading)});
   }
   void Error(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kError, {line, 0, std::move(pointer)}, std::move(message));

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "conformance/spool/module.h"
+
 namespace arcs::conformance::spool {
 namespace {
 
@@ -109,11 +111,14 @@ TEST(SpoolChecker, ReferenceToAnIdDuplicatedLaterKeepsItsFinding) {
 }
 
 TEST(SpoolChecker, FindingLevelsComeFromTheCatalogue) {
-  // §4.2 "Entries SHOULD be ordered by their ts" and §5.1's lowercase MUST, per the catalogue.
+  // §4.2 "Entries SHOULD be ordered by their ts" and §5.1's lowercase MUST, per the catalogue,
+  // which the module's Validate consults (the checker states no level).
   std::string file = std::string(kSession) + "\n" +
                      R"({"id":"00000000-0000-0000-0000-00000000000A","ts":5,"type":"x_a"})" + "\n" +
                      R"({"id":"00000000-0000-0000-0000-000000000002","ts":1,"type":"x_b"})" + "\n";
-  Diagnostics d = Check(file);
+  jsonl::MemorySource source(file);
+  Diagnostics d;
+  Module().Validate(&source, {}, Module().DefaultLimits(), &d);
   ASSERT_EQ(d.findings().size(), 2u);
   EXPECT_EQ(d.findings()[0].rule_id, "SP-5.1-2");
   EXPECT_EQ(d.findings()[0].level, Level::kMust);

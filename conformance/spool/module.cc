@@ -299,7 +299,7 @@ FormatModule Build() {
   m.resource_probes = ResourceProbes();
   m.more_broken_rules = MoreBrokenRules;
   m.rules = AllRules;
-  m.validate = ValidateFile;
+  m.validator = ValidateFile;
   m.catalogue_text = CatalogueText;
   return m;
 }

@@ -46,6 +46,7 @@ void Diagnostics::Add(Finding finding) {
     ++dropped_count_;
     return;
   }
+  if (level_of_) finding.level = level_of_(finding.rule_id);
   if (finding.message.size() > kMaxMessageBytes) {
     finding.message = Excerpt(finding.message, kMaxMessageBytes);
   }

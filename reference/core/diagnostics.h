@@ -1,12 +1,14 @@
 // Diagnostics: the one finding model every format's checker reports through.
-// A finding names the requirement it enforces (rule id), the requirement's level, how severe the
-// finding is, where it is (line and column, and/or a JSON Pointer inside the line), and what is
-// wrong. Findings are kept in a deterministic order and bounded in number.
+// A finding names the requirement it enforces (rule id), the requirement's level (from the
+// catalogue, set here and nowhere else), how severe the finding is, where it is (line and column,
+// and/or a JSON Pointer inside the line), and what is wrong. Findings are kept in a deterministic
+// order and bounded in number.
 #ifndef ARCS_REFERENCE_CORE_DIAGNOSTICS_H_
 #define ARCS_REFERENCE_CORE_DIAGNOSTICS_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,7 +35,6 @@ Location LocationOf(std::string_view text, std::size_t offset);
 
 struct Finding {
   std::string rule_id;
-  Level level = Level::kMust;
   Severity severity = Severity::kError;
   Location location;
   std::string message;
@@ -43,6 +44,9 @@ struct Finding {
   // as open. A note with a reading marks where the reference takes the lenient reading of an
   // entry another reading rejects by (it names no rule a vector lists).
   std::string reading = {};
+  // The level of rule_id by the catalogue: Diagnostics::Add sets it (LevelsFrom), so a checker
+  // never states a level, and a catalogue change is the only way to change one.
+  Level level = Level::kMust;
 };
 
 // Total order used for reporting: line, column, pointer, rule id, message.
@@ -68,6 +72,12 @@ class Diagnostics {
   // default: the reference's answers are its strict profile.
   void ReadingsAsWarnings() { readings_as_warnings_ = true; }
 
+  // From now on every finding added gets its level from `level_of` (the format's catalogue:
+  // FormatModule::Validate installs it), whatever level it came with.
+  void LevelsFrom(std::function<Level(std::string_view rule_id)> level_of) {
+    level_of_ = std::move(level_of);
+  }
+
   // Sorts by FindingLess. Call before reporting.
   void Sort();
 
@@ -84,6 +94,7 @@ class Diagnostics {
   std::uint64_t warning_count_ = 0;
   std::uint64_t dropped_count_ = 0;
   bool readings_as_warnings_ = false;
+  std::function<Level(std::string_view)> level_of_;
 };
 
 }  // namespace arcs
