@@ -3,10 +3,13 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <limits>
+#include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
+#include <type_traits>
+#include <vector>
 
 #include "reference/core/io.h"
 #include "reference/core/json.h"
@@ -14,6 +17,7 @@
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 #include "runner/report/escape.h"
+#include "runner/report/report_fields.h"
 
 namespace arcs::report {
 namespace {
@@ -110,23 +114,6 @@ class Writer {
   bool empty_ = true;  // nothing written yet in the innermost open container
 };
 
-void WriteCounts(const Counts& c, Writer* w) {
-  w->BeginObject();
-  w->Key("passed");
-  w->Unsigned(c.passed);
-  w->Key("failed");
-  w->Unsigned(c.failed);
-  w->Key("errored");
-  w->Unsigned(c.errored);
-  w->Key("skipped");
-  w->Unsigned(c.skipped);
-  w->Key("known_failures");
-  w->Unsigned(c.known_failures);
-  w->Key("total");
-  w->Unsigned(c.total);
-  w->EndObject();
-}
-
 // Writes a map as an object, calling write(value) for each member. Two keys that differ only in
 // invalid UTF-8 would be written as the same name, which FromJson rejects as a duplicate: the
 // first one wins, so the report stays readable whatever the keys held.
@@ -142,492 +129,209 @@ void WriteMap(const std::map<std::string, T>& map, Writer* w, Fn write) {
   w->EndObject();
 }
 
-void WriteFlag(const FlagSummary& flag, Writer* w) {
-  w->BeginObject();
-  w->Key("flag");
-  w->String(flag.flag);
-  w->Key("cases");
-  w->Unsigned(flag.cases);
-  w->Key("readings");
-  w->StringList(flag.readings);
-  w->Key("consistent");
-  w->Bool(flag.consistent);
-  w->Key("taken");
-  WriteMap(flag.taken, w, [w](std::uint64_t n) { w->Unsigned(n); });
-  w->EndObject();
-}
+template <typename T>
+inline constexpr bool kIsVector = false;
+template <typename T>
+inline constexpr bool kIsVector<std::vector<T>> = true;
+template <typename T>
+inline constexpr bool kIsMap = false;
+template <typename T>
+inline constexpr bool kIsMap<std::map<std::string, T>> = true;
+template <typename T>
+inline constexpr bool kIsOptional = false;
+template <typename T>
+inline constexpr bool kIsOptional<std::optional<T>> = true;
 
-void WriteStrict(const StrictCounts& strict, Writer* w) {
-  w->BeginObject();
-  w->Key("passed");
-  w->Unsigned(strict.passed);
-  w->Key("failed");
-  w->Unsigned(strict.failed);
-  w->Key("not_judged");
-  w->Unsigned(strict.not_judged);
-  w->EndObject();
-}
+// An enum's names (indexed by its value) and what the reader calls it in a message.
+template <typename E>
+struct EnumText;
+template <>
+struct EnumText<Outcome> {
+  static constexpr const auto& kNames = kOutcomeNames;
+  static constexpr std::string_view kWhat = "outcome";
+};
+template <>
+struct EnumText<Ground> {
+  static constexpr const auto& kNames = kGroundNames;
+  static constexpr std::string_view kWhat = "ground";
+};
+template <>
+struct EnumText<Strict> {
+  static constexpr const auto& kNames = kStrictNames;
+  static constexpr std::string_view kWhat = "strict value";
+};
 
-void WriteOperation(const OperationSummary& op, Writer* w) {
-  w->BeginObject();
-  w->Key("operation");
-  w->String(op.operation);
-  w->Key("supported");
-  w->Bool(op.supported);
-  w->Key("counts");
-  WriteCounts(op.counts, w);
-  w->Key("by_level");
-  WriteMap(op.by_level, w, [w](const Counts& counts) { WriteCounts(counts, w); });
-  w->EndObject();
-}
+template <typename T>
+void WriteValue(const T& value, Writer* w);
 
-void WriteFormat(const FormatSummary& f, Writer* w) {
-  w->BeginObject();
-  w->Key("format");
-  w->String(f.format);
-  w->Key("certification");
-  w->String(f.certification);
-  w->Key("missing");
-  w->StringList(f.missing);
-  w->Key("policies");
-  WriteMap(f.policies, w, [w](const std::string& value) { w->String(value); });
-  w->Key("counts");
-  WriteCounts(f.counts, w);
-  w->Key("operations");
-  w->BeginArray();
-  for (const OperationSummary& op : f.operations) {
-    w->Element();
-    WriteOperation(op, w);
+// Writes each member of a record's field list (report_fields.h) as "name": value.
+class WritingVisitor {
+ public:
+  explicit WritingVisitor(Writer* w) : w_(w) {}
+  template <typename M>
+  void operator()(std::string_view name, const M& member) {
+    w_->Key(name);
+    WriteValue(member, w_);
   }
-  w->EndArray();
-  w->Key("flags");
-  w->BeginArray();
-  for (const FlagSummary& flag : f.flags) {
-    w->Element();
-    WriteFlag(flag, w);
+  template <typename M>
+  void Optional(std::string_view name, const M& member) {
+    (*this)(name, member);
   }
-  w->EndArray();
-  w->Key("strict");
-  WriteStrict(f.strict, w);
-  w->EndObject();
-}
+  template <typename M, typename Rule>
+  void Check(std::string_view, const M&, Rule) {}
 
-void WriteBlobs(const std::vector<Blob>& blobs, Writer* w) {
-  w->BeginArray();
-  for (const Blob& b : blobs) {
-    w->Element();
+ private:
+  Writer* w_;
+};
+
+// How each C++ type of a report member is written.
+template <typename T>
+void WriteValue(const T& value, Writer* w) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    w->String(value);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    w->Bool(value);
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    w->Unsigned(value);
+  } else if constexpr (std::is_same_v<T, int>) {
+    w->Int(value);
+  } else if constexpr (std::is_same_v<T, double>) {
+    w->Double(value);
+  } else if constexpr (std::is_enum_v<T>) {
+    w->String(EnumText<T>::kNames[static_cast<std::size_t>(value)]);
+  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    w->StringList(value);
+  } else if constexpr (kIsVector<T>) {
+    w->BeginArray();
+    for (const auto& item : value) {
+      w->Element();
+      WriteValue(item, w);
+    }
+    w->EndArray();
+  } else if constexpr (kIsMap<T>) {
+    WriteMap(value, w, [w](const auto& item) { WriteValue(item, w); });
+  } else if constexpr (kIsOptional<T>) {
+    if (value) {
+      WriteValue(*value, w);
+    } else {
+      w->Null();
+    }
+  } else {  // a record, by its field list
     w->BeginObject();
-    w->Key("name");
-    w->String(b.name);
-    w->Key("size");
-    w->Unsigned(b.size);
-    w->Key("encoding");
-    w->String(b.encoding);
-    w->Key("content");
-    w->String(b.content);
-    w->Key("truncated");
-    w->Bool(b.truncated);
+    WritingVisitor fields(w);
+    internal::VisitFields(value, fields);
     w->EndObject();
   }
-  w->EndArray();
 }
 
-void WriteFindings(const std::vector<FindingEvidence>& findings, Writer* w) {
-  w->BeginArray();
-  for (const FindingEvidence& f : findings) {
-    w->Element();
-    w->BeginObject();
-    w->Key("rule");
-    w->String(f.rule);
-    w->Key("severity");
-    w->String(f.severity);
-    w->Key("line");
-    w->Unsigned(f.line);
-    w->Key("message");
-    w->String(f.message);
-    w->EndObject();
+template <typename T>
+void ReadRecord(const json::Value* value, const std::string& pointer, Status* status, T* out);
+
+// Reads each member of a record's field list (report_fields.h) from one JSON object.
+class ReadingVisitor {
+ public:
+  ReadingVisitor(json::FieldReader* r, Status* status) : r_(r), status_(status) {}
+  template <typename M>
+  void operator()(std::string_view name, M& member) {
+    Read(name, &member);
   }
-  w->EndArray();
-}
-
-void WriteEvidence(const std::optional<Evidence>& evidence, Writer* w) {
-  if (!evidence) {
-    w->Null();
-    return;
+  template <typename M>
+  void Optional(std::string_view name, M& member) {
+    if (r_->OptionalAny(name)) Read(name, &member);
   }
-  const Evidence& e = *evidence;
-  w->BeginObject();
-  w->Key("vector");
-  w->String(e.vector);
-  w->Key("spec_text");
-  w->String(e.spec_text);
-  w->Key("inputs");
-  WriteBlobs(e.inputs, w);
-  w->Key("expected_properties");
-  w->String(e.expected_properties);
-  w->Key("expected_errors");
-  w->StringList(e.expected_errors);
-  w->Key("expected_warnings");
-  w->StringList(e.expected_warnings);
-  w->Key("verdict");
-  w->String(e.verdict);
-  w->Key("findings");
-  WriteFindings(e.findings, w);
-  w->Key("findings_total");
-  w->Unsigned(e.findings_total);
-  w->Key("outputs");
-  WriteBlobs(e.outputs, w);
-  w->Key("reference_outputs");
-  WriteBlobs(e.reference_outputs, w);
-  w->EndObject();
-}
-
-void WriteRequirements(const std::vector<RequirementInfo>& requirements, Writer* w) {
-  w->BeginArray();
-  for (const RequirementInfo& r : requirements) {
-    w->Element();
-    w->BeginObject();
-    w->Key("id");
-    w->String(r.id);
-    w->Key("format");
-    w->String(r.format);
-    w->Key("section");
-    w->String(r.section);
-    w->Key("level");
-    w->String(r.level);
-    w->Key("text");
-    w->String(r.text);
-    w->EndObject();
+  template <typename M>
+  void Check(std::string_view name, const M& member, Status (*rule)(const M&)) {
+    if (!status_->ok()) return;
+    if (Status problem = rule(member); !problem.ok()) {
+      *status_ = Status(problem.code(), r_->Pointer(name) + ": " + problem.message());
+    }
   }
-  w->EndArray();
-}
 
-void WriteCase(const CaseResult& c, Writer* w) {
-  w->BeginObject();
-  w->Key("id");
-  w->String(c.id);
-  w->Key("format");
-  w->String(c.format);
-  w->Key("operation");
-  w->String(c.operation);
-  w->Key("requirements");
-  w->StringList(c.requirements);
-  w->Key("level");
-  w->String(c.level);
-  w->Key("outcome");
-  w->String(OutcomeName(c.outcome));
-  w->Key("error_kind");
-  w->String(c.error_kind);
-  w->Key("expected");
-  w->String(c.expected);
-  w->Key("actual");
-  w->String(c.actual);
-  w->Key("message");
-  w->String(c.message);
-  w->Key("rerun");
-  w->Bool(c.rerun);
-  w->Key("rules");
-  w->String(c.rules);
-  w->Key("mismatch");
-  w->String(c.mismatch);
-  w->Key("ground");
-  w->String(GroundName(c.ground));
-  w->Key("flag");
-  w->String(c.flag);
-  w->Key("policy");
-  w->String(c.policy);
-  w->Key("readings");
-  w->StringList(c.readings);
-  w->Key("strict");
-  w->String(StrictName(c.strict));
-  w->Key("peak_rss_bytes");
-  w->Unsigned(c.peak_rss_bytes);
-  w->Key("seconds");
-  w->Double(c.seconds);
-  w->Key("evidence");
-  WriteEvidence(c.evidence, w);
-  w->EndObject();
-}
-
-void WriteImplementation(const ImplementationReport& impl, Writer* w) {
-  w->BeginObject();
-  w->Key("name");
-  w->String(impl.name);
-  w->Key("version");
-  w->String(impl.version);
-  w->Key("language");
-  w->String(impl.language);
-  w->Key("homepage");
-  w->String(impl.homepage);
-  w->Key("command");
-  w->String(impl.command);
-  w->Key("summary");
-  WriteCounts(impl.summary, w);
-  w->Key("formats");
-  w->BeginArray();
-  for (const FormatSummary& f : impl.formats) {
-    w->Element();
-    WriteFormat(f, w);
-  }
-  w->EndArray();
-  w->Key("cases");
-  w->BeginArray();
-  for (const CaseResult& c : impl.cases) {
-    w->Element();
-    WriteCase(c, w);
-  }
-  w->EndArray();
-  w->Key("abandoned");
-  w->Bool(impl.abandoned);
-  w->Key("restarts");
-  w->Unsigned(impl.restarts);
-  w->Key("stderr_tail");
-  w->String(impl.stderr_tail);
-  w->EndObject();
-}
-
-void WriteRun(const RunInfo& run, Writer* w) {
-  w->BeginObject();
-  w->Key("arcs_version");
-  w->String(run.arcs_version);
-  w->Key("started_at");
-  w->String(run.started_at);
-  w->Key("seconds");
-  w->Double(run.seconds);
-  w->Key("jobs");
-  w->Int(run.jobs);
-  w->Key("timeout_seconds");
-  w->Double(run.timeout_seconds);
-  w->Key("cpu_timeout_seconds");
-  w->Double(run.cpu_timeout_seconds);
-  w->Key("filters");
-  w->StringList(run.filters);
-  w->Key("known_failures");
-  w->String(run.known_failures);
-  w->EndObject();
-}
-
-void ReadCounts(const json::Value* value, const std::string& pointer, Status* status, Counts* c) {
-  json::FieldReader r(value, pointer, status);
-  r.Count("passed", &c->passed);
-  r.Count("failed", &c->failed);
-  r.Count("errored", &c->errored);
-  r.Count("skipped", &c->skipped);
-  r.Count("known_failures", &c->known_failures);
-  r.Count("total", &c->total);
-  r.Finish();
-}
-
-void ReadStrict(const json::Value* value, const std::string& pointer, Status* status,
-                StrictCounts* s) {
-  json::FieldReader r(value, pointer, status);
-  r.Count("passed", &s->passed);
-  r.Count("failed", &s->failed);
-  r.Count("not_judged", &s->not_judged);
-  r.Finish();
-}
-
-void ReadFlag(const json::Value& value, const std::string& pointer, Status* status,
-              FlagSummary* flag) {
-  json::FieldReader r(&value, pointer, status);
-  r.String("flag", &flag->flag);
-  r.Count("cases", &flag->cases);
-  r.StringList("readings", &flag->readings);
-  r.Bool("consistent", &flag->consistent);
-  // FieldReader reads counts only as members it is asked for by name; these are keyed by
-  // reading, so each value is checked here with the same rule as FieldReader::Count.
-  r.ForEachMember(
-      "taken", true, [&](std::string_view reading, const json::Value& item, const std::string& p) {
-        if (!item.is_number()) {
-          r.Fail(p, "expected a number, found " + json::DescribeKind(item.kind()));
-          return;
-        }
-        const std::optional<std::int64_t> n = json::ToInt64(item.text());
-        if (!n || *n < 0) {
-          r.Fail(p, "expected a non-negative integer, found " + std::string(item.text()));
-          return;
-        }
-        flag->taken[std::string(reading)] = static_cast<std::uint64_t>(*n);
+ private:
+  // How each C++ type of a report member is read.
+  template <typename M>
+  void Read(std::string_view name, M* out) {
+    if constexpr (std::is_same_v<M, std::string>) {
+      r_->String(name, out);
+    } else if constexpr (std::is_same_v<M, bool>) {
+      r_->Bool(name, out);
+    } else if constexpr (std::is_same_v<M, std::uint64_t>) {
+      r_->Count(name, out);
+    } else if constexpr (std::is_same_v<M, int>) {
+      r_->Int(name, out);
+    } else if constexpr (std::is_same_v<M, double>) {
+      r_->Double(name, out);
+    } else if constexpr (std::is_enum_v<M>) {
+      const json::Value* value = r_->Required(name, json::Kind::kString);
+      if (value && !ParseName(EnumText<M>::kNames, value->text(), out)) {
+        r_->Fail(r_->Pointer(name), "unknown " + std::string(EnumText<M>::kWhat) + " \"" +
+                                        std::string(value->text()) + "\"");
+      }
+    } else if constexpr (std::is_same_v<M, std::vector<std::string>>) {
+      r_->StringList(name, out);
+    } else if constexpr (std::is_same_v<M, std::map<std::string, std::string>>) {
+      r_->StringMap(name, out);
+    } else if constexpr (kIsVector<M>) {
+      r_->ForEach(name, true, [&](const json::Value& item, const std::string& p) {
+        ReadRecord(&item, p, status_, &out->emplace_back());
       });
-  r.Finish();
-}
-
-void ReadOperation(const json::Value& value, const std::string& pointer, Status* status,
-                   OperationSummary* op) {
-  json::FieldReader r(&value, pointer, status);
-  r.String("operation", &op->operation);
-  r.Bool("supported", &op->supported);
-  ReadCounts(r.Required("counts", json::Kind::kObject), r.Pointer("counts"), status, &op->counts);
-  r.ForEachMember("by_level", true,
-                  [&](std::string_view level, const json::Value& item, const std::string& p) {
-                    ReadCounts(&item, p, status, &op->by_level[std::string(level)]);
-                  });
-  r.Finish();
-}
-
-void ReadFormat(const json::Value& value, const std::string& pointer, Status* status,
-                FormatSummary* f) {
-  json::FieldReader r(&value, pointer, status);
-  r.String("format", &f->format);
-  r.String("certification", &f->certification);
-  r.StringList("missing", &f->missing);
-  r.StringMap("policies", &f->policies);
-  ReadCounts(r.Required("counts", json::Kind::kObject), r.Pointer("counts"), status, &f->counts);
-  r.ForEach("operations", true, [&](const json::Value& item, const std::string& p) {
-    ReadOperation(item, p, status, &f->operations.emplace_back());
-  });
-  r.ForEach("flags", true, [&](const json::Value& item, const std::string& p) {
-    ReadFlag(item, p, status, &f->flags.emplace_back());
-  });
-  ReadStrict(r.Required("strict", json::Kind::kObject), r.Pointer("strict"), status, &f->strict);
-  r.Finish();
-}
-
-void ReadBlobs(json::FieldReader& parent, std::string_view name, Status* status,
-               std::vector<Blob>* blobs) {
-  parent.ForEach(name, true, [&](const json::Value& item, const std::string& p) {
-    json::FieldReader r(&item, p, status);
-    Blob& b = blobs->emplace_back();
-    r.String("name", &b.name);
-    r.Count("size", &b.size);
-    r.String("encoding", &b.encoding);
-    if (status->ok() && b.encoding != "text" && b.encoding != "hex") {
-      r.Fail(r.Pointer("encoding"), "expected \"text\" or \"hex\"");
-    }
-    r.String("content", &b.content);
-    r.Bool("truncated", &b.truncated);
-    r.Finish();
-  });
-}
-
-void ReadEvidence(const json::Value& value, const std::string& pointer, Status* status,
-                  Evidence* e) {
-  json::FieldReader r(&value, pointer, status);
-  r.String("vector", &e->vector);
-  r.String("spec_text", &e->spec_text);
-  ReadBlobs(r, "inputs", status, &e->inputs);
-  r.String("expected_properties", &e->expected_properties);
-  r.StringList("expected_errors", &e->expected_errors);
-  r.StringList("expected_warnings", &e->expected_warnings);
-  r.String("verdict", &e->verdict);
-  r.ForEach("findings", true, [&](const json::Value& item, const std::string& p) {
-    json::FieldReader f(&item, p, status);
-    FindingEvidence& finding = e->findings.emplace_back();
-    f.String("rule", &finding.rule);
-    f.String("severity", &finding.severity);
-    f.Count("line", &finding.line);
-    f.String("message", &finding.message);
-    f.Finish();
-  });
-  r.Count("findings_total", &e->findings_total);
-  ReadBlobs(r, "outputs", status, &e->outputs);
-  ReadBlobs(r, "reference_outputs", status, &e->reference_outputs);
-  r.Finish();
-}
-
-void ReadRequirements(json::FieldReader& parent, Status* status,
-                      std::vector<RequirementInfo>* requirements) {
-  parent.ForEach("requirements", true, [&](const json::Value& item, const std::string& p) {
-    json::FieldReader r(&item, p, status);
-    RequirementInfo& info = requirements->emplace_back();
-    r.String("id", &info.id);
-    r.String("format", &info.format);
-    r.String("section", &info.section);
-    r.String("level", &info.level);
-    r.String("text", &info.text);
-    r.Finish();
-  });
-}
-
-void ReadCase(const json::Value& value, const std::string& pointer, Status* status, CaseResult* c) {
-  json::FieldReader r(&value, pointer, status);
-  r.String("id", &c->id);
-  r.String("format", &c->format);
-  r.String("operation", &c->operation);
-  r.StringList("requirements", &c->requirements);
-  r.String("level", &c->level);
-  if (const json::Value* outcome = r.Required("outcome", json::Kind::kString)) {
-    if (!ParseOutcome(outcome->text(), &c->outcome)) {
-      r.Fail(r.Pointer("outcome"), "unknown outcome \"" + std::string(outcome->text()) + "\"");
+    } else if constexpr (kIsMap<M>) {
+      r_->ForEachMember(name, true,
+                        [&](std::string_view key, const json::Value& item, const std::string& p) {
+                          ReadMapValue(item, p, &(*out)[std::string(key)]);
+                        });
+    } else if constexpr (kIsOptional<M>) {
+      ReadOptional(name, out);
+    } else {  // a record, by its field list
+      ReadRecord(r_->Required(name, json::Kind::kObject), r_->Pointer(name), status_, out);
     }
   }
-  r.String("error_kind", &c->error_kind);
-  r.String("expected", &c->expected);
-  r.String("actual", &c->actual);
-  r.String("message", &c->message);
-  r.Bool("rerun", &c->rerun);
-  r.String("rules", &c->rules);
-  r.String("mismatch", &c->mismatch);
-  if (const json::Value* ground = r.Required("ground", json::Kind::kString)) {
-    if (!ParseGround(ground->text(), &c->ground)) {
-      r.Fail(r.Pointer("ground"), "unknown ground \"" + std::string(ground->text()) + "\"");
+
+  // A record that may be absent: required, and null when absent.
+  template <typename M>
+  void ReadOptional(std::string_view name, std::optional<M>* out) {
+    const json::Value* value = r_->OptionalAny(name);
+    if (!value) {
+      r_->Fail(r_->Pointer(name),
+               "missing member (null when there is no " + std::string(name) + ")");
+    } else if (value->is_object()) {
+      ReadRecord(value, r_->Pointer(name), status_, &out->emplace());
+    } else if (!value->is_null()) {
+      r_->Fail(r_->Pointer(name), "expected an object or null");
     }
   }
-  r.String("flag", &c->flag);
-  r.String("policy", &c->policy);
-  r.StringList("readings", &c->readings);
-  if (const json::Value* strict = r.Required("strict", json::Kind::kString)) {
-    if (!ParseStrict(strict->text(), &c->strict)) {
-      r.Fail(r.Pointer("strict"), "unknown strict value \"" + std::string(strict->text()) + "\"");
+
+  // A map's values are read by their key, which json::FieldReader cannot name in advance; a
+  // count is checked here with the same rule as json::FieldReader::Count.
+  template <typename M>
+  void ReadMapValue(const json::Value& item, const std::string& pointer, M* out) {
+    if constexpr (std::is_same_v<M, std::uint64_t>) {
+      if (!item.is_number()) {
+        r_->Fail(pointer, "expected a number, found " + json::DescribeKind(item.kind()));
+        return;
+      }
+      const std::optional<std::int64_t> n = json::ToInt64(item.text());
+      if (!n || *n < 0) {
+        r_->Fail(pointer, "expected a non-negative integer, found " + std::string(item.text()));
+        return;
+      }
+      *out = static_cast<std::uint64_t>(*n);
+    } else {
+      ReadRecord(&item, pointer, status_, out);
     }
   }
-  r.Count("peak_rss_bytes", &c->peak_rss_bytes);
-  r.Double("seconds", &c->seconds);
-  if (status->ok() && c->seconds < 0) r.Fail(r.Pointer("seconds"), "must not be negative");
-  if (const json::Value* evidence = r.OptionalAny("evidence"); !evidence) {
-    r.Fail(r.Pointer("evidence"), "missing member (null when there is no evidence)");
-  } else if (evidence->is_object()) {
-    ReadEvidence(*evidence, r.Pointer("evidence"), status, &c->evidence.emplace());
-  } else if (!evidence->is_null()) {
-    r.Fail(r.Pointer("evidence"), "expected an object or null");
-  }
-  r.Finish();
-}
 
-void ReadImplementation(const json::Value& value, const std::string& pointer, Status* status,
-                        ImplementationReport* impl) {
-  json::FieldReader r(&value, pointer, status);
-  r.String("name", &impl->name);
-  r.String("version", &impl->version);
-  r.String("language", &impl->language);
-  r.String("homepage", &impl->homepage);
-  r.String("command", &impl->command);
-  ReadCounts(r.Required("summary", json::Kind::kObject), r.Pointer("summary"), status,
-             &impl->summary);
-  r.ForEach("formats", true, [&](const json::Value& item, const std::string& p) {
-    ReadFormat(item, p, status, &impl->formats.emplace_back());
-  });
-  r.ForEach("cases", true, [&](const json::Value& item, const std::string& p) {
-    ReadCase(item, p, status, &impl->cases.emplace_back());
-  });
-  r.Bool("abandoned", &impl->abandoned);
-  r.Count("restarts", &impl->restarts);
-  r.String("stderr_tail", &impl->stderr_tail);
-  r.Finish();
-}
+  json::FieldReader* r_;
+  Status* status_;
+};
 
-void ReadRun(const json::Value* value, const std::string& pointer, Status* status, RunInfo* run) {
+// Reads one JSON object (null: missing) into a record, by its field list; closed to other
+// members.
+template <typename T>
+void ReadRecord(const json::Value* value, const std::string& pointer, Status* status, T* out) {
   json::FieldReader r(value, pointer, status);
-  r.String("arcs_version", &run->arcs_version);
-  r.String("started_at", &run->started_at);
-  r.Double("seconds", &run->seconds);
-  r.Int("jobs", &run->jobs);
-  r.Double("timeout_seconds", &run->timeout_seconds);
-  // Reports written before --timeout-cpu have none.
-  if (const json::Value* cpu = r.Optional("cpu_timeout_seconds", json::Kind::kNumber)) {
-    run->cpu_timeout_seconds = json::ToDouble(cpu->text()).value_or(-1);
-  }
-  // The schema's bounds: no negative time, and at least one worker.
-  if (status->ok() && run->seconds < 0) r.Fail(r.Pointer("seconds"), "must not be negative");
-  if (status->ok() && run->jobs < 1) r.Fail(r.Pointer("jobs"), "must be at least 1");
-  if (status->ok() && run->timeout_seconds < 0) {
-    r.Fail(r.Pointer("timeout_seconds"), "must not be negative");
-  }
-  if (status->ok() && run->cpu_timeout_seconds < 0) {
-    r.Fail(r.Pointer("cpu_timeout_seconds"), "must not be negative");
-  }
-  r.StringList("filters", &run->filters);
-  r.String("known_failures", &run->known_failures);
+  ReadingVisitor fields(&r, status);
+  internal::VisitFields(*out, fields);
   r.Finish();
 }
 
@@ -726,7 +430,7 @@ void CutFields(CaseResult* c) {
 std::size_t CaseJsonBytes(const CaseResult& c) {
   Writer w(4);  // report, implementations, an implementation, its cases
   w.Element();
-  WriteCase(c, &w);
+  WriteValue(c, &w);
   return w.size();
 }
 
@@ -757,7 +461,7 @@ void BoundCase(CaseResult* c) {
       for (std::size_t freed = 0; freed < size - kMaxCaseJsonBytes && !e.findings.empty();) {
         Writer w(6);  // ... a case, its evidence
         w.Element();
-        WriteFindings({e.findings.back()}, &w);
+        WriteValue(std::vector<FindingEvidence>{e.findings.back()}, &w);
         freed += w.size();
         e.findings.pop_back();
       }
@@ -910,23 +614,7 @@ void Counts::Add(Outcome outcome) {
 
 std::string ToJson(const Report& report) {
   Writer w;
-  w.BeginObject();
-  w.Key("report_version");
-  w.Int(report.report_version);
-  w.Key("complete");
-  w.Bool(report.complete);
-  w.Key("run");
-  WriteRun(report.run, &w);
-  w.Key("implementations");
-  w.BeginArray();
-  for (const ImplementationReport& impl : report.implementations) {
-    w.Element();
-    WriteImplementation(impl, &w);
-  }
-  w.EndArray();
-  w.Key("requirements");
-  WriteRequirements(report.requirements, &w);
-  w.EndObject();
+  WriteValue(report, &w);
   return std::move(w).Take();
 }
 
@@ -951,21 +639,7 @@ Result<Report> FromJson(std::string_view text) {
   if (Status s = json::ParseData(text, &doc); !s.ok()) return s;
   Report report;
   Status status;
-  json::FieldReader r(&doc.root(), "", &status);
-  r.Int("report_version", &report.report_version);
-  if (status.ok() && report.report_version != kReportVersion) {
-    return Status(StatusCode::kUnsupported,
-                  "/report_version: " + std::to_string(report.report_version) +
-                      " is not supported (this build reads version " +
-                      std::to_string(kReportVersion) + ")");
-  }
-  r.Bool("complete", &report.complete);
-  ReadRun(r.Required("run", json::Kind::kObject), r.Pointer("run"), &status, &report.run);
-  r.ForEach("implementations", true, [&](const json::Value& item, const std::string& p) {
-    ReadImplementation(item, p, &status, &report.implementations.emplace_back());
-  });
-  ReadRequirements(r, &status, &report.requirements);
-  r.Finish();
+  ReadRecord(&doc.root(), "", &status, &report);
   if (!status.ok()) return status;
   if (Status unique = CheckUniqueCases(report, "/implementations: "); !unique.ok()) return unique;
   return report;
