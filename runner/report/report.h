@@ -242,8 +242,8 @@ struct RunInfo {
   std::string started_at;  // RFC 3339 UTC
   double seconds = 0;
   int jobs = 1;
-  double timeout_seconds = 0;      // the wall-clock limit per case
-  double cpu_timeout_seconds = 0;  // the CPU-time limit per case (--timeout-cpu); 0: none
+  double timeout_seconds = 0;        // the wall-clock limit per case
+  double cpu_timeout_seconds = 0;    // the CPU-time limit per case (--timeout-cpu); 0: none
   std::vector<std::string> filters;  // the --format/--filter/--operation/--level given
   std::string known_failures;        // path of the known-failures file, if any
 
@@ -273,16 +273,17 @@ struct Report {
 };
 
 // Writes the report as pretty JSON (two-space indent, keys in the order of the structs above and
-// equal to the member names, arrays of strings on one line, a final newline), deterministic for
-// equal reports. Every member is always written. Strings that are not valid UTF-8 (an
-// implementation's stderr, say) are repaired with U+FFFD (escape.h), so the output is always
-// valid JSON; for reports whose strings are valid UTF-8, FromJson(ToJson(r)) == r.
+// equal to the member names, as report_fields.h lists them, arrays of strings on one line, a final
+// newline), deterministic for equal reports. Every member is always written. Strings that are not
+// valid UTF-8 (an implementation's stderr, say) are repaired with U+FFFD (escape.h), so the output
+// is always valid JSON; for reports whose strings are valid UTF-8, FromJson(ToJson(r)) == r.
 std::string ToJson(const Report& report);
 
 // Reads a report written by ToJson, strictly: every object is closed (an unknown member is an
-// error, as in schemas/report/report.schema.json), every member is required, duplicate names and
-// wrong types are errors; the Status names the offending place as a JSON Pointer. A
-// report_version other than kReportVersion is kUnsupported.
+// error, as in schemas/report/report.schema.json), every member is required (but those
+// report_fields.h marks Optional, which older reports lack), duplicate names and wrong types are
+// errors, and so are values past the bounds report_fields.h checks; the Status names the
+// offending place as a JSON Pointer. A report_version other than kReportVersion is kUnsupported.
 Result<Report> FromJson(std::string_view text);
 
 // Whether the report holds at most one case per implementation name, format, case id and
