@@ -1,15 +1,18 @@
 #include "conformance/vectors.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <set>
 
+#include "reference/core/io.h"
 #include "reference/core/json_fields.h"
 #include "reference/core/strings.h"
 
 namespace arcs::conformance {
 namespace {
 
-constexpr int kManifestVersion = 2;
+constexpr int kManifestVersion = 3;
 
 bool SortedUnique(const std::vector<std::string>& ids) {
   return std::adjacent_find(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
@@ -20,6 +23,55 @@ bool SortedUnique(const std::vector<std::string>& ids) {
 // The outcome words an operation's answers can have.
 bool IsOutcome(const OperationSpec& op, std::string_view outcome) {
   return outcome == op.valid_outcome || outcome == op.invalid_outcome;
+}
+
+// An errata entry's id ("SP-E14"): capitals, "-E", digits. No quote id has this form.
+bool IsErrataId(std::string_view id) {
+  const std::size_t e = id.find("-E");
+  if (e == std::string_view::npos || e == 0 || e + 2 == id.size()) return false;
+  const auto upper = [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; };
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  return std::all_of(id.begin(), id.begin() + e, upper) &&
+         std::all_of(id.begin() + e + 2, id.end(), digit);
+}
+
+// The manifest's "quotes" table and the ids the operations cite from it.
+struct Quotes {
+  std::map<std::string, std::string> texts;
+  std::set<std::string> cited;
+};
+
+// An operation's "cites" as the text it stands for (vectors/README.md): each quotation, each run
+// of errata ids as one "errata A, B", joined with "; ".
+void ResolveCites(json::FieldReader* f, Quotes* quotes, OperationCase* c) {
+  std::vector<std::string> cites;
+  f->StringList("cites", &cites);
+  if (f->ok() && cites.empty()) f->Fail(f->Pointer("cites"), "is empty");
+  std::vector<std::string> parts;
+  std::vector<std::string> errata;
+  const auto end_errata = [&] {
+    if (!errata.empty()) parts.push_back("errata " + Join(errata));
+    errata.clear();
+  };
+  for (std::size_t i = 0; i < cites.size() && f->ok(); ++i) {
+    const std::string& id = cites[i];
+    if (IsErrataId(id)) {
+      errata.push_back(id);
+      c->errata_cited.push_back(id);
+      continue;
+    }
+    const auto quote = quotes->texts.find(id);
+    if (quote == quotes->texts.end()) {
+      f->Fail(json::ElementPointer(f->Pointer("cites"), i),
+              "\"" + id + "\" is neither a quote of /quotes nor an errata id");
+      return;
+    }
+    end_errata();
+    parts.push_back(quote->second);
+    quotes->cited.insert(id);
+  }
+  end_errata();
+  c->spec_text = Join(parts, "; ");
 }
 
 class ExpectationReader {
@@ -150,12 +202,15 @@ void ReadRuleSets(json::FieldReader* parent, Status* status, RuleSets* rules) {
 }
 
 void ReadOperation(const FormatModule& format, const OperationSpec& op, const json::Value& value,
-                   const std::string& pointer, Status* status, OperationCase* c) {
+                   const std::string& pointer, Quotes* quotes, Status* status, OperationCase* c) {
   json::FieldReader f(&value, pointer, status);
   c->operation = op.name;
   f.StringList("requirements", &c->requirements);
   if (f.ok() && c->requirements.empty()) f.Fail(f.Pointer("requirements"), "is empty");
-  f.String("spec_text", &c->spec_text);
+  if (f.ok() && !SortedUnique(c->requirements)) {
+    f.Fail(f.Pointer("requirements"), "must be sorted and unique");
+  }
+  ResolveCites(&f, quotes, c);
   ExpectationReader(format, op, status)
       .Read(f.Required("expect", json::Kind::kObject), f.Pointer("expect"), &c->expect);
   ReadRuleSets(&f, status, &c->rules);
@@ -168,7 +223,7 @@ void ReadOperation(const FormatModule& format, const OperationSpec& op, const js
 }
 
 void ReadCase(const FormatModule& format, const std::string& folder, const json::Value& value,
-              const std::string& pointer, Status* status, VectorCase* c) {
+              const std::string& pointer, Quotes* quotes, Status* status, VectorCase* c) {
   json::FieldReader f(&value, pointer, status);
   f.String("id", &c->id);
   if (f.ok() && !c->id.starts_with(std::string(format.name) + "-")) {
@@ -196,7 +251,7 @@ void ReadCase(const FormatModule& format, const std::string& folder, const json:
         f.Fail(op_pointer, "needs the input \"" + std::string(input) + "\"");
       }
     }
-    ReadOperation(format, op, *one, op_pointer, status, &c->operations.emplace_back());
+    ReadOperation(format, op, *one, op_pointer, quotes, status, &c->operations.emplace_back());
   }
   if (operations && f.ok()) {
     for (const json::Member& m : operations->members()) {
@@ -257,17 +312,93 @@ Result<Manifest> LoadManifest(const std::string& path, const FormatModule& forma
   f.String("spec_version", &manifest.spec_version);
   f.String("catalogue", &manifest.catalogue);
   f.String("errata", &manifest.errata);
+  Quotes quotes;
+  f.StringMap("quotes", &quotes.texts);
   std::set<std::string> ids;
   f.ForEach("cases", true, [&](const json::Value& item, const std::string& pointer) {
     VectorCase& c = manifest.cases.emplace_back();
-    ReadCase(format, folder, item, pointer, &status, &c);
+    ReadCase(format, folder, item, pointer, &quotes, &status, &c);
     if (status.ok() && !ids.insert(c.id).second) {
       f.Fail(json::MemberPointer(pointer, "id"), "\"" + c.id + "\" is used twice");
     }
   });
+  // A quotation no operation cites is a stale one (or a misspelt id whose citation failed).
+  for (const auto& [id, text] : quotes.texts) {
+    if (f.ok() && !quotes.cited.contains(id)) {
+      f.Fail(json::MemberPointer(f.Pointer("quotes"), id), "is cited by no operation");
+    }
+  }
   f.Finish();
   if (!status.ok()) return Status(status.code(), path + ": " + status.message());
   return manifest;
+}
+
+namespace {
+
+std::set<std::string> ErrataIds(const std::string& text) {
+  std::set<std::string> ids;
+  for (std::string_view line : LinesWithEnds(text)) {
+    if (!line.starts_with("### ")) continue;
+    line.remove_prefix(4);
+    const std::size_t end = line.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+    const std::string_view id = line.substr(0, end);
+    if (IsErrataId(id)) ids.insert(std::string(id));
+  }
+  return ids;
+}
+
+std::vector<std::string> UnknownErrata(const Manifest& manifest, const std::set<std::string>& ids) {
+  std::vector<std::string> unknown;
+  for (const VectorCase& c : manifest.cases) {
+    for (const OperationCase& op : c.operations) {
+      std::vector<std::string> cited = op.errata_cited;
+      if (!op.expect.flag.empty()) cited.push_back(op.expect.flag);
+      for (const std::string& id : cited) {
+        if (!ids.contains(id)) unknown.push_back(c.id + "/" + op.operation + ": " + id);
+      }
+    }
+  }
+  return unknown;
+}
+
+std::vector<std::string> InputProblems(const Manifest& manifest, const std::string& cases_dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> problems;
+  std::set<fs::path> named;
+  for (const VectorCase& c : manifest.cases) {
+    for (const auto& [name, file] : c.inputs) {
+      named.insert(fs::path(file).lexically_normal());
+      if (!fs::is_regular_file(file)) problems.push_back(c.id + ": input " + name + " " + file);
+    }
+  }
+  std::error_code error;
+  for (const auto& entry : fs::recursive_directory_iterator(cases_dir, error)) {
+    if (entry.is_regular_file() && !named.contains(entry.path().lexically_normal())) {
+      problems.push_back("named by no case: " + entry.path().string());
+    }
+  }
+  if (error) problems.push_back(cases_dir + ": " + error.message());
+  return problems;
+}
+
+}  // namespace
+
+Status CheckManifestReferences(const Manifest& manifest, const FormatModule& format,
+                               const std::string& root) {
+  Result<std::string> errata = ReadFile(root + "/" + manifest.errata);
+  if (!errata.ok()) return errata.status();
+  std::vector<std::string> problems = UnknownErrata(manifest, ErrataIds(*errata));
+  if (!problems.empty())
+    problems.front() = "not an entry of " + manifest.errata + ": " + problems.front();
+  const std::string manifest_path = format.ManifestPath();
+  const std::string cases_dir =
+      root + "/" + manifest_path.substr(0, manifest_path.find_last_of('/') + 1) + "cases";
+  std::vector<std::string> inputs = InputProblems(manifest, cases_dir);
+  if (!inputs.empty()) inputs.front() = "missing or stray input files: " + inputs.front();
+  problems.insert(problems.end(), inputs.begin(), inputs.end());
+  if (problems.empty()) return Status();
+  return Status(StatusCode::kParseError,
+                std::string(format.name) + " manifest: " + Join(problems, "; "));
 }
 
 }  // namespace arcs::conformance

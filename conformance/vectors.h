@@ -1,6 +1,7 @@
-// Vector manifests, version 2 (vectors/<format>/manifest.json, documented in vectors/README.md):
+// Vector manifests, version 3 (vectors/<format>/manifest.json, documented in vectors/README.md):
 // the cases of a format, each with named inputs, args, and per operation its own requirements
-// and expectation. Tests are data: this only loads them, strictly; runner/judge.h judges answers
+// and expectation; the quotations that justify them stated once, in the manifest's "quotes", and
+// cited by id. Tests are data: this only loads them, strictly; runner/judge.h judges answers
 // against them, for the reference and every implementation alike.
 #ifndef ARCS_CONFORMANCE_VECTORS_H_
 #define ARCS_CONFORMANCE_VECTORS_H_
@@ -48,7 +49,10 @@ struct RuleSets {
 struct OperationCase {
   std::string operation;
   std::vector<std::string> requirements;
+  // The quotations and errata entries the operation cites (its "cites"), as one text:
+  // `§x.y: "..."; §z: "..."; errata SP-E14, SP-E32`.
   std::string spec_text;
+  std::vector<std::string> errata_cited = {};  // the errata ids among the cites, in order
   Expectation expect;
   RuleSets rules;
   // What the operation asks of an answer beyond its verdict, as the manifest's "expect_<operation>"
@@ -82,11 +86,20 @@ struct Manifest {
 // names none.
 std::string_view ReadingChoice(std::string_view reading, const PolicySpec& policy);
 
-// Loads and checks a manifest of `format`: every member known and typed, every operation one the
-// format defines with the inputs it needs, every outcome one of the operation's, every policy the
-// format's with all its choices, every acceptable set with two readings that differ, args limits
-// the format's. The message names the offending place as a JSON Pointer.
+// Loads and checks a manifest of `format`: every member known and typed, case ids unique and
+// prefixed with the format, every operation one the format defines with the inputs it needs,
+// every cited quote in the manifest's table and every quote cited, every outcome one of the
+// operation's, every policy the format's with all its choices, every acceptable set with two
+// readings that differ (split by a policy: under each of its choices), rule sets sorted and
+// unique, args limits the format's. The message names the offending place as a JSON Pointer.
 Result<Manifest> LoadManifest(const std::string& path, const FormatModule& format);
+
+// What a loaded manifest names outside itself, held to the tree at `root` (the repository root):
+// every input file exists and every file of the format's cases/ folder is some case's input;
+// every flag and every cited errata id is an entry ("### ID") of the errata. (The requirement ids
+// the cases cite are held to the catalogue by conformance/catalogue_test.cc.)
+Status CheckManifestReferences(const Manifest& manifest, const FormatModule& format,
+                               const std::string& root);
 
 }  // namespace arcs::conformance
 

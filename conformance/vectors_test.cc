@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "conformance/registry.h"
 #include "reference/core/io.h"
@@ -16,12 +18,15 @@ namespace {
 
 class ManifestTest : public ::testing::Test {
  protected:
-  // A one-case Spool manifest whose validate operation is `validate` (JSON text) and whose case
-  // carries `extra` (JSON members, "" for none).
-  Result<Manifest> Load(const std::string& validate, const std::string& extra = "") {
+  // A one-case Spool manifest whose validate operation is `validate` (JSON text), whose case
+  // carries `extra` (JSON members, "" for none) and whose quotes member is `quotes`.
+  Result<Manifest> Load(const std::string& validate, const std::string& extra = "",
+                        const std::string& quotes = R"("quotes":{"t":"T"})") {
     const std::string manifest =
-        R"({"manifest_version":2,"format":"spool","spec":"spool.md","spec_version":"1.0",)"
-        R"("catalogue":"c","errata":"e","cases":[{"id":"spool-x","description":"d",)"
+        R"({"manifest_version":3,"format":"spool","spec":"spool.md","spec_version":"1.0",)"
+        R"("catalogue":"c","errata":"e",)" +
+        quotes +
+        R"(,"cases":[{"id":"spool-x","description":"d",)"
         R"("inputs":{"file":"x.spool"},)" +
         extra + R"("operations":{"validate":)" + validate + "}}]}";
     const std::string path = ::testing::TempDir() + "/manifest.json";
@@ -34,7 +39,7 @@ class ManifestTest : public ::testing::Test {
 };
 
 constexpr char kRequired[] =
-    R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"outcome":"invalid"}})";
+    R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"outcome":"invalid"}})";
 
 TEST_F(ManifestTest, LoadsTheThreeGroundsAndTheArgs) {
   Result<Manifest> m = Load(kRequired, R"("args":{"limits":{"max_line_bytes":7}},)");
@@ -46,7 +51,7 @@ TEST_F(ManifestTest, LoadsTheThreeGroundsAndTheArgs) {
   EXPECT_EQ(c.limits.at("max_entries"), FindFormat("spool")->DefaultLimits().at("max_entries"));
   EXPECT_EQ(c.operations.at(0).expect.ground, Ground::kRequired);
 
-  m = Load(R"({"requirements":["SP-6.1-2"],"spec_text":"t","expect":{"flag":"SP-E14",)"
+  m = Load(R"({"requirements":["SP-6.1-2"],"cites":["t"],"expect":{"flag":"SP-E14",)"
            R"("readings":{"iso-8601":"valid","rfc-3339":"invalid"},"arcs":"rfc-3339"}})");
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   const Expectation& e = m->cases.at(0).operations.at(0).expect;
@@ -62,33 +67,35 @@ TEST_F(ManifestTest, RefusesWhatWouldQuietlyMeanSomethingElse) {
     std::string extra;
     std::string error;
   } cases[] = {
-      {R"({"requirements":["SP-3.4-1"],"spec_txt":"t","expect":{"outcome":"invalid"}})", "",
-       "/cases/0/operations/validate/spec_text: missing"},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","spec_txt":"t","expect":{"outcome":"invalid"}})",
-       "", "/cases/0/operations/validate/spec_txt: unknown member"},
-      {R"({"requirements":"SP-3.4-1","spec_text":"t","expect":{"outcome":"invalid"}})", "",
+      {R"({"requirements":["SP-3.4-1"],"cite":["t"],"expect":{"outcome":"invalid"}})", "",
+       "/cases/0/operations/validate/cites: missing"},
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"cite":["t"],"expect":{"outcome":"invalid"}})",
+       "", "/cases/0/operations/validate/cite: unknown member"},
+      {R"({"requirements":"SP-3.4-1","cites":["t"],"expect":{"outcome":"invalid"}})", "",
        "/cases/0/operations/validate/requirements: expected an array, found a string"},
-      {R"({"requirements":[],"spec_text":"t","expect":{"outcome":"invalid"}})", "",
+      {R"({"requirements":[],"cites":["t"],"expect":{"outcome":"invalid"}})", "",
        "/cases/0/operations/validate/requirements: is empty"},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"outcome":"accept"}})", "",
+      {R"({"requirements":["SP-3.6-1","SP-3.4-1"],"cites":["t"],"expect":{"outcome":"invalid"}})",
+       "", "/cases/0/operations/validate/requirements: must be sorted and unique"},
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"outcome":"accept"}})", "",
        "/cases/0/operations/validate/expect/outcome: \"accept\" is not an outcome of validate"},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"policy":"invalid_line",)"
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"policy":"invalid_line",)"
        R"("outcomes":{"reject":"invalid"}}})",
        "", "/cases/0/operations/validate/expect/outcomes: must list every choice of invalid_line"},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"policy":"no_such",)"
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"policy":"no_such",)"
        R"("outcomes":{}}})",
        "", "/cases/0/operations/validate/expect/policy: \"no_such\" is not a policy of spool"},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"flag":"SP-E1",)"
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"flag":"SP-E1",)"
        R"("readings":{"a":"valid","b":"valid"},"arcs":"a"}})",
        "",
        "/cases/0/operations/validate/expect/readings: an acceptable set needs readings with "
        "different outcomes"},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"flag":"SP-E1",)"
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"flag":"SP-E1",)"
        R"("readings":{"a":"valid","b":"invalid"},"arcs":"c"}})",
        "", "/cases/0/operations/validate/expect/arcs: \"c\" is not one of the readings"},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{}})", "",
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{}})", "",
        "/cases/0/operations/validate/expect: needs \"outcome\""},
-      {R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"outcome":"invalid"},)"
+      {R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"outcome":"invalid"},)"
        R"("rules":{"errors":["SP-3.6-1","SP-3.4-1"],"warnings":[]}})",
        "", "/cases/0/operations/validate/rules/errors: must be sorted and unique"},
       {kRequired, R"("args":{"limits":{"max_lines":7}},)",
@@ -107,14 +114,15 @@ TEST_F(ManifestTest, RefusesWhatWouldQuietlyMeanSomethingElse) {
 TEST_F(ManifestTest, RefusesUnknownOperationsAndMissingInputs) {
   const std::string path = ::testing::TempDir() + "/manifest.json";
   auto load = [&](const std::string& cases) {
-    EXPECT_TRUE(WriteFile(path, R"({"manifest_version":2,"format":"spool","spec":"s",)"
-                                R"("spec_version":"1.0","catalogue":"c","errata":"e","cases":)" +
+    EXPECT_TRUE(WriteFile(path, R"({"manifest_version":3,"format":"spool","spec":"s",)"
+                                R"("spec_version":"1.0","catalogue":"c","errata":"e",)"
+                                R"("quotes":{"t":"T"},"cases":)" +
                                     cases + "}")
                     .ok());
     return Error(LoadManifest(path, *FindFormat("spool")));
   };
   const std::string op =
-      R"({"requirements":["SP-3.4-1"],"spec_text":"t","expect":{"outcome":"invalid"}})";
+      R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"outcome":"invalid"}})";
   EXPECT_NE(load(R"([{"id":"spool-x","description":"d","inputs":{"file":"x"},)"
                  R"("operations":{"hash":)" +
                  op + "}}]")
@@ -135,6 +143,95 @@ TEST_F(ManifestTest, RefusesUnknownOperationsAndMissingInputs) {
       "}}";
   EXPECT_NE(load("[" + one + "," + one + "]").find("\"spool-x\" is used twice"), std::string::npos);
 }
+
+// A quotation is stated once, in "quotes", and cited by id: the loaded text is each quotation and
+// each run of errata ids ("errata A, B"), joined with "; " (vectors/README.md "Quotes").
+TEST_F(ManifestTest, CitesResolveToTheQuotationsText) {
+  Result<Manifest> m = Load(
+      R"({"requirements":["SP-3.4-1"],"cites":["SP-3.4-1","SP-E1","SP-E2","rfc-8259-8.1","SP-E3"],)"
+      R"("expect":{"outcome":"invalid"}})",
+      "",
+      R"("quotes":{"SP-3.4-1":"§3.4: \"Files MUST NOT begin with a BOM\"",)"
+      R"("rfc-8259-8.1":"RFC 8259 §8.1: \"Implementations MUST NOT add a byte order mark\""})");
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  const OperationCase& op = m->cases.at(0).operations.at(0);
+  EXPECT_EQ(op.spec_text,
+            "§3.4: \"Files MUST NOT begin with a BOM\"; errata SP-E1, SP-E2; RFC 8259 §8.1: "
+            "\"Implementations MUST NOT add a byte order mark\"; errata SP-E3");
+  EXPECT_EQ(op.errata_cited, (std::vector<std::string>{"SP-E1", "SP-E2", "SP-E3"}));
+}
+
+TEST_F(ManifestTest, RefusesAnUnknownQuoteIdAndAnUncitedQuote) {
+  const std::string cites_nope =
+      R"({"requirements":["SP-3.4-1"],"cites":["t","nope"],"expect":{"outcome":"invalid"}})";
+  EXPECT_EQ(Error(Load(cites_nope)),
+            ::testing::TempDir() +
+                "/manifest.json: /cases/0/operations/validate/cites/1: \"nope\" is neither a "
+                "quote of /quotes nor an errata id");
+  EXPECT_NE(Error(Load(kRequired, "", R"("quotes":{"t":"T","u":"U"})"))
+                .find("/quotes/u: is cited by no operation"),
+            std::string::npos);
+  EXPECT_NE(
+      Error(Load(R"({"requirements":["SP-3.4-1"],"cites":[],"expect":{"outcome":"invalid"}})"))
+          .find("/cases/0/operations/validate/cites: is empty"),
+      std::string::npos);
+  EXPECT_NE(Error(Load(kRequired, "", "\"x\":1")).find("/quotes: missing"), std::string::npos);
+}
+
+// A manifest's references outside itself, in a tree made here: its errata, its input files.
+TEST(ManifestReferences, RefusesUnknownErrataAndMissingOrStrayInputs) {
+  const std::string root = ::testing::TempDir() + "/references";
+  const std::string folder = root + "/vectors/spool/";
+  std::filesystem::create_directories(folder + "cases");
+  ASSERT_TRUE(WriteFile(root + "/errata.md", "# Errata\n\n### SP-E1 — one\n\ntext\n").ok());
+  ASSERT_TRUE(WriteFile(folder + "cases/x.spool", "{}\n").ok());
+  const auto check = [&](const std::string& cites, const std::string& file) {
+    EXPECT_TRUE(WriteFile(folder + "manifest.json",
+                          R"({"manifest_version":3,"format":"spool","spec":"s","spec_version":"1",)"
+                          R"("catalogue":"c","errata":"errata.md","quotes":{"t":"T"},"cases":[)"
+                          R"({"id":"spool-x","description":"d","inputs":{"file":")" +
+                              file +
+                              R"("},"operations":{"validate":{"requirements":["SP-3.4-1"],)"
+                              R"("cites":)" +
+                              cites + R"(,"expect":{"outcome":"invalid"}}}}]})")
+                    .ok());
+    Result<Manifest> m = LoadManifest(folder + "manifest.json", *FindFormat("spool"));
+    EXPECT_TRUE(m.ok()) << m.status().ToString();
+    if (!m.ok()) return std::string("(not loaded)");
+    const Status s = CheckManifestReferences(*m, *FindFormat("spool"), root);
+    return s.ok() ? std::string("(ok)") : s.message();
+  };
+  EXPECT_EQ(check(R"(["t","SP-E1"])", "cases/x.spool"), "(ok)");
+  EXPECT_EQ(check(R"(["t","SP-E2"])", "cases/x.spool"),
+            "spool manifest: not an entry of errata.md: spool-x/validate: SP-E2");
+  const std::string missing = check(R"(["t"])", "cases/y.spool");
+  EXPECT_NE(
+      missing.find("missing or stray input files: spool-x: input file " + folder + "cases/y.spool"),
+      std::string::npos)
+      << missing;
+  EXPECT_NE(missing.find("named by no case: " + folder + "cases/x.spool"), std::string::npos)
+      << missing;
+}
+
+std::string SourcePath(const std::string& relative) {
+  const char* root = std::getenv("ARCS_SOURCE_DIR");
+  return std::string(root ? root : ".") + "/" + relative;
+}
+
+class CommittedManifest : public ::testing::TestWithParam<const FormatModule*> {};
+
+TEST_P(CommittedManifest, LoadsAndItsReferencesHold) {
+  Result<Manifest> m = LoadManifest(SourcePath(GetParam()->ManifestPath()), *GetParam());
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  const Status s = CheckManifestReferences(*m, *GetParam(), SourcePath(""));
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, CommittedManifest,
+                         ::testing::ValuesIn(Formats().begin(), Formats().end()),
+                         [](const ::testing::TestParamInfo<const FormatModule*>& info) {
+                           return info.param->Folder();
+                         });
 
 }  // namespace
 }  // namespace arcs::conformance

@@ -14,7 +14,8 @@ value the case names (the value json.loads gives, or the one a reading of the er
 
 The manifest is written from the case table below (CASES): each case's expectations, rules and
 quotations are written here by hand, next to the input they describe, and follow
-vectors/README.md (manifest version 2) and conformance/lightbox/errata.md. The spec_text
+vectors/README.md and conformance/lightbox/errata.md. Each operation's spec_text is written out
+here; manifest_lib states each quotation once in the manifest's "quotes" and cites it by id. The
 quotations are checked against lightbox.md when ../shared/specs/lightbox.md is found.
 """
 
@@ -27,13 +28,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import generated_files  # noqa: E402  (vectors/)
+import manifest_lib  # noqa: E402  (vectors/)
 
 sys.set_int_max_str_digits(0)  # the 4301- and 10000-digit integers (errata LB-E26)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
 MANIFEST = os.path.join(HERE, "manifest.json")
-SPEC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "specs", "lightbox.md"))
 
 SESSION = "session_92c1"
 META = {"session_id": SESSION, "schema_version": "1", "lightbox_version": "0.1.0",
@@ -2101,42 +2102,22 @@ def build():
         for name, data in fs.items():
             assert name not in files, name
             files[name] = data
-    manifest = {"manifest_version": 2, "format": "lightbox", "spec": "lightbox.md",
-                "spec_version": "1", "catalogue": "conformance/lightbox/requirements.json",
-                "errata": "conformance/lightbox/errata.md",
-                "cases": [c for c, _ in CASE_LIST]}
-    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
-    return files, text.encode("utf-8")
-
-
-def check_quotes(manifest_bytes):
-    """Each §-quotation of the manifest, its omissions ("...") apart, is in lightbox.md (with
-    runs of whitespace read as one space). Returns the quotations that are not."""
-    try:
-        with open(SPEC, encoding="utf-8") as f:
-            spec = " ".join(f.read().split())
-    except OSError:
-        return None
-    missing = set()
-    for c in json.loads(manifest_bytes)["cases"]:
-        for op in c["operations"].values():
-            for m in re.finditer(r'(?:^|; )§[^:"]+: "(.*?)"(?=; |$)', op["spec_text"]):
-                quote = m.group(1).replace('\\"', '"')
-                for part in quote.split("..."):
-                    part = " ".join(part.split()).strip(" ,")
-                    if part and part not in spec:
-                        missing.add(m.group(0))
-    return sorted(missing)
+    manifest = dict(manifest_lib.head("lightbox", "lightbox", "lightbox.md", "1"),
+                    cases=[c for c, _ in CASE_LIST])
+    return files, manifest_lib.cite(manifest, manifest_lib.load_requirements("lightbox"))
 
 
 def main():
     check = "--check" in sys.argv[1:]
     files, manifest = build()
-    missing = check_quotes(manifest)
-    for q in missing or []:
-        print("not in lightbox.md: " + q)
+    spec = manifest_lib.read_spec("lightbox.md")
+    missing = ["not in lightbox.md: " + q
+               for q in (manifest_lib.quotes_not_in(spec, manifest["quotes"]) if spec else [])]
+    missing += manifest_lib.check_cites(manifest, manifest_lib.errata_ids("lightbox"))
+    for q in missing:
+        print("problem: " + q)
     written = {os.path.join(CASES, name): data for name, data in files.items()}
-    written[os.path.join(CASES, "..", "manifest.json")] = manifest
+    written[MANIFEST] = manifest_lib.dumps(manifest)
     differ = generated_files.sync(written, CASES, check, CASES)
     for name in differ:
         print("differs from generate.py: cases/" + name)

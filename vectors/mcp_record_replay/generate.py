@@ -44,6 +44,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))  # vectors/: generated_files
 import generated_files  # noqa: E402
+import manifest_lib  # noqa: E402
 import validate_cases as vc  # noqa: E402
 
 CATALOGUE = os.path.join(ROOT, "conformance", "mcp_record_replay", "requirements.json")
@@ -52,9 +53,7 @@ MANIFEST = os.path.join(HERE, "manifest.json")
 CASES_DIR = os.path.join(HERE, "cases")
 MANIFEST_SCHEMA = os.path.join(ROOT, "schemas", "vectors", "manifest.schema.json")
 SIBLINGS = ["replay_cases", "convert_cases"]
-HEAD = {"manifest_version": 2, "format": "mcp-record-replay", "spec": "mcp-record-replay.md",
-        "spec_version": "1.0", "catalogue": "conformance/mcp_record_replay/requirements.json",
-        "errata": "conformance/mcp_record_replay/errata.md"}
+HEAD = manifest_lib.head("mcp-record-replay", "mcp_record_replay", "mcp-record-replay.md", "1.0")
 SPLIT_SUFFIXES = ("parse-only", "valid-only")
 
 
@@ -299,7 +298,8 @@ def build():
                 problems.append("schemas/mcp_record_replay/recording.schema.json is not byte for "
                                 "byte the spec's §9 block")
     check_refs(merged, spec, problems)
-    manifest = dict(HEAD, cases=[c for c, _, _ in merged])
+    manifest = manifest_lib.cite(dict(HEAD, cases=[c for c, _, _ in merged]),
+                                 manifest_lib.load_requirements("mcp_record_replay"))
     check_manifest_schema(manifest, problems, notes)
     files = {}
     for c, fs, _ in merged:
@@ -331,7 +331,7 @@ def main(argv):
         for f in sorted(flags, key=lambda e: int(e.split("E")[-1])):
             print(f, " ".join(flags[f]))
         return 0
-    files[MANIFEST] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    files[MANIFEST] = manifest_lib.dumps(manifest)
     differ = generated_files.sync(files, CASES_DIR, check, ROOT)
     for n in notes:
         print("note: " + n)

@@ -13,7 +13,8 @@
 // is computed by node:crypto over the UTF-8 bytes of the string the case names, never by the code
 // under test. The manifest is written from the case table below: each case's expectations, its
 // ARCS rule sets and its quotations are written by hand next to the input they describe, and
-// follow vectors/README.md (manifest version 2) and conformance/model_io/errata.md.
+// follow vectors/README.md and conformance/model_io/errata.md; vectors/manifest_lib.py (python3)
+// writes the manifest's bytes, each quotation stated once.
 //
 // --hash and --canonical run the spec's own code (model-io.md §4.3-§4.5, written out literally in
 // reference/model_io/testing/spec_code.mjs)
@@ -41,6 +42,7 @@
 //   - inputs over 2 MiB are listed (the two 10,000-interaction cases are: 211 bytes is the
 //     smallest interaction).
 
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -1108,9 +1110,13 @@ function build() {
     files.set(`${c.folder}/model_io.json`, c.bytes);
     cases.push(buildCase(c));
   }
-  const manifest = { manifest_version: 2, format: 'model-io', spec: 'model-io.md', spec_version: '1.0.0',
-                     catalogue: 'conformance/model_io/requirements.json', errata: 'conformance/model_io/errata.md', cases };
-  return { files, manifest: Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8') };
+  const parsed = { format: 'model-io', spec: 'model-io.md', spec_version: '1.0.0',
+                   catalogue: 'conformance/model_io/requirements.json', errata: 'conformance/model_io/errata.md', cases };
+  // One writer of manifests for every format (vectors/manifest_lib.py): it states each quotation
+  // once and cites it by id; the checks below read the operations' spec_text as written here.
+  const manifest = execFileSync('python3', [path.join(HERE, '..', 'manifest_lib.py'), 'cite', 'model_io'],
+                                { input: JSON.stringify(parsed), maxBuffer: 1 << 28 });
+  return { files, manifest, parsed };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1386,8 +1392,7 @@ function main(argv) {
     }
     return oracle(argv[0], argv[1]);
   }
-  const { files, manifest } = build();
-  const parsed = JSON.parse(manifest.toString('utf8'));
+  const { files, manifest, parsed } = build();
   if (argv[0] === '--hashes') {
     for (const c of CASE_LIST) {
       if (c.expect.hash.outcome === 'hashed') {

@@ -44,12 +44,12 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "schemas"))
 sys.path.insert(0, os.path.dirname(HERE))  # vectors/: generated_files
 import generated_files  # noqa: E402
+import manifest_lib  # noqa: E402
 from crosscheck_lib import is_rfc3339_date_time  # noqa: E402
 
 import jsonschema  # noqa: E402
 
 CATALOGUE = os.path.join(ROOT, "conformance", "session_data", "requirements.json")
-ERRATA = os.path.join(ROOT, "conformance", "session_data", "errata.md")
 SCHEMA_OUT = os.path.join(ROOT, "schemas", "session_data", "session.schema.json")
 CASES = os.path.join(HERE, "cases")
 MANIFEST = os.path.join(HERE, "manifest.json")
@@ -1652,9 +1652,9 @@ def build(spec, catalogue):
             mc["args"] = {"limits": limits}
         manifest_cases.append(mc)
         files[os.path.join(CASES, c["name"], "session.json")] = c["bytes"]
-    manifest = {"manifest_version": 2, "format": "session-data", "spec": "session-data.md",
-                "spec_version": "1.0", "catalogue": "conformance/session_data/requirements.json",
-                "errata": "conformance/session_data/errata.md", "cases": manifest_cases}
+    manifest = manifest_lib.cite(
+        dict(manifest_lib.head("session-data", "session_data", "session-data.md", "1.0"),
+             cases=manifest_cases), catalogue["requirements"])
     ids_seen = [c["id"] for c in CASE_LIST]
     if len(ids_seen) != len(set(ids_seen)):
         problems.append("duplicate case ids")
@@ -1662,31 +1662,21 @@ def build(spec, catalogue):
 
 
 def check_refs(manifest, catalogue, spec):
-    problems = []
+    errata = manifest_lib.errata_ids("session_data")
+    problems = manifest_lib.check_cites(manifest, errata)
     cat = {r["id"] for r in catalogue["requirements"]}
-    try:
-        with open(ERRATA, encoding="utf-8") as f:
-            errata = set(re.findall(r"^### (SD-E[0-9]+)\b", f.read(), re.M))
-    except OSError:
-        errata = None
-        problems.append(f"cannot read {ERRATA}")
-    flat = " ".join(spec.split()) if spec else None
     for c in manifest["cases"]:
         for name, o in c["operations"].items():
             for rid in o["requirements"] + o.get("rules", {}).get("errors", []):
                 if rid not in cat:
                     problems.append(f"{c['id']}/{name}: {rid} is not in the catalogue")
-            refs = re.findall(r"SD-E[0-9]+", o["spec_text"]) + ([o["expect"]["flag"]] if "flag" in o["expect"] else [])
-            if errata is not None:
-                for e in refs:
-                    if e not in errata:
-                        problems.append(f"{c['id']}/{name}: {e} is not an entry of the errata")
-            if flat is not None:
-                for m in re.finditer(r'(?:^|; )§[^:"]+: "(.*?)"(?=; |$)', o["spec_text"]):
-                    for part in m.group(1).replace('\\"', '"').split("..."):
-                        p = " ".join(part.split()).strip(" ,")
-                        if p and p not in flat:
-                            problems.append(f"{c['id']}/{name}: not in session-data.md: {p}")
+            flag = o["expect"].get("flag")
+            if flag and flag not in errata:
+                problems.append(f"{c['id']}/{name}: {flag} is not an entry of the errata")
+    if spec is not None:
+        flat = " ".join(spec.split())
+        problems += ["not in session-data.md: " + q
+                     for q in manifest_lib.quotes_not_in(flat, manifest["quotes"])]
     return sorted(set(problems))
 
 
@@ -1705,7 +1695,7 @@ def main(argv):
     if spec is None:
         notes.append("session-data.md not found: the schema verdicts were not recomputed from its "
                      "JSON Schema block (the committed schema was used), quotations not checked")
-    files[MANIFEST] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    files[MANIFEST] = manifest_lib.dumps(manifest)
     if block is not None:
         files[SCHEMA_OUT] = block.encode("utf-8")
     differ = generated_files.sync(files, CASES, check, ROOT)

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Writes the Spool test-vector inputs whose bytes are awkward to write by hand.
+"""Writes the Spool vectors: manifest.json from the case table (cases_table.py: each quotation
+once in QUOTES, each case citing them by id) and the inputs whose bytes are awkward to write by
+hand.
 
-These are the cases with a byte order mark, CR or CRLF line endings, no final newline, blank or
-whitespace-padded lines, raw control bytes, invalid UTF-8, raw non-ASCII text, and the large
-inputs (deep nesting, a 1 MiB line, 600 KiB of base64). Every other file in cases/ is plain
+Those inputs are the cases with a byte order mark, CR or CRLF line endings, no final newline,
+blank or whitespace-padded lines, raw control bytes, invalid UTF-8, raw non-ASCII text, and the
+large inputs (deep nesting, a 1 MiB line, 600 KiB of base64). Every other file in cases/ is plain
 LF-terminated ASCII JSON and is edited by hand.
 
 The output is committed; this script documents exactly how each file was made and can rebuild
 it. Usage (Python 3, standard library only):
 
-    python3 vectors/spool/generate.py           # (re)write the files below into cases/
-    python3 vectors/spool/generate.py --check   # exit 1 if a file on disk differs from this script
-
-The manifest (manifest.json) is written by hand and names each file; this script never touches it.
+    python3 vectors/spool/generate.py           # (re)write manifest.json and the files below
+    python3 vectors/spool/generate.py --check   # exit 1 if a file on disk differs from this
+                                                # script, a cite is unknown or a quotation is not
+                                                # in spool.md
 """
 
 import os
@@ -20,6 +22,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
+MANIFEST = os.path.join(HERE, "manifest.json")
+sys.path.insert(0, os.path.dirname(HERE))
+
+import manifest_lib  # noqa: E402  (vectors/)
+from cases_table import CASES as CASE_TABLE, QUOTES  # noqa: E402
 
 SID = "00000000-0000-4000-8000-000000000000"
 
@@ -170,12 +177,25 @@ FILES = {
 }
 
 
+def manifest():
+    m = manifest_lib.head("spool", "spool", "spool.md", "1.0")
+    m["quotes"] = dict(sorted(QUOTES.items()))
+    m["cases"] = CASE_TABLE
+    return m
+
+
 def main(argv):
     check = "--check" in argv[1:]
+    m = manifest()
+    problems = manifest_lib.check_cites(m, manifest_lib.errata_ids("spool"))
+    spec = manifest_lib.read_spec("spool.md")
+    if spec is not None:
+        problems += ["not in spool.md: " + q for q in manifest_lib.quotes_not_in(spec, QUOTES)]
+    files = {os.path.join(CASES, name): data for name, data in FILES.items()}
+    files[MANIFEST] = manifest_lib.dumps(m)
     bad = 0
     os.makedirs(CASES, exist_ok=True)
-    for name, data in sorted(FILES.items()):
-        path = os.path.join(CASES, name)
+    for path, data in sorted(files.items()):
         if check:
             try:
                 with open(path, "rb") as f:
@@ -188,9 +208,12 @@ def main(argv):
         else:
             with open(path, "wb") as f:
                 f.write(data)
+    for p in problems:
+        print("problem: " + p)
     if check:
-        print("%d generated files checked, %d differ" % (len(FILES), bad))
-    return 1 if bad else 0
+        print("%d generated files and the manifest (%d cases) checked, %d differ" %
+              (len(FILES), len(CASE_TABLE), bad))
+    return 1 if bad or problems else 0
 
 
 if __name__ == "__main__":
