@@ -31,12 +31,17 @@ Status Malformed(std::string_view what) {
 }
 
 // Parses one message line: a JSON object with a string "type", no repeated member names.
-Status ParseMessage(std::string_view line, json::Document* doc) {
-  if (Status s = json::ParseData(line, doc, kParseOptions); !s.ok()) return s;
-  if (!doc->root().is_object()) return Malformed("not a JSON object");
-  const json::Value* type = doc->root().Find("type");
+// What a message must be besides JSON: an object with a string "type".
+Status CheckMessage(const json::Document& doc) {
+  if (!doc.root().is_object()) return Malformed("not a JSON object");
+  const json::Value* type = doc.root().Find("type");
   if (!type || !type->is_string()) return Malformed("/type: missing or not a string");
   return Status::Ok();
+}
+
+Status ParseMessage(std::string_view line, json::Document* doc) {
+  if (Status s = json::ParseData(line, doc, kParseOptions); !s.ok()) return s;
+  return CheckMessage(*doc);
 }
 
 // Messages are open objects: members this version does not describe are ignored (PROTOCOL.md).
@@ -143,21 +148,36 @@ void AppendBytesMap(std::string_view member, const std::map<std::string, std::st
   *out += '}';
 }
 
+// The bytes named bytes take in a message, and `rest` (a name quoted takes at most 6 bytes a
+// byte), with room for the "\n": reserved once, a message's megabytes are never copied to grow.
+std::size_t MessageBytes(const std::map<std::string, std::string>& named, std::size_t rest) {
+  std::size_t size = rest + 64;
+  for (const auto& [name, bytes] : named) size += 6 * name.size() + 8 + (bytes.size() + 2) / 3 * 4;
+  return size;
+}
+
 }  // namespace
 
 std::string EncodeCase(const CaseRequest& request) {
-  std::string out = "{";
+  std::string out;
+  out.reserve(MessageBytes(
+      request.inputs, 6 * (request.id.size() + request.format.size() + request.operation.size()) +
+                          request.args.size()));
+  out += "{";
   json::AppendMember("type", "case", &out);
   json::AppendMember("id", request.id, &out);
   json::AppendMember("format", request.format, &out);
   json::AppendMember("operation", request.operation, &out);
   AppendBytesMap("inputs", request.inputs, &out);
   if (!request.args.empty()) json::AppendRawMember("args", request.args, &out);
-  return out + "}";
+  out += '}';
+  return out;
 }
 
 std::string EncodeAnswer(const Answer& answer) {
-  std::string out = "{";
+  std::string out;
+  out.reserve(MessageBytes(answer.outputs, 6 * answer.id.size()));
+  out += "{";
   json::AppendMember("type", "result", &out);
   json::AppendMember("id", answer.id, &out);
   json::AppendMember("status", AnswerStatusName(answer.status), &out);
@@ -188,7 +208,8 @@ std::string EncodeAnswer(const Answer& answer) {
       json::AppendMember("message", answer.reason, &out);
       break;
   }
-  return out + "}";
+  out += '}';
+  return out;
 }
 
 std::string EncodeShutdown() { return "{\"type\":\"shutdown\"}"; }
@@ -289,9 +310,10 @@ Result<CaseRequest> DecodeCase(std::string_view line) {
   return request;
 }
 
-Result<Answer> DecodeAnswer(std::string_view line) {
-  json::Document doc;
-  if (Status s = ParseMessage(line, &doc); !s.ok()) return s;
+namespace {
+
+Result<Answer> AnswerOf(const json::Document& doc) {
+  if (Status s = CheckMessage(doc); !s.ok()) return s;
   if (Status s = CheckType(doc, "result"); !s.ok()) return s;
   Status status;
   json::FieldReader fields = Reader(&doc.root(), "", &status);
@@ -352,6 +374,20 @@ Result<Answer> DecodeAnswer(std::string_view line) {
         std::to_string(size) + " bytes");
   }
   return answer;
+}
+
+}  // namespace
+
+Result<Answer> DecodeAnswer(std::string_view line) {
+  json::Document doc;
+  if (Status s = json::ParseData(line, &doc, kParseOptions); !s.ok()) return s;
+  return AnswerOf(doc);
+}
+
+Result<Answer> DecodeAnswerTaking(std::string line) {
+  json::Document doc;
+  if (Status s = json::ParseDataTaking(std::move(line), &doc, kParseOptions); !s.ok()) return s;
+  return AnswerOf(doc);
 }
 
 }  // namespace arcs::protocol

@@ -123,7 +123,8 @@ std::string EncodeImplementationHello(const ImplementationHello& hello);
 std::string EncodeCase(const CaseRequest& request);
 std::string EncodeAnswer(const Answer& answer);
 std::string EncodeShutdown();
-// Every Encode* returns one line of compact JSON without the trailing "\n".
+// Every Encode* returns one line of compact JSON without the trailing "\n", with room for it:
+// appending the "\n" never copies a case's megabytes.
 
 // The type of a message line ("hello", "case", "result", "shutdown"), or a parse error.
 Result<std::string> MessageType(std::string_view line);
@@ -131,6 +132,9 @@ Result<RunnerHello> DecodeRunnerHello(std::string_view line);
 Result<ImplementationHello> DecodeImplementationHello(std::string_view line);
 Result<CaseRequest> DecodeCase(std::string_view line);
 Result<Answer> DecodeAnswer(std::string_view line);
+// The same for a line the decoder may keep: parsed in place, so that an answer carrying
+// megabytes of outputs is held once as text while its bytes are decoded, not twice.
+Result<Answer> DecodeAnswerTaking(std::string line);
 
 }  // namespace arcs::protocol
 

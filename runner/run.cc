@@ -289,11 +289,12 @@ bool IsGlob(std::string_view pattern) {
 }
 
 // The suite's cases through the supervisor: the vectors' cases in one supervisor::Run, then the
-// resource probes' cases `jobs` at a time, each batch in a Run of its own, with inputs made just
-// before it and dropped once its answers are judged. A probe's input is tens of megabytes: made
-// all at once and held for the whole run, they cost gigabytes, more with each job. A batch
-// starts processes of its own; the summaries add up to one run's, and the probes stop where the
-// supervisor would stop a run: interrupted, the runner halted, the implementation abandoned.
+// resource probes' cases up to `jobs` at a time, one probe's in a batch, each batch in a Run of its
+// own, with inputs made just before it and dropped once its answers are judged. A probe's input is
+// tens of megabytes: made all at once and held for the whole run, they cost gigabytes, more with
+// each job. A batch starts processes of its own; the summaries add up to one run's, and the probes
+// stop where the supervisor would stop a run: interrupted, the runner halted, the implementation
+// abandoned.
 class Batches {
  public:
   // Called once per case of the suite (by its index), as the supervisor's on_outcome is.
@@ -358,7 +359,11 @@ class Batches {
       } else {
         batch.push_back(probes[k]);
       }
-      if (!batch.empty() && (batch.size() == Jobs() || k + 1 == probes.size())) {
+      // A batch holds one probe's inputs: two probes' at once would hold two of the largest
+      // inputs of the suite at once.
+      const bool next_is_another_probe =
+          k + 1 == probes.size() || suite_.cases[probes[k + 1]].probe != c.probe;
+      if (!batch.empty() && (batch.size() == Jobs() || next_is_another_probe)) {
         RunBatch(batch, summary);
         batch.clear();
       }

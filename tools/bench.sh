@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: every format's benchmark (reference/<folder>/benchmark/bench.sh, for the formats
 # `arcs formats --json` lists), then crafted ids against ordinary ones (tools/bench_hash_flood.sh),
-# the runner's (tools/bench_runner.sh) and arcs fuzz's (tools/bench_fuzz.sh). Each prints its own
-# summary; the exit status is 1 when any of them missed a target.
+# the runner's (tools/bench_runner.sh), its memory (tools/bench_run_memory.sh) and arcs fuzz's
+# (tools/bench_fuzz.sh). Each prints its own summary; the exit status is 1 when any of them missed a target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${ARCS_BENCH_BUILD:-build-bench}
@@ -23,6 +23,8 @@ echo "==== hash flooding: tools/bench_hash_flood.sh"
 bash tools/bench_hash_flood.sh || status=1
 echo "==== runner: tools/bench_runner.sh"
 bash tools/bench_runner.sh || status=1
+echo "==== runner memory: tools/bench_run_memory.sh"
+bash tools/bench_run_memory.sh || status=1
 echo "==== fuzz: tools/bench_fuzz.sh"
 bash tools/bench_fuzz.sh || status=1
 exit $status

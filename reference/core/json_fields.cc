@@ -9,16 +9,29 @@
 
 namespace arcs::json {
 
-Status ParseData(std::string_view text, Document* doc, const ParseOptions& options) {
-  if (!doc->Parse(text, options)) {
-    return Status(StatusCode::kParseError, "not JSON (" + doc->error().message + " at byte " +
-                                               std::to_string(doc->error().offset) + ")");
+namespace {
+
+// What ParseData says of a document just parsed (`parsed`: whether Parse succeeded).
+Status DataStatus(bool parsed, const Document& doc) {
+  if (!parsed) {
+    return Status(StatusCode::kParseError, "not JSON (" + doc.error().message + " at byte " +
+                                               std::to_string(doc.error().offset) + ")");
   }
-  if (!doc->duplicates().empty()) {
-    const std::string& at = doc->duplicates().front().pointer;
-    return Status(StatusCode::kParseError, "member name repeated at " + at);
+  if (!doc.duplicates().empty()) {
+    return Status(StatusCode::kParseError,
+                  "member name repeated at " + doc.duplicates().front().pointer);
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status ParseData(std::string_view text, Document* doc, const ParseOptions& options) {
+  return DataStatus(doc->Parse(text, options), *doc);
+}
+
+Status ParseDataTaking(std::string text, Document* doc, const ParseOptions& options) {
+  return DataStatus(doc->ParseTaking(std::move(text), options), *doc);
 }
 
 Status LoadDataFile(const std::string& path, Document* doc) {

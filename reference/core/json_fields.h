@@ -25,6 +25,8 @@ namespace arcs::json {
 // Parses `text` as one JSON value and refuses repeated member names at any depth (RFC 8259 leaves
 // them to the application; two readers of our files would disagree on the value).
 Status ParseData(std::string_view text, Document* doc, const ParseOptions& options = {});
+// The same for a text the document may keep (Document::ParseTaking): a long line held once.
+Status ParseDataTaking(std::string text, Document* doc, const ParseOptions& options = {});
 
 // ReadFile + ParseData; the message starts with the path.
 Status LoadDataFile(const std::string& path, Document* doc);

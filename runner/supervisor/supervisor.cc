@@ -403,15 +403,17 @@ class Worker {
     const Options& options = shared_.options;
     const bool measure = options.measure_memory && options.measure_memory(request);
     if (measure) process_->ResetPeakMemory();
-    const std::string case_line = protocol::EncodeCase(request);
+    std::string case_line = protocol::EncodeCase(request);
     Trace(options, '>', case_line);
-    Exchange ex =
-        process_->Send(case_line + "\n", Clock::now() + ToDuration(options.case_timeout_seconds),
-                       shared_.stop, options.case_cpu_timeout_seconds);
+    case_line += '\n';
+    Exchange ex = process_->Send(case_line, Clock::now() + ToDuration(options.case_timeout_seconds),
+                                 shared_.stop, options.case_cpu_timeout_seconds);
+    // A probe's request is tens of megabytes, and so may its answer be: never both at once.
+    std::string().swap(case_line);
     if (ex.end == SendEnd::kLine) Trace(options, '<', ex.line);
     const std::string* held = held_ ? &shared_.requests[held_->index].id : nullptr;
     Attempt a = ex.end == SendEnd::kLine
-                    ? Attempt{ClassifyAnswer(request, ex, held)}
+                    ? Attempt{ClassifyAnswer(request, std::move(ex), held)}
                     : Failure(*process_, ex, options.case_timeout_seconds, "answer", shared_);
     if (measure && a.fate == Fate::kAnswered) a.peak_rss_bytes = process_->PeakMemoryBytes();
     // The process has moved on from the held case: by answering it again, or otherwise.
@@ -491,20 +493,20 @@ void NothingRun(const Attempt& handshake, Shared* shared, RunSummary* summary) {
 
 }  // namespace
 
-AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, const Exchange& ex,
+AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, Exchange ex,
                              const std::string* held) {
   AnswerReading a;
-  Result<protocol::Answer> answer = protocol::DecodeAnswer(ex.line);
+  // The decoder keeps the line (parsed in place); what a detail quotes of it is taken first.
+  const std::string quoted = Excerpt(ex.line, kExcerptBytes);
+  Result<protocol::Answer> answer = protocol::DecodeAnswerTaking(std::move(ex.line));
   if (!answer.ok()) {
     a.fate = Fate::kProtocolError;
-    a.detail = "not a valid answer: " + answer.status().message() +
-               "; the line: " + Excerpt(ex.line, kExcerptBytes);
+    a.detail = "not a valid answer: " + answer.status().message() + "; the line: " + quoted;
   } else if (held && *held != request.id && answer->id == *held) {
     a.fate = Fate::kProtocolError;
     a.second_answer = true;
     a.detail = "answered twice: a second answer came while case " +
-               Excerpt(request.id, kExcerptBytes) +
-               " was pending; the second answer: " + Excerpt(ex.line, kExcerptBytes);
+               Excerpt(request.id, kExcerptBytes) + " was pending; the second answer: " + quoted;
   } else if (answer->id != request.id) {
     a.fate = Fate::kProtocolError;
     a.detail = "an answer for case " + Excerpt(answer->id, kExcerptBytes) + " instead of " +

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/core/stop_signals.h"
 #include "protocol/protocol.h"
+#include "reference/core/stop_signals.h"
 #include "runner/supervisor/subprocess.h"
 
 namespace arcs::supervisor {
@@ -195,8 +195,9 @@ struct AnswerReading {
 // Reads the line `ex` brought (ex.end is kLine) in reply to `request`. `held` is the id of the
 // case the same process answered last, null when none: a line with that id, unless it is
 // `request`'s own, is a second answer to it. Not a valid answer, an answer for another case, and
-// an answer before the request was all written are protocol errors.
-AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, const Exchange& ex,
+// an answer before the request was all written are protocol errors. `ex` is taken: its line is
+// decoded in place.
+AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, Exchange ex,
                              const std::string* held);
 
 // A sink for what a process writes after "shutdown" (Subprocess::Shutdown) that looks for a second
