@@ -88,9 +88,11 @@ def _stated_requirement(quote, cited_by, requirements):
 def _slug(quote):
     """A readable id for a quotation that states no requirement: its source and first words
     ("6.1:recorded-at-iso8601-wall")."""
-    source, _, body = quote.partition(': "')
+    source, quoted, body = quote.partition(': "')
+    if not quoted:  # no quotation: a note (its first words)
+        return "-".join(re.findall(r"[a-z0-9]+", quote.lower())[:5])
     words = re.findall(r"[a-z0-9]+", body.lower())[:4]
-    return (re.sub(r"[^a-z0-9.]+", "-", source.lower()).strip("-") + ":" + "-".join(words)).strip(":")
+    return re.sub(r"[^a-z0-9.]+", "-", source.lower()).strip("-") + ":" + "-".join(words)
 
 
 def quote_ids(uses, requirements):
