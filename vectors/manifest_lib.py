@@ -221,16 +221,22 @@ def read_spec(name):
         return None
 
 
-def quotes_not_in(spec, quotes):
-    """The quotations of the spec itself (those whose source is a § section) that, omissions
-    ("...") apart, are not in `spec` (read_spec's text)."""
+def quotes_not_in(spec, quotes, other_standards=None):
+    """The quotations that, omissions ("...") apart, are not in their source: those of the spec
+    itself (a § section) in `spec` (read_spec's text), and, when `other_standards` is given (text
+    that holds the passages of other standards a format's catalogue quotes), those of RFC 8259,
+    NDJSON and JSON-RPC 2.0 in it. Whitespace runs are read as one space."""
     missing = []
     for qid, quote in sorted(quotes.items()):
-        for m in re.finditer(r'(?:^|; )§[^:"]+: "(.*?)"(?=; |$)', quote):
-            for part in m.group(1).replace('\\"', '"').split("..."):
+        for m in re.finditer(r'(?:^|; )(§[^:"]+|RFC 8259 §[0-9.]+|NDJSON §[0-9.]+|'
+                             r'JSON-RPC 2\.0 §[0-9.]+): "(.*?)"(?=; |$)', quote):
+            haystack = spec if m.group(1).startswith("§") else other_standards
+            if haystack is None:
+                continue
+            for part in m.group(2).replace('\\"', '"').split("..."):
                 part = " ".join(part.split()).strip(" ,")
-                if part and part not in spec:
-                    missing.append(f"{qid}: {part}")
+                if part and part not in haystack:
+                    missing.append(f"{qid}: {m.group(1)}: {part}")
     return missing
 
 

@@ -187,13 +187,11 @@ def named_in(entry, cid):
     return any(f"`-{'-'.join(parts[i:])}`" in entry for i in range(len(parts)))
 
 
-def check_refs(cases, spec, problems):
+def check_refs(cases, problems):
     with open(CATALOGUE, encoding="utf-8") as f:
         catalogue = json.load(f)
     ids = {r["id"] for r in catalogue["requirements"]}
-    cat_text = " ".join(" ".join(r["text"] for r in catalogue["requirements"]).split())
     entries = errata_entries()
-    flat = " ".join(spec.split()) if spec else None
     for c, _, _ in cases:
         body = c["operations"].get("validate")
         if not body:
@@ -208,25 +206,23 @@ def check_refs(cases, spec, problems):
         for rid in body["rules"]["errors"] + body["rules"]["warnings"]:
             if rid not in reqs:
                 problems.append(f"{where}: rule {rid} not among the requirements")
-        text = body["spec_text"]
-        cited = re.findall(r"MRR-E[0-9]+", text.split("; errata ")[-1])
+        cited = re.findall(r"MRR-E[0-9]+", body["spec_text"].split("; errata ")[-1])
         flag = body["expect"].get("flag")
         for e in cited + ([flag] if flag else []):
             if e not in entries:
                 problems.append(f"{where}: {e} is not an entry of the errata")
         if flag and flag in entries and not named_in(entries[flag], c["id"]):
             problems.append(f"{where}: the case is not named in {flag}'s entry")
-        for m in re.finditer(r'(?:^|; )(§[^:"]+|RFC 8259 §[0-9.]+|NDJSON §[0-9.]+|'
-                             r'JSON-RPC 2\.0 §[0-9.]+): "(.*?)"(?=; |$)', text):
-            source, quote = m.group(1), m.group(2).replace('\\"', '"')
-            haystack = flat if source.startswith("§") else cat_text
-            if haystack is None:
-                continue
-            for part in quote.split("..."):
-                p = " ".join(part.split()).strip(" ,")
-                if p and p not in haystack:
-                    problems.append(f"{where}: not in {'the spec' if source.startswith('§') else 'the catalogue'}: "
-                                    f"{source}: {p}")
+
+
+def check_quotes(manifest, spec, problems):
+    """Each quotation in mcp-record-replay.md, or, for another standard's, in the catalogue's
+    texts (which quote RFC 8259, NDJSON and JSON-RPC 2.0 where they cite them)."""
+    with open(CATALOGUE, encoding="utf-8") as f:
+        texts = " ".join(" ".join(r["text"] for r in json.load(f)["requirements"]).split())
+    flat = " ".join(spec.split()) if spec else None
+    problems += ["not in its source: " + q
+                 for q in manifest_lib.quotes_not_in(flat, manifest["quotes"], texts)]
 
 
 def check_manifest_schema(manifest, problems, notes):
@@ -297,9 +293,10 @@ def build():
             if f.read() != vc.SCHEMA_TEXT.encode("utf-8"):
                 problems.append("schemas/mcp_record_replay/recording.schema.json is not byte for "
                                 "byte the spec's §9 block")
-    check_refs(merged, spec, problems)
+    check_refs(merged, problems)
     manifest = manifest_lib.cite(dict(HEAD, cases=[c for c, _, _ in merged]),
                                  manifest_lib.load_requirements("mcp_record_replay"))
+    check_quotes(manifest, spec, problems)
     check_manifest_schema(manifest, problems, notes)
     files = {}
     for c, fs, _ in merged:
