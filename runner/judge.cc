@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <set>
 
+#include "conformance/registry.h"
 #include "reference/core/strings.h"
+#include "reference/core/version.h"
 
 namespace arcs::runner {
 namespace {
@@ -97,11 +99,11 @@ std::string ReportedRules(const protocol::Answer& answer) {
 // choice. Fails *j when the policy is undeclared or its choice has no reading here.
 std::map<std::string, std::string> DeclaredReadings(const SuiteCase& c,
                                                     const protocol::FormatSupport& declared,
-                                                    Judgement* j) {
+                                                    report::CaseResult* j) {
   const Expectation& e = c.expectation->expect;
   if (e.policy.empty()) return e.outcomes;
   auto choice = declared.policies.find(e.policy);
-  j->policy = e.policy + (choice == declared.policies.end() ? "" : "=" + choice->second);
+  j->policy = DeclaredPolicy(c, declared);
   std::map<std::string, std::string> readings;
   const conformance::PolicySpec* policy = c.format->FindPolicy(e.policy);
   for (const auto& [reading, outcome] : e.outcomes) {
@@ -126,16 +128,16 @@ std::map<std::string, std::string> DeclaredReadings(const SuiteCase& c,
 // Sets j->expected and returns the outcomes the answer may have; empty with j failed when the
 // declared policy does not decide the case.
 std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport& declared,
-                              Judgement* j) {
+                              report::CaseResult* j) {
   const Expectation& e = c.expectation->expect;
   switch (e.ground) {
     case Ground::kRequired:
       j->expected = e.outcome;
       return {e.outcome};
     case Ground::kPolicy: {
+      j->policy = DeclaredPolicy(c, declared);
       auto choice = declared.policies.find(e.policy);
       if (choice == declared.policies.end()) {
-        j->policy = e.policy;
         j->outcome = Outcome::kFailed;
         j->expected =
             "the outcome for the declared " + e.policy + " policy (" + Listed(e.outcomes) + ")";
@@ -144,7 +146,6 @@ std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport&
                      ": declare it in the hello";
         return {};
       }
-      j->policy = e.policy + "=" + choice->second;
       auto outcome = e.outcomes.find(choice->second);
       if (outcome == e.outcomes.end()) {
         j->outcome = Outcome::kFailed;
@@ -169,23 +170,23 @@ std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport&
   return {};
 }
 
-Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
-                       const protocol::FormatSupport& declared) {
+report::CaseResult JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
+                                const protocol::FormatSupport& declared) {
   const conformance::OperationSpec& op = *c.format->FindOperation(c.operation);
   const Expectation& e = c.expectation->expect;
   if (e.ground == Ground::kResource) {  // any verdict, in time: it answered
-    Judgement j;
+    report::CaseResult j;
     j.ground = report::Ground::kResource;
     return j;
   }
   const std::string got(answer.verdict == protocol::Verdict::kValid ? op.valid_outcome
                                                                     : op.invalid_outcome);
-  Judgement j;
+  report::CaseResult j;
   j.ground = ReportGround(e.ground);
   j.flag = e.flag;
   j.rules = RuleAgreement(c, answer);
   if (e.ground == Ground::kAcceptable) {
-    Judgement scratch;
+    report::CaseResult scratch;
     for (const auto& [reading, outcome] : DeclaredReadings(c, declared, &scratch)) {
       if (outcome == got) j.readings.push_back(reading);
     }
@@ -242,7 +243,49 @@ Judgement JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
   return j;
 }
 
+protocol::Answer Skipped(const protocol::CaseRequest& request, std::string reason) {
+  protocol::Answer answer;
+  answer.id = request.id;
+  answer.status = protocol::AnswerStatus::kSkipped;
+  answer.reason = std::move(reason);
+  return answer;
+}
+
 }  // namespace
+
+protocol::ImplementationHello ReferenceHello() {
+  protocol::ImplementationHello hello;
+  hello.implementation = {"arcs-reference", std::string(kArcsVersion), "C++", ""};
+  for (const conformance::FormatModule* format : conformance::Formats()) {
+    protocol::FormatSupport& support = hello.formats[std::string(format->name)];
+    for (const conformance::OperationSpec& op : format->operations) {
+      support.operations.emplace_back(op.name);
+    }
+    for (const conformance::PolicySpec& p : format->policies) {
+      support.policies[std::string(p.name)] = p.reference_choice;
+    }
+  }
+  return hello;
+}
+
+protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
+  const conformance::FormatModule* format = conformance::FindFormat(request.format);
+  const conformance::OperationSpec* op =
+      format ? format->FindOperation(request.operation) : nullptr;
+  if (!op) {
+    protocol::Answer answer;
+    answer.id = request.id;
+    answer.status = protocol::AnswerStatus::kSkipped;
+    answer.reason = "the reference does not implement " + request.format + " " + request.operation;
+    return answer;
+  }
+  Result<conformance::LimitValues> limits = format->LimitsFromArgs(request.args);
+  // PROTOCOL.md §2: an arg the implementation cannot honour makes it skip the case.
+  if (!limits.ok()) return Skipped(request, "args: " + limits.status().message());
+  protocol::Answer answer = op->reference({&request.inputs, std::move(*limits), request.args});
+  answer.id = request.id;
+  return answer;
+}
 
 std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& reference,
                                  const protocol::FormatSupport& declared) {
@@ -265,7 +308,7 @@ std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& ref
   if (e.ground != Ground::kAcceptable) return "";
   // Readings split by a policy count under the reference's declared choice only: a SessionData
   // schema error is no reading's when only the rules half of a set says valid.
-  Judgement scratch;
+  report::CaseResult scratch;
   const std::map<std::string, std::string> readings = DeclaredReadings(c, declared, &scratch);
   const bool some_reading_valid = std::any_of(readings.begin(), readings.end(),
                                               [](const auto& r) { return r.second == "valid"; });
@@ -280,6 +323,13 @@ std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& ref
                        Join(std::vector<std::string>(foreign.begin(), foreign.end())));
   }
   return Join(problems, "; ");
+}
+
+std::string DeclaredPolicy(const SuiteCase& c, const protocol::FormatSupport& declared) {
+  const std::string& policy = c.expectation->expect.policy;
+  if (policy.empty()) return "";
+  const auto choice = declared.policies.find(policy);
+  return choice == declared.policies.end() ? policy : policy + "=" + choice->second;
 }
 
 report::Ground ReportGround(conformance::Ground ground) {
@@ -311,9 +361,9 @@ std::string DescribeExpectation(const SuiteCase& c) {
   return "";
 }
 
-Judgement Judge(const SuiteCase& c, const protocol::Answer& answer,
-                const protocol::FormatSupport& declared) {
-  Judgement j;
+report::CaseResult Judge(const SuiteCase& c, const protocol::Answer& answer,
+                         const protocol::FormatSupport& declared) {
+  report::CaseResult j;
   switch (answer.status) {
     case protocol::AnswerStatus::kSkipped:
       j.outcome = Outcome::kSkipped;

@@ -7,7 +7,6 @@
 #define ARCS_RUNNER_JUDGE_H_
 
 #include <string>
-#include <vector>
 
 #include "protocol/protocol.h"
 #include "runner/report/report.h"
@@ -15,25 +14,18 @@
 
 namespace arcs::runner {
 
-struct Judgement {
-  report::Outcome outcome = report::Outcome::kPassed;  // passed, failed, skipped or errored
-  std::string error_kind;  // "implementation" when it answered "errored"; "runner" when unjudged
-  std::string expected;
-  std::string actual;
-  std::string message;
-  std::string rules;     // validate: "agree" / "differ" / "" (see report::CaseResult::rules)
-  std::string mismatch;  // failed: see report::CaseResult::mismatch
-  report::Ground ground = report::Ground::kRequired;
-  std::string flag;    // acceptable: the errata entry
-  std::string policy;  // policy: "NAME=CHOICE" as declared, or "NAME" when undeclared
-  std::vector<std::string> readings;                   // acceptable: the readings the answer fits
-  report::Strict strict = report::Strict::kNotJudged;  // the ARCS strict profile
-};
+// The reference's handshake: every format and operation it implements, and its policies.
+protocol::ImplementationHello ReferenceHello();
 
-// Judges an answer to `c`. `declared` is what the implementation's hello declared for the case's
-// format (its policies decide policy cases).
-Judgement Judge(const SuiteCase& c, const protocol::Answer& answer,
-                const protocol::FormatSupport& declared);
+// The reference's answer to one case, as `arcs serve` gives it and `arcs fuzz` compares with.
+protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request);
+
+// Judges an answer to `c`: the case result's judgement fields (outcome, error_kind, expected,
+// actual, message, rules, mismatch, ground, flag, policy, readings, strict), the rest left to the
+// caller. `declared` is what the implementation's hello declared for the case's format (its
+// policies decide policy cases).
+report::CaseResult Judge(const SuiteCase& c, const protocol::Answer& answer,
+                         const protocol::FormatSupport& declared);
 
 // Whether the reference's answer to a validate case grounds its error findings as the vector
 // does (Finding::reading): where the text settles `invalid`, some error must rest on the text
@@ -41,6 +33,10 @@ Judgement Judge(const SuiteCase& c, const protocol::Answer& answer,
 // flag's reading. "" when it does, else what is wrong. Other cases and operations: "".
 std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& reference,
                                  const protocol::FormatSupport& declared);
+
+// The policy a case follows as the report names it: "NAME=CHOICE" as `declared`, or "NAME" when
+// no choice is declared (or no hello came); "" when the case follows none.
+std::string DeclaredPolicy(const SuiteCase& c, const protocol::FormatSupport& declared);
 
 // The report's name for a vector's ground.
 report::Ground ReportGround(conformance::Ground ground);

@@ -61,11 +61,11 @@ class JudgeTest : public ::testing::Test {
 TEST_F(JudgeTest, ARequiredOutcomeIsCompared) {
   Require("invalid");
   SuiteCase c = Case("validate", "");
-  Judgement right = Judge(c, Ok(protocol::Verdict::kInvalid), declared_);
+  report::CaseResult right = Judge(c, Ok(protocol::Verdict::kInvalid), declared_);
   EXPECT_EQ(right.outcome, report::Outcome::kPassed);
   EXPECT_EQ(right.ground, report::Ground::kRequired);
   EXPECT_EQ(right.strict, report::Strict::kPassed);
-  Judgement wrong = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  report::CaseResult wrong = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(wrong.outcome, report::Outcome::kFailed);
   EXPECT_EQ(wrong.expected, "invalid");
   EXPECT_EQ(wrong.actual, "valid");
@@ -82,13 +82,13 @@ TEST_F(JudgeTest, AnyReadingOfAnAmbiguityPassesAndIsRecorded) {
   expectation_.expect.outcomes = {{"iso-8601", "valid"}, {"rfc-3339", "invalid"}};
   expectation_.expect.arcs_reading = "rfc-3339";
   SuiteCase c = Case("validate", "");
-  Judgement lenient = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  report::CaseResult lenient = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(lenient.outcome, report::Outcome::kPassed);
   EXPECT_EQ(lenient.ground, report::Ground::kAcceptable);
   EXPECT_EQ(lenient.flag, "SP-E14");
   EXPECT_EQ(lenient.readings, std::vector<std::string>{"iso-8601"});
   EXPECT_EQ(lenient.strict, report::Strict::kFailed);  // not the reference's own reading
-  Judgement strict = Judge(c, Ok(protocol::Verdict::kInvalid), declared_);
+  report::CaseResult strict = Judge(c, Ok(protocol::Verdict::kInvalid), declared_);
   EXPECT_EQ(strict.outcome, report::Outcome::kPassed);
   EXPECT_EQ(strict.readings, std::vector<std::string>{"rfc-3339"});
   EXPECT_EQ(strict.strict, report::Strict::kPassed);
@@ -107,19 +107,19 @@ TEST_F(JudgeTest, ReadingsSplitByAPolicyFollowTheDeclaredChoice) {
   expectation_.expect.arcs_reading = "folding-both";
   SuiteCase c = Case("validate", "");
   c.format = conformance::FindFormat("session-data");  // the format whose policy is statement
-  Judgement undeclared = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  report::CaseResult undeclared = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(undeclared.outcome, report::Outcome::kFailed);
   EXPECT_NE(undeclared.message.find("declares no choice for policy statement"), std::string::npos);
   EXPECT_EQ(undeclared.mismatch, "declaration");
   declared_.policies["statement"] = "rules";
-  Judgement rules = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  report::CaseResult rules = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(rules.outcome, report::Outcome::kPassed);
   EXPECT_EQ(rules.readings, std::vector<std::string>{"folding"});
   EXPECT_EQ(rules.policy, "statement=rules");
   EXPECT_EQ(Judge(c, Ok(protocol::Verdict::kInvalid), declared_).readings,
             std::vector<std::string>{"exact"});
   declared_.policies["statement"] = "both";
-  Judgement both = Judge(c, Ok(protocol::Verdict::kValid), declared_);
+  report::CaseResult both = Judge(c, Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(both.outcome, report::Outcome::kFailed);  // no reading of `both` finds it valid
   EXPECT_EQ(both.mismatch, "accepted");
   declared_.policies["statement"] = "schema";  // no reading under this choice: not this case's
@@ -132,8 +132,9 @@ TEST_F(JudgeTest, AnAcceptableReadingNeverExcusesLostData) {
   expectation_.expect.outcomes = {{"keep", "accept"}, {"refuse", "reject"}};
   expectation_.expect.arcs_reading = "keep";
   std::string input = std::string(kSession) + "\n" + kPrompt + "\n";
-  Judgement j = Judge(Case("roundtrip", input),
-                      Ok(protocol::Verdict::kValid, std::string(kSession) + "\n"), declared_);
+  report::CaseResult j =
+      Judge(Case("roundtrip", input), Ok(protocol::Verdict::kValid, std::string(kSession) + "\n"),
+            declared_);
   EXPECT_EQ(j.outcome, report::Outcome::kFailed);
   EXPECT_NE(j.message.find("missing"), std::string::npos);
 }
@@ -169,7 +170,7 @@ TEST_F(JudgeTest, ValidateRulesAreInformative) {
   protocol::Answer a = Ok(protocol::Verdict::kInvalid);
   a.findings_given = true;
   a.findings = {{"SP-9.9-9", "error", 1, "", ""}};
-  Judgement j = Judge(Case("validate", ""), a, declared_);
+  report::CaseResult j = Judge(Case("validate", ""), a, declared_);
   EXPECT_EQ(j.outcome, report::Outcome::kPassed);
   EXPECT_EQ(j.rules, "differ");
   a.findings[0].rule = "SP-3.4-1";
@@ -184,7 +185,7 @@ TEST_F(JudgeTest, AnInvalidVerdictNamesARuleTheFileBreaks) {
   a.findings_given = true;
   // SP-5.1-1 (ids are UUIDs) is a rule of the catalogue this file does not break.
   a.findings = {{"SP-5.1-1", "error", 1, "", ""}};
-  Judgement j = Judge(Case("validate", bom_only), a, declared_);
+  report::CaseResult j = Judge(Case("validate", bom_only), a, declared_);
   EXPECT_EQ(j.outcome, report::Outcome::kFailed);
   EXPECT_EQ(j.mismatch, "output");
   // One rule it breaks is enough, whichever the reference names first; a warning proves nothing.
@@ -203,7 +204,7 @@ TEST_F(JudgeTest, SkippedAndErroredAnswers) {
   protocol::Answer a;
   a.status = protocol::AnswerStatus::kSkipped;
   a.reason = "no limits";
-  Judgement j = Judge(Case("validate", ""), a, declared_);
+  report::CaseResult j = Judge(Case("validate", ""), a, declared_);
   EXPECT_EQ(j.outcome, report::Outcome::kSkipped);
   EXPECT_EQ(j.message, "no limits");
   a.status = protocol::AnswerStatus::kErrored;
@@ -275,13 +276,14 @@ TEST_F(JudgeTest, RoundtripFailures) {
       {std::string(kSession) + "\nnot json\n", "output line 2 is not a JSON object"},
   };
   for (const Bad& b : cases) {
-    Judgement j =
+    report::CaseResult j =
         Judge(Case("roundtrip", input), Ok(protocol::Verdict::kValid, b.output), declared_);
     EXPECT_EQ(j.outcome, report::Outcome::kFailed) << b.output;
     EXPECT_EQ(j.mismatch, "output");
     EXPECT_NE(j.message.find(b.problem), std::string::npos) << j.message;
   }
-  Judgement no_output = Judge(Case("roundtrip", input), Ok(protocol::Verdict::kValid), declared_);
+  report::CaseResult no_output =
+      Judge(Case("roundtrip", input), Ok(protocol::Verdict::kValid), declared_);
   EXPECT_EQ(no_output.message, "no output \"file\"");
   EXPECT_EQ(Judge(Case("roundtrip", input), Ok(protocol::Verdict::kInvalid), declared_).actual,
             "reject");
@@ -293,7 +295,7 @@ TEST_F(JudgeTest, ImplementationDefinedCasesFollowTheDeclaredPolicy) {
   std::string skipped = std::string(kSession) + "\n" + kPrompt + "\n";
   SuiteCase c = Case("roundtrip", input);
 
-  Judgement undeclared = Judge(c, Ok(protocol::Verdict::kInvalid), declared_);
+  report::CaseResult undeclared = Judge(c, Ok(protocol::Verdict::kInvalid), declared_);
   EXPECT_EQ(undeclared.outcome, report::Outcome::kFailed);
   EXPECT_NE(undeclared.message.find("declares no choice for policy invalid_line"),
             std::string::npos);

@@ -153,46 +153,28 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::Outcome& o) {
 
 report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
                          const protocol::ImplementationHello& hello) {
+  const auto found = hello.formats.find(std::string(c.format->name));
+  const protocol::FormatSupport declared =
+      found != hello.formats.end() ? found->second : protocol::FormatSupport{};
   report::CaseResult r;
   if (o.fate == supervisor::Fate::kAnswered) {
-    auto declared = hello.formats.find(std::string(c.format->name));
-    Judgement j =
-        Judge(c, o.answer,
-              declared != hello.formats.end() ? declared->second : protocol::FormatSupport{});
-    r.outcome = j.outcome;
-    r.error_kind = j.error_kind;
-    r.expected = j.outcome == report::Outcome::kPassed ? "" : j.expected;
-    r.actual = j.outcome == report::Outcome::kPassed ? "" : j.actual;
-    r.message = j.message;
+    r = Judge(c, o.answer, declared);
+    if (r.outcome == report::Outcome::kPassed) {
+      r.expected.clear();
+      r.actual.clear();
+    }
     if (!o.answer.cut.empty()) {  // the report says what the runner did not keep
       const std::string note = "answer cut: " + Join(o.answer.cut, "; ");
       r.message = r.message.empty() ? note : r.message + "; " + note;
     }
-    r.rules = j.rules;
-    r.mismatch = j.mismatch;
-    r.ground = j.ground;
-    r.flag = j.flag;
-    r.policy = j.policy;
-    r.readings = j.readings;
-    r.strict = j.strict;
     if (r.outcome == report::Outcome::kErrored && r.expected.empty()) {
       r.expected = DescribeExpectation(c);
     }
   } else {
     r = Unanswered(c, o);
-    const conformance::Expectation& e = c.expectation->expect;
-    r.ground = ReportGround(e.ground);
-    r.flag = e.flag;
-    // As the judge names a policy: NAME=CHOICE as declared, or NAME when no choice was (or no
-    // hello came).
-    r.policy = e.policy;
-    if (auto declared = hello.formats.find(std::string(c.format->name));
-        !e.policy.empty() && declared != hello.formats.end()) {
-      if (auto choice = declared->second.policies.find(e.policy);
-          choice != declared->second.policies.end()) {
-        r.policy += "=" + choice->second;
-      }
-    }
+    r.ground = ReportGround(c.expectation->expect.ground);
+    r.flag = c.expectation->expect.flag;
+    r.policy = DeclaredPolicy(c, declared);
   }
   r.id = c.vector->id;
   r.format = c.format->name;

@@ -7,7 +7,7 @@
 
 #include "conformance/registry.h"
 #include "reference/core/jsonl.h"
-#include "reference/core/version.h"
+#include "runner/judge.h"
 
 namespace arcs::runner {
 namespace {
@@ -19,49 +19,7 @@ implementation: `arcs run` with no --impl runs `arcs serve`. Stops at {"type":"s
 the end of its input.
 )";
 
-protocol::Answer Skipped(const protocol::CaseRequest& request, std::string reason) {
-  protocol::Answer answer;
-  answer.id = request.id;
-  answer.status = protocol::AnswerStatus::kSkipped;
-  answer.reason = std::move(reason);
-  return answer;
-}
-
 }  // namespace
-
-protocol::ImplementationHello ReferenceHello() {
-  protocol::ImplementationHello hello;
-  hello.implementation = {"arcs-reference", std::string(kArcsVersion), "C++", ""};
-  for (const conformance::FormatModule* format : conformance::Formats()) {
-    protocol::FormatSupport& support = hello.formats[std::string(format->name)];
-    for (const conformance::OperationSpec& op : format->operations) {
-      support.operations.emplace_back(op.name);
-    }
-    for (const conformance::PolicySpec& p : format->policies) {
-      support.policies[std::string(p.name)] = p.reference_choice;
-    }
-  }
-  return hello;
-}
-
-protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
-  const conformance::FormatModule* format = conformance::FindFormat(request.format);
-  const conformance::OperationSpec* op =
-      format ? format->FindOperation(request.operation) : nullptr;
-  if (!op) {
-    protocol::Answer answer;
-    answer.id = request.id;
-    answer.status = protocol::AnswerStatus::kSkipped;
-    answer.reason = "the reference does not implement " + request.format + " " + request.operation;
-    return answer;
-  }
-  Result<conformance::LimitValues> limits = format->LimitsFromArgs(request.args);
-  // PROTOCOL.md §2: an arg the implementation cannot honour makes it skip the case.
-  if (!limits.ok()) return Skipped(request, "args: " + limits.status().message());
-  protocol::Answer answer = op->reference({&request.inputs, std::move(*limits), request.args});
-  answer.id = request.id;
-  return answer;
-}
 
 int Serve(jsonl::ByteSource* input, std::FILE* output, std::uint64_t max_line_bytes) {
   auto send = [output](const std::string& line) {

@@ -8,16 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "reference/core/jsonl.h"
 #include "protocol/protocol.h"
+#include "reference/core/jsonl.h"
 
 namespace arcs::runner {
-
-// The reference's handshake: every format and operation it implements, and its policies.
-protocol::ImplementationHello ReferenceHello();
-
-// The reference's answer to one case.
-protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request);
 
 // Serves the protocol from `input` to `output` until "shutdown" or end of input. Exit 0, or 1
 // after a message it could not read, or a line over max_line_bytes (never held in memory),

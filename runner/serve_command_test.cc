@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "conformance/registry.h"
+#include "runner/judge.h"
 
 namespace arcs::runner {
 namespace {

@@ -517,7 +517,7 @@ int VectorsCommand(const std::vector<std::string>& args) {
   for (const SuiteCase& c : suite->cases) {
     const protocol::CaseRequest request = c.Request();
     const protocol::Answer answer = ReferenceAnswer(request);
-    Judgement j = Judge(c, answer, hello.formats.at(request.format));
+    report::CaseResult j = Judge(c, answer, hello.formats.at(request.format));
     std::vector<std::string> problems;
     if (std::string grounds = ReadingGroundProblem(c, answer, hello.formats.at(request.format));
         !grounds.empty()) {

@@ -27,8 +27,8 @@
 #include "runner/fuzz/open_verdicts.h"
 #include "runner/fuzz/rechain.h"
 #include "runner/fuzz/session.h"
+#include "runner/judge.h"
 #include "runner/report/escape.h"
-#include "runner/serve_command.h"
 
 namespace arcs::fuzz {
 namespace {
