@@ -176,24 +176,6 @@ def findings(errors=(), warnings=()):
 NO_FINDINGS = findings()
 
 
-def check_cites(manifest, errata):
-    """What the loader would refuse in the quotes, and the errata ids `errata` lacks: a cite that
-    is neither a quote id nor an errata id, a quote nobody cites."""
-    problems, cited = [], set()
-    for c in manifest["cases"]:
-        for name, op in c["operations"].items():
-            for cite in op["cites"]:
-                if ERRATA_ID.fullmatch(cite):
-                    if cite not in errata:
-                        problems.append(f"{c['id']}/{name}: {cite} is not an entry of the errata")
-                elif cite in manifest["quotes"]:
-                    cited.add(cite)
-                else:
-                    problems.append(f"{c['id']}/{name}: {cite} is not a quote")
-    problems += [f"quote {q} is cited by no operation" for q in manifest["quotes"] if q not in cited]
-    return problems
-
-
 def dumps(manifest):
     """The manifest's bytes: 2-space indentation, one member per line, an array of strings or
     numbers on one line, UTF-8 as is."""
@@ -203,12 +185,6 @@ def dumps(manifest):
 def load_requirements(folder):
     with open(os.path.join(ROOT, "conformance", folder, "requirements.json"), encoding="utf-8") as f:
         return json.load(f)["requirements"]
-
-
-def errata_ids(folder):
-    """The entry ids of a format's errata: its "### ID" headings."""
-    with open(os.path.join(ROOT, "conformance", folder, "errata.md"), encoding="utf-8") as f:
-        return set(re.findall(r"^### ([A-Z]+-E[0-9]+)\b", f.read(), re.M))
 
 
 def read_spec(name):
@@ -241,12 +217,18 @@ def quotes_not_in(spec, quotes, other_standards=None):
 
 
 def main(argv):
+    """cite: the manifest on stdin written with its quotations stated once; the quotations not in
+    the spec (when it is found) on stderr, and exit status 1 for them."""
     if len(argv) != 3 or argv[1] != "cite":
         print("usage: manifest_lib.py cite <format folder>  (manifest JSON on stdin)", file=sys.stderr)
         return 2
-    manifest = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    sys.stdout.buffer.write(dumps(cite(manifest, load_requirements(argv[2]))))
-    return 0
+    manifest = cite(json.loads(sys.stdin.buffer.read().decode("utf-8")), load_requirements(argv[2]))
+    sys.stdout.buffer.write(dumps(manifest))
+    spec = read_spec(manifest["spec"])
+    missing = quotes_not_in(spec, manifest["quotes"]) if spec is not None else []
+    for q in missing:
+        print(f"not in {manifest['spec']}: {q}", file=sys.stderr)
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

@@ -27,10 +27,11 @@ same reading names, in all its operations); VALIDATE gives both halves the same 
 
 Checks run on every invocation (and fail --check): quotations (§ quotes in
 ../shared/specs/mcp-record-replay.md when found; RFC 8259, NDJSON and JSON-RPC quotes in the
-catalogue's text), cited requirements in the catalogue, flags and cited entries in the errata,
-flagged case names in their entry's Vectors line, the reading names of each flag, the manifest's
+catalogue's text), flagged case names in their entry's Vectors line, the reading names of each flag, the manifest's
 validate operations against schemas/vectors/manifest.schema.json, the committed
-schemas/mcp_record_replay/recording.schema.json against the spec's §9 block.
+schemas/mcp_record_replay/recording.schema.json against the spec's §9 block. What the loader
+checks (conformance/vectors.cc: sets sorted, cites, errata entries, inputs) and the catalogue test
+(cited ids in the catalogue) is left to them: their tests run every committed manifest.
 """
 
 import importlib.util
@@ -187,32 +188,13 @@ def named_in(entry, cid):
     return any(f"`-{'-'.join(parts[i:])}`" in entry for i in range(len(parts)))
 
 
-def check_refs(cases, problems):
-    with open(CATALOGUE, encoding="utf-8") as f:
-        catalogue = json.load(f)
-    ids = {r["id"] for r in catalogue["requirements"]}
+def check_named(cases, problems):
+    """Every flagged validate case is named in its flag's errata entry (its **Vectors**)."""
     entries = errata_entries()
     for c, _, _ in cases:
-        body = c["operations"].get("validate")
-        if not body:
-            continue
-        where = f"{c['id']}/validate"
-        reqs = body["requirements"]
-        if reqs != sorted(set(reqs)) or not reqs:
-            problems.append(f"{where}: requirements not sorted and unique")
-        for rid in reqs + body["rules"]["errors"] + body["rules"]["warnings"]:
-            if rid not in ids:
-                problems.append(f"{where}: {rid} is not in the catalogue")
-        for rid in body["rules"]["errors"] + body["rules"]["warnings"]:
-            if rid not in reqs:
-                problems.append(f"{where}: rule {rid} not among the requirements")
-        cited = re.findall(r"MRR-E[0-9]+", body["spec_text"].split("; errata ")[-1])
-        flag = body["expect"].get("flag")
-        for e in cited + ([flag] if flag else []):
-            if e not in entries:
-                problems.append(f"{where}: {e} is not an entry of the errata")
+        flag = (c["operations"].get("validate") or {}).get("expect", {}).get("flag")
         if flag and flag in entries and not named_in(entries[flag], c["id"]):
-            problems.append(f"{where}: the case is not named in {flag}'s entry")
+            problems.append(f"{c['id']}/validate: the case is not named in {flag}'s entry")
 
 
 def check_quotes(manifest, spec, problems):
@@ -293,7 +275,7 @@ def build():
             if f.read() != vc.SCHEMA_TEXT.encode("utf-8"):
                 problems.append("schemas/mcp_record_replay/recording.schema.json is not byte for "
                                 "byte the spec's §9 block")
-    check_refs(merged, problems)
+    check_named(merged, problems)
     manifest = manifest_lib.cite(dict(HEAD, cases=[c for c, _, _ in merged]),
                                  manifest_lib.load_requirements("mcp_record_replay"))
     check_quotes(manifest, spec, problems)
