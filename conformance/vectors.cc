@@ -265,6 +265,32 @@ void ReadCase(const FormatModule& format, const std::string& folder, const json:
   f.Finish();
 }
 
+// A reading name means one interpretation across a flag's cases (vectors/README.md): every case of
+// a flag lists the same reading names, in every operation. Fails at the first that differs.
+void CheckFlagReadings(const Manifest& manifest, json::FieldReader* f) {
+  std::map<std::string, std::pair<std::set<std::string>, std::string>>
+      first;  // flag -> names, where
+  for (std::size_t i = 0; i < manifest.cases.size() && f->ok(); ++i) {
+    for (const OperationCase& op : manifest.cases[i].operations) {
+      if (op.expect.ground != Ground::kAcceptable) continue;
+      std::set<std::string> names;
+      for (const auto& [reading, outcome] : op.expect.outcomes) names.insert(reading);
+      const std::string where = json::MemberPointer(
+          json::MemberPointer(json::ElementPointer("/cases", i), "operations"), op.operation);
+      const auto [it, added] = first.try_emplace(op.expect.flag, names, where);
+      if (!added && it->second.first != names) {
+        f->Fail(
+            where + "/expect/readings",
+            "the cases of " + op.expect.flag + " must list the same readings (" +
+                Join(std::vector<std::string>(names.begin(), names.end())) + " here, " +
+                Join(std::vector<std::string>(it->second.first.begin(), it->second.first.end())) +
+                " at " + it->second.second + ")");
+        return;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view ReadingChoice(std::string_view reading, const PolicySpec& policy) {
@@ -322,6 +348,7 @@ Result<Manifest> LoadManifest(const std::string& path, const FormatModule& forma
       f.Fail(json::MemberPointer(pointer, "id"), "\"" + c.id + "\" is used twice");
     }
   });
+  if (f.ok()) CheckFlagReadings(manifest, &f);
   // A quotation no operation cites is a stale one (or a misspelt id whose citation failed).
   for (const auto& [id, text] : quotes.texts) {
     if (f.ok() && !quotes.cited.contains(id)) {

@@ -90,8 +90,8 @@ std::string_view ReadingChoice(std::string_view reading, const PolicySpec& polic
 // prefixed with the format, every operation one the format defines with the inputs it needs,
 // every cited quote in the manifest's table and every quote cited, every outcome one of the
 // operation's, every policy the format's with all its choices, every acceptable set with two
-// readings that differ (split by a policy: under each of its choices), rule sets sorted and
-// unique, args limits the format's. The message names the offending place as a JSON Pointer.
+// readings that differ (split by a policy: under each of its choices) and, across the cases of a
+// flag, the same reading names; rule sets sorted and unique, args limits the format's. The message names the offending place as a JSON Pointer.
 Result<Manifest> LoadManifest(const std::string& path, const FormatModule& format);
 
 // What a loaded manifest names outside itself, held to the tree at `root` (the repository root):

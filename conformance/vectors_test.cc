@@ -144,6 +144,30 @@ TEST_F(ManifestTest, RefusesUnknownOperationsAndMissingInputs) {
   EXPECT_NE(load("[" + one + "," + one + "]").find("\"spool-x\" is used twice"), std::string::npos);
 }
 
+TEST_F(ManifestTest, RefusesAFlagWhoseCasesNameOtherReadings) {
+  const std::string path = ::testing::TempDir() + "/manifest.json";
+  const auto flagged = [](const std::string& id, const std::string& second_reading) {
+    return R"({"id":")" + id +
+           R"(","description":"d","inputs":{"file":"x"},"operations":{"validate":)"
+           R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":{"flag":"SP-E1",)"
+           R"("readings":{"a":"valid",")" +
+           second_reading + R"(":"invalid"},"arcs":"a"}}}})";
+  };
+  const auto load = [&](const std::string& second_case) {
+    EXPECT_TRUE(WriteFile(path, R"({"manifest_version":3,"format":"spool","spec":"s",)"
+                                R"("spec_version":"1.0","catalogue":"c","errata":"e",)"
+                                R"("quotes":{"t":"T"},"cases":[)" +
+                                    flagged("spool-x", "b") + "," + second_case + "]}")
+                    .ok());
+    return Error(LoadManifest(path, *FindFormat("spool")));
+  };
+  EXPECT_EQ(load(flagged("spool-y", "b")), "(loaded)");
+  EXPECT_EQ(load(flagged("spool-y", "c")),
+            path +
+                ": /cases/1/operations/validate/expect/readings: the cases of SP-E1 must list the "
+                "same readings (a, c here, a, b at /cases/0/operations/validate)");
+}
+
 // A quotation is stated once, in "quotes", and cited by id: the loaded text is each quotation and
 // each run of errata ids ("errata A, B"), joined with "; " (vectors/README.md "Quotes").
 TEST_F(ManifestTest, CitesResolveToTheQuotationsText) {
