@@ -291,6 +291,24 @@ void CheckFlagReadings(const Manifest& manifest, json::FieldReader* f) {
   }
 }
 
+// A hash case's same_hash_as names another case of the manifest.
+void CheckSameHash(const Manifest& manifest, const std::set<std::string>& ids,
+                   json::FieldReader* f) {
+  for (std::size_t i = 0; i < manifest.cases.size() && f->ok(); ++i) {
+    for (const OperationCase& op : manifest.cases[i].operations) {
+      const std::string& other = op.same_hash_as;
+      if (other.empty() || (other != manifest.cases[i].id && ids.contains(other))) continue;
+      f->Fail(json::MemberPointer(
+                  json::MemberPointer(
+                      json::MemberPointer(json::ElementPointer("/cases", i), "operations"),
+                      op.operation),
+                  "same_hash_as"),
+              "\"" + other + "\" is not another case of the manifest");
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view ReadingChoice(std::string_view reading, const PolicySpec& policy) {
@@ -349,6 +367,7 @@ Result<Manifest> LoadManifest(const std::string& path, const FormatModule& forma
     }
   });
   if (f.ok()) CheckFlagReadings(manifest, &f);
+  if (f.ok()) CheckSameHash(manifest, ids, &f);
   // A quotation no operation cites is a stale one (or a misspelt id whose citation failed).
   for (const auto& [id, text] : quotes.texts) {
     if (f.ok() && !quotes.cited.contains(id)) {

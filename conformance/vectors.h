@@ -91,7 +91,8 @@ std::string_view ReadingChoice(std::string_view reading, const PolicySpec& polic
 // every cited quote in the manifest's table and every quote cited, every outcome one of the
 // operation's, every policy the format's with all its choices, every acceptable set with two
 // readings that differ (split by a policy: under each of its choices) and, across the cases of a
-// flag, the same reading names; rule sets sorted and unique, args limits the format's. The message names the offending place as a JSON Pointer.
+// flag, the same reading names; rule sets sorted and unique, args limits the format's; a
+// same_hash_as naming another case. The message names the offending place as a JSON Pointer.
 Result<Manifest> LoadManifest(const std::string& path, const FormatModule& format);
 
 // What a loaded manifest names outside itself, held to the tree at `root` (the repository root):

@@ -144,6 +144,14 @@ TEST_F(ManifestTest, RefusesUnknownOperationsAndMissingInputs) {
   EXPECT_NE(load("[" + one + "," + one + "]").find("\"spool-x\" is used twice"), std::string::npos);
 }
 
+TEST_F(ManifestTest, RefusesASameHashAsThatNamesNoOtherCase) {
+  EXPECT_EQ(Error(Load(R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":)"
+                       R"({"outcome":"invalid"},"same_hash_as":"spool-x"})")),
+            ::testing::TempDir() +
+                "/manifest.json: /cases/0/operations/validate/same_hash_as: \"spool-x\" is not "
+                "another case of the manifest");
+}
+
 TEST_F(ManifestTest, RefusesAFlagWhoseCasesNameOtherReadings) {
   const std::string path = ::testing::TempDir() + "/manifest.json";
   const auto flagged = [](const std::string& id, const std::string& second_reading) {
