@@ -123,7 +123,13 @@ void FormatModule::Validate(jsonl::ByteSource* source, const CompanionSources& c
 }
 
 protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput& input) {
-  const OperationSpec* validate = format.FindOperation("validate");
+  const OperationSpec* validate = format.FindOperation(kValidateOperation);
+  if (!validate || validate->inputs.empty() || !format.validator) {
+    protocol::Answer refused;
+    refused.status = protocol::AnswerStatus::kErrored;
+    refused.reason = std::string(format.name) + " has no validate operation with an input";
+    return refused;
+  }
   jsonl::MemorySource main(input.Input(validate->inputs.front()));
   std::vector<std::unique_ptr<jsonl::MemorySource>> owned;
   CompanionSources companions;

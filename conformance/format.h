@@ -32,6 +32,15 @@ struct LimitSpec {
   std::string_view what;  // one line for --help
 };
 
+// The operation every format has: its validator's verdict on a case's input (ValidateCaseAnswer).
+inline constexpr std::string_view kValidateOperation = "validate";
+
+// The names of the limits ARCS itself acts on wherever a format has them: `arcs validate` reads a
+// file of a format that bounds its lines as JSON Lines (and says so of one pretty-printed JSON
+// document), at the format's JSON depth bound.
+inline constexpr std::string_view kMaxLineBytesLimit = "max_line_bytes";
+inline constexpr std::string_view kMaxJsonDepthLimit = "max_json_depth";
+
 // Limit values by name, every limit of the format present: its defaults, overridden.
 using LimitValues = std::map<std::string, std::uint64_t, std::less<>>;
 
@@ -203,6 +212,9 @@ struct VerbSpec {
   std::string_view name;
   std::string_view help;  // usage, what it does, exit statuses
   VerbOutput (*run)(const std::vector<std::string>& args);
+  // Non-empty: the verb is also the command `arcs VERB FILE`, run by the format the file's name or
+  // content tells (`arcs render session.json`), and `arcs --help` lists it with this line.
+  std::string_view file_command_summary = {};
 };
 
 class FormatModule {

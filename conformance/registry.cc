@@ -1,10 +1,14 @@
 #include "conformance/registry.h"
 
+#include <unistd.h>
+
 #include "conformance/lightbox/module.h"
 #include "conformance/mcp_record_replay/module.h"
 #include "conformance/model_io/module.h"
 #include "conformance/session_data/module.h"
 #include "conformance/spool/module.h"
+#include "reference/core/io.h"
+#include "reference/core/jsonl.h"
 
 namespace arcs::conformance {
 
@@ -56,6 +60,36 @@ const FormatModule* SniffFormat(std::string_view head) {
     if (f->sniff && f->sniff(head)) return f;
   }
   return nullptr;
+}
+
+Result<std::string> ReadSniffBytes(const std::string& path) {
+  const Result<int> fd = OpenToRead(path);
+  if (!fd.ok()) return fd.status();
+  jsonl::FdSource source(*fd);
+  Result<std::string> head = jsonl::ReadHead(&source, kSniffBytes);
+  ::close(*fd);
+  if (!head.ok()) return Status(head.status().code(), path + ": " + head.status().message());
+  return head;
+}
+
+Result<Detection> DetectFormat(std::string_view path,
+                               const std::function<Result<std::string>()>& head, Sniffing sniffing,
+                               const FormatModule* only) {
+  if (const FormatModule* named = FormatForPath(path)) {
+    return Detection{!only || named == only ? named : nullptr, false};
+  }
+  std::vector<const FormatModule*> sniffers;
+  for (const FormatModule* f : Formats()) {
+    const bool may = sniffing == Sniffing::kAnyFormat || f->extensions.empty();
+    if ((!only || f == only) && may && f->sniff) sniffers.push_back(f);
+  }
+  if (sniffers.empty()) return Detection{};
+  Result<std::string> bytes = head();
+  if (!bytes.ok()) return bytes.status();
+  for (const FormatModule* f : sniffers) {
+    if (f->sniff(*bytes)) return Detection{f, true};
+  }
+  return Detection{};
 }
 
 }  // namespace arcs::conformance

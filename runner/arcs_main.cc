@@ -1,10 +1,13 @@
 // The arcs command: one binary, one subcommand per job.
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "conformance/registry.h"
 #include "reference/core/strings.h"
+#include "reference/core/version.h"
 #include "runner/formats_command.h"
 #include "runner/fuzz/fuzz_command.h"
 #include "runner/report/report_command.h"
@@ -12,7 +15,6 @@
 #include "runner/serve_command.h"
 #include "runner/validate_command.h"
 #include "runner/verb_command.h"
-#include "reference/core/version.h"
 
 namespace {
 
@@ -28,7 +30,6 @@ commands:
                           render a JSON report written by `arcs run --report`
   diff OLD.json NEW.json  list the cases whose outcome changed; exit 1 on regressions
   serve                   the reference implementation over the runner protocol
-  render FILE             a session as a Markdown transcript (SessionData)
   vectors                 hold the reference, in process, to every vector
   formats [--json]        the formats, their limits, policies and operations
   FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs mcp
@@ -38,12 +39,37 @@ Run `arcs COMMAND --help` for a command's options; `arcs --version` for the vers
 The runner protocol: runner/PROTOCOL.md.
 )";
 
+// The verbs a format offers as `arcs VERB FILE` (VerbSpec::file_command_summary), once each.
+std::map<std::string_view, std::string_view> FileCommands() {
+  std::map<std::string_view, std::string_view> commands;
+  for (const arcs::conformance::FormatModule* format : arcs::conformance::Formats()) {
+    for (const arcs::conformance::VerbSpec& verb : format->verbs) {
+      if (!verb.file_command_summary.empty()) {
+        commands.emplace(verb.name, verb.file_command_summary);
+      }
+    }
+  }
+  return commands;
+}
+
+std::string Help() {
+  std::string help = kHelp;
+  std::string lines;
+  for (const auto& [verb, summary] : FileCommands()) {
+    std::string usage = "  " + std::string(verb) + " FILE";
+    usage.resize(std::max<std::size_t>(usage.size() + 1, 26), ' ');
+    lines += usage + std::string(summary) + "\n";
+  }
+  help.insert(help.find("  vectors "), lines);
+  return help;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << kHelp;
+    std::cout << Help();
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {
@@ -58,13 +84,13 @@ int main(int argc, char** argv) {
   if (command == "report") return arcs::runner::ReportCommand(args);
   if (command == "diff") return arcs::runner::DiffCommand(args);
   if (command == "serve") return arcs::runner::ServeCommand(args);
-  if (command == "render") return arcs::runner::FileVerbCommand("render", args);
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
   if (command == "formats") return arcs::runner::FormatsCommand(args);
   if (const arcs::conformance::FormatModule* format =
           arcs::conformance::FindFormatCommand(command)) {
     return arcs::runner::VerbCommand(*format, args);
   }
-  std::cerr << "arcs: unknown command '" << arcs::Printable(command) << "'\n" << kHelp;
+  if (FileCommands().contains(command)) return arcs::runner::FileVerbCommand(command, args);
+  std::cerr << "arcs: unknown command '" << arcs::Printable(command) << "'\n" << Help();
   return 2;
 }

@@ -58,7 +58,9 @@ std::string RuleAgreement(const SuiteCase& c, const protocol::Answer& answer) {
 // BrokenRules, and for an acceptable case the requirements it cites): not necessarily the rule
 // the reference names. Ids of an implementation's own are informative. "" when it holds.
 std::string NamedRulesProblem(const SuiteCase& c, const protocol::Answer& answer) {
-  if (c.operation != "validate" || answer.verdict != protocol::Verdict::kInvalid) return "";
+  if (c.operation != conformance::kValidateOperation ||
+      answer.verdict != protocol::Verdict::kInvalid)
+    return "";
   std::set<std::string> named;
   for (const protocol::ReportedFinding& f : answer.findings) {
     if (f.severity != "error" && !f.severity.empty()) continue;
@@ -289,7 +291,9 @@ protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
 
 std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& reference,
                                  const protocol::FormatSupport& declared) {
-  if (c.operation != "validate" || reference.status != protocol::AnswerStatus::kOk) return "";
+  if (c.operation != conformance::kValidateOperation ||
+      reference.status != protocol::AnswerStatus::kOk)
+    return "";
   const Expectation& e = c.expectation->expect;
   std::set<std::string> untagged;
   std::set<std::string> foreign;  // tagged with another flag than the case's

@@ -211,11 +211,10 @@ Result<const conformance::FormatModule*> FormatOf(
     const ValidateArgs& args, const std::string& path,
     const std::function<Result<std::string>()>& head) {
   if (args.format) return args.format;
-  if (const conformance::FormatModule* f = conformance::FormatForPath(path)) return f;
-  Result<std::string> bytes = head();
-  if (!bytes.ok()) return Status(bytes.status().code(), path + ": " + bytes.status().message());
-  if (const conformance::FormatModule* f = conformance::SniffFormat(*bytes)) {
-    if (args.form == Form::kText && path != "-" && !f->extensions.empty()) {
+  Result<conformance::Detection> told = conformance::DetectFormat(path, head);
+  if (!told.ok()) return Status(told.status().code(), path + ": " + told.status().message());
+  if (const conformance::FormatModule* f = told->format) {
+    if (told->by_content && args.form == Form::kText && path != "-" && !f->extensions.empty()) {
       std::cerr << "note: " << Printable(path) << ": read as " << f->title
                 << " by its content; its name "
                 << "does not end in "
@@ -274,7 +273,7 @@ Status OpenCompanions(const conformance::FormatModule& format, const std::string
 void RunValidator(const conformance::FormatModule& format, const std::string& path,
                   jsonl::ByteSource* source, const conformance::CompanionSources& companions,
                   const conformance::LimitValues& limits, Diagnostics* diagnostics) {
-  const auto line_limit = limits.find("max_line_bytes");
+  const auto line_limit = limits.find(conformance::kMaxLineBytesLimit);
   if (line_limit == limits.end()) {
     format.Validate(source, companions, limits, diagnostics);
     return;
@@ -283,7 +282,7 @@ void RunValidator(const conformance::FormatModule& format, const std::string& pa
   format.Validate(&watch, companions, limits, diagnostics);
   const std::optional<std::string_view> text = watch.Kept();
   if (!text) return;
-  const auto depth = limits.find("max_json_depth");
+  const auto depth = limits.find(conformance::kMaxJsonDepthLimit);
   const std::uint32_t max_depth =
       depth == limits.end()
           ? json::ParseOptions().max_depth
@@ -312,7 +311,7 @@ Result<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path
   std::string head;
   Result<const conformance::FormatModule*> format =
       claimed ? claimed : FormatOf(args, path, [&]() -> Result<std::string> {
-        Result<std::string> bytes = jsonl::ReadHead(&file, kSniffBytes);
+        Result<std::string> bytes = jsonl::ReadHead(&file, conformance::kSniffBytes);
         if (bytes.ok()) head = *bytes;
         return bytes;
       });

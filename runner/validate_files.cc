@@ -47,32 +47,13 @@ class Walker {
 };
 
 const conformance::FormatModule* Walker::Claim(const std::string& path) const {
-  if (const conformance::FormatModule* named = conformance::FormatForPath(path)) {
-    return !only_ || named == only_ ? named : nullptr;
-  }
-  std::vector<const conformance::FormatModule*> by_content;
-  for (const conformance::FormatModule* f : conformance::Formats()) {
-    if ((!only_ || f == only_) && f->extensions.empty() && f->sniff) by_content.push_back(f);
-  }
-  if (by_content.empty()) return nullptr;
   // Should the regular file have become a FIFO since it was listed, it is refused instead of
   // waited for.
-  const Result<int> fd = OpenToRead(path);
-  if (!fd.ok()) {
-    failed_(path, fd.status().message());
-    return nullptr;
-  }
-  jsonl::FdSource source(*fd);
-  const Result<std::string> head = jsonl::ReadHead(&source, kSniffBytes);
-  ::close(*fd);
-  if (!head.ok()) {
-    failed_(path, path + ": " + head.status().message());
-    return nullptr;
-  }
-  for (const conformance::FormatModule* f : by_content) {
-    if (f->sniff(*head)) return f;
-  }
-  return nullptr;
+  const Result<conformance::Detection> told = conformance::DetectFormat(
+      path, [&] { return conformance::ReadSniffBytes(path); },
+      conformance::Sniffing::kUnnamedFormatsOnly, only_);
+  if (!told.ok()) failed_(path, told.status().message());
+  return told.ok() ? told->format : nullptr;
 }
 
 void Walker::Walk(const std::string& dir) {

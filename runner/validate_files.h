@@ -23,9 +23,6 @@
 
 namespace arcs::runner {
 
-// How much of a file is read to tell its format by its content.
-inline constexpr std::size_t kSniffBytes = 64 * 1024;
-
 struct FoundFile {
   std::string path;                                   // DIR, '/', the path below it
   const conformance::FormatModule* format = nullptr;  // the format that claims it

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 
 #include "conformance/registry.h"
@@ -66,18 +65,13 @@ int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args)
     std::cerr << usage << "\n";
     return 2;
   }
-  const conformance::FormatModule* format = conformance::FormatForPath(args[0]);
-  if (!format) {
-    std::ifstream file(args[0], std::ios::binary);
-    std::string head(64 * 1024, '\0');
-    file.read(head.data(), static_cast<std::streamsize>(head.size()));
-    if (file.bad() || (!file && file.gcount() == 0 && !file.eof())) {
-      std::cerr << "arcs " << verb << ": " << Printable(args[0]) << ": cannot be read\n";
-      return 2;
-    }
-    head.resize(static_cast<std::size_t>(file.gcount()));
-    format = conformance::SniffFormat(head);
+  const Result<conformance::Detection> told =
+      conformance::DetectFormat(args[0], [&] { return conformance::ReadSniffBytes(args[0]); });
+  if (!told.ok()) {
+    std::cerr << "arcs " << verb << ": " << Printable(told.status().message()) << "\n";
+    return 2;
   }
+  const conformance::FormatModule* format = told->format;
   const bool has_verb =
       format && std::any_of(format->verbs.begin(), format->verbs.end(),
                             [&](const conformance::VerbSpec& v) { return v.name == verb; });

@@ -23,11 +23,11 @@ using arcs::lightbox::Limits;
 const std::vector<BoundLimit<Limits>>& LightboxLimits() {
   static const Limits d;
   static const std::vector<BoundLimit<Limits>> limits = {
-      {{"max_line_bytes", d.max_line_bytes, "LB-LAYOUT-5", "bytes in one line of events.jsonl"},
+      {{kMaxLineBytesLimit, d.max_line_bytes, "LB-LAYOUT-5", "bytes in one line of events.jsonl"},
        &Limits::max_line_bytes},
       {{"max_events", d.max_events, "LB-LAYOUT-5", "events (non-blank lines)"},
        &Limits::max_events},
-      {{"max_json_depth", d.max_json_depth, "LB-LAYOUT-5",
+      {{kMaxJsonDepthLimit, d.max_json_depth, "LB-LAYOUT-5",
         "nesting of arrays and objects in one event (the event is 1)"},
        &Limits::max_json_depth},
   };

@@ -24,10 +24,10 @@ using arcs::mcp_record_replay::Limits;
 const std::vector<BoundLimit<Limits>>& RecordingLimits() {
   static const Limits d;
   static const std::vector<BoundLimit<Limits>> limits = {
-      {{"max_line_bytes", d.max_line_bytes, "MRR-JSON-5",
+      {{kMaxLineBytesLimit, d.max_line_bytes, "MRR-JSON-5",
         "bytes of one line of a recording, without its line end"},
        &Limits::max_line_bytes},
-      {{"max_json_depth", d.max_json_depth, "MRR-JSON-5",
+      {{kMaxJsonDepthLimit, d.max_json_depth, "MRR-JSON-5",
         "nesting of arrays and objects in a line (the line's object is 1)"},
        &Limits::max_json_depth},
   };

@@ -34,7 +34,7 @@ const std::vector<BoundLimit<Limits>>& ModelIoLimits() {
   static const std::vector<BoundLimit<Limits>> limits = {
       {{"max_file_bytes", d.max_file_bytes, "MIO-JSON-5", "bytes of model_io.json read"},
        &Limits::max_file_bytes},
-      {{"max_json_depth", d.max_json_depth, "MIO-JSON-5",
+      {{kMaxJsonDepthLimit, d.max_json_depth, "MIO-JSON-5",
         "nesting of arrays and objects (the document is 1)"},
        &Limits::max_json_depth},
   };

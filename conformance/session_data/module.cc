@@ -18,7 +18,7 @@ const std::vector<BoundLimit<Limits>>& SessionDataLimits() {
   static const std::vector<BoundLimit<Limits>> limits = {
       {{"max_file_bytes", d.max_file_bytes, "SD-JSON-3", "bytes of a session file read"},
        &Limits::max_file_bytes},
-      {{"max_json_depth", d.max_json_depth, "SD-JSON-3",
+      {{kMaxJsonDepthLimit, d.max_json_depth, "SD-JSON-3",
         "nesting of arrays and objects (the top-level object is 1)"},
        &Limits::max_json_depth},
   };

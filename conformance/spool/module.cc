@@ -23,11 +23,11 @@ const std::vector<BoundLimit<Limits>>& SpoolLimits() {
   static const std::vector<BoundLimit<Limits>> limits = {
       {{"max_file_bytes", d.max_file_bytes, "SP-10.1-1", "bytes in the whole file, a BOM included"},
        &Limits::max_file_bytes},
-      {{"max_line_bytes", d.max_line_bytes, "SP-10.1-2", "bytes in one line, not its ending"},
+      {{kMaxLineBytesLimit, d.max_line_bytes, "SP-10.1-2", "bytes in one line, not its ending"},
        &Limits::max_line_bytes},
       {{"max_entries", d.max_entries, "SP-10.1-3", "entries (non-blank lines)"},
        &Limits::max_entries},
-      {{"max_json_depth", d.max_json_depth, "SP-9.5-1",
+      {{kMaxJsonDepthLimit, d.max_json_depth, "SP-9.5-1",
         "nesting of arrays and objects in one line (the line's object is 1)"},
        &Limits::max_json_depth},
       {{"max_subagent_depth", d.max_subagent_depth, "SP-10.1-4",
