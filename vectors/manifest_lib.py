@@ -73,13 +73,16 @@ def _stated_requirement(quote, cited_by, requirements):
     requirement of the quotation's numbered section that every citing operation lists; None."""
     body = _words(quote.split(": ", 1)[-1])
     passages = [p.strip() for p in body.split("...") if len(p.strip()) > 8]
+    # Where spec and catalogue both number sections, only a requirement of the quoted section.
+    section = re.match(r"§([0-9][0-9.]*)\b", quote)
+    requirements = [r for r in requirements if not section or not r["section"][:1].isdigit()
+                    or r["section"] == section.group(1)]
     found = [r["id"] for r in requirements
              if any(p in _words(r["text"]) for p in passages)
              or (_words(r["text"]) and _words(r["text"]) in body)]
     preferred = [i for i in found if i in cited_by] or found
     if preferred:
         return preferred[0]
-    section = re.match(r"§([0-9][0-9.]*)\b", quote)
     listed = [r["id"] for r in requirements
               if section and r["section"] == section.group(1) and r["id"] in cited_by]
     return listed[0] if len(listed) == 1 else None
