@@ -265,26 +265,36 @@ void ReadCase(const FormatModule& format, const std::string& folder, const json:
   f.Finish();
 }
 
+// "/cases/<i>/operations/<operation>".
+std::string OperationPointer(std::size_t i, const OperationCase& op) {
+  return json::MemberPointer(json::MemberPointer(json::ElementPointer("/cases", i), "operations"),
+                             op.operation);
+}
+
+std::string Listed(const std::set<std::string>& names) {
+  return Join(std::vector<std::string>(names.begin(), names.end()));
+}
+
 // A reading name means one interpretation across a flag's cases (vectors/README.md): every case of
 // a flag lists the same reading names, in every operation. Fails at the first that differs.
 void CheckFlagReadings(const Manifest& manifest, json::FieldReader* f) {
-  std::map<std::string, std::pair<std::set<std::string>, std::string>>
-      first;  // flag -> names, where
+  struct FirstSeen {
+    std::set<std::string> names;
+    std::string pointer;
+  };
+  std::map<std::string, FirstSeen> by_flag;
   for (std::size_t i = 0; i < manifest.cases.size() && f->ok(); ++i) {
     for (const OperationCase& op : manifest.cases[i].operations) {
       if (op.expect.ground != Ground::kAcceptable) continue;
       std::set<std::string> names;
       for (const auto& [reading, outcome] : op.expect.outcomes) names.insert(reading);
-      const std::string where = json::MemberPointer(
-          json::MemberPointer(json::ElementPointer("/cases", i), "operations"), op.operation);
-      const auto [it, added] = first.try_emplace(op.expect.flag, names, where);
-      if (!added && it->second.first != names) {
-        f->Fail(
-            where + "/expect/readings",
-            "the cases of " + op.expect.flag + " must list the same readings (" +
-                Join(std::vector<std::string>(names.begin(), names.end())) + " here, " +
-                Join(std::vector<std::string>(it->second.first.begin(), it->second.first.end())) +
-                " at " + it->second.second + ")");
+      const auto [first, added] =
+          by_flag.try_emplace(op.expect.flag, FirstSeen{names, OperationPointer(i, op)});
+      if (!added && first->second.names != names) {
+        f->Fail(OperationPointer(i, op) + "/expect/readings",
+                "the cases of " + op.expect.flag + " must list the same readings (" +
+                    Listed(names) + " here, " + Listed(first->second.names) + " at " +
+                    first->second.pointer + ")");
         return;
       }
     }
@@ -298,11 +308,7 @@ void CheckSameHash(const Manifest& manifest, const std::set<std::string>& ids,
     for (const OperationCase& op : manifest.cases[i].operations) {
       const std::string& other = op.same_hash_as;
       if (other.empty() || (other != manifest.cases[i].id && ids.contains(other))) continue;
-      f->Fail(json::MemberPointer(
-                  json::MemberPointer(
-                      json::MemberPointer(json::ElementPointer("/cases", i), "operations"),
-                      op.operation),
-                  "same_hash_as"),
+      f->Fail(OperationPointer(i, op) + "/same_hash_as",
               "\"" + other + "\" is not another case of the manifest");
       return;
     }
@@ -433,15 +439,16 @@ Status CheckManifestReferences(const Manifest& manifest, const FormatModule& for
                                const std::string& root) {
   Result<std::string> errata = ReadFile(root + "/" + manifest.errata);
   if (!errata.ok()) return errata.status();
-  std::vector<std::string> problems = UnknownErrata(manifest, ErrataIds(*errata));
-  if (!problems.empty())
-    problems.front() = "not an entry of " + manifest.errata + ": " + problems.front();
+  std::vector<std::string> problems;
+  if (const auto unknown = UnknownErrata(manifest, ErrataIds(*errata)); !unknown.empty()) {
+    problems.push_back("not an entry of " + manifest.errata + ": " + Join(unknown, "; "));
+  }
   const std::string manifest_path = format.ManifestPath();
   const std::string cases_dir =
       root + "/" + manifest_path.substr(0, manifest_path.find_last_of('/') + 1) + "cases";
-  std::vector<std::string> inputs = InputProblems(manifest, cases_dir);
-  if (!inputs.empty()) inputs.front() = "missing or stray input files: " + inputs.front();
-  problems.insert(problems.end(), inputs.begin(), inputs.end());
+  if (const auto inputs = InputProblems(manifest, cases_dir); !inputs.empty()) {
+    problems.push_back("missing or stray input files: " + Join(inputs, "; "));
+  }
   if (problems.empty()) return Status();
   return Status(StatusCode::kParseError,
                 std::string(format.name) + " manifest: " + Join(problems, "; "));
