@@ -72,7 +72,7 @@ class Progress {
   std::chrono::steady_clock::time_point last_;
 };
 
-report::CaseResult Unanswered(const SuiteCase& c, const supervisor::Outcome& o) {
+report::CaseResult Unanswered(const SuiteCase& c, const supervisor::CaseRun& o) {
   report::CaseResult r;
   switch (o.fate) {
     case supervisor::Fate::kNotDeclared:
@@ -118,7 +118,7 @@ std::vector<report::Blob> Blobs(const std::map<std::string, std::string>& named)
 
 // What a person needs to see why the case did not pass: its input, the vector's expectation and
 // what came back, with the reference's outputs beside the implementation's to diff them.
-report::Evidence Gather(const SuiteCase& c, const supervisor::Outcome& o) {
+report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o) {
   report::Evidence e;
   e.vector = c.vector_path;
   e.spec_text = c.expectation->spec_text;
@@ -151,7 +151,7 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::Outcome& o) {
   return e;
 }
 
-report::CaseResult Score(const SuiteCase& c, const supervisor::Outcome& o,
+report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
                          const protocol::ImplementationHello& hello) {
   const auto found = hello.formats.find(std::string(c.format->name));
   const protocol::FormatSupport declared =
@@ -281,7 +281,7 @@ class Batches {
  public:
   // Called once per case of the suite (by its index), as the supervisor's on_outcome is.
   using OnOutcome =
-      std::function<void(std::size_t index, const SuiteCase& c, const supervisor::Outcome& o)>;
+      std::function<void(std::size_t index, const SuiteCase& c, const supervisor::CaseRun& o)>;
   Batches(const Suite& suite, const supervisor::Options& options, const std::atomic<bool>* stop,
           OnOutcome on_outcome)
       : suite_(suite), options_(options), stop_(stop), on_outcome_(std::move(on_outcome)) {}
@@ -317,7 +317,7 @@ class Batches {
     workers_ += std::clamp<std::size_t>(requests.size(), 1, Jobs());
     return supervisor::Run(
         options_, requests,
-        [&](const supervisor::Outcome& o) {
+        [&](const supervisor::CaseRun& o) {
           Count(*cases[o.index], o);
           on_outcome_(at[o.index], *cases[o.index], o);
         },
@@ -328,7 +328,7 @@ class Batches {
     std::vector<std::size_t> batch;
     for (std::size_t k = 0; k < probes.size(); ++k) {
       const SuiteCase& c = suite_.cases[probes[k]];
-      supervisor::Outcome o;
+      supervisor::CaseRun o;
       o.fate = NotRun(summary, &o.detail);
       if (o.fate == supervisor::Fate::kAnswered &&
           !protocol::Declares(summary->hello, c.format->name, c.operation)) {
@@ -420,7 +420,7 @@ class Batches {
 
   // Consecutive failed cases, over every batch, as the supervisor counts them in one run (a
   // fresh process that does not shake hands counts too).
-  void Count(const SuiteCase& c, const supervisor::Outcome& o) {
+  void Count(const SuiteCase& c, const supervisor::CaseRun& o) {
     switch (o.fate) {
       case supervisor::Fate::kAnswered:
         failed_in_a_row_ = 0;
@@ -501,7 +501,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   };
   options.trace = args.trace;
   Batches batches(suite, options, stop,
-                  [&](std::size_t index, const SuiteCase& c, const supervisor::Outcome& o) {
+                  [&](std::size_t index, const SuiteCase& c, const supervisor::CaseRun& o) {
                     scored[index] = Score(c, o, hello);
                     progress.Advance(IsFailure(scored[index].outcome) &&
                                      known.Find(hello.implementation.name, c.request_id) < 0);

@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 
-using arcs::fuzzing::Check;
+using arcs::libfuzzer::Check;
 
 }  // namespace
 

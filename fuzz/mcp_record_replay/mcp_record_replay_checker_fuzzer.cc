@@ -20,7 +20,7 @@ namespace {
 
 constexpr std::size_t kMaxInputBytes = 256 * 1024;
 
-using arcs::fuzzing::Check;
+using arcs::libfuzzer::Check;
 
 // Each line's requests: the key of the params as parsed equals the key of their re-serialized
 // text (json::Write keeps the data).

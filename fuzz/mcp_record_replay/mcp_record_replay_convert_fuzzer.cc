@@ -21,7 +21,7 @@ namespace {
 
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 
-using arcs::fuzzing::Check;
+using arcs::libfuzzer::Check;
 namespace mrr = arcs::mcp_record_replay;
 namespace judge = arcs::conformance::mcp_record_replay;
 

@@ -22,7 +22,7 @@ namespace {
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 constexpr std::string_view kScriptMarker = "\n#script\n";
 
-using arcs::fuzzing::Check;
+using arcs::libfuzzer::Check;
 namespace mrr = arcs::mcp_record_replay;
 
 bool HasErrors(std::string_view recording, const mrr::Limits& limits) {

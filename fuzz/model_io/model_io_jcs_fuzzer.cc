@@ -22,7 +22,7 @@ namespace {
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 constexpr std::uint32_t kMaxDepth = 64;  // the walks below recurse
 
-using arcs::fuzzing::Check;
+using arcs::libfuzzer::Check;
 
 void CheckNumberRoundTrip(double x) {
   if (!std::isfinite(x)) return;

@@ -26,7 +26,7 @@ using arcs::session_data::Session;
 
 constexpr std::size_t kMaxInputBytes = 64 * 1024;
 
-using arcs::fuzzing::Check;
+using arcs::libfuzzer::Check;
 
 // The judge's normalisation (vectors/README.md "SessionData"): NUL as U+FFFD, blank runs as one
 // space, no leading or trailing space.

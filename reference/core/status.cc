@@ -16,6 +16,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "limit-exceeded";
     case StatusCode::kUnsupported:
       return "unsupported";
+    case StatusCode::kInternal:
+      return "internal";
   }
   return "unknown";
 }

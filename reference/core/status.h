@@ -18,6 +18,7 @@ enum class StatusCode : std::uint8_t {
   kParseError,       // the input is not what the format requires
   kLimitExceeded,    // the input is larger or deeper than a configured limit allows
   kUnsupported,      // the input asks for something this implementation does not do
+  kInternal,         // a defect of ARCS itself: a Result made from an OK status
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -42,7 +43,11 @@ template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design, like absl::StatusOr
-  Result(Status status) : state_(std::move(status)) {}  // NOLINT
+  // A failure: an OK status has no value to give, so it becomes kInternal (as absl::StatusOr
+  // refuses one), never a Result that is neither a value nor an error.
+  Result(Status status)  // NOLINT: implicit by design
+      : state_(status.ok() ? Status(StatusCode::kInternal, "a Result made from an OK status")
+                           : std::move(status)) {}
 
   bool ok() const { return std::holds_alternative<T>(state_); }
   const Status& status() const {

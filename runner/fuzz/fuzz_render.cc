@@ -119,13 +119,13 @@ std::string MinimizedFrom(const Finding& f) {
 }
 
 // An input as the reports show it: the first kMaxEvidenceBytes, as text or in hex.
-struct Shown {
+struct InputEvidence {
   std::size_t size = 0;
   bool text = false;
   std::string kept;
 };
 
-Shown Show(std::string_view bytes) {
+InputEvidence AsEvidence(std::string_view bytes) {
   // Plain text is what a terminal would show as it is: valid UTF-8 with no control character
   // but LF and tab and no bidirectional control. Anything else is dumped in hex, so that a person
   // sees the very bytes (a CR, a NUL, a broken sequence) the finding may hinge on.
@@ -136,7 +136,7 @@ Shown Show(std::string_view bytes) {
 }
 
 // "33 bytes, text", "9000 bytes, in hex (not plain text), first 4096 of 9000 bytes".
-std::string InputLine(const Shown& s) {
+std::string InputLine(const InputEvidence& s) {
   std::string line =
       std::to_string(s.size) + (s.text ? " bytes, text" : " bytes, in hex (not plain text)");
   if (s.kept.size() < s.size) {
@@ -196,7 +196,7 @@ void MarkdownOpen(const FuzzReport& r, std::string* out) {
 }
 
 std::string MarkdownInput(const std::string& name, std::string_view bytes) {
-  const Shown s = Show(bytes);
+  const InputEvidence s = AsEvidence(bytes);
   std::string out = "\ninput **" + M(name) + "**: " + InputLine(s) + "\n\n";
   if (s.kept.empty()) return out;
   if (s.text) {
@@ -336,7 +336,7 @@ void HtmlOpen(const FuzzReport& r, std::string* out) {
 }
 
 std::string HtmlInput(const std::string& name, std::string_view bytes) {
-  const Shown s = Show(bytes);
+  const InputEvidence s = AsEvidence(bytes);
   std::string out =
       "<div class=\"blob-h\">input <b>" + H(name) + "</b>: " + InputLine(s) + "</div>\n";
   if (s.kept.empty()) return out;

@@ -36,7 +36,7 @@ Reply Failed(supervisor::Subprocess& process, const supervisor::Exchange& ex) {
   r.detail = process.WaitForExit(std::chrono::seconds(1), nullptr);
   if (r.detail.empty()) r.detail = "closed its stdout or stdin";
   if (std::string last = process.LastStderrLine(); !last.empty()) {
-    r.detail += "; stderr ends with: " + supervisor::Excerpt(last);
+    r.detail += "; stderr ends with: " + supervisor::QuoteBytes(last);
   }
   return r;
 }
@@ -97,7 +97,7 @@ Status Session::Handshake(const std::atomic<bool>* stop) {
   Result<protocol::ImplementationHello> theirs = protocol::DecodeImplementationHello(ex.line);
   if (!theirs.ok()) {
     return Status(StatusCode::kParseError, "not a valid hello: " + theirs.status().message() +
-                                               "; the line: " + supervisor::Excerpt(ex.line));
+                                               "; the line: " + supervisor::QuoteBytes(ex.line));
   }
   hello_ = std::move(theirs).value();
   process_ = std::move(p);

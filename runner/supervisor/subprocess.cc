@@ -94,7 +94,7 @@ std::string DescribeWaitStatus(int status) {
   return "ended with wait status " + std::to_string(status);
 }
 
-std::string Excerpt(std::string_view bytes, std::size_t max_bytes) {
+std::string QuoteBytes(std::string_view bytes, std::size_t max_bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "\"";
   std::size_t n = std::min(bytes.size(), max_bytes);

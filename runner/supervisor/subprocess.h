@@ -165,7 +165,7 @@ std::string SignalName(int signal);
 // The first `max_bytes` bytes of untrusted bytes as a double-quoted ASCII string: printable
 // ASCII as is, " and \ escaped, \n \r \t, every other byte as \xNN, and "..." plus the total size
 // when cut. Diagnostics quote what an implementation sent with this.
-std::string Excerpt(std::string_view bytes, std::size_t max_bytes = 200);
+std::string QuoteBytes(std::string_view bytes, std::size_t max_bytes = 200);
 // Drops the front of *text so that at most max_bytes remain, starting at a UTF-8 boundary when
 // the text is UTF-8 (a cut never leaves stray continuation bytes at the front).
 void KeepTail(std::string* text, std::size_t max_bytes);

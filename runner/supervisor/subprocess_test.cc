@@ -27,10 +27,10 @@ void ExpectNoChildren() { EXPECT_FALSE(testing::ChildLeft()) << "a child process
 
 using testing::Running;
 
-TEST(Excerpt, QuotesAndEscapesEveryByte) {
-  EXPECT_EQ(Excerpt("a\"b\\c\n\r\t\x01\xff"), R"("a\"b\\c\n\r\t\x01\xff")");
-  EXPECT_EQ(Excerpt("abcdef", 3), "\"abc\"... (6 bytes)");
-  EXPECT_EQ(Excerpt(""), "\"\"");
+TEST(QuoteBytes, QuotesAndEscapesEveryByte) {
+  EXPECT_EQ(QuoteBytes("a\"b\\c\n\r\t\x01\xff"), R"("a\"b\\c\n\r\t\x01\xff")");
+  EXPECT_EQ(QuoteBytes("abcdef", 3), "\"abc\"... (6 bytes)");
+  EXPECT_EQ(QuoteBytes(""), "\"\"");
 }
 
 TEST(DescribeWaitStatus, NamesSignalsAndShellStatuses) {

@@ -22,7 +22,7 @@ namespace {
 // and lives on.
 constexpr auto kExitGrace = std::chrono::seconds(1);
 // How much of an offending line a detail quotes.
-constexpr std::size_t kExcerptBytes = 200;
+constexpr std::size_t kQuotedBytes = 200;
 
 Clock::duration ToDuration(double seconds) {
   if (!(seconds > 0)) return Clock::duration::zero();
@@ -63,7 +63,7 @@ std::string Describe(const Attempt& attempt) {
 class Shared {
  public:
   Shared(const Options& options, const std::vector<protocol::CaseRequest>& requests,
-         const std::function<void(const Outcome&)>& on_outcome, const std::atomic<bool>* stop)
+         const std::function<void(const CaseRun&)>& on_outcome, const std::atomic<bool>* stop)
       : options(options), requests(requests), stop(stop), on_outcome_(on_outcome) {}
 
   const Options& options;
@@ -80,7 +80,7 @@ class Shared {
     return true;
   }
 
-  void Emit(const Outcome& outcome) {
+  void Emit(const CaseRun& outcome) {
     std::lock_guard lock(outcome_mu_);
     if (outcome.fate == Fate::kInterrupted) interrupted_ = true;
     on_outcome_(outcome);
@@ -98,7 +98,7 @@ class Shared {
       abandoned_ = true;
       abandon_detail_ = "not run: the implementation was abandoned after " +
                         std::to_string(consecutive_failures_) +
-                        " consecutive failed cases (the last, " + Excerpt(id, kExcerptBytes) +
+                        " consecutive failed cases (the last, " + QuoteBytes(id, kQuotedBytes) +
                         ": " + what + ")";
     }
   }
@@ -163,7 +163,7 @@ class Shared {
   }
 
  private:
-  const std::function<void(const Outcome&)>& on_outcome_;
+  const std::function<void(const CaseRun&)>& on_outcome_;
   std::atomic<std::size_t> next_{0};
   std::atomic<std::uint64_t> processes_started_{0};
   std::mutex outcome_mu_;     // serializes on_outcome
@@ -180,14 +180,14 @@ class Shared {
 std::string StderrHint(const Subprocess& process) {
   std::string last = process.LastStderrLine();
   if (last.empty()) return "";
-  return "; stderr ends with: " + Excerpt(last, kExcerptBytes);
+  return "; stderr ends with: " + QuoteBytes(last, kQuotedBytes);
 }
 
 std::string PartialHint(const Subprocess& process) {
   std::string_view partial = process.partial_line();
   if (partial.empty()) return "";
   return "; " + std::to_string(partial.size()) +
-         " bytes of an unfinished line: " + Excerpt(partial, kExcerptBytes);
+         " bytes of an unfinished line: " + QuoteBytes(partial, kQuotedBytes);
 }
 
 // The fate of an exchange that did not produce a line. `waiting_for` is "answer" or "hello".
@@ -229,7 +229,7 @@ Attempt Failure(Subprocess& process, const Exchange& ex, double timeout_seconds,
     case SendEnd::kTooLong:
       a.fate = Fate::kProtocolError;
       a.detail = "a stdout line longer than " + std::to_string(shared.options.max_line_bytes) +
-                 " bytes (flooding): " + Excerpt(process.partial_line(), kExcerptBytes);
+                 " bytes (flooding): " + QuoteBytes(process.partial_line(), kQuotedBytes);
       break;
     case SendEnd::kStopped:
       a.fate = Fate::kInterrupted;
@@ -267,7 +267,7 @@ Attempt StartAndHandshake(Shared& shared, std::unique_ptr<Subprocess>* process,
              !theirs.ok()) {
     a.fate = Fate::kProtocolError;
     a.detail = "not a valid hello: " + theirs.status().message() +
-               "; the line: " + Excerpt(ex.line, kExcerptBytes);
+               "; the line: " + QuoteBytes(ex.line, kQuotedBytes);
   } else {
     if (hello) *hello = std::move(theirs).value();
     *process = std::move(p);
@@ -328,7 +328,7 @@ class Worker {
  private:
   void RunCase(std::size_t index) {
     const protocol::CaseRequest& request = shared_.requests[index];
-    Outcome out;
+    CaseRun out;
     out.index = index;
     if (NotRun(request, &out)) {
       shared_.Emit(out);
@@ -363,7 +363,7 @@ class Worker {
   }
 
   // Fills *out for a case that is not to be run, and says so.
-  bool NotRun(const protocol::CaseRequest& request, Outcome* out) {
+  bool NotRun(const protocol::CaseRequest& request, CaseRun* out) {
     if (!shared_.send[out->index]) {
       out->fate = Fate::kNotDeclared;
       out->detail = "not sent: the implementation does not declare " + request.format + " " +
@@ -451,7 +451,7 @@ class Worker {
   }
 
   void FailHeld(std::string detail) {
-    Outcome& out = *held_;
+    CaseRun& out = *held_;
     out.fate = Fate::kProtocolError;
     out.detail = std::move(detail);
     out.answer = {};
@@ -465,13 +465,13 @@ class Worker {
   std::unique_ptr<Subprocess> process_;
   std::uint64_t number_;
   // The last case process_ answered, until it shows it did not answer it twice (see Run).
-  std::optional<Outcome> held_;
+  std::optional<CaseRun> held_;
 };
 
 // The first process did not shake hands: every request gets the reason, and the run ends.
 void NothingRun(const Attempt& handshake, Shared* shared, RunSummary* summary) {
   summary->handshake_error = Describe(handshake);
-  Outcome out;
+  CaseRun out;
   if (handshake.fate == Fate::kInterrupted) {
     out.fate = Fate::kInterrupted;
     out.detail = "not run: the run was stopped";
@@ -497,7 +497,7 @@ AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, Exchange ex,
                              const std::string* held) {
   AnswerReading a;
   // The decoder keeps the line (parsed in place); what a detail quotes of it is taken first.
-  const std::string quoted = Excerpt(ex.line, kExcerptBytes);
+  const std::string quoted = QuoteBytes(ex.line, kQuotedBytes);
   Result<protocol::Answer> answer = protocol::DecodeAnswerTaking(std::move(ex.line));
   if (!answer.ok()) {
     a.fate = Fate::kProtocolError;
@@ -506,11 +506,11 @@ AnswerReading ClassifyAnswer(const protocol::CaseRequest& request, Exchange ex,
     a.fate = Fate::kProtocolError;
     a.second_answer = true;
     a.detail = "answered twice: a second answer came while case " +
-               Excerpt(request.id, kExcerptBytes) + " was pending; the second answer: " + quoted;
+               QuoteBytes(request.id, kQuotedBytes) + " was pending; the second answer: " + quoted;
   } else if (answer->id != request.id) {
     a.fate = Fate::kProtocolError;
-    a.detail = "an answer for case " + Excerpt(answer->id, kExcerptBytes) + " instead of " +
-               Excerpt(request.id, kExcerptBytes);
+    a.detail = "an answer for case " + QuoteBytes(answer->id, kQuotedBytes) + " instead of " +
+               QuoteBytes(request.id, kQuotedBytes);
   } else if (ex.written < ex.message_size) {
     // It cannot have read the request it claims to answer.
     a.fate = Fate::kProtocolError;
@@ -530,7 +530,7 @@ Subprocess::LineSink SecondAnswerSink(std::string id, std::string* detail) {
       *detail =
           "answered twice: a second answer came after the shutdown request; the second "
           "answer: " +
-          Excerpt(line, kExcerptBytes);
+          QuoteBytes(line, kQuotedBytes);
     }
   };
 }
@@ -560,7 +560,7 @@ std::string_view FateName(Fate fate) {
 }
 
 RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
-               const std::function<void(const Outcome&)>& on_outcome,
+               const std::function<void(const CaseRun&)>& on_outcome,
                const std::atomic<bool>* stop) {
   IgnoreSigpipe();
   Shared shared(options, requests, on_outcome, stop);

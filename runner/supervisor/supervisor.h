@@ -60,7 +60,7 @@ struct Options {
   // failure. Null: everything is sent.
   std::function<bool(const protocol::ImplementationHello&, const protocol::CaseRequest&)>
       should_send;
-  // Which requests to measure the implementation's peak memory for (Outcome::peak_rss_bytes):
+  // Which requests to measure the implementation's peak memory for (CaseRun::peak_rss_bytes):
   // its process group's peak resident memory is reset just before the request is written and
   // read when the answer arrives. Reading /proc costs a scan per case, so only resource probes
   // ask for it. Null: none.
@@ -96,7 +96,9 @@ enum class Fate : std::uint8_t {
 // "not declared", "runner".
 std::string_view FateName(Fate fate);
 
-struct Outcome {
+// What became of one case sent to an implementation: its fate and answer, and how it ran (the
+// report's judgement of it is report::Outcome, made from this by the runner).
+struct CaseRun {
   std::size_t index = 0;  // the request's index in the vector given to Run
   Fate fate = Fate::kAnswered;
   protocol::Answer answer;    // when kAnswered
@@ -175,7 +177,7 @@ struct RunSummary {
 // abandoned as kInterrupted (the one in flight too), running processes are killed without the
 // shutdown grace, and Run returns promptly.
 RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
-               const std::function<void(const Outcome&)>& on_outcome,
+               const std::function<void(const CaseRun&)>& on_outcome,
                const std::atomic<bool>* stop);
 
 // How a process's answers are read. Public because `arcs fuzz` (runner/fuzz/session.h), which

@@ -61,13 +61,13 @@ Options Defaults(const std::string& command) {
 
 struct Ran {
   RunSummary summary;
-  std::vector<Outcome> outcomes;  // by request index
+  std::vector<CaseRun> outcomes;  // by request index
   std::vector<int> calls;         // on_outcome calls per index
   double seconds = 0;
 
   int Count(Fate fate) const {
     int n = 0;
-    for (const Outcome& o : outcomes) n += o.fate == fate;
+    for (const CaseRun& o : outcomes) n += o.fate == fate;
     return n;
   }
 };
@@ -81,7 +81,7 @@ Ran RunAll(const Options& options, const std::vector<protocol::CaseRequest>& req
   auto start = std::chrono::steady_clock::now();
   ran.summary = Run(
       options, requests,
-      [&](const Outcome& o) {
+      [&](const CaseRun& o) {
         EXPECT_EQ(concurrent.fetch_add(1), 0) << "on_outcome called concurrently";
         EXPECT_LT(o.index, requests.size());
         if (o.index < requests.size()) {
@@ -201,7 +201,7 @@ TEST(ClassifyAnswer, TheHeldCasesIdIsASecondAnswerToIt) {
   EXPECT_EQ(a.detail,
             "answered twice: a second answer came while case \"case-1\" was pending; the second "
             "answer: " +
-                Excerpt(line));
+                QuoteBytes(line));
   // The request's own id is its answer, even when it is the held case's too.
   const AnswerReading own = ClassifyAnswer(Requests(1)[0], Line(line), &held);
   EXPECT_EQ(own.fate, Fate::kAnswered);
@@ -219,7 +219,7 @@ TEST(SecondAnswerSink, TheFirstValidAnswerToTheCaseIsItsProtocolError) {
   sink(second);
   const std::string expected =
       "answered twice: a second answer came after the shutdown request; the second answer: " +
-      Excerpt(second);
+      QuoteBytes(second);
   EXPECT_EQ(detail, expected);
   sink(AnswerLine("case-0") + " ");  // a third: the second is what is quoted
   EXPECT_EQ(detail, expected);
@@ -249,7 +249,7 @@ TEST(Supervisor, AGoodImplementationAnswersEverything) {
 TEST(Supervisor, ACaseThatCrashesTheImplementationIsReRunOnceThenReported) {
   PidFile pids;
   Ran ran = RunAll(Defaults(Fake("crash --case case-3 --pids " + pids.path())), Requests(6));
-  const Outcome& bad = ran.outcomes[3];
+  const CaseRun& bad = ran.outcomes[3];
   EXPECT_EQ(bad.fate, Fate::kCrash);
   EXPECT_TRUE(bad.rerun);
   EXPECT_THAT(bad.first_attempt, StartsWith("crash: "));
@@ -359,7 +359,7 @@ TEST(Supervisor, AnEarlyExitIsACrash) {
   Options options = Defaults(Fake("exit-early"));
   options.max_consecutive_failures = 100;
   Ran ran = RunAll(options, Requests(2));
-  for (const Outcome& o : ran.outcomes) {
+  for (const CaseRun& o : ran.outcomes) {
     EXPECT_EQ(o.fate, Fate::kCrash);
     EXPECT_EQ(o.detail, "exited with status 0 before its answer");
     EXPECT_TRUE(o.rerun);
@@ -386,7 +386,7 @@ TEST(Supervisor, ClosingStdoutIsACrash) {
 
 TEST(Supervisor, GarbageIsAProtocolError) {
   Ran ran = RunAll(Defaults(Fake("garbage --case case-1")), Requests(3));
-  const Outcome& bad = ran.outcomes[1];
+  const CaseRun& bad = ran.outcomes[1];
   EXPECT_EQ(bad.fate, Fate::kProtocolError);
   EXPECT_THAT(bad.detail, StartsWith("not a valid answer: not JSON"));
   EXPECT_THAT(bad.detail, HasSubstr("; the line: \"this is not JSON\""));
@@ -408,7 +408,7 @@ TEST(Supervisor, AnImplementationThatAnswersEveryCaseTwiceFailsEveryCase) {
   Ran ran = RunAll(options, Requests(4));
   EXPECT_EQ(ran.Count(Fate::kProtocolError), 4);
   for (int i = 0; i < 3; ++i) {
-    const Outcome& o = ran.outcomes[i];
+    const CaseRun& o = ran.outcomes[i];
     EXPECT_THAT(o.detail,
                 StartsWith("answered twice: a second answer came while case \"case-" +
                            std::to_string(i + 1) + "\" was pending; the second answer: "));
@@ -775,7 +775,7 @@ rlim_t LimitLeaving(int spare) {
   } else {
     RunSummary summary = Run(
         options, Requests(requests),
-        [&](const Outcome& o) { told << "fate " << FateName(o.fate) << "\n"; }, nullptr);
+        [&](const CaseRun& o) { told << "fate " << FateName(o.fate) << "\n"; }, nullptr);
     told << "handshake_ok " << summary.handshake_ok << "\n";
     told << "children_left " << (waitpid(-1, nullptr, WNOHANG) != -1) << "\n";
     told << "runner_error " << summary.runner_error << "\n";
