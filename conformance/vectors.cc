@@ -327,20 +327,6 @@ std::string_view ReadingChoice(std::string_view reading, const PolicySpec& polic
   return {};
 }
 
-std::string_view GroundName(Ground ground) {
-  switch (ground) {
-    case Ground::kRequired:
-      return "required";
-    case Ground::kPolicy:
-      return "policy";
-    case Ground::kAcceptable:
-      return "acceptable";
-    case Ground::kResource:
-      return "resource";
-  }
-  return "";
-}
-
 Result<Manifest> LoadManifest(const std::string& path, const FormatModule& format) {
   json::Document doc;
   if (Status s = json::LoadDataFile(path, &doc); !s.ok()) return s;

@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "conformance/format.h"
+#include "conformance/ground.h"
 #include "reference/core/status.h"
 
 namespace arcs::conformance {
 
-// Why a case expects what it expects.
+// What a vector expects of one operation, by its ground (conformance/ground.h):
 //  kRequired    the quoted text settles the outcome.
 //  kPolicy      the text leaves a choice to implementations; the outcome follows the choice the
 //               implementation declares (`outcomes`: choice -> outcome, every choice listed).
@@ -26,9 +27,6 @@ namespace arcs::conformance {
 //               (SessionData: a reading of a statement, under the statement declared).
 //  kResource    a resource probe (format.h): any verdict, in time and without a crash. Never in
 //               a manifest; the runner makes these cases.
-enum class Ground : std::uint8_t { kRequired, kPolicy, kAcceptable, kResource };
-std::string_view GroundName(Ground ground);  // "required", "policy", "acceptable", "resource"
-
 struct Expectation {
   Ground ground = Ground::kRequired;
   std::string outcome;                          // kRequired

@@ -184,7 +184,7 @@ report::CaseResult JudgeVerdict(const SuiteCase& c, const protocol::Answer& answ
   const std::string got(answer.verdict == protocol::Verdict::kValid ? op.valid_outcome
                                                                     : op.invalid_outcome);
   report::CaseResult j;
-  j.ground = ReportGround(e.ground);
+  j.ground = e.ground;
   j.flag = e.flag;
   j.rules = RuleAgreement(c, answer);
   if (e.ground == Ground::kAcceptable) {
@@ -336,20 +336,6 @@ std::string DeclaredPolicy(const SuiteCase& c, const protocol::FormatSupport& de
   return choice == declared.policies.end() ? policy : policy + "=" + choice->second;
 }
 
-report::Ground ReportGround(conformance::Ground ground) {
-  switch (ground) {
-    case Ground::kRequired:
-      return report::Ground::kRequired;
-    case Ground::kPolicy:
-      return report::Ground::kPolicy;
-    case Ground::kAcceptable:
-      return report::Ground::kAcceptable;
-    case Ground::kResource:
-      return report::Ground::kResource;
-  }
-  return report::Ground::kRequired;
-}
-
 std::string DescribeExpectation(const SuiteCase& c) {
   const Expectation& e = c.expectation->expect;
   switch (e.ground) {
@@ -382,7 +368,7 @@ report::CaseResult Judge(const SuiteCase& c, const protocol::Answer& answer,
     case protocol::AnswerStatus::kOk:
       return JudgeVerdict(c, answer, declared);
   }
-  j.ground = ReportGround(c.expectation->expect.ground);
+  j.ground = c.expectation->expect.ground;
   j.flag = c.expectation->expect.flag;
   return j;
 }

@@ -38,9 +38,6 @@ std::string ReadingGroundProblem(const SuiteCase& c, const protocol::Answer& ref
 // no choice is declared (or no hello came); "" when the case follows none.
 std::string DeclaredPolicy(const SuiteCase& c, const protocol::FormatSupport& declared);
 
-// The report's name for a vector's ground.
-report::Ground ReportGround(conformance::Ground ground);
-
 // What the vector expects of the case's operation, in words (for the report).
 std::string DescribeExpectation(const SuiteCase& c);
 

@@ -172,7 +172,7 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
     }
   } else {
     r = Unanswered(c, o);
-    r.ground = ReportGround(c.expectation->expect.ground);
+    r.ground = c.expectation->expect.ground;
     r.flag = c.expectation->expect.flag;
     r.policy = DeclaredPolicy(c, declared);
   }

@@ -24,7 +24,6 @@ namespace {
 
 constexpr std::string_view kOutcomeNames[] = {"passed", "failed", "errored", "skipped",
                                               "known_failure"};
-constexpr std::string_view kGroundNames[] = {"required", "policy", "acceptable", "resource"};
 constexpr std::string_view kStrictNames[] = {"", "passed", "failed"};
 
 // The index of `name` in `names`, as the enum E whose names they are.
@@ -152,7 +151,7 @@ struct EnumText<Outcome> {
 };
 template <>
 struct EnumText<Ground> {
-  static constexpr const auto& kNames = kGroundNames;
+  static constexpr const auto& kNames = conformance::kGroundNames;
   static constexpr std::string_view kWhat = "ground";
 };
 template <>
@@ -524,14 +523,6 @@ std::string_view OutcomeName(Outcome outcome) {
 
 bool ParseOutcome(std::string_view name, Outcome* outcome) {
   return ParseName(kOutcomeNames, name, outcome);
-}
-
-std::string_view GroundName(Ground ground) {
-  return kGroundNames[static_cast<std::size_t>(ground)];
-}
-
-bool ParseGround(std::string_view name, Ground* ground) {
-  return ParseName(kGroundNames, name, ground);
 }
 
 std::string_view StrictName(Strict strict) {

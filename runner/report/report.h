@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/ground.h"
 #include "reference/core/status.h"
 
 namespace arcs::report {
@@ -37,9 +38,10 @@ bool ParseOutcome(std::string_view name, Outcome* outcome);
 //              entry's readings is acceptable, and the answer fits those whose outcome it matches
 //  resource    generated at run time to probe a resource limit: any verdict within the timeout,
 //              without a crash, is fine
-enum class Ground : std::uint8_t { kRequired, kPolicy, kAcceptable, kResource };
-std::string_view GroundName(Ground ground);  // "required", "policy", "acceptable", "resource"
-bool ParseGround(std::string_view name, Ground* ground);
+// (conformance/ground.h: the vector's ground and the report's are one enum)
+using conformance::Ground;
+using conformance::GroundName;  // "required", "policy", "acceptable", "resource"
+using conformance::ParseGround;
 
 // Whether the case's answer equals the one the ARCS reference gives (its reading of each flag,
 // its declared policies): the "ARCS strict" profile. Shown apart; never part of conformance.
