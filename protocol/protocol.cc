@@ -148,8 +148,8 @@ void AppendBytesMap(std::string_view member, const std::map<std::string, std::st
   *out += '}';
 }
 
-// The bytes named bytes take in a message, and `rest` (a name quoted takes at most 6 bytes a
-// byte), with room for the "\n": reserved once, a message's megabytes are never copied to grow.
+// The bytes named bytes take in an answer, and `rest` (a name quoted takes at most 6 bytes a
+// byte), with room for the "\n": reserved once, an answer's megabytes are never copied to grow.
 std::size_t MessageBytes(const std::map<std::string, std::string>& named, std::size_t rest) {
   std::size_t size = rest + 64;
   for (const auto& [name, bytes] : named) size += 6 * name.size() + 8 + (bytes.size() + 2) / 3 * 4;
@@ -158,19 +158,56 @@ std::size_t MessageBytes(const std::map<std::string, std::string>& named, std::s
 
 }  // namespace
 
+CaseLine::CaseLine(const CaseRequest& request) {
+  std::string text = "{";
+  json::AppendMember("type", "case", &text);
+  json::AppendMember("id", request.id, &text);
+  json::AppendMember("format", request.format, &text);
+  json::AppendMember("operation", request.operation, &text);
+  text += ',';
+  json::AppendQuoted("inputs", &text);
+  text += ":{";
+  for (const auto& [name, bytes] : request.inputs) {
+    if (!bytes_.empty()) text += ',';
+    json::AppendQuoted(name, &text);
+    text += ":\"";
+    text_.push_back(std::move(text));
+    bytes_.push_back(bytes);
+    size_ += text_.back().size() + (bytes.size() + 2) / 3 * 4;
+    text = "\"";
+  }
+  text += '}';
+  if (!request.args.empty()) json::AppendRawMember("args", request.args, &text);
+  text += "}\n";
+  size_ += text.size();
+  text_.push_back(std::move(text));
+}
+
+std::string_view CaseLine::Next() {
+  while (part_ < text_.size() + bytes_.size()) {
+    if (part_ % 2 == 0) return text_[part_++ / 2];
+    const std::string_view bytes = bytes_[part_ / 2];
+    if (offset_ == bytes.size()) {
+      offset_ = 0;
+      ++part_;
+      continue;
+    }
+    // A multiple of 3 bytes a piece, so that the pieces' base64 is the whole input's.
+    const std::size_t take = std::min(bytes.size() - offset_, kPieceBytes / 4 * 3);
+    piece_.clear();
+    base64::EncodeAppend(bytes.substr(offset_, take), &piece_);
+    offset_ += take;
+    return piece_;
+  }
+  return {};
+}
+
 std::string EncodeCase(const CaseRequest& request) {
+  CaseLine line(request);
   std::string out;
-  out.reserve(MessageBytes(
-      request.inputs, 6 * (request.id.size() + request.format.size() + request.operation.size()) +
-                          request.args.size()));
-  out += "{";
-  json::AppendMember("type", "case", &out);
-  json::AppendMember("id", request.id, &out);
-  json::AppendMember("format", request.format, &out);
-  json::AppendMember("operation", request.operation, &out);
-  AppendBytesMap("inputs", request.inputs, &out);
-  if (!request.args.empty()) json::AppendRawMember("args", request.args, &out);
-  out += '}';
+  out.reserve(line.size());
+  for (std::string_view piece = line.Next(); !piece.empty(); piece = line.Next()) out += piece;
+  out.pop_back();  // the "\n"
   return out;
 }
 

@@ -121,6 +121,28 @@ struct Answer {
 std::string EncodeRunnerHello(const RunnerHello& hello);
 std::string EncodeImplementationHello(const ImplementationHello& hello);
 std::string EncodeCase(const CaseRequest& request);
+
+// A case request's line, EncodeCase's bytes and its "\n", made a piece at a time: a request that
+// carries megabytes of inputs is written to a pipe without ever being held whole. The request
+// must outlive it.
+class CaseLine {
+ public:
+  explicit CaseLine(const CaseRequest& request);
+  std::size_t size() const { return size_; }  // every piece's bytes together
+  // The next piece (at most kPieceBytes of an input's base64), "" once all are given.
+  std::string_view Next();
+
+  static constexpr std::size_t kPieceBytes = 64 * 1024;
+
+ private:
+  // The line is text of its own and inputs' bytes, in turn: text_[0], bytes_[0], text_[1], ...
+  std::vector<std::string> text_;
+  std::vector<std::string_view> bytes_;
+  std::size_t size_ = 0;
+  std::size_t part_ = 0;    // text_[part_ / 2] when even, bytes_[part_ / 2] when odd
+  std::size_t offset_ = 0;  // into bytes_[part_ / 2]
+  std::string piece_;       // the base64 of the last piece given
+};
 std::string EncodeAnswer(const Answer& answer);
 std::string EncodeShutdown();
 // Every Encode* returns one line of compact JSON without the trailing "\n", with room for it:

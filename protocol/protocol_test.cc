@@ -90,6 +90,38 @@ TEST(Protocol, CaseCarriesNamedInputsOfAnyBytesAndArgs) {
   EXPECT_EQ(back->args, request.args);  // carried verbatim, 1.0 and all
 }
 
+// A case line written a piece at a time is one line that decodes to the request, whatever the
+// inputs' sizes against the piece size (a base64 quantum never split between pieces).
+TEST(Protocol, ACaseLineInPiecesIsTheWholeCase) {
+  constexpr std::size_t kRaw = CaseLine::kPieceBytes / 4 * 3;
+  for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, kRaw - 1,
+                           kRaw, kRaw + 1, 3 * kRaw + 2}) {
+    CaseRequest request;
+    request.id = "c\"1";
+    request.format = "spool";
+    request.operation = "validate";
+    std::string bytes(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 7 + size);
+    request.inputs = {{"file", bytes}, {"meta", "{}"}, {"z", ""}};
+    if (size % 2) request.args = R"({"limits":{"max_line_bytes":9}})";
+    CaseLine line(request);
+    std::string whole;
+    for (std::string_view piece = line.Next(); !piece.empty(); piece = line.Next()) {
+      EXPECT_LE(piece.size(), std::max<std::size_t>(CaseLine::kPieceBytes, 256));
+      whole += piece;
+    }
+    ASSERT_EQ(whole.size(), line.size()) << size;
+    ASSERT_TRUE(whole.ends_with('\n'));
+    EXPECT_EQ(whole.find('\n'), whole.size() - 1);
+    Result<CaseRequest> decoded = DecodeCase(std::string_view(whole).substr(0, whole.size() - 1));
+    ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+    EXPECT_EQ(decoded->id, request.id);
+    EXPECT_EQ(decoded->inputs, request.inputs) << size;
+    EXPECT_EQ(decoded->args, request.args);
+    EXPECT_EQ(whole, EncodeCase(request) + "\n");
+  }
+}
+
 TEST(Protocol, CaseWithoutArgsHasNone) {
   std::string line = EncodeCase({"i", "spool", "validate", {{"file", "x"}}, ""});
   EXPECT_EQ(line, R"({"type":"case","id":"i","format":"spool","operation":"validate",)"

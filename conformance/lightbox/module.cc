@@ -246,7 +246,7 @@ std::optional<std::string> Hashes(const CaseInput& input) {
 protocol::Answer HashAnswer(const CaseInput& input) {
   protocol::Answer answer;
   if (std::optional<std::string> hashes = Hashes(input)) {
-    answer.outputs["hashes"] = *hashes;
+    answer.outputs["hashes"] = std::move(*hashes);
   } else {
     answer.verdict = protocol::Verdict::kInvalid;
   }

@@ -35,7 +35,8 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
     diagnostics->Add({std::string(rule), Severity::kError, std::move(where), std::move(message),
                       std::move(reading)});
   };
-  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
+  std::string storage;
+  Result<std::string_view> text = jsonl::ViewSource(source, limits.max_file_bytes, &storage);
   if (!text.ok()) {
     add(text.status().code() == StatusCode::kLimitExceeded ? kLimitRule : kJsonRule, {},
         text.status().message() +

@@ -283,7 +283,7 @@ protocol::Answer ComputedAnswer(const CaseInput& input, std::string_view output,
   Result<std::string> result = session ? compute(*session, ToModelIoLimits(input.limits))
                                        : Result<std::string>(Status(StatusCode::kParseError, ""));
   if (result.ok()) {
-    answer.outputs[std::string(output)] = *result;
+    answer.outputs[std::string(output)] = std::move(*result);
   } else {
     answer.verdict = protocol::Verdict::kInvalid;
   }

@@ -84,6 +84,21 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
   }
 }
 
+Result<std::string_view> ViewSource(ByteSource* source, std::uint64_t max_bytes,
+                                    std::string* storage) {
+  if (std::optional<std::string_view> bytes = source->Unread()) {
+    if (bytes->size() > max_bytes) {
+      return Status(StatusCode::kLimitExceeded,
+                    "the file is longer than " + std::to_string(max_bytes) + " bytes");
+    }
+    return *bytes;
+  }
+  Result<std::string> read = ReadSource(source, max_bytes);
+  if (!read.ok()) return read.status();
+  *storage = std::move(*read);
+  return std::string_view(*storage);
+}
+
 Result<std::size_t> MemorySource::Read(char* buf, std::size_t size) {
   const std::size_t n = std::min(size, bytes_.size());
   if (n > 0) std::memcpy(buf, bytes_.data(), n);

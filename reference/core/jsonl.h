@@ -41,11 +41,18 @@ class ByteSource {
   // How many bytes are left to read, when the source knows. Only a hint for sizing buffers: a
   // reader must work the same whatever it says.
   virtual std::optional<std::uint64_t> SizeHint() const { return std::nullopt; }
+  // Every byte left to read, when they are in memory already (and are then not read).
+  virtual std::optional<std::string_view> Unread() const { return std::nullopt; }
 };
 
 // Every byte of `source`, for formats whose file is one JSON document; kLimitExceeded once it
 // holds more than max_bytes (nothing more is read).
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes);
+// The same bytes without a copy when the source holds them in memory (a MemorySource: the inputs
+// of `arcs run` and `arcs serve`, tens of megabytes for a resource probe): a view of them, or of
+// *storage, which holds what was read otherwise.
+Result<std::string_view> ViewSource(ByteSource* source, std::uint64_t max_bytes,
+                                    std::string* storage);
 
 // Reads a file descriptor (a file, a pipe, stdin).
 class FdSource : public ByteSource {
@@ -63,6 +70,7 @@ class MemorySource : public ByteSource {
   explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
   Result<std::size_t> Read(char* buf, std::size_t size) override;
   std::optional<std::uint64_t> SizeHint() const override { return bytes_.size(); }
+  std::optional<std::string_view> Unread() const override { return bytes_; }
 
  private:
   std::string_view bytes_;

@@ -279,20 +279,33 @@ bool Subprocess::Exited() {
   return true;
 }
 
-Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
+Message Message::Of(std::string text) {
+  const std::size_t size = text.size();
+  return {size, [text = std::move(text), given = false]() mutable -> std::string_view {
+            if (given) return {};
+            given = true;
+            return text;
+          }};
+}
+
+Exchange Subprocess::Send(Message message, Clock::time_point deadline,
                           const std::atomic<bool>* stop, double cpu_limit_seconds) {
   Exchange ex;
-  ex.message_size = message.size();
+  ex.message_size = message.size;
+  std::string_view piece;  // what is left of the piece being written
   const Clock::time_point begun = Clock::now();
   Clock::time_point next_exit_check = begun + kSlice;
   std::optional<GroupCpuTime> cpu;
   Clock::time_point next_cpu_check =
       cpu_limit_seconds > 0 ? begun + kFirstCpuReading : Clock::time_point::max();
   for (;;) {
-    while (ex.written < message.size() && stdin_fd_ >= 0) {
-      ssize_t n = write(stdin_fd_, message.data() + ex.written, message.size() - ex.written);
+    while (ex.written < ex.message_size && stdin_fd_ >= 0) {
+      if (piece.empty()) piece = message.next();
+      if (piece.empty()) break;  // a message shorter than its size: the rest never comes
+      ssize_t n = write(stdin_fd_, piece.data(), piece.size());
       if (n > 0) {
         ex.written += static_cast<std::size_t>(n);
+        piece.remove_prefix(static_cast<std::size_t>(n));
       } else if (n < 0 && errno == EINTR) {
         continue;
       } else if (n < 0 && errno == EAGAIN) {
@@ -301,6 +314,7 @@ Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
         CloseStdin();  // EPIPE: nobody reads our end any more (SIGPIPE is ignored)
       }
     }
+    if (ex.written == ex.message_size && message.next) message.next = nullptr;
     if (TakeLine(&ex.line)) {
       ex.end = SendEnd::kLine;
       return ex;
@@ -313,7 +327,7 @@ Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
       ex.end = SendEnd::kStdoutEnded;
       return ex;
     }
-    if (ex.written < message.size() && stdin_fd_ < 0) {
+    if (ex.written < ex.message_size && stdin_fd_ < 0) {
       ex.end = SendEnd::kStdinClosed;
       return ex;
     }
@@ -357,7 +371,7 @@ Exchange Subprocess::Send(std::string_view message, Clock::time_point deadline,
     pollfd fds[3];
     nfds_t count = 0;
     int in_at = -1, out_at = -1, err_at = -1;
-    if (stdin_fd_ >= 0 && ex.written < message.size()) {
+    if (stdin_fd_ >= 0 && ex.written < ex.message_size) {
       in_at = static_cast<int>(count);
       fds[count++] = {stdin_fd_, POLLOUT, 0};
     }

@@ -52,6 +52,14 @@ enum class SendEnd : std::uint8_t {
   kStopped,      // the stop flag was set
 };
 
+// What Send writes: `size` bytes, given a piece at a time by `next` ("" once all are given), so
+// that a message of megabytes (a case's inputs, protocol::CaseLine) is never held whole.
+struct Message {
+  std::size_t size = 0;
+  std::function<std::string_view()> next;
+  static Message Of(std::string text);  // one string, freed once written
+};
+
 struct Exchange {
   SendEnd end = SendEnd::kTimeout;
   std::string line;              // kLine: the line, without its "\n"
@@ -85,9 +93,14 @@ class Subprocess {
   // With cpu_limit_seconds > 0, the exchange also ends (kCpuLimit) once the process group has
   // spent that much CPU time, user + system, in it (GroupCpuTime, proc_group.h: its first reading
   // is taken 50 ms into the exchange, so what the group spends before it is not counted, and
-  // the next every 100 ms, so the end comes up to 100 ms late).
-  Exchange Send(std::string_view message, Clock::time_point deadline, const std::atomic<bool>* stop,
+  // the next every 100 ms, so the end comes up to 100 ms late). The message is taken and dropped
+  // once written: a case's megabytes are not held while its answer's come in.
+  Exchange Send(Message message, Clock::time_point deadline, const std::atomic<bool>* stop,
                 double cpu_limit_seconds = 0);
+  Exchange Send(std::string message, Clock::time_point deadline, const std::atomic<bool>* stop,
+                double cpu_limit_seconds = 0) {
+    return Send(Message::Of(std::move(message)), deadline, stop, cpu_limit_seconds);
+  }
 
   // Receives each complete stdout line (without its "\n") written after the last one Send took.
   using LineSink = std::function<void(std::string_view line)>;

@@ -35,6 +35,18 @@ void Trace(const Options& options, char direction, std::string_view line) {
   if (options.trace) options.trace(direction, line);
 }
 
+// A case's request as Send writes it: a piece at a time (a probe's request is tens of megabytes,
+// and so may its answer be: never both at once), or whole when traced.
+Message CaseMessage(const protocol::CaseRequest& request, const Options& options) {
+  if (options.trace) {
+    std::string line = protocol::EncodeCase(request);
+    Trace(options, '>', line);
+    return Message::Of(line + "\n");
+  }
+  auto line = std::make_shared<protocol::CaseLine>(request);
+  return {line->size(), [line] { return line->Next(); }};
+}
+
 void IgnoreSigpipe() {
   // A write to a child that died must come back as EPIPE, not kill the runner. Process-wide by
   // nature; only replaces the default action, never a handler someone installed on purpose.
@@ -403,13 +415,9 @@ class Worker {
     const Options& options = shared_.options;
     const bool measure = options.measure_memory && options.measure_memory(request);
     if (measure) process_->ResetPeakMemory();
-    std::string case_line = protocol::EncodeCase(request);
-    Trace(options, '>', case_line);
-    case_line += '\n';
-    Exchange ex = process_->Send(case_line, Clock::now() + ToDuration(options.case_timeout_seconds),
+    Exchange ex = process_->Send(CaseMessage(request, options),
+                                 Clock::now() + ToDuration(options.case_timeout_seconds),
                                  shared_.stop, options.case_cpu_timeout_seconds);
-    // A probe's request is tens of megabytes, and so may its answer be: never both at once.
-    std::string().swap(case_line);
     if (ex.end == SendEnd::kLine) Trace(options, '<', ex.line);
     const std::string* held = held_ ? &shared_.requests[held_->index].id : nullptr;
     Attempt a = ex.end == SendEnd::kLine
