@@ -116,6 +116,19 @@ Level FormatModule::LevelOf(std::string_view rule_id) const {
   return r ? r->level : Level::kMust;
 }
 
+const protocol::Answer& LazyReferenceAnswer::Get() const {
+  if (known_) return *known_;
+  if (!computed_) computed_ = compute_(input_);
+  return *computed_;
+}
+
+const protocol::Answer& AnswerCheck::ReferenceBy(LazyReferenceAnswer::Compute compute,
+                                                 std::optional<protocol::Answer>* scratch) const {
+  if (reference && reference->compute() == compute) return reference->Get();
+  *scratch = compute(input);
+  return **scratch;
+}
+
 void FormatModule::Validate(jsonl::ByteSource* source, const CompanionSources& companions,
                             const LimitValues& limits, Diagnostics* diagnostics) const {
   diagnostics->LevelsFrom([this](std::string_view rule_id) { return LevelOf(rule_id); });

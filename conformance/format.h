@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -150,6 +151,26 @@ struct RefusalReading {
 
 class FormatModule;
 
+// The reference's answer to one case (its operation's `reference` over the case's input),
+// computed when first asked for and then kept: the checks of an answer, the evidence of a failed
+// case and `arcs fuzz` share one computation. Both the input and a known answer must outlive it.
+class LazyReferenceAnswer {
+ public:
+  using Compute = protocol::Answer (*)(const CaseInput&);
+  // `known`: the answer when already computed (arcs fuzz asks `arcs serve`'s code first), or null.
+  LazyReferenceAnswer(Compute compute, const CaseInput& input,
+                      const protocol::Answer* known = nullptr)
+      : compute_(compute), input_(input), known_(known) {}
+  const protocol::Answer& Get() const;
+  Compute compute() const { return compute_; }
+
+ private:
+  Compute compute_;
+  const CaseInput& input_;
+  const protocol::Answer* known_;
+  mutable std::optional<protocol::Answer> computed_;
+};
+
 struct PropertyReadings {
   std::string flag;
   std::vector<std::string> readings;
@@ -177,6 +198,13 @@ struct AnswerCheck {
   // that the report follows the reading an implementation takes as for an acceptable outcome.
   // Null when nobody listens.
   PropertyReadings* readings = nullptr;
+  // The reference's answer to the case, shared with whoever holds the case; null when none is.
+  const LazyReferenceAnswer* reference = nullptr;
+
+  // The answer `compute` gives the input: the shared one when `compute` is what `reference`
+  // computes with, else computed now into *scratch.
+  const protocol::Answer& ReferenceBy(LazyReferenceAnswer::Compute compute,
+                                      std::optional<protocol::Answer>* scratch) const;
 };
 
 // One operation of a format (validate, roundtrip, verify, hash, ...).

@@ -173,7 +173,8 @@ std::set<std::string> Allowed(const SuiteCase& c, const protocol::FormatSupport&
 }
 
 report::CaseResult JudgeVerdict(const SuiteCase& c, const protocol::Answer& answer,
-                                const protocol::FormatSupport& declared) {
+                                const protocol::FormatSupport& declared,
+                                const conformance::LazyReferenceAnswer* reference) {
   const conformance::OperationSpec& op = *c.format->FindOperation(c.operation);
   const Expectation& e = c.expectation->expect;
   if (e.ground == Ground::kResource) {  // any verdict, in time: it answered
@@ -202,7 +203,7 @@ report::CaseResult JudgeVerdict(const SuiteCase& c, const protocol::Answer& answ
   if (op.check_answer) {
     problem = op.check_answer({input, answer, declared.policies, e.ground == Ground::kAcceptable,
                                c.expectation->same_hash_as, c.expectation->expected_properties,
-                               &advisory, &property});
+                               &advisory, &property, reference});
   }
   if (problem.empty()) problem = NamedRulesProblem(c, answer);
   const bool arcs_property =
@@ -352,7 +353,8 @@ std::string DescribeExpectation(const SuiteCase& c) {
 }
 
 report::CaseResult Judge(const SuiteCase& c, const protocol::Answer& answer,
-                         const protocol::FormatSupport& declared) {
+                         const protocol::FormatSupport& declared,
+                         const conformance::LazyReferenceAnswer* reference) {
   report::CaseResult j;
   switch (answer.status) {
     case protocol::AnswerStatus::kSkipped:
@@ -366,7 +368,7 @@ report::CaseResult Judge(const SuiteCase& c, const protocol::Answer& answer,
       j.message = answer.reason;
       break;
     case protocol::AnswerStatus::kOk:
-      return JudgeVerdict(c, answer, declared);
+      return JudgeVerdict(c, answer, declared, reference);
   }
   j.ground = c.expectation->expect.ground;
   j.flag = c.expectation->expect.flag;

@@ -23,9 +23,11 @@ protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request);
 // Judges an answer to `c`: the case result's judgement fields (outcome, error_kind, expected,
 // actual, message, rules, mismatch, ground, flag, policy, readings, strict), the rest left to the
 // caller. `declared` is what the implementation's hello declared for the case's format (its
-// policies decide policy cases).
+// policies decide policy cases). `reference`: the reference's answer to the case, shared with the
+// caller (its evidence); null when the caller keeps none.
 report::CaseResult Judge(const SuiteCase& c, const protocol::Answer& answer,
-                         const protocol::FormatSupport& declared);
+                         const protocol::FormatSupport& declared,
+                         const conformance::LazyReferenceAnswer* reference = nullptr);
 
 // Whether the reference's answer to a validate case grounds its error findings as the vector
 // does (Finding::reading): where the text settles `invalid`, some error must rest on the text

@@ -118,7 +118,8 @@ std::vector<report::Blob> Blobs(const std::map<std::string, std::string>& named)
 
 // What a person needs to see why the case did not pass: its input, the vector's expectation and
 // what came back, with the reference's outputs beside the implementation's to diff them.
-report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o) {
+report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o,
+                        const conformance::LazyReferenceAnswer& reference) {
   report::Evidence e;
   e.vector = c.vector_path;
   e.spec_text = c.expectation->spec_text;
@@ -146,7 +147,7 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o) {
   e.outputs = Blobs(answer.outputs);
   // The reference's outputs only help beside an implementation's; a probe's are tens of MB.
   if (!answer.outputs.empty() && !c.resource_probe()) {
-    e.reference_outputs = Blobs(c.format->FindOperation(c.operation)->reference(c.Input()).outputs);
+    e.reference_outputs = Blobs(reference.Get().outputs);
   }
   return e;
 }
@@ -156,9 +157,12 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
   const auto found = hello.formats.find(std::string(c.format->name));
   const protocol::FormatSupport declared =
       found != hello.formats.end() ? found->second : protocol::FormatSupport{};
+  const conformance::CaseInput input = c.Input();
+  const conformance::LazyReferenceAnswer reference(c.format->FindOperation(c.operation)->reference,
+                                                   input);
   report::CaseResult r;
   if (o.fate == supervisor::Fate::kAnswered) {
-    r = Judge(c, o.answer, declared);
+    r = Judge(c, o.answer, declared, &reference);
     if (r.outcome == report::Outcome::kPassed) {
       r.expected.clear();
       r.actual.clear();
@@ -184,7 +188,7 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
   r.rerun = o.rerun;
   r.peak_rss_bytes = o.peak_rss_bytes;
   r.seconds = o.seconds;
-  if (IsFailure(r.outcome)) r.evidence = Gather(c, o);
+  if (IsFailure(r.outcome)) r.evidence = Gather(c, o, reference);
   if (o.rerun) {
     std::string note = "re-run in a fresh process after " + o.first_attempt;
     r.message = r.message.empty() ? note : note + "; " + r.message;

@@ -91,14 +91,19 @@ std::string OutcomeWord(const conformance::OperationSpec& op, const protocol::An
                                                             : op.invalid_outcome);
 }
 
-// What the operation asks beyond the verdict, as its check sees it ("" when it holds).
+// What the operation asks beyond the verdict, as its check sees it ("" when it holds). `reference`:
+// the reference's answer to the mutant, which the check compares with rather than compute again.
 std::string Check(const conformance::OperationSpec& op, const Entry& e,
                   const protocol::Answer& answer,
-                  const std::map<std::string, std::string>& policies) {
+                  const std::map<std::string, std::string>& policies,
+                  const protocol::Answer& reference) {
   if (!op.check_answer) return "";
   const conformance::CaseInput input{&e.inputs, e.origin->vector->limits, e.origin->vector->args};
+  const conformance::LazyReferenceAnswer shared(op.reference, input, &reference);
   const bool ambiguous = e.origin->expectation->expect.ground == conformance::Ground::kAcceptable;
-  return op.check_answer({input, answer, policies, ambiguous});
+  conformance::AnswerCheck check{input, answer, policies, ambiguous};
+  check.reference = &shared;
+  return op.check_answer(check);
 }
 
 // What an implementation says is unbounded (up to 1,000 findings an answer, rule ids of any
@@ -610,8 +615,8 @@ class Engine {
       }
       return "verdict";
     }
-    const std::string theirs = Check(op, e, answer, policies);
-    if (!theirs.empty() && Check(op, e, ref, reference_policies_[format]).empty()) {
+    const std::string theirs = Check(op, e, answer, policies, ref);
+    if (!theirs.empty() && Check(op, e, ref, reference_policies_[format], ref).empty()) {
       c->detail = Excerpt(theirs, kMaxDetailBytes);
       return "output";
     }
