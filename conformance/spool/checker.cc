@@ -7,7 +7,6 @@
 #include <unordered_set>
 
 #include "conformance/spool/id_index.h"
-#include "conformance/spool/module.h"
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
 #include "reference/core/keyed_hash.h"
