@@ -1,6 +1,7 @@
 #include "protocol/protocol.h"
 
 #include <algorithm>
+#include <span>
 
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
@@ -272,17 +273,41 @@ void CheckProtocol(json::FieldReader* fields) {
 }
 
 // {"name": "<base64>", ...}
+// An output this large is decoded where the answer's line holds it, when the line is the
+// decoder's (DecodeAnswerTaking): tens of megabytes are then never held twice.
+constexpr std::size_t kDecodeInPlaceBytes = 1 << 20;
+
+// A member of named bytes left encoded, to be decoded where the message's text holds it.
+struct Deferred {
+  std::string name;
+  std::string_view base64;  // inside the text of the document read
+};
+
+// Reads {"name":"<base64>",...} into *out. With `deferred`, the largest value of at least
+// kDecodeInPlaceBytes is checked but left in *deferred to be decoded in place.
 void ReadBytesMap(json::FieldReader* fields, std::string_view name, bool required,
-                  std::map<std::string, std::string>* out) {
+                  std::map<std::string, std::string>* out, Deferred* deferred = nullptr) {
+  const json::Value* largest = nullptr;
+  const json::Value* object = deferred ? fields->OptionalAny(name) : nullptr;
+  for (const json::Member& m : object ? object->members() : std::span<const json::Member>()) {
+    const std::size_t size = m.value.is_string() ? m.value.text().size() : 0;
+    if (size >= kDecodeInPlaceBytes && (!largest || size > largest->text().size())) {
+      largest = &m.value;
+    }
+  }
   fields->ForEachMember(
       name, required, [&](std::string_view key, const json::Value& value, const std::string& p) {
-        std::optional<std::string> bytes =
-            value.is_string() ? base64::Decode(value.text()) : std::nullopt;
-        if (!bytes) {
-          fields->Fail(p, "expected canonical base64 (RFC 4648 section 4, padded)");
+        if (&value == largest) {
+          if (base64::DecodedSize(value.text())) {
+            *deferred = {std::string(key), value.text()};
+            return;
+          }
+        } else if (std::optional<std::string> bytes =
+                       value.is_string() ? base64::Decode(value.text()) : std::nullopt) {
+          (*out)[std::string(key)] = std::move(*bytes);
           return;
         }
-        (*out)[std::string(key)] = std::move(*bytes);
+        fields->Fail(p, "expected canonical base64 (RFC 4648 section 4, padded)");
       });
 }
 
@@ -349,7 +374,9 @@ Result<CaseRequest> DecodeCase(std::string_view line) {
 
 namespace {
 
-Result<Answer> AnswerOf(const json::Document& doc) {
+// The answer `doc` holds; with `deferred`, its largest output may be left there, still encoded
+// (ReadBytesMap).
+Result<Answer> AnswerOf(const json::Document& doc, Deferred* deferred = nullptr) {
   if (Status s = CheckMessage(doc); !s.ok()) return s;
   if (Status s = CheckType(doc, "result"); !s.ok()) return s;
   Status status;
@@ -392,7 +419,7 @@ Result<Answer> AnswerOf(const json::Document& doc) {
       answer.cut.push_back("findings: the first " + std::to_string(kMaxFindings) + " of " +
                            std::to_string(findings) + " kept");
     }
-    ReadBytesMap(&fields, "outputs", false, &answer.outputs);
+    ReadBytesMap(&fields, "outputs", false, &answer.outputs, deferred);
   } else if (answer_status == "skipped") {
     answer.status = AnswerStatus::kSkipped;
     fields.OptionalString("reason", &answer.reason);
@@ -424,7 +451,18 @@ Result<Answer> DecodeAnswer(std::string_view line) {
 Result<Answer> DecodeAnswerTaking(std::string line) {
   json::Document doc;
   if (Status s = json::ParseDataTaking(std::move(line), &doc, kParseOptions); !s.ok()) return s;
-  return AnswerOf(doc);
+  Deferred largest;
+  Result<Answer> answer = AnswerOf(doc, &largest);
+  if (!answer.ok() || largest.name.empty()) return answer;
+  // The line's own bytes become the output's: moved out of the document (a string this long is
+  // on the heap, so the view into it stays valid), decoded to its front, cut to size.
+  std::string text = doc.ReleaseText();
+  const std::size_t at = static_cast<std::size_t>(largest.base64.data() - text.data());
+  const std::optional<std::size_t> size =
+      base64::DecodeTo(std::string_view(text).substr(at, largest.base64.size()), text.data());
+  text.resize(*size);  // checked by ReadBytesMap
+  answer->outputs[largest.name] = std::move(text);
+  return answer;
 }
 
 }  // namespace arcs::protocol

@@ -122,6 +122,34 @@ TEST(Protocol, ACaseLineInPiecesIsTheWholeCase) {
   }
 }
 
+// An answer's largest output is decoded where the taken line holds it: the same answer as
+// DecodeAnswer gives, and the same refusal of bad base64.
+TEST(Protocol, AnAnswerTakenDecodesItsLargestOutputInPlace) {
+  Answer answer;
+  answer.id = "c1";
+  answer.status = AnswerStatus::kOk;
+  answer.verdict = Verdict::kValid;
+  std::string big(3 << 20, '\0');
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 31 % 251);
+  answer.outputs = {{"a", "small"}, {"big", big}, {"z", big.substr(0, 2 << 20)}, {"e", ""}};
+  const std::string line = EncodeAnswer(answer);
+  Result<Answer> viewed = DecodeAnswer(line);
+  Result<Answer> taken = DecodeAnswerTaking(line);
+  ASSERT_TRUE(viewed.ok()) << viewed.status().message();
+  ASSERT_TRUE(taken.ok()) << taken.status().message();
+  EXPECT_EQ(taken->outputs, answer.outputs);
+  EXPECT_EQ(taken->outputs, viewed->outputs);
+  EXPECT_EQ(taken->id, "c1");
+
+  std::string bad = line;
+  bad[bad.find("\"big\":\"") + 7 + 1000] = '!';
+  Result<Answer> refused = DecodeAnswerTaking(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), DecodeAnswer(bad).status().message());
+  EXPECT_NE(refused.status().message().find("/outputs/big"), std::string::npos)
+      << refused.status().message();
+}
+
 TEST(Protocol, CaseWithoutArgsHasNone) {
   std::string line = EncodeCase({"i", "spool", "validate", {{"file", "x"}}, ""});
   EXPECT_EQ(line, R"({"type":"case","id":"i","format":"spool","operation":"validate",)"

@@ -15,6 +15,7 @@
 #include "reference/core/io.h"
 #include "reference/core/sha256.h"
 #include "reference/core/strings.h"
+#include "reference/core/version.h"
 #include "runner/cli.h"
 #include "runner/judge.h"
 #include "runner/report/escape.h"
@@ -22,7 +23,6 @@
 #include "runner/run.h"
 #include "runner/suite.h"
 #include "runner/supervisor/supervisor.h"
-#include "reference/core/version.h"
 
 namespace arcs::runner {
 namespace {
@@ -524,6 +524,7 @@ int UsageError(const std::string& error) {
 }  // namespace
 
 int RunCommand(const std::vector<std::string>& args) {
+  supervisor::ReturnLargeBlocksWhenFreed();
   if (std::find_if(args.begin(), args.end(),
                    [](const std::string& a) { return a == "--help" || a == "-h"; }) != args.end()) {
     std::cout << kUsage << kHelp;

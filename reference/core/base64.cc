@@ -53,12 +53,13 @@ std::optional<std::size_t> DecodedSize(std::string_view text) {
   return text.size() / 4 * 3 - padding;
 }
 
-std::optional<std::string> Decode(std::string_view text) {
-  const std::optional<std::size_t> size = DecodedSize(text);
-  if (!size) return std::nullopt;
-  // Written through a pointer into a presized buffer: push_back per byte costs several times more.
-  std::string out(text.size() / 4 * 3, '\0');
-  char* to = out.data();
+namespace {
+
+// Decodes text that DecodedSize accepts. Each quantum is read whole before its bytes are written,
+// and the writing never passes the reading (3 bytes for 4 characters, from no later a start), so
+// `out` may be in place.
+void DecodeValid(std::string_view text, char* out) {
+  char* to = out;
   for (std::size_t i = 0; i < text.size(); i += 4) {
     // Validation above guarantees the alphabet; '=' maps to 0 and its bytes are dropped below.
     const auto value = [&](std::size_t j) -> std::uint32_t {
@@ -70,6 +71,22 @@ std::optional<std::string> Decode(std::string_view text) {
     *to++ = static_cast<char>((quantum >> 8) & 0xFF);
     *to++ = static_cast<char>(quantum & 0xFF);
   }
+}
+
+}  // namespace
+
+std::optional<std::size_t> DecodeTo(std::string_view text, char* out) {
+  const std::optional<std::size_t> size = DecodedSize(text);
+  if (size) DecodeValid(text, out);
+  return size;
+}
+
+std::optional<std::string> Decode(std::string_view text) {
+  const std::optional<std::size_t> size = DecodedSize(text);
+  if (!size) return std::nullopt;
+  // Written through a pointer into a presized buffer: push_back per byte costs several times more.
+  std::string out(text.size() / 4 * 3, '\0');
+  DecodeValid(text, out.data());
   out.resize(*size);
   return out;
 }

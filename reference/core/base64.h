@@ -15,6 +15,9 @@ std::optional<std::size_t> DecodedSize(std::string_view text);
 
 // Decodes valid base64; nullopt when DecodedSize() would return nullopt.
 std::optional<std::string> Decode(std::string_view text);
+// The same into `out`, which has room for text.size() / 4 * 3 bytes and may be where `text` is or
+// before it in the same buffer (decoding in place); the decoded size, or nullopt (out untouched).
+std::optional<std::size_t> DecodeTo(std::string_view text, char* out);
 
 std::string Encode(std::string_view bytes);
 // Appends the encoding of bytes to *out (which a JSON writer can quote as is: the alphabet and

@@ -155,5 +155,25 @@ TEST(Base64Test, DecodedSizeMatchesLength) {
   EXPECT_EQ(DecodedSize(std::string(4000, 'A')), 3000u);
 }
 
+// Decoding in place: the bytes written to the front of the buffer that holds the text, from any
+// start before or at the text, are the bytes encoded; text that is not base64 leaves it untouched.
+TEST(Base64, DecodesInPlace) {
+  for (std::size_t size : {0, 1, 2, 3, 4, 100, 4097}) {
+    std::string bytes(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 73 + 5);
+    for (std::size_t at : {0, 1, 7}) {
+      std::string buffer = std::string(at, '#') + Encode(bytes);
+      const std::optional<std::size_t> n =
+          DecodeTo(std::string_view(buffer).substr(at), buffer.data());
+      ASSERT_TRUE(n.has_value());
+      EXPECT_EQ(buffer.substr(0, *n), bytes) << size << " at " << at;
+    }
+  }
+  std::string bad = "##QUJD!A==";
+  const std::string before = bad;
+  EXPECT_FALSE(DecodeTo(std::string_view(bad).substr(2), bad.data()).has_value());
+  EXPECT_EQ(bad, before);
+}
+
 }  // namespace
 }  // namespace arcs::base64

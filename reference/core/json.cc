@@ -525,6 +525,11 @@ const Value* Value::FindLast(std::string_view name) const {
 
 Document::Document() : arena_(std::make_unique<Arena>()) {}
 Document::~Document() = default;
+
+std::string Document::ReleaseText() {
+  root_ = Value();
+  return std::move(arena_->text);
+}
 Document::Document(Document&&) noexcept = default;
 Document& Document::operator=(Document&&) noexcept = default;
 

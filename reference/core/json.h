@@ -159,6 +159,10 @@ class Document {
   bool ParseTaking(std::string text, const ParseOptions& options = {});
 
   const Value& root() const { return root_; }
+  // Hands over the text the document parsed in place (its strings decoded where they stood, then
+  // padding) and empties the document: its values pointed into the text. For a caller that reuses
+  // the bytes of its largest string (the protocol decodes an answer's largest output in place).
+  std::string ReleaseText();
   const ParseError& error() const { return error_; }
   const std::vector<Duplicate>& duplicates() const { return duplicates_; }
   // BadUnicode::kReplaceAsGo: whether the text was not well-formed UTF-8 and had bytes replaced

@@ -250,6 +250,7 @@ std::string CheckOutputs(const Args& args) {
 }  // namespace
 
 int FuzzCommand(const std::vector<std::string>& raw) {
+  supervisor::ReturnLargeBlocksWhenFreed();
   for (const std::string& a : raw) {
     if (a == "--help" || a == "-h") {
       std::cout << kUsage << kHelp;

@@ -204,12 +204,12 @@ void Subprocess::ReadStdout(bool discard) {
   if (!discard) {
     // The caller has checked that the buffer holds no complete line and is within the limit, so
     // there is room for at least one byte; never read past limit + 1.
-    std::size_t room = max_line_bytes_ + 1 - std::min(stdout_buffer_.size(), max_line_bytes_);
+    std::size_t room = max_line_bytes_ + 1 - std::min(stdout_.size(), max_line_bytes_);
     want = std::min(want, room);
   }
   ssize_t n = read(stdout_fd_, chunk, want);
   if (n > 0) {
-    if (!discard) stdout_buffer_.append(chunk, static_cast<std::size_t>(n));
+    if (!discard) stdout_.Append(chunk, static_cast<std::size_t>(n));
   } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
     CloseFd(&stdout_fd_);
   }
@@ -233,28 +233,50 @@ void Subprocess::ReadStderr() {
   }
 }
 
-bool Subprocess::TakeLine(std::string* line) {
-  const char* data = stdout_buffer_.data();
-  const void* newline = scanned_ < stdout_buffer_.size()
-                            ? std::memchr(data + scanned_, '\n', stdout_buffer_.size() - scanned_)
+bool LineBuffer::TakeLine(std::string* line) {
+  const char* data = tail_.data();
+  const void* newline = scanned_ < tail_.size()
+                            ? std::memchr(data + scanned_, '\n', tail_.size() - scanned_)
                             : nullptr;
   if (!newline) {
-    scanned_ = stdout_buffer_.size();
+    scanned_ = tail_.size();
+    if (tail_.size() >= kPieceBytes) {
+      pieces_bytes_ += tail_.size();
+      pieces_.push_back(std::move(tail_));
+      tail_ = std::string();
+      scanned_ = 0;
+    }
     return false;
   }
-  std::size_t end = static_cast<std::size_t>(static_cast<const char*>(newline) - data);
-  if (end + 1 == stdout_buffer_.size()) {
-    // The usual case: the line is all there is. Hand over the buffer rather than copy it, which
-    // also gives back the memory of a very long line.
-    stdout_buffer_.pop_back();
-    line->swap(stdout_buffer_);
-    stdout_buffer_.clear();
+  const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(newline) - data);
+  if (pieces_.empty() && end + 1 == tail_.size()) {
+    // The usual case: the line is all there is. Hand over the buffer rather than copy it.
+    tail_.pop_back();
+    line->swap(tail_);
+    tail_.clear();
   } else {
-    line->assign(data, end);
-    stdout_buffer_.erase(0, end + 1);
+    line->clear();
+    // With spare room: a line is parsed in place next, which pads it (json::Document::ParseTaking),
+    // and a string with no room to spare would grow by copying all of it.
+    line->reserve(pieces_bytes_ + end + kSpareBytes);
+    for (std::string& piece : pieces_) {
+      *line += piece;
+      std::string().swap(piece);
+    }
+    line->append(data, end);
+    tail_.erase(0, end + 1);
+    pieces_.clear();
+    pieces_bytes_ = 0;
   }
   scanned_ = 0;
   return true;
+}
+
+void LineBuffer::Clear() {
+  pieces_.clear();
+  pieces_bytes_ = 0;
+  std::string().swap(tail_);
+  scanned_ = 0;
 }
 
 bool Subprocess::Exited() {
@@ -315,11 +337,11 @@ Exchange Subprocess::Send(Message message, Clock::time_point deadline,
       }
     }
     if (ex.written == ex.message_size && message.next) message.next = nullptr;
-    if (TakeLine(&ex.line)) {
+    if (stdout_.TakeLine(&ex.line)) {
       ex.end = SendEnd::kLine;
       return ex;
     }
-    if (stdout_buffer_.size() > max_line_bytes_) {
+    if (stdout_.size() > max_line_bytes_) {
       ex.end = SendEnd::kTooLong;
       return ex;
     }
@@ -356,13 +378,13 @@ Exchange Subprocess::Send(Message message, Clock::time_point deadline,
       if (Exited()) {
         // Whatever it wrote before dying is in the pipe already.
         for (int i = 0; i < 64 && stdout_fd_ >= 0; ++i) {
-          std::size_t before = stdout_buffer_.size();
+          std::size_t before = stdout_.size();
           ReadStdout(false);
-          if (TakeLine(&ex.line)) {
+          if (stdout_.TakeLine(&ex.line)) {
             ex.end = SendEnd::kLine;
             return ex;
           }
-          if (stdout_buffer_.size() > max_line_bytes_ || stdout_buffer_.size() == before) break;
+          if (stdout_.size() > max_line_bytes_ || stdout_.size() == before) break;
         }
         ex.end = SendEnd::kExited;
         return ex;
@@ -395,21 +417,20 @@ Exchange Subprocess::Send(Message message, Clock::time_point deadline,
 
 void Subprocess::PassLines(const LineSink& on_line) {
   std::string line;
-  while (!stdout_discarded_ && TakeLine(&line)) on_line(line);
-  if (stdout_buffer_.size() > max_line_bytes_) {
+  while (!stdout_discarded_ && stdout_.TakeLine(&line)) on_line(line);
+  if (stdout_.size() > max_line_bytes_) {
     // Too long to be a message: drop it and all that follows, to keep memory bounded.
     stdout_discarded_ = true;
-    std::string().swap(stdout_buffer_);
-    scanned_ = 0;
+    stdout_.Clear();
   }
 }
 
 void Subprocess::DrainStdout(const LineSink& on_line, Clock::time_point end) {
   // Bounded by the clock: a descendant may hold stdout open and write for ever.
   while (stdout_fd_ >= 0 && !stdout_discarded_ && Clock::now() < end) {
-    std::size_t before = stdout_buffer_.size();
+    std::size_t before = stdout_.size();
     ReadStdout(false);
-    if (stdout_buffer_.size() == before) break;  // nothing more in the pipe, or end of file
+    if (stdout_.size() == before) break;  // nothing more in the pipe, or end of file
     PassLines(on_line);
   }
 }

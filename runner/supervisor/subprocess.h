@@ -33,6 +33,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "reference/core/status.h"
 
@@ -66,6 +67,29 @@ struct Exchange {
   std::size_t written = 0;       // bytes of the message written so far
   std::size_t message_size = 0;  // bytes of the message
   double cpu_seconds = 0;        // under a CPU time limit: the CPU time counted at the end
+};
+
+// The bytes of a stdout received and not yet taken as lines. An unfinished line of megabytes is
+// kept in pieces and joined once its newline comes, each piece freed as it is copied: a long line
+// is held once, never twice as in the last growth of one doubling string.
+class LineBuffer {
+ public:
+  static constexpr std::size_t kPieceBytes = 4 << 20;
+  static constexpr std::size_t kSpareBytes = 64;
+
+  void Append(const char* data, std::size_t size) { tail_.append(data, size); }
+  // A complete line, without its "\n", moved to *line; false when none is complete yet.
+  bool TakeLine(std::string* line);
+  std::size_t size() const { return pieces_bytes_ + tail_.size(); }
+  // The first bytes held, at most a piece's worth (for diagnostics).
+  std::string_view start() const { return pieces_.empty() ? tail_ : pieces_.front(); }
+  void Clear();
+
+ private:
+  std::vector<std::string> pieces_;  // the first bytes of an unfinished line
+  std::size_t pieces_bytes_ = 0;
+  std::string tail_;
+  std::size_t scanned_ = 0;  // tail_[0, scanned_) holds no "\n"
 };
 
 class Subprocess {
@@ -131,8 +155,10 @@ class Subprocess {
   void ResetPeakMemory() const;
   std::uint64_t PeakMemoryBytes() const;
 
-  // The bytes of the stdout line received so far without a newline (for diagnostics).
-  std::string_view partial_line() const { return stdout_buffer_; }
+  // The stdout line received so far without a newline (for diagnostics): its size, and its first
+  // bytes (at least as many as a diagnostic quotes).
+  std::size_t partial_line_size() const { return stdout_.size(); }
+  std::string_view partial_line_start() const { return stdout_.start(); }
   // The last non-empty line written on stderr so far, without its "\n" (possibly unfinished).
   std::string LastStderrLine() const;
   // The last stderr_tail_bytes bytes written on stderr so far, and the total number written.
@@ -146,9 +172,7 @@ class Subprocess {
   // Non-blocking reads of whatever is available. Return false at end of file (fd closed).
   void ReadStdout(bool discard);
   void ReadStderr();
-  // A complete line in stdout_buffer_, moved to *line.
-  bool TakeLine(std::string* line);
-  // Hands on_line the complete lines in stdout_buffer_; drops a line that is too long.
+  // Hands on_line the complete lines of stdout_; drops a line that is too long.
   void PassLines(const LineSink& on_line);
   // Reads what stdout holds now, passing on its lines, until the pipe is empty or `end`.
   void DrainStdout(const LineSink& on_line, Clock::time_point end);
@@ -162,8 +186,7 @@ class Subprocess {
   int stderr_fd_;
   std::size_t max_line_bytes_;
   std::size_t stderr_tail_bytes_;
-  std::string stdout_buffer_;
-  std::size_t scanned_ = 0;        // stdout_buffer_[0, scanned_) holds no "\n"
+  LineBuffer stdout_;
   bool stdout_discarded_ = false;  // a line grew too long while lines were passed on
   std::string stderr_tail_;
   std::uint64_t stderr_total_ = 0;

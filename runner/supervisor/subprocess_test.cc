@@ -27,6 +27,35 @@ void ExpectNoChildren() { EXPECT_FALSE(testing::ChildLeft()) << "a child process
 
 using testing::Running;
 
+// Lines of any length come out whole and in order, however the bytes arrive: a line longer than a
+// piece is kept in pieces until its newline, and what follows the newline stays for the next.
+TEST(LineBuffer, GivesLinesWholeWhateverTheirLengthAndTheReads) {
+  const std::string longest(LineBuffer::kPieceBytes * 2 + 12345, 'x');
+  const std::vector<std::string> lines = {"a", "", longest, "b",
+                                          std::string(LineBuffer::kPieceBytes, 'y')};
+  std::string stream;
+  for (const std::string& line : lines) stream += line + "\n";
+  stream += "unfinished";
+  for (std::size_t read : {std::size_t{1} << 16, std::size_t{1000003}}) {
+    LineBuffer buffer;
+    std::vector<std::string> taken;
+    std::string line;
+    for (std::size_t at = 0; at < stream.size(); at += read) {
+      buffer.Append(stream.data() + at, std::min(read, stream.size() - at));
+      while (buffer.TakeLine(&line)) taken.push_back(line);
+    }
+    EXPECT_EQ(taken, lines) << read;
+    EXPECT_EQ(buffer.size(), std::string("unfinished").size());
+    EXPECT_EQ(buffer.start(), "unfinished");
+    buffer.Append(longest.data(), longest.size());
+    EXPECT_FALSE(buffer.TakeLine(&line));
+    EXPECT_EQ(buffer.size(), 10 + longest.size());
+    EXPECT_EQ(buffer.start().substr(0, 10), "unfinished");
+    buffer.Clear();
+    EXPECT_EQ(buffer.size(), 0u);
+  }
+}
+
 TEST(QuoteBytes, QuotesAndEscapesEveryByte) {
   EXPECT_EQ(QuoteBytes("a\"b\\c\n\r\t\x01\xff"), R"("a\"b\\c\n\r\t\x01\xff")");
   EXPECT_EQ(QuoteBytes("abcdef", 3), "\"abc\"... (6 bytes)");
@@ -143,7 +172,7 @@ TEST(Subprocess, BoundsTheLineAndTheStderrTail) {
   std::unique_ptr<Subprocess> p = std::move(started).value();
   Exchange ex = p->Send("", Clock::now() + seconds(20), nullptr);
   EXPECT_EQ(ex.end, SendEnd::kTooLong);
-  EXPECT_EQ(p->partial_line().size(), 4097u);
+  EXPECT_EQ(p->partial_line_size(), 4097u);
   p->Kill();
   EXPECT_EQ(p->stderr_tail().size(), 100u);
   EXPECT_EQ(p->LastStderrLine(), "tail");

@@ -1,5 +1,6 @@
 #include "runner/supervisor/supervisor.h"
 
+#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 
@@ -196,10 +197,9 @@ std::string StderrHint(const Subprocess& process) {
 }
 
 std::string PartialHint(const Subprocess& process) {
-  std::string_view partial = process.partial_line();
-  if (partial.empty()) return "";
-  return "; " + std::to_string(partial.size()) +
-         " bytes of an unfinished line: " + QuoteBytes(partial, kQuotedBytes);
+  if (process.partial_line_size() == 0) return "";
+  return "; " + std::to_string(process.partial_line_size()) +
+         " bytes of an unfinished line: " + QuoteBytes(process.partial_line_start(), kQuotedBytes);
 }
 
 // The fate of an exchange that did not produce a line. `waiting_for` is "answer" or "hello".
@@ -241,7 +241,7 @@ Attempt Failure(Subprocess& process, const Exchange& ex, double timeout_seconds,
     case SendEnd::kTooLong:
       a.fate = Fate::kProtocolError;
       a.detail = "a stdout line longer than " + std::to_string(shared.options.max_line_bytes) +
-                 " bytes (flooding): " + QuoteBytes(process.partial_line(), kQuotedBytes);
+                 " bytes (flooding): " + QuoteBytes(process.partial_line_start(), kQuotedBytes);
       break;
     case SendEnd::kStopped:
       a.fate = Fate::kInterrupted;
@@ -397,7 +397,8 @@ class Worker {
   // not, and is made again, in a fresh process: nothing is held there, so once is enough.
   Attempt TryOwn(const protocol::CaseRequest& request) {
     Attempt a = TryOnce(request);
-    return a.second_answer ? TryOnce(request) : a;
+    if (a.second_answer) return TryOnce(request);
+    return a;  // moved: `cond ? TryOnce() : a` would copy an answer of megabytes
   }
 
   // One attempt at `request`, in the current process or a fresh one. A failed attempt leaves no
@@ -566,6 +567,8 @@ std::string_view FateName(Fate fate) {
   }
   return "unknown";
 }
+
+void ReturnLargeBlocksWhenFreed() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
 
 RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
                const std::function<void(const CaseRun&)>& on_outcome,
