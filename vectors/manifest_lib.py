@@ -190,13 +190,22 @@ def load_requirements(folder):
         return json.load(f)["requirements"]
 
 
+# The specs already reported missing: a generator that cannot check its quotations says so once.
+_MISSING_SPECS = set()
+
+
 def read_spec(name):
-    """The text of a spec (shared/specs/NAME) with runs of whitespace as one space; None when the
-    specs folder is not beside the checkout."""
+    """The text of a spec (../shared/specs/NAME from the repository root) with runs of whitespace
+    as one space; None, with a warning on stderr (once per spec and run), when it is not found:
+    a clone without the shared folder beside it would otherwise skip the quotation check silently."""
     try:
         with open(os.path.join(SPECS, name), encoding="utf-8") as f:
             return " ".join(f.read().split())
     except OSError:
+        if name not in _MISSING_SPECS:
+            _MISSING_SPECS.add(name)
+            print(f"manifest_lib: ../shared/specs/{name} not found: quotations not checked against "
+                  "the spec", file=sys.stderr)
         return None
 
 
