@@ -196,8 +196,8 @@ _MISSING_SPECS = set()
 
 def read_spec(name):
     """The text of a spec (../shared/specs/NAME from the repository root) with runs of whitespace
-    as one space; None, with a warning on stderr (once per spec and run), when it is not found:
-    a clone without the shared folder beside it would otherwise skip the quotation check silently."""
+    as one space; None, with a warning on stderr (once per spec and run), when it is not found: a
+    clone without the shared folder beside it would otherwise skip the quotation check silently."""
     try:
         with open(os.path.join(SPECS, name), encoding="utf-8") as f:
             return " ".join(f.read().split())
