@@ -55,13 +55,6 @@ const FormatModule* FormatForPath(std::string_view path) {
   return nullptr;
 }
 
-const FormatModule* SniffFormat(std::string_view head) {
-  for (const FormatModule* f : Formats()) {
-    if (f->sniff && f->sniff(head)) return f;
-  }
-  return nullptr;
-}
-
 Result<std::string> ReadSniffBytes(const std::string& path) {
   const Result<int> fd = OpenToRead(path);
   if (!fd.ok()) return fd.status();

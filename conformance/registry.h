@@ -22,9 +22,6 @@ const FormatModule* FindFormat(std::string_view name);
 const FormatModule* FindFormatCommand(std::string_view command);
 // The format a file name's extension names, or nullptr.
 const FormatModule* FormatForPath(std::string_view path);
-// The format whose sniffer recognises these first bytes, or nullptr.
-const FormatModule* SniffFormat(std::string_view head);
-
 // How many first bytes of a file a sniffer is given.
 inline constexpr std::size_t kSniffBytes = 64 * 1024;
 

@@ -12,8 +12,6 @@
 #include <vector>
 
 #include "conformance/registry.h"
-#include "reference/core/io.h"
-#include "reference/core/jsonl.h"
 
 namespace arcs::runner {
 namespace {

@@ -1,7 +1,5 @@
 #include "runner/verb_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <iostream>
 
