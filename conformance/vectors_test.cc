@@ -4,6 +4,7 @@
 #include "conformance/vectors.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,19 @@
 
 namespace arcs::conformance {
 namespace {
+
+// This process's own folder for the files a test writes: ctest runs each test in a process of its
+// own, two at a time, and a shared /tmp/manifest.json was overwritten by the other test now and
+// then.
+std::string Dir() {
+  static const std::string dir = [] {
+    const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) /
+                                       ("arcs-vectors-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(path);
+    return path.string();
+  }();
+  return dir;
+}
 
 class ManifestTest : public ::testing::Test {
  protected:
@@ -29,7 +43,7 @@ class ManifestTest : public ::testing::Test {
         R"(,"cases":[{"id":"spool-x","description":"d",)"
         R"("inputs":{"file":"x.spool"},)" +
         extra + R"("operations":{"validate":)" + validate + "}}]}";
-    const std::string path = ::testing::TempDir() + "/manifest.json";
+    const std::string path = Dir() + "/manifest.json";
     EXPECT_TRUE(WriteFile(path, manifest).ok());
     return LoadManifest(path, *FindFormat("spool"));
   }
@@ -45,7 +59,7 @@ TEST_F(ManifestTest, LoadsTheThreeGroundsAndTheArgs) {
   Result<Manifest> m = Load(kRequired, R"("args":{"limits":{"max_line_bytes":7}},)");
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   const VectorCase& c = m->cases.at(0);
-  EXPECT_EQ(c.inputs.at("file"), ::testing::TempDir() + "/x.spool");
+  EXPECT_EQ(c.inputs.at("file"), Dir() + "/x.spool");
   EXPECT_EQ(c.args, R"({"limits":{"max_line_bytes":7}})");
   EXPECT_EQ(c.limits.at("max_line_bytes"), 7u);
   EXPECT_EQ(c.limits.at("max_entries"), FindFormat("spool")->DefaultLimits().at("max_entries"));
@@ -112,7 +126,7 @@ TEST_F(ManifestTest, RefusesWhatWouldQuietlyMeanSomethingElse) {
 }
 
 TEST_F(ManifestTest, RefusesUnknownOperationsAndMissingInputs) {
-  const std::string path = ::testing::TempDir() + "/manifest.json";
+  const std::string path = Dir() + "/manifest.json";
   auto load = [&](const std::string& cases) {
     EXPECT_TRUE(WriteFile(path, R"({"manifest_version":3,"format":"spool","spec":"s",)"
                                 R"("spec_version":"1.0","catalogue":"c","errata":"e",)"
@@ -147,13 +161,13 @@ TEST_F(ManifestTest, RefusesUnknownOperationsAndMissingInputs) {
 TEST_F(ManifestTest, RefusesASameHashAsThatNamesNoOtherCase) {
   EXPECT_EQ(Error(Load(R"({"requirements":["SP-3.4-1"],"cites":["t"],"expect":)"
                        R"({"outcome":"invalid"},"same_hash_as":"spool-x"})")),
-            ::testing::TempDir() +
+            Dir() +
                 "/manifest.json: /cases/0/operations/validate/same_hash_as: \"spool-x\" is not "
                 "another case of the manifest");
 }
 
 TEST_F(ManifestTest, RefusesAFlagWhoseCasesNameOtherReadings) {
-  const std::string path = ::testing::TempDir() + "/manifest.json";
+  const std::string path = Dir() + "/manifest.json";
   const auto flagged = [](const std::string& id, const std::string& second_reading) {
     return R"({"id":")" + id +
            R"(","description":"d","inputs":{"file":"x"},"operations":{"validate":)"
@@ -197,7 +211,7 @@ TEST_F(ManifestTest, RefusesAnUnknownQuoteIdAndAnUncitedQuote) {
   const std::string cites_nope =
       R"({"requirements":["SP-3.4-1"],"cites":["t","nope"],"expect":{"outcome":"invalid"}})";
   EXPECT_EQ(Error(Load(cites_nope)),
-            ::testing::TempDir() +
+            Dir() +
                 "/manifest.json: /cases/0/operations/validate/cites/1: \"nope\" is neither a "
                 "quote of /quotes nor an errata id");
   EXPECT_NE(Error(Load(kRequired, "", R"("quotes":{"t":"T","u":"U"})"))
@@ -212,7 +226,7 @@ TEST_F(ManifestTest, RefusesAnUnknownQuoteIdAndAnUncitedQuote) {
 
 // A manifest's references outside itself, in a tree made here: its errata, its input files.
 TEST(ManifestReferences, RefusesUnknownErrataAndMissingOrStrayInputs) {
-  const std::string root = ::testing::TempDir() + "/references";
+  const std::string root = Dir() + "/references";
   const std::string folder = root + "/vectors/spool/";
   std::filesystem::create_directories(folder + "cases");
   ASSERT_TRUE(WriteFile(root + "/errata.md", "# Errata\n\n### SP-E1 — one\n\ntext\n").ok());
