@@ -153,11 +153,26 @@ Status StartError(const char* call, int error) {
   return Status(StatusCode::kIoError, message);
 }
 
+// A write to a child that died must come back as EPIPE, not kill whoever started it: the runner,
+// arcs fuzz, a test. Process-wide by nature; replaces only the default action, never a handler
+// someone installed on purpose. Looked at on every start (two system calls), not once: a caller
+// may have put the default back since.
+void IgnoreSigpipe() {
+  struct sigaction current;
+  if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, nullptr);
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Subprocess>> Subprocess::Start(const std::string& command,
                                                       std::size_t max_line_bytes,
                                                       std::size_t stderr_tail_bytes) {
+  IgnoreSigpipe();
   // O_CLOEXEC from birth: another worker forking at the same moment must not pass these on.
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   auto close_all = [&] {

@@ -100,7 +100,8 @@ class Subprocess {
   // stderr kept. The child is SIGKILLed when the calling *thread* ends (the parent-death signal
   // follows the thread that forked), so that thread must outlive the Subprocess. An error names
   // the system call that failed and its errno (e.g. "pipe2: Too many open files (EMFILE)", with
-  // what would help): the runner's resources, never the command, are what failed.
+  // what would help): the runner's resources, never the command, are what failed. Ignores
+  // SIGPIPE process-wide if it had its default action: a write to a dead child fails with EPIPE.
   static Result<std::unique_ptr<Subprocess>> Start(const std::string& command,
                                                    std::size_t max_line_bytes,
                                                    std::size_t stderr_tail_bytes);

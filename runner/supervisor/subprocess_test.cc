@@ -143,6 +143,24 @@ TEST(Subprocess, AWriteToAChildThatNeverReadsTimesOut) {
   ExpectNoChildren();
 }
 
+// Whoever starts a process, the runner or a test or arcs fuzz, survives writing to it after it
+// died: with SIGPIPE at its default action this test would be killed.
+TEST(Subprocess, AWriteToAChildThatHasExitedFailsWithoutKillingTheWriter) {
+  struct sigaction saved;
+  sigaction(SIGPIPE, nullptr, &saved);
+  signal(SIGPIPE, SIG_DFL);
+  std::unique_ptr<Subprocess> p = StartOrDie("exit 0");
+  ASSERT_TRUE(p);
+  while (Running(p->pid())) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::string big(1 << 20, 'x');
+  Exchange ex = p->Send(big, Clock::now() + seconds(20), nullptr);
+  EXPECT_NE(ex.end, SendEnd::kLine);
+  EXPECT_LT(ex.written, big.size());
+  p.reset();
+  sigaction(SIGPIPE, &saved, nullptr);
+  ExpectNoChildren();
+}
+
 TEST(Subprocess, ReportsHowTheChildEnded) {
   std::unique_ptr<Subprocess> p = StartOrDie("read line; echo oops >&2; kill -SEGV $$");
   ASSERT_TRUE(p);

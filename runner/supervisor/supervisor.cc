@@ -48,21 +48,6 @@ Message CaseMessage(const protocol::CaseRequest& request, const Options& options
   return {line->size(), [line] { return line->Next(); }};
 }
 
-void IgnoreSigpipe() {
-  // A write to a child that died must come back as EPIPE, not kill the runner. Process-wide by
-  // nature; only replaces the default action, never a handler someone installed on purpose.
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction current;
-    if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
-      struct sigaction ignore {};
-      ignore.sa_handler = SIG_IGN;
-      sigemptyset(&ignore.sa_mask);
-      sigaction(SIGPIPE, &ignore, nullptr);
-    }
-  });
-}
-
 // One try at getting an answer (or a hello) out of a process.
 struct Attempt : AnswerReading {
   std::uint64_t peak_rss_bytes = 0;
@@ -573,7 +558,6 @@ void ReturnLargeBlocksWhenFreed() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
 RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
                const std::function<void(const CaseRun&)>& on_outcome,
                const std::atomic<bool>* stop) {
-  IgnoreSigpipe();
   Shared shared(options, requests, on_outcome, stop);
   RunSummary summary;
 

@@ -170,8 +170,6 @@ struct RunSummary {
 // parent-death signal (subprocess.h) kills a process only when the runner itself dies, and then
 // even when it is SIGKILLed. A descendant that leaves its process group (setsid) escapes the
 // kill; Run never waits for it or its pipes.
-// Ignores SIGPIPE process-wide (if it had its default action): a write to a dead child must fail
-// with EPIPE rather than kill the runner.
 //
 // *stop (may be null) is polled at least every 100 ms: when it becomes true, pending requests are
 // abandoned as kInterrupted (the one in flight too), running processes are killed without the
