@@ -14,6 +14,8 @@
 //    - duplicate member names: neither side rejects them.
 // Any other disagreement traps.
 // 3. Reading as Go (BadUnicode::kReplaceAsGo) changes only what is not Unicode.
+// 4. ParseBorrowing() decides as Parse() does (the same error at the same offset, or an Equal()
+//    value with the same duplicates) and leaves the text it borrows unchanged.
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
@@ -128,6 +130,25 @@ void CheckReadAsGo(const arcs::json::Document* strict, arcs::json::ErrorCode str
   }
 }
 
+void CheckBorrowing(const arcs::json::Document& copied, std::string_view input) {
+  using namespace arcs::json;
+  ParseOptions options;
+  options.max_depth = kMaxDepth;
+  const std::string text(input);
+  Document borrowing;
+  const bool accepted = borrowing.ParseBorrowing(text, options);
+  if (text != input) Fail("ParseBorrowing() wrote to the text it borrows", input);
+  if (accepted != (copied.error().code == ErrorCode::kNone) ||
+      borrowing.error().code != copied.error().code ||
+      borrowing.error().offset != copied.error().offset) {
+    Fail("ParseBorrowing() decides otherwise than Parse()", input);
+  }
+  if (accepted && (!Equal(borrowing.root(), copied.root()) ||
+                   borrowing.duplicates().size() != copied.duplicates().size())) {
+    Fail("ParseBorrowing() reads a value otherwise than Parse()", input);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -162,6 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
 
+  CheckBorrowing(document, input);
   if (accepted) CheckRoundTrip(document, input);
   CheckReadAsGo(accepted ? &document : nullptr, code, input);
   return 0;

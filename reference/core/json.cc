@@ -19,17 +19,25 @@ namespace {
 // text has been checked for NUL bytes before parsing, so a '\0' can only mean "end of input".
 // Strings are decoded in place: Put() writes at or behind the read position (a decoded string is
 // never longer than its source), and String()/Key() receive pointers into the copy.
+// Read-only (Document::ParseBorrowing): the text is a caller's std::string, NUL-terminated but
+// not padded, well-formed UTF-8 (so the validating path, the one that reads past the NUL, is never
+// taken) and without a backslash, so every string decodes to its source bytes where they stand;
+// Put() then only counts, and the NUL that would end each string is never written.
 struct TextStream {
   using Ch = char;
   char* begin;
   char* cur;
-  char* end;  // the first NUL; kTextPadding bytes of NUL follow it
+  char* end;  // the first NUL; kTextPadding bytes of NUL follow it, unless read-only
   char* dst = nullptr;
+  bool read_only = false;
   Ch Peek() const { return *cur; }
   Ch Take() { return *cur++; }
   std::size_t Tell() const { return static_cast<std::size_t>(cur - begin); }
   Ch* PutBegin() { return dst = cur; }
-  void Put(Ch c) { *dst++ = c; }
+  void Put(Ch c) {
+    if (!read_only) *dst = c;
+    ++dst;
+  }
   void Flush() {}
   std::size_t PutEnd(Ch* b) { return static_cast<std::size_t>(dst - b); }
 };
@@ -123,7 +131,10 @@ struct Document::Arena {
 
   char* CopyText(std::string_view source) {
     const std::size_t need = source.size() + 1 + kTextPadding;
-    if (need > text.capacity()) std::string().swap(text);  // never the old and the new at once
+    if (need > text.capacity()) {
+      std::string().swap(text);  // never the old and the new at once
+      text.reserve(need);        // the padding must not make the copy grow (and double) again
+    }
     text.assign(source);
     return Pad();
   }
@@ -442,7 +453,7 @@ void Reader::ScanCopyUnescapedString<arcs::json::TextStream, arcs::json::TextStr
     arcs::json::TextStream& is, arcs::json::TextStream& os) {
   const std::size_t run =
       arcs::JsonPlainPrefix(std::string_view(is.cur, static_cast<std::size_t>(is.end - is.cur)));
-  if (os.dst != is.cur) std::memmove(os.dst, is.cur, run);
+  if (os.dst != is.cur) std::memmove(os.dst, is.cur, run);  // never read-only: no escape there
   os.dst += run;
   is.cur += run;
 }
@@ -528,6 +539,7 @@ Document::~Document() = default;
 
 std::string Document::ReleaseText() {
   root_ = Value();
+  if (borrowed_) return "";  // the caller's text: never ours to hand over
   return std::move(arena_->text);
 }
 Document::Document(Document&&) noexcept = default;
@@ -607,6 +619,7 @@ bool Document::Start(std::string_view text, const ParseOptions& options) {
 // need not check again.
 bool Document::Parse(std::string_view text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
+  borrowed_ = false;
   const bool go = options.bad_unicode == BadUnicode::kReplaceAsGo;
   if (go) {
     if (std::optional<std::string> repaired = RepairAsGo(text, &replaced_ill_formed_utf8_)) {
@@ -616,8 +629,18 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
   return Start(text, options) && ParseInPlace(arena_->CopyText(text), text.size(), options, go);
 }
 
+bool Document::ParseBorrowing(const std::string& text, const ParseOptions& options) {
+  if (text.find('\\') != std::string::npos || !IsValidUtf8(text)) return Parse(text, options);
+  replaced_ill_formed_utf8_ = false;
+  borrowed_ = true;
+  // Never written (TextStream::read_only), so the cast takes nothing the caller did not lend.
+  return Start(text, options) &&
+         ParseInPlace(const_cast<char*>(text.data()), text.size(), options, true);
+}
+
 bool Document::ParseTaking(std::string text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
+  borrowed_ = false;
   const bool go = options.bad_unicode == BadUnicode::kReplaceAsGo;
   if (go) {
     if (std::optional<std::string> repaired = RepairAsGo(text, &replaced_ill_formed_utf8_)) {
@@ -636,6 +659,7 @@ bool Document::ParseOwned(std::string text, const ParseOptions& options, bool va
 bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& options,
                             bool valid_utf8) {
   TextStream stream{text, text, text + size};
+  stream.read_only = borrowed_;
   thread_local ValueBuilder builder;
   builder.Reset(size);
   builder.arena = arena_.get();

@@ -157,10 +157,16 @@ class Document {
   // file read whole is held once. (Its spare capacity takes the few bytes of padding the parser
   // needs; without it the string grows once.)
   bool ParseTaking(std::string text, const ParseOptions& options = {});
+  // The same for a text that outlives the document and every Value of it, parsed where it stands
+  // and never written when nothing in it needs decoding: no backslash, and well-formed UTF-8.
+  // Other texts are copied as Parse copies them. For a large input read by a caller who still
+  // holds it (a 100 MB session is then held once, not twice).
+  bool ParseBorrowing(const std::string& text, const ParseOptions& options = {});
 
   const Value& root() const { return root_; }
   // Hands over the text the document parsed in place (its strings decoded where they stood, then
-  // padding) and empties the document: its values pointed into the text. For a caller that reuses
+  // padding) and empties the document: its values pointed into the text. Nothing after
+  // ParseBorrowing parsed a text of its caller's. For a caller that reuses
   // the bytes of its largest string (the protocol decodes an answer's largest output in place).
   std::string ReleaseText();
   const ParseError& error() const { return error_; }
@@ -182,6 +188,7 @@ class Document {
   ParseError error_;
   std::vector<Duplicate> duplicates_;
   bool replaced_ill_formed_utf8_ = false;
+  bool borrowed_ = false;  // the text parsed last is a caller's (ParseBorrowing)
 };
 
 // How Write lays values out. kAsParsed: members in source order, numbers as their source text.

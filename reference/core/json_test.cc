@@ -433,6 +433,49 @@ TEST(JsonDocument, ParseTakingKeepsTheTextItIsGiven) {
   EXPECT_EQ(doc.error().code, ErrorCode::kControlCharacter);
 }
 
+// A text without a backslash is parsed where it stands: its strings point into it and not one
+// byte of it changes (in place, each string's closing quote would become a NUL). Any other text
+// is copied first. Either way the decision is Parse()'s.
+TEST(JsonDocument, ParseBorrowingReadsTheTextWhereItStandsAndNeverWritesIt) {
+  const std::string plain = "{\"a\":\"xy\",\"b\":[1,2e3,\"\xc3\xa9\"],\"a\":true}";
+  const std::string before = plain;
+  Document doc;
+  ASSERT_TRUE(doc.ParseBorrowing(plain));
+  EXPECT_EQ(plain, before);
+  EXPECT_EQ(doc.root().members()[0].value.text().data(), plain.data() + 6);
+  EXPECT_EQ(doc.root().Find("b")->items()[2].text(), "\xc3\xa9");
+  ASSERT_EQ(doc.duplicates().size(), 1u);
+  EXPECT_EQ(doc.ReleaseText(), "");  // the caller's text is not the document's to hand over
+
+  const std::string escaped = R"({"a":"x\ny"})";
+  ASSERT_TRUE(doc.ParseBorrowing(escaped));
+  EXPECT_EQ(escaped, R"({"a":"x\ny"})");
+  EXPECT_EQ(doc.root().Find("a")->text(), "x\ny");
+  EXPECT_FALSE(doc.root().Find("a")->text().data() >= escaped.data() &&
+               doc.root().Find("a")->text().data() < escaped.data() + escaped.size());
+}
+
+TEST(JsonDocument, ParseBorrowingDecidesAsParseDoes) {
+  for (std::string_view text :
+       {std::string_view("[1,]"), std::string_view("{\"a\":1,\"b\":x}"), std::string_view("\"abc"),
+        std::string_view("[\"a\tb\"]"), std::string_view("{} x"), std::string_view(""),
+        std::string_view("[\"\xff\"]"), std::string_view("[\"\xf0\""), std::string_view("01"),
+        std::string_view("[\"a\0\"]", 6), std::string_view("[[[1]]]"), std::string_view(" 7 ")}) {
+    ParseOptions shallow;
+    shallow.max_depth = 2;
+    Document copied, borrowing;
+    const std::string owned(text);
+    const bool accepted = copied.Parse(text, shallow);
+    EXPECT_EQ(borrowing.ParseBorrowing(owned, shallow), accepted) << text;
+    EXPECT_EQ(owned, text);
+    EXPECT_EQ(borrowing.error().code, copied.error().code) << text;
+    EXPECT_EQ(borrowing.error().offset, copied.error().offset) << text;
+    if (accepted) {
+      EXPECT_TRUE(Equal(borrowing.root(), copied.root())) << text;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace arcs::json
 
