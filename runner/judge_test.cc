@@ -335,5 +335,43 @@ TEST_F(JudgeTest, SkippingInvalidEntriesMayDropOnlyThem) {
       report::Outcome::kFailed);
 }
 
+// Model IO's canonical form is compared as the reference writes it, piece by piece: the same
+// bytes pass; a changed byte, a byte short, a byte more or no output at all fail. The expected
+// form is written here by hand (RFC 8785: members in UTF-16 order), not taken from the reference.
+TEST_F(JudgeTest, AModelIoCanonicalFormMustBeTheReferencesByteForByte) {
+  constexpr char kPromptHash[] =
+      "sha256:481d04be4cdbb88b5984fbcbfbe428ec5ab1043cc25e5b3a3d562d2e8e5623ba";
+  constexpr char kResponseHash[] =
+      "sha256:71eccef905e8224cb74fcb0f8d007ab950df395637b812ca625cbe0969e23bd4";
+  const std::string session =
+      std::string(R"({"model_io_schema_version":"1.0.0","mode":"record","model_id":"m",)") +
+      R"("interactions":[{"response_content":"response 0","i":0,"response_hash":")" +
+      kResponseHash + R"(","prompt_hash":")" + kPromptHash + R"("}],"adapter_id":"a"})";
+  const std::string canonical =
+      std::string(R"({"adapter_id":"a","interactions":[{"i":0,"prompt_hash":")") + kPromptHash +
+      R"(","response_content":"response 0","response_hash":")" + kResponseHash +
+      R"("}],"mode":"record","model_id":"m","model_io_schema_version":"1.0.0"})";
+  SuiteCase c = Case("canonicalize", session);
+  c.format = conformance::FindFormat("model-io");
+  vector_.limits = c.format->DefaultLimits();
+  Require("canonicalized");
+  auto judged = [&](std::optional<std::string> output) {
+    protocol::Answer a = Ok(protocol::Verdict::kValid);
+    if (output) a.outputs["canonical"] = std::move(*output);
+    return Judge(c, a, declared_);
+  };
+  EXPECT_EQ(judged(canonical).outcome, report::Outcome::kPassed) << judged(canonical).message;
+  std::string changed = canonical;
+  changed[changed.size() / 2] ^= 1;
+  for (const std::string& wrong :
+       {changed, canonical.substr(0, canonical.size() - 1), canonical + " "}) {
+    const report::CaseResult r = judged(wrong);
+    EXPECT_EQ(r.outcome, report::Outcome::kFailed) << wrong;
+    EXPECT_EQ(r.message, "the canonical differs from the reference's (" +
+                             std::to_string(canonical.size()) + " bytes)");
+  }
+  EXPECT_EQ(judged(std::nullopt).message, "no output \"canonical\"");
+}
+
 }  // namespace
 }  // namespace arcs::runner
