@@ -9,11 +9,26 @@
 
 namespace arcs::conformance {
 
+const protocol::Inputs& MadeInputs::Get() const {
+  if (!made_) made_ = generate_();
+  return *made_;
+}
+
+const protocol::Inputs* CaseInput::All() const {
+  return inputs ? inputs : made ? &made->Get() : nullptr;
+}
+
 const std::string& CaseInput::Input(std::string_view name) const {
   static const std::string kNone;
-  if (!inputs) return kNone;
-  auto it = inputs->find(std::string(name));
-  return it == inputs->end() ? kNone : it->second;
+  const protocol::Inputs* all = All();
+  if (!all) return kNone;
+  auto it = all->find(std::string(name));
+  return it == all->end() ? kNone : it->second;
+}
+
+bool CaseInput::Has(std::string_view name) const {
+  const protocol::Inputs* all = All();
+  return all && all->contains(std::string(name));
 }
 
 bool FormatModule::IsNativeRuleId(std::string_view id) const {
@@ -147,7 +162,7 @@ protocol::Answer ValidateCaseAnswer(const FormatModule& format, const CaseInput&
   std::vector<std::unique_ptr<jsonl::MemorySource>> owned;
   CompanionSources companions;
   for (const Companion& c : format.companions) {
-    if (!input.inputs->contains(std::string(c.input))) continue;
+    if (!input.Has(c.input)) continue;
     owned.push_back(std::make_unique<jsonl::MemorySource>(input.Input(c.input)));
     companions.emplace(std::string(c.input), owned.back().get());
   }

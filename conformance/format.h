@@ -101,11 +101,26 @@ struct Companion {
 // The companions found, by input name; an absent one is not in the map.
 using CompanionSources = std::map<std::string, jsonl::ByteSource*, std::less<>>;
 
+// A resource probe's inputs, made when first read and then kept: `arcs run` holds none of a
+// probe's tens of megabytes while its answer comes in, and most judgements never read them.
+class MadeInputs {
+ public:
+  explicit MadeInputs(protocol::Inputs (*generate)()) : generate_(generate) {}
+  const protocol::Inputs& Get() const;
+
+ private:
+  protocol::Inputs (*generate_)();
+  mutable std::optional<protocol::Inputs> made_;
+};
+
 struct CaseInput {
-  const std::map<std::string, std::string>* inputs = nullptr;  // name -> bytes
+  const protocol::Inputs* inputs = nullptr;  // name -> bytes
   LimitValues limits;
-  std::string_view args = {};  // the case's args object as compact JSON, "" for none
+  std::string_view args = {};        // the case's args object as compact JSON, "" for none
+  const MadeInputs* made = nullptr;  // where `inputs` is null until they are first read
   const std::string& Input(std::string_view name) const;  // "" when absent
+  bool Has(std::string_view name) const;
+  const protocol::Inputs* All() const;  // null when there are none
 };
 
 // A member of a case's args besides `limits`: a choice the user of an implementation makes on

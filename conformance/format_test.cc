@@ -43,6 +43,32 @@ TEST(LazyReferenceAnswer, ComputesOnceWhenFirstAsked) {
   EXPECT_EQ(g_computed, 1);
 }
 
+int g_made = 0;
+
+protocol::Inputs Generated() {
+  ++g_made;
+  return {{"file", "made"}, {"meta", ""}};
+}
+
+// A resource probe's inputs are made when a judgement first reads them, once, and never for one
+// that does not read them.
+TEST(MadeInputs, AreMadeOnceWhenFirstRead) {
+  g_made = 0;
+  const MadeInputs made(Generated);
+  const CaseInput input{nullptr, {}, {}, &made};
+  EXPECT_EQ(g_made, 0);
+  EXPECT_EQ(input.Input("file"), "made");
+  EXPECT_TRUE(input.Has("meta"));
+  EXPECT_FALSE(input.Has("other"));
+  EXPECT_EQ(input.All()->size(), 2u);
+  EXPECT_EQ(g_made, 1);
+
+  const CaseInput none{nullptr, {}};
+  EXPECT_EQ(none.All(), nullptr);
+  EXPECT_EQ(none.Input("file"), "");
+  EXPECT_FALSE(none.Has("file"));
+}
+
 // A check asks for the answer of a computation: the shared one when it is the case's own, else
 // its own computation.
 TEST(AnswerCheck, ReferenceByUsesTheSharedAnswerOfTheSameComputation) {

@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (arcs::Result<CaseRequest> c = DecodeCase(line); c.ok()) {
     arcs::Result<CaseRequest> again = DecodeCase(EncodeCase(*c));
     Check(again.ok(), "an encoded case does not decode");
-    Check(again->id == c->id && again->inputs == c->inputs && again->args == c->args,
+    Check(again->id == c->id && *again->inputs == *c->inputs && again->args == c->args,
           "a case changed through encode -> decode");
   }
   (void)DecodeRunnerHello(line);

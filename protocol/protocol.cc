@@ -159,7 +159,7 @@ std::size_t MessageBytes(const std::map<std::string, std::string>& named, std::s
 
 }  // namespace
 
-CaseLine::CaseLine(const CaseRequest& request) {
+CaseLine::CaseLine(const CaseRequest& request) : inputs_(request.inputs) {
   std::string text = "{";
   json::AppendMember("type", "case", &text);
   json::AppendMember("id", request.id, &text);
@@ -168,7 +168,8 @@ CaseLine::CaseLine(const CaseRequest& request) {
   text += ',';
   json::AppendQuoted("inputs", &text);
   text += ":{";
-  for (const auto& [name, bytes] : request.inputs) {
+  static const Inputs kNone;
+  for (const auto& [name, bytes] : inputs_ ? *inputs_ : kNone) {  // both lvalues: no copy
     if (!bytes_.empty()) text += ',';
     json::AppendQuoted(name, &text);
     text += ":\"";
@@ -364,7 +365,9 @@ Result<CaseRequest> DecodeCase(std::string_view line) {
   fields.String("id", &request.id);
   fields.String("format", &request.format);
   fields.String("operation", &request.operation);
-  ReadBytesMap(&fields, "inputs", true, &request.inputs);
+  Inputs inputs;
+  ReadBytesMap(&fields, "inputs", true, &inputs);
+  request.inputs = std::make_shared<const Inputs>(std::move(inputs));
   if (const json::Value* args = fields.Optional("args", json::Kind::kObject)) {
     request.args = json::ToString(*args);
   }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,11 +72,15 @@ bool Declares(const ImplementationHello& hello, std::string_view format,
 // runner -> implementation: one case.
 // {"type":"case","id":"...","format":"spool","operation":"validate",
 //  "inputs":{"file":"<base64>"},"args":{"limits":{"max_line_bytes":4096}}}
+using Inputs = std::map<std::string, std::string>;  // input name -> raw bytes
+
 struct CaseRequest {
   std::string id;  // opaque to the implementation; echoed in the answer
   std::string format;
   std::string operation;
-  std::map<std::string, std::string> inputs;  // input name -> raw bytes (base64 on the wire)
+  // Base64 on the wire; null: none. Shared, never copied: the requests of a case's operations
+  // and the suite that made them hold the same bytes.
+  std::shared_ptr<const Inputs> inputs;
   // The case's args object as compact JSON text, "" when there is none. The protocol carries it
   // without looking inside: what it holds is the format's business (limits, options).
   std::string args;
@@ -136,6 +141,7 @@ class CaseLine {
 
  private:
   // The line is text of its own and inputs' bytes, in turn: text_[0], bytes_[0], text_[1], ...
+  std::shared_ptr<const Inputs> inputs_;  // what bytes_ views
   std::vector<std::string> text_;
   std::vector<std::string_view> bytes_;
   std::size_t size_ = 0;

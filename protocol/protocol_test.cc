@@ -76,17 +76,16 @@ TEST(Protocol, HelloProblemsNameTheirPointer) {
 
 TEST(Protocol, CaseCarriesNamedInputsOfAnyBytesAndArgs) {
   CaseRequest request{
-      "spool-x/validate",
-      "spool",
-      "validate",
-      {{"file", std::string("\xEF\xBB\xBF{\"a\":1}\r\n\0\xFF", 14)}, {"meta.json", ""}},
+      "spool-x/validate", "spool", "validate",
+      std::make_shared<const Inputs>(
+          Inputs{{"file", std::string("\xEF\xBB\xBF{\"a\":1}\r\n\0\xFF", 14)}, {"meta.json", ""}}),
       R"({"limits":{"max_line_bytes":4096,"max_entries":0},"x":[1.0]})"};
   std::string line = EncodeCase(request);
   EXPECT_EQ(line.find('\n'), std::string::npos);
   Result<CaseRequest> back = DecodeCase(line);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(back->id, request.id);
-  EXPECT_EQ(back->inputs, request.inputs);
+  EXPECT_EQ(*back->inputs, *request.inputs);
   EXPECT_EQ(back->args, request.args);  // carried verbatim, 1.0 and all
 }
 
@@ -102,7 +101,8 @@ TEST(Protocol, ACaseLineInPiecesIsTheWholeCase) {
     request.operation = "validate";
     std::string bytes(size, '\0');
     for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 7 + size);
-    request.inputs = {{"file", bytes}, {"meta", "{}"}, {"z", ""}};
+    request.inputs =
+        std::make_shared<const Inputs>(Inputs{{"file", bytes}, {"meta", "{}"}, {"z", ""}});
     if (size % 2) request.args = R"({"limits":{"max_line_bytes":9}})";
     CaseLine line(request);
     std::string whole;
@@ -116,7 +116,7 @@ TEST(Protocol, ACaseLineInPiecesIsTheWholeCase) {
     Result<CaseRequest> decoded = DecodeCase(std::string_view(whole).substr(0, whole.size() - 1));
     ASSERT_TRUE(decoded.ok()) << decoded.status().message();
     EXPECT_EQ(decoded->id, request.id);
-    EXPECT_EQ(decoded->inputs, request.inputs) << size;
+    EXPECT_EQ(*decoded->inputs, *request.inputs) << size;
     EXPECT_EQ(decoded->args, request.args);
     EXPECT_EQ(whole, EncodeCase(request) + "\n");
   }
@@ -151,7 +151,8 @@ TEST(Protocol, AnAnswerTakenDecodesItsLargestOutputInPlace) {
 }
 
 TEST(Protocol, CaseWithoutArgsHasNone) {
-  std::string line = EncodeCase({"i", "spool", "validate", {{"file", "x"}}, ""});
+  std::string line = EncodeCase(
+      {"i", "spool", "validate", std::make_shared<const Inputs>(Inputs{{"file", "x"}}), ""});
   EXPECT_EQ(line, R"({"type":"case","id":"i","format":"spool","operation":"validate",)"
                   R"("inputs":{"file":"eA=="}})");
 }

@@ -285,7 +285,7 @@ protocol::Answer ReferenceAnswer(const protocol::CaseRequest& request) {
   Result<conformance::LimitValues> limits = format->LimitsFromArgs(request.args);
   // PROTOCOL.md §2: an arg the implementation cannot honour makes it skip the case.
   if (!limits.ok()) return Skipped(request, "args: " + limits.status().message());
-  protocol::Answer answer = op->reference({&request.inputs, std::move(*limits), request.args});
+  protocol::Answer answer = op->reference({request.inputs.get(), std::move(*limits), request.args});
   answer.id = request.id;
   return answer;
 }

@@ -119,6 +119,7 @@ std::vector<report::Blob> Blobs(const std::map<std::string, std::string>& named)
 // What a person needs to see why the case did not pass: its input, the vector's expectation and
 // what came back, with the reference's outputs beside the implementation's to diff them.
 report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o,
+                        const conformance::CaseInput& input,
                         const conformance::LazyReferenceAnswer& reference) {
   report::Evidence e;
   e.vector = c.vector_path;
@@ -130,7 +131,7 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o,
       f == supervisor::Fate::kInterrupted || f == supervisor::Fate::kRunner) {
     return e;
   }
-  if (c.inputs) e.inputs = Blobs(*c.inputs);
+  if (const protocol::Inputs* inputs = input.All()) e.inputs = Blobs(*inputs);
   e.expected_properties = c.expectation->expected_properties;
   e.expected_errors = c.expectation->rules.errors;
   e.expected_warnings = c.expectation->rules.warnings;
@@ -188,7 +189,7 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
   r.rerun = o.rerun;
   r.peak_rss_bytes = o.peak_rss_bytes;
   r.seconds = o.seconds;
-  if (IsFailure(r.outcome)) r.evidence = Gather(c, o, reference);
+  if (IsFailure(r.outcome)) r.evidence = Gather(c, o, input, reference);
   if (o.rerun) {
     std::string note = "re-run in a fresh process after " + o.first_attempt;
     r.message = r.message.empty() ? note : note + "; " + r.message;
@@ -275,12 +276,12 @@ bool IsGlob(std::string_view pattern) {
 }
 
 // The suite's cases through the supervisor: the vectors' cases in one supervisor::Run, then the
-// resource probes' cases up to `jobs` at a time, one probe's in a batch, each batch in a Run of its
-// own, with inputs made just before it and dropped once its answers are judged. A probe's input is
+// resource probes' cases one at a time, each in a Run of its own, with inputs made just before the
+// first of a probe's operations and dropped once its last answer is judged. A probe's input is
 // tens of megabytes: made all at once and held for the whole run, they cost gigabytes, more with
-// each job. A batch starts processes of its own; the summaries add up to one run's, and the probes
-// stop where the supervisor would stop a run: interrupted, the runner halted, the implementation
-// abandoned.
+// each job. Each probe run starts a process of its own; the summaries add up to one run's, and the
+// probes stop where the supervisor would stop a run: interrupted, the runner halted, the
+// implementation abandoned.
 class Batches {
  public:
   // Called once per case of the suite (by its index), as the supervisor's on_outcome is.
@@ -305,9 +306,8 @@ class Batches {
       cases.push_back(&c);
       at.push_back(i);
     }
-    supervisor::RunSummary summary = RunCases(requests, cases, at);
+    supervisor::RunSummary summary = RunCases(options_, requests, cases, at);
     RunProbes(probes, &summary);
-    carried_.clear();
     return summary;
   }
 
@@ -315,12 +315,13 @@ class Batches {
   std::uint64_t workers() const { return workers_; }
 
  private:
-  supervisor::RunSummary RunCases(const std::vector<protocol::CaseRequest>& requests,
+  supervisor::RunSummary RunCases(const supervisor::Options& options,
+                                  const std::vector<protocol::CaseRequest>& requests,
                                   const std::vector<const SuiteCase*>& cases,
                                   const std::vector<std::size_t>& at) {
     workers_ += std::clamp<std::size_t>(requests.size(), 1, Jobs());
     return supervisor::Run(
-        options_, requests,
+        options, requests,
         [&](const supervisor::CaseRun& o) {
           Count(*cases[o.index], o);
           on_outcome_(at[o.index], *cases[o.index], o);
@@ -329,9 +330,8 @@ class Batches {
   }
 
   void RunProbes(const std::vector<std::size_t>& probes, supervisor::RunSummary* summary) {
-    std::vector<std::size_t> batch;
-    for (std::size_t k = 0; k < probes.size(); ++k) {
-      const SuiteCase& c = suite_.cases[probes[k]];
+    for (std::size_t index : probes) {
+      const SuiteCase& c = suite_.cases[index];
       supervisor::CaseRun o;
       o.fate = NotRun(summary, &o.detail);
       if (o.fate == supervisor::Fate::kAnswered &&
@@ -341,58 +341,33 @@ class Batches {
                    " " + c.operation;
       }
       if (o.fate != supervisor::Fate::kAnswered) {
-        on_outcome_(probes[k], c, o);
+        on_outcome_(index, c, o);
       } else {
-        batch.push_back(probes[k]);
-      }
-      // A batch holds one probe's inputs: two probes' at once would hold two of the largest
-      // inputs of the suite at once.
-      const bool next_is_another_probe =
-          k + 1 == probes.size() || suite_.cases[probes[k + 1]].probe != c.probe;
-      if (!batch.empty() && (batch.size() == Jobs() || next_is_another_probe)) {
-        RunBatch(batch, summary);
-        batch.clear();
+        RunProbe(index, summary);
       }
     }
   }
 
-  void RunBatch(const std::vector<std::size_t>& batch, supervisor::RunSummary* summary) {
-    using Inputs = std::map<std::string, std::string>;
-    std::vector<protocol::CaseRequest> requests;
-    std::vector<SuiteCase> made;
-    std::vector<const SuiteCase*> cases;
-    requests.reserve(batch.size());  // no reallocation: made[k].inputs points into requests[k]
-    made.reserve(batch.size());
-    for (std::size_t i : batch) {
-      SuiteCase& c = made.emplace_back(suite_.cases[i]);
-      protocol::CaseRequest& request = requests.emplace_back(c.Request());
-      // A probe's operations send the same inputs: made once, and passed on to the next batch.
-      if (made.size() > 1 && made[made.size() - 2].probe == c.probe) {
-        request.inputs = requests[requests.size() - 2].inputs;
-      } else if (carried_probe_ == c.probe) {
-        request.inputs = std::move(carried_);
-      } else {
-        carried_.clear();  // never two probes' inputs at once
-        request.inputs = c.probe->generate();
-      }
-      // The judge reads them where the request holds them, not from a copy (an alias that owns
-      // nothing: the batch outlives every use).
-      c.inputs = std::shared_ptr<const Inputs>(std::shared_ptr<const Inputs>(), &request.inputs);
-      cases.push_back(&c);
-    }
-    carried_.clear();
-    supervisor::RunSummary part = RunCases(requests, cases, batch);
-    carried_ = std::move(requests.back().inputs);
-    carried_probe_ = made.back().probe;
+  // One operation of a probe, alone whatever the jobs: its answer may be about as large as its
+  // input (a 100 MB canonical form, 120 MB of replayed answers), and two at once would hold two.
+  // Its inputs are made as the request is written and dropped once it is, and made again only if
+  // the judgement reads them: never held while the answer comes in.
+  void RunProbe(std::size_t index, supervisor::RunSummary* summary) {
+    SuiteCase c = suite_.cases[index];
+    const conformance::MadeInputs made(c.probe->generate);
+    c.made = &made;
+    supervisor::Options options = options_;
+    options.make_inputs = [&c](const protocol::CaseRequest&) {
+      return std::make_shared<const protocol::Inputs>(c.probe->generate());
+    };
+    supervisor::RunSummary part = RunCases(options, {c.Request()}, {&c}, {index});
     summary->processes_started += part.processes_started;
     summary->abandoned = summary->abandoned || part.abandoned;
     summary->interrupted = summary->interrupted || part.interrupted;
     if (summary->runner_error.empty()) summary->runner_error = part.runner_error;
     if (!part.stderr_tail.empty()) {
-      std::vector<std::string> ids;
-      for (const SuiteCase& c : made) ids.push_back(c.request_id);
       summary->stderr_tail +=
-          "--- the processes of resource probe " + Join(ids, ", ") + " ---\n" + part.stderr_tail;
+          "--- the processes of resource probe " + c.request_id + " ---\n" + part.stderr_tail;
       supervisor::KeepTail(&summary->stderr_tail, options_.stderr_tail_bytes);
     }
   }
@@ -422,7 +397,7 @@ class Batches {
     return supervisor::Fate::kAnswered;
   }
 
-  // Consecutive failed cases, over every batch, as the supervisor counts them in one run (a
+  // Consecutive failed cases, over every run of the supervisor, as it counts them in one (a
   // fresh process that does not shake hands counts too).
   void Count(const SuiteCase& c, const supervisor::CaseRun& o) {
     switch (o.fate) {
@@ -449,9 +424,6 @@ class Batches {
   const std::atomic<bool>* stop_;
   OnOutcome on_outcome_;
   std::uint64_t workers_ = 0;
-  // The last batch's inputs, for the next batch when it sends the same probe's.
-  std::map<std::string, std::string> carried_;
-  const conformance::ResourceProbe* carried_probe_ = nullptr;
   int failed_in_a_row_ = 0;
   std::string last_failure_;
 };

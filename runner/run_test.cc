@@ -108,7 +108,7 @@ TEST(KnownFailures, AnInterruptedRunWritesNoList) {
 }
 
 // A resource probe's input is tens of megabytes: the suite holds none of them, and `arcs run`
-// makes them for the cases it sends (each job one at a time), so that it never holds them all.
+// makes them for the cases it sends (one probe at a time), so that it never holds them all.
 TEST(ResourceProbes, TheSuiteHoldsNoProbeInput) {
   SuiteFilter filter;
   filter.formats = {"spool"};
@@ -123,7 +123,7 @@ TEST(ResourceProbes, TheSuiteHoldsNoProbeInput) {
   EXPECT_GT(probes, 0u);
 }
 
-// Each probe case is sent with its whole input (made for it), batch by batch, and judged.
+// Each probe case is sent with its whole input (made for it), one at a time, and judged.
 TEST(ResourceProbes, EachCaseIsSentWithItsInput) {
   SuiteFilter filter;
   filter.globs = {"spool-resource-deep-nesting", "spool-resource-long-line"};

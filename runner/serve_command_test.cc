@@ -30,8 +30,12 @@ TEST(Serve, TheHelloDeclaresEveryFormatOperationAndPolicyOfTheRegistry) {
   }
 }
 
+std::shared_ptr<const protocol::Inputs> Session() {
+  return std::make_shared<const protocol::Inputs>(protocol::Inputs{{"file", kSession}});
+}
+
 TEST(Serve, AnswersThroughTheFormatModuleWithTheCaseLimits) {
-  protocol::CaseRequest request{"c", "spool", "validate", {{"file", kSession}}, ""};
+  protocol::CaseRequest request{"c", "spool", "validate", Session(), ""};
   protocol::Answer answer = ReferenceAnswer(request);
   EXPECT_EQ(answer.id, "c");
   EXPECT_EQ(answer.status, protocol::AnswerStatus::kOk);
@@ -52,9 +56,9 @@ TEST(Serve, AnswersThroughTheFormatModuleWithTheCaseLimits) {
 }
 
 TEST(Serve, SkipsWhatItCannotDo) {
-  protocol::CaseRequest request{"c", "spool", "hash", {{"file", kSession}}, ""};
+  protocol::CaseRequest request{"c", "spool", "hash", Session(), ""};
   EXPECT_EQ(ReferenceAnswer(request).status, protocol::AnswerStatus::kSkipped);
-  request = {"c", "spool", "validate", {{"file", kSession}}, R"({"limits":{"max_nope":1}})"};
+  request = {"c", "spool", "validate", Session(), R"({"limits":{"max_nope":1}})"};
   protocol::Answer answer = ReferenceAnswer(request);
   EXPECT_EQ(answer.status, protocol::AnswerStatus::kSkipped);
   EXPECT_NE(answer.reason.find("unknown spool limit 'max_nope'"), std::string::npos);

@@ -70,8 +70,7 @@ Status CheckFilter(const SuiteFilter& filter) {
 }  // namespace
 
 protocol::CaseRequest SuiteCase::Request() const {
-  return {request_id, std::string(format->name), operation,
-          inputs ? *inputs : std::map<std::string, std::string>(), vector->args};
+  return {request_id, std::string(format->name), operation, inputs, vector->args};
 }
 
 std::size_t SuiteCase::InputBytes() const {

@@ -11,8 +11,8 @@
 
 #include "conformance/format.h"
 #include "conformance/vectors.h"
-#include "reference/core/status.h"
 #include "protocol/protocol.h"
+#include "reference/core/status.h"
 #include "runner/report/report.h"
 
 namespace arcs::runner {
@@ -27,13 +27,17 @@ struct SuiteCase {
   std::string vector_path;  // the manifest's repository path, or what made a generated case
   // The input files' bytes by input name, shared by the case's operations; null for a resource
   // probe until it is run.
-  std::shared_ptr<const std::map<std::string, std::string>> inputs;
+  std::shared_ptr<const protocol::Inputs> inputs;
   // The resource probe whose inputs the case sends, or null for a vector's case. A probe's inputs
   // are tens of megabytes: the suite holds none, and `arcs run` makes them for the cases it is
   // sending (RunImplementation) and drops them once those are judged.
   const conformance::ResourceProbe* probe = nullptr;
+  // A probe's inputs while `arcs run` runs it, made when a judgement first reads them.
+  const conformance::MadeInputs* made = nullptr;
 
-  conformance::CaseInput Input() const { return {inputs.get(), vector->limits, vector->args}; }
+  conformance::CaseInput Input() const {
+    return {inputs.get(), vector->limits, vector->args, made};
+  }
   bool resource_probe() const {
     return expectation->expect.ground == conformance::Ground::kResource;
   }

@@ -135,7 +135,7 @@ bool VersionHiddenBySurrogate(const CaseInput& input) {
 bool SessionMayBeRefused(const CaseInput& input) {
   jsonl::MemorySource events(input.Input("events"));
   std::optional<jsonl::MemorySource> meta;
-  if (input.inputs->contains("meta")) meta.emplace(input.Input("meta"));
+  if (input.Has("meta")) meta.emplace(input.Input("meta"));
   Diagnostics found;
   Validate(&events, meta ? &*meta : nullptr, ToLightboxLimits(input.limits), &found);
   const auto& all = found.findings();
@@ -165,8 +165,7 @@ bool OnlyVersionOne(const CaseInput& input) {
   json::Document meta;
   const json::ParseOptions options =
       arcs::lightbox::ParseOptionsFor(ToLightboxLimits(input.limits));
-  if (input.inputs->contains("meta") && meta.Parse(MetaText(input), options) &&
-      meta.root().is_object()) {
+  if (input.Has("meta") && meta.Parse(MetaText(input), options) && meta.root().is_object()) {
     check(&meta.root());
   }
   return known;

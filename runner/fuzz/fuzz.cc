@@ -33,7 +33,7 @@
 namespace arcs::fuzz {
 namespace {
 
-using Inputs = std::map<std::string, std::string>;
+using protocol::Inputs;
 
 struct Entry {
   const runner::SuiteCase* origin = nullptr;
@@ -477,8 +477,8 @@ class Engine {
   // protocol error waits in worker.twice.
   Comparison Compare(Worker& worker, const Entry& e, const std::string& id) {
     const runner::SuiteCase& origin = *e.origin;
-    protocol::CaseRequest request{id, std::string(origin.format->name), origin.operation, e.inputs,
-                                  origin.vector->args};
+    protocol::CaseRequest request{id, std::string(origin.format->name), origin.operation,
+                                  std::make_shared<const Inputs>(e.inputs), origin.vector->args};
     auto start = std::chrono::steady_clock::now();
     protocol::Answer ref = runner::ReferenceAnswer(request);
     protocol::Answer validation = Validation(origin, e, ref);

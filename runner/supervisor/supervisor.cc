@@ -38,7 +38,13 @@ void Trace(const Options& options, char direction, std::string_view line) {
 
 // A case's request as Send writes it: a piece at a time (a probe's request is tens of megabytes,
 // and so may its answer be: never both at once), or whole when traced.
-Message CaseMessage(const protocol::CaseRequest& request, const Options& options) {
+Message CaseMessage(const protocol::CaseRequest& given, const Options& options) {
+  protocol::CaseRequest made;
+  if (!given.inputs && options.make_inputs) {
+    made = given;
+    made.inputs = options.make_inputs(given);
+  }
+  const protocol::CaseRequest& request = made.inputs ? made : given;
   if (options.trace) {
     std::string line = protocol::EncodeCase(request);
     Trace(options, '>', line);

@@ -72,6 +72,10 @@ struct Options {
   // never a partial one), from the thread that wrote or read it (`arcs run --trace`, which runs
   // one worker). Null: not called.
   std::function<void(char direction, std::string_view line)> trace;
+  // The inputs of a request given without them, made each time its message is written and dropped
+  // once it is (a resource probe's: tens of megabytes, never held while the answer comes in).
+  // Null: such a request is sent with no inputs.
+  std::function<std::shared_ptr<const protocol::Inputs>(const protocol::CaseRequest&)> make_inputs;
 };
 
 // What became of one request.

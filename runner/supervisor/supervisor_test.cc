@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -44,7 +45,7 @@ std::vector<protocol::CaseRequest> Requests(int n) {
     r.id = "case-" + std::to_string(i);
     r.format = "spool";
     r.operation = "validate";
-    r.inputs["file"] = "{\"id\":1}\n";
+    r.inputs = std::make_shared<const protocol::Inputs>(protocol::Inputs{{"file", "{\"id\":1}\n"}});
     requests.push_back(r);
   }
   return requests;
@@ -260,6 +261,36 @@ TEST(Supervisor, ACaseThatCrashesTheImplementationIsReRunOnceThenReported) {
   EXPECT_EQ(ran.summary.processes_started, 3u);
   ExpectNoChildren();
   pids.ExpectAllGone();
+}
+
+// A request given without inputs is sent with those make_inputs makes for it, each time it is
+// written: again for its re-run in a fresh process (a resource probe's are not kept between).
+TEST(Supervisor, InputsAreMadeEachTimeARequestWithoutThemIsWritten) {
+  Options options = Defaults(Fake("crash --case case-1"));
+  std::mutex mu;
+  std::map<std::string, int> made;
+  std::vector<std::string> sent;
+  options.make_inputs = [&](const protocol::CaseRequest& r) {
+    std::lock_guard<std::mutex> lock(mu);
+    ++made[r.id];
+    return std::make_shared<const protocol::Inputs>(protocol::Inputs{{"file", "made"}});
+  };
+  options.trace = [&](char direction, std::string_view line) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (direction == '>' && line.find(R"("type":"case")") != std::string_view::npos) {
+      sent.emplace_back(line);
+    }
+  };
+  std::vector<protocol::CaseRequest> requests = Requests(3);
+  for (protocol::CaseRequest& r : requests) r.inputs = nullptr;
+  Ran ran = RunAll(options, requests);
+  EXPECT_EQ(ran.outcomes[1].fate, Fate::kCrash);
+  EXPECT_TRUE(ran.outcomes[1].rerun);
+  EXPECT_EQ(made, (std::map<std::string, int>{{"case-0", 1}, {"case-1", 2}, {"case-2", 1}}));
+  ASSERT_EQ(sent.size(), 4u);
+  for (const std::string& line : sent)
+    EXPECT_THAT(line, HasSubstr(R"("inputs":{"file":"bWFkZQ=="})"));
+  ExpectNoChildren();
 }
 
 TEST(Supervisor, ASignalIsNamedWhenTheImplementationIsTheDirectChild) {
@@ -598,7 +629,8 @@ TEST(Supervisor, ARequestTheImplementationNeverReadsTimesOut) {
   Options options = Defaults("read line; echo '" + hello + "'; exec sleep 60");
   options.case_timeout_seconds = 0.5;
   std::vector<protocol::CaseRequest> requests = Requests(1);
-  requests[0].inputs["file"].assign(4 << 20, 'x');
+  requests[0].inputs = std::make_shared<const protocol::Inputs>(
+      protocol::Inputs{{"file", std::string(4 << 20, 'x')}});
   Ran ran = RunAll(options, requests);
   EXPECT_EQ(ran.outcomes[0].fate, Fate::kTimeout);
   EXPECT_THAT(ran.outcomes[0].detail,
