@@ -276,19 +276,18 @@ bool IsGlob(std::string_view pattern) {
 }
 
 // The suite's cases through the supervisor: the vectors' cases in one supervisor::Run, then the
-// resource probes' cases one at a time, each in a Run of its own, with inputs made just before the
-// first of a probe's operations and dropped once its last answer is judged. A probe's input is
-// tens of megabytes: made all at once and held for the whole run, they cost gigabytes, more with
-// each job. Each probe run starts a process of its own; the summaries add up to one run's, and the
-// probes stop where the supervisor would stop a run: interrupted, the runner halted, the
-// implementation abandoned.
-class Batches {
+// resource probes' cases one at a time, each in a Run of its own (RunProbe). A probe's input is
+// tens of megabytes: made all at once and held for the whole run, they would cost gigabytes. Each
+// probe's run starts a process of its own; the summaries add up to one run's, and the probes stop
+// where the supervisor would stop a run: interrupted, the runner halted, the implementation
+// abandoned.
+class SupervisorRuns {
  public:
   // Called once per case of the suite (by its index), as the supervisor's on_outcome is.
   using OnOutcome =
       std::function<void(std::size_t index, const SuiteCase& c, const supervisor::CaseRun& o)>;
-  Batches(const Suite& suite, const supervisor::Options& options, const std::atomic<bool>* stop,
-          OnOutcome on_outcome)
+  SupervisorRuns(const Suite& suite, const supervisor::Options& options,
+                 const std::atomic<bool>* stop, OnOutcome on_outcome)
       : suite_(suite), options_(options), stop_(stop), on_outcome_(std::move(on_outcome)) {}
 
   supervisor::RunSummary Run() {
@@ -476,13 +475,13 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
     progress.Rename(h.implementation.name);
   };
   options.trace = args.trace;
-  Batches batches(suite, options, stop,
-                  [&](std::size_t index, const SuiteCase& c, const supervisor::CaseRun& o) {
-                    scored[index] = Score(c, o, hello);
-                    progress.Advance(IsFailure(scored[index].outcome) &&
-                                     known.Find(hello.implementation.name, c.request_id) < 0);
-                  });
-  const supervisor::RunSummary summary = batches.Run();
+  SupervisorRuns runs(suite, options, stop,
+                      [&](std::size_t index, const SuiteCase& c, const supervisor::CaseRun& o) {
+                        scored[index] = Score(c, o, hello);
+                        progress.Advance(IsFailure(scored[index].outcome) &&
+                                         known.Find(hello.implementation.name, c.request_id) < 0);
+                      });
+  const supervisor::RunSummary summary = runs.Run();
 
   ImplementationRun run;
   run.runner_error = summary.runner_error;
@@ -497,7 +496,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   impl.abandoned = summary.abandoned;
   // Each worker of each supervisor run starts one process; any more were restarts after a crash,
   // timeout or protocol error.
-  const std::uint64_t workers = batches.workers();
+  const std::uint64_t workers = runs.workers();
   impl.restarts = summary.processes_started > workers ? summary.processes_started - workers : 0;
   impl.stderr_tail = summary.stderr_tail;
   if (!summary.handshake_ok) {

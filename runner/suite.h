@@ -29,8 +29,8 @@ struct SuiteCase {
   // probe until it is run.
   std::shared_ptr<const protocol::Inputs> inputs;
   // The resource probe whose inputs the case sends, or null for a vector's case. A probe's inputs
-  // are tens of megabytes: the suite holds none, and `arcs run` makes them for the cases it is
-  // sending (RunImplementation) and drops them once those are judged.
+  // are tens of megabytes: the suite holds none, and `arcs run` makes them as it sends the case
+  // and again if its judgement reads them (RunImplementation).
   const conformance::ResourceProbe* probe = nullptr;
   // A probe's inputs while `arcs run` runs it, made when a judgement first reads them.
   const conformance::MadeInputs* made = nullptr;

@@ -2,7 +2,6 @@
 
 #include <malloc.h>
 #include <sched.h>
-#include <signal.h>
 
 #include <cerrno>
 #include <chrono>
