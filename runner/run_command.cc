@@ -45,8 +45,10 @@ visible "…". Options take their value as the next argument or after '=' (--imp
   --level L                   only cases at this level: MUST, SHOULD or MAY (repeatable)
   --filter GLOB               only cases whose id, or id/operation, matches (repeatable)
   --no-resource-probes        leave out the cases made at run time to probe resource limits
-                              (a 72 MiB line, 4,000,000 nested arrays, 1,000,000 entries,
-                              64 MiB of base64: any verdict passes, within the timeout and
+                              (Spool's 72 MiB line, 4,000,000 nested arrays, 1,000,000 entries
+                              and 64 MiB of base64, Model IO's 100 MB session, MCP's 120 MB
+                              recording: each run alone, after the other cases, whatever -j;
+                              the verdict the text requires, else any, within the timeout and
                               without a crash; the report shows peak memory for each). Like
                               any filter, it caps certification at partial
   --known-failures [NAME=]FILE
