@@ -530,11 +530,15 @@ class Checker {
         BreaksEventContent(rule.id)) {
       content_error_ = {line, rule};
     }
-    out_->Add({std::string(rule.id),
-               severity,
-               {line, 0, std::move(pointer)},
-               std::move(message),
-               std::string(reading)});
+    // Member by member: GCC 12's optimiser calls the brace-initialised temporary's pointer
+    // "maybe uninitialized" (a false positive that fails the Release build).
+    Finding finding;
+    finding.rule_id = rule.id;
+    finding.severity = severity;
+    finding.location = {line, 0, std::move(pointer)};
+    finding.message = std::move(message);
+    finding.reading = reading;
+    out_->Add(std::move(finding));
   }
   void Error(const RuleRef& rule, std::uint64_t line, std::string pointer, std::string message) {
     Report(rule, Severity::kError, line, std::move(pointer), std::move(message));
