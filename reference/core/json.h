@@ -165,9 +165,9 @@ class Document {
 
   const Value& root() const { return root_; }
   // Hands over the text the document parsed in place (its strings decoded where they stood, then
-  // padding) and empties the document: its values pointed into the text. Nothing after
-  // ParseBorrowing parsed a text of its caller's. For a caller that reuses
+  // padding) and empties the document: its values pointed into the text. For a caller that reuses
   // the bytes of its largest string (the protocol decodes an answer's largest output in place).
+  // "" after ParseBorrowing: that text is the caller's.
   std::string ReleaseText();
   const ParseError& error() const { return error_; }
   const std::vector<Duplicate>& duplicates() const { return duplicates_; }

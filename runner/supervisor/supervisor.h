@@ -74,7 +74,7 @@ struct Options {
   std::function<void(char direction, std::string_view line)> trace;
   // The inputs of a request given without them, made each time its message is written and dropped
   // once it is (a resource probe's: tens of megabytes, never held while the answer comes in).
-  // Null: such a request is sent with no inputs.
+  // Called from the worker that writes. Null: such a request is sent with no inputs.
   std::function<std::shared_ptr<const protocol::Inputs>(const protocol::CaseRequest&)> make_inputs;
 };
 
