@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <iterator>
+#include <utility>
 
 #include "reference/core/canonical.h"
+#include "reference/core/sha256.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/replay_server.h"
 #include "reference/mcp_record_replay/request_key.h"
@@ -82,19 +84,16 @@ void AddLeaves(const Value& v, std::string* pointer, std::vector<std::string>* o
 }
 
 // |A ∩ B| and |A ∪ B| of two sorted leaf sets.
-std::pair<std::size_t, std::size_t> Overlap(const std::vector<std::string>& a,
-                                            const std::vector<std::string>& b) {
-  std::size_t shared = 0;
-  for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end();) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++shared, ++i, ++j;
-    }
+// A leaf's 128-bit digest (the first half of its SHA-256): equal digests are equal leaves for any
+// input anyone can find, and a leaf of a megabyte is kept in 16 bytes.
+std::vector<std::string> LeafDigests(const json::Value* params) {
+  std::vector<std::string> digests;
+  for (const std::string& leaf : ParamLeaves(params)) {
+    const Sha256Digest d = Sha256::Of(leaf);
+    digests.emplace_back(reinterpret_cast<const char*>(d.data()), 16);
   }
-  return {shared, a.size() + b.size() - shared};
+  std::sort(digests.begin(), digests.end());
+  return digests;
 }
 
 }  // namespace
@@ -173,6 +172,7 @@ Status Replayer::Index() {
   // hashed; fuzzy: its method) is taken as it is read, and filed once its response is paired.
   std::vector<std::size_t> answer(messages.size(), kNone);
   std::unordered_map<std::size_t, std::string> keys;  // a request's key, by its index
+  std::unordered_map<std::size_t, std::vector<std::string>> leaves;  // fuzzy: its leaf digests
   PendingIds pending;
   json::Document doc;
   Status status;
@@ -191,6 +191,7 @@ Status Replayer::Index() {
                                     ? Result<std::string>(std::string(c.method))
                                     : RequestKey(c.method, c.params);
       if (key.ok()) keys.emplace(i, std::move(*key));  // else never matched: no canonical form
+      if (options_.match_mode == MatchMode::kFuzzy) leaves.emplace(i, LeafDigests(c.params));
       pending.Add(*id, i);  // paired all the same, so that its response answers no other
     }
     if (response) {
@@ -202,7 +203,12 @@ Status Replayer::Index() {
     if (answer[i] == kNone || key_of == keys.end()) continue;
     std::string& key = key_of->second;
     if (options_.match_mode == MatchMode::kFuzzy) {
-      candidates_[std::move(key)].push_back({i, answer[i]});
+      Method& method = fuzzy_[std::move(key)];
+      const std::vector<std::string>& digests = leaves[i];
+      const auto at = static_cast<std::uint32_t>(method.candidates.size());
+      method.candidates.push_back({i, answer[i], static_cast<std::uint32_t>(digests.size())});
+      method.shared.push_back(0);
+      for (const std::string& digest : digests) method.holders[digest].push_back(at);
     } else {
       queues_[std::move(key)].responses.push_back(answer[i]);
     }
@@ -228,27 +234,36 @@ std::optional<std::size_t> Replayer::ByRequest(std::string_view method, const Va
 // MRR-E36 leaf-jaccard: the unserved candidate of the method most similar to the live params, at
 // least 1/2, ties to the first in the file.
 std::optional<std::size_t> Replayer::Fuzzy(std::string_view method, const Value* params) {
-  auto it = candidates_.find(std::string(method));
-  if (it == candidates_.end()) return std::nullopt;
-  const std::vector<std::string> live = ParamLeaves(params);
-  Candidate* best = nullptr;
-  std::pair<std::size_t, std::size_t> best_score = {0, 1};
-  json::Document doc;
-  Status status;
-  for (Candidate& c : it->second) {
-    if (c.served) continue;
-    const Value* msg = MsgOf(*lines_, recording_->messages[c.request], &doc, &status);
-    if (!msg) continue;
-    const auto score = Overlap(live, ParamLeaves(msg->FindLast("params")));
-    // a/b > c/d, whole numbers: a*d > c*b.
-    if (!best || score.first * best_score.second > best_score.first * score.second) {
-      best = &c;
-      best_score = score;
+  auto it = fuzzy_.find(std::string(method));
+  if (it == fuzzy_.end()) return std::nullopt;
+  Method& m = it->second;
+  const std::vector<std::string> live = LeafDigests(params);
+  std::vector<std::uint32_t> touched;
+  for (const std::string& digest : live) {
+    auto holders = m.holders.find(digest);
+    if (holders == m.holders.end()) continue;
+    for (std::uint32_t c : holders->second) {
+      if (m.candidates[c].served) continue;
+      if (m.shared[c]++ == 0) touched.push_back(c);
     }
   }
-  if (!best || 2 * best_score.first < best_score.second) return std::nullopt;
-  best->served = true;
-  return best->response;
+  // Similarity shared / (|A| + |B| - shared), compared as whole numbers (a/b > c/d: a*d > c*b);
+  // a tie goes to the candidate first in the file.
+  std::optional<std::uint32_t> best;
+  std::uint64_t best_shared = 0, best_union = 1;
+  for (std::uint32_t c : touched) {
+    const std::uint64_t shared = std::exchange(m.shared[c], 0);
+    const std::uint64_t all = m.candidates[c].leaves + live.size() - shared;
+    const std::uint64_t left = shared * best_union, right = best_shared * all;
+    if (!best || left > right || (left == right && c < *best)) {
+      best = c;
+      best_shared = shared;
+      best_union = all;
+    }
+  }
+  if (!best || 2 * best_shared < best_union) return std::nullopt;
+  m.candidates[*best].served = true;
+  return m.candidates[*best].response;
 }
 
 Reply Replayer::Serve(std::size_t response, const Value& live_id) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -149,6 +151,71 @@ TEST(ReplayTest, FuzzyTiesGoToTheFirstRecorded) {
            Mode(MatchMode::kFuzzy));
   EXPECT_EQ(r.Answer(Request("3", "m", R"({"a":1})")), Response("3", "\"first\""));  // EC-REC-012
   EXPECT_EQ(r.Answer(Request("4", "m", R"({"a":1})")), Response("4", "\"second\""));
+}
+
+// The indexed matcher against MRR-E36 written out plainly: every unserved recorded request of the
+// method scored by |A and B| / |A or B| over its leaves (here each params member is one leaf), the
+// best served if at least 1/2, ties to the first in the file. 300 recorded calls over a few
+// values, 400 live ones, each answer compared.
+TEST(ReplayTest, FuzzyServesWhatAScanOfEveryCandidateServes) {
+  std::uint32_t state = 12345;
+  auto next = [&state](std::uint32_t n) {
+    state = state * 1103515245 + 12345;
+    return (state >> 16) % n;
+  };
+  using Params = std::map<std::string, int>;  // member -> value; absent members are left out
+  auto random_params = [&] {
+    Params p;
+    for (const char* name : {"a", "b", "c", "d"}) {
+      if (next(4) != 0) p[name] = static_cast<int>(next(3));
+    }
+    return p;
+  };
+  auto json_of = [](const Params& p) {
+    std::string out = "{";
+    for (const auto& [name, value] : p) {
+      out += (out.size() > 1 ? ",\"" : "\"") + name + "\":" + std::to_string(value);
+    }
+    return out + "}";
+  };
+  std::vector<Msg> messages;
+  std::vector<Params> recorded;
+  for (int i = 0; i < 300; ++i) {
+    recorded.push_back(random_params());
+    messages.push_back({"c2s", Request(std::to_string(i), "m", json_of(recorded.back()))});
+    messages.push_back({"s2c", Response(std::to_string(i), std::to_string(i))});
+  }
+  Replay r(Recording(messages), Mode(MatchMode::kFuzzy));
+  std::vector<bool> served(recorded.size(), false);
+  for (int live_id = 1000; live_id < 1400; ++live_id) {
+    const Params live = random_params();
+    // A params object with no member is the one leaf {} (MRR-E29's absent-as-{}).
+    auto leaves = [](const Params& p) { return p.empty() ? std::size_t{1} : p.size(); };
+    std::optional<std::size_t> best;
+    std::size_t best_shared = 0, best_all = 1;
+    for (std::size_t i = 0; i < recorded.size(); ++i) {
+      if (served[i]) continue;
+      std::size_t shared = recorded[i].empty() && live.empty() ? 1 : 0;
+      for (const auto& [name, value] : live) {
+        auto it = recorded[i].find(name);
+        shared += it != recorded[i].end() && it->second == value;
+      }
+      const std::size_t all = leaves(recorded[i]) + leaves(live) - shared;
+      if (!best || shared * best_all > best_shared * all) {
+        best = i;
+        best_shared = shared;
+        best_all = all;
+      }
+    }
+    const std::string id = std::to_string(live_id);
+    std::string expected = R"({"jsonrpc":"2.0","id":)" + id +
+                           R"(,"error":{"code":-32000,"message":"No matching response"}})";
+    if (best && 2 * best_shared >= best_all) {
+      served[*best] = true;
+      expected = Response(id, std::to_string(*best));
+    }
+    ASSERT_EQ(r.Answer(Request(id, "m", json_of(live))), expected) << json_of(live);
+  }
 }
 
 TEST(ReplayTest, ServesTheRecordedContentExactly) {

@@ -3,7 +3,8 @@
 # against a baseline measured in the same run: loading a 100 MB recording against RapidJSON's
 # SAX reader with a null handler over the same bytes (>= 0.5), the record proxy's added latency
 # per round trip against a direct connection to the same server (p50 and p99 < 1 ms, NFR-001),
-# by-request lookup time from 1,000 to 1,000,000 recorded requests (largest / smallest <= 3).
+# by-request lookup time from 1,000 to 1,000,000 recorded requests (largest / smallest <= 3),
+# fuzzy matching over 40,000 requests of one tool in a 100 MB recording (p99 < 1 ms a request).
 # Builds Release into build-bench/ (the benchmark, and `arcs`, whose `mcp record` is the proxy
 # measured) and runs arcs_mcp_record_replay_benchmark (see its header for what is timed); prints
 # the summary (also in build-bench/mcp-record-replay-bench-summary.txt). Exit 1 when a target is
