@@ -83,16 +83,15 @@ void AddLeaves(const Value& v, std::string* pointer, std::vector<std::string>* o
   }
 }
 
-// |A ∩ B| and |A ∪ B| of two sorted leaf sets.
 // A leaf's 128-bit digest (the first half of its SHA-256): equal digests are equal leaves for any
-// input anyone can find, and a leaf of a megabyte is kept in 16 bytes.
+// input anyone can find, and a leaf of a megabyte is kept in 16 bytes. One each: ParamLeaves gives
+// each leaf once.
 std::vector<std::string> LeafDigests(const json::Value* params) {
   std::vector<std::string> digests;
   for (const std::string& leaf : ParamLeaves(params)) {
     const Sha256Digest d = Sha256::Of(leaf);
     digests.emplace_back(reinterpret_cast<const char*>(d.data()), 16);
   }
-  std::sort(digests.begin(), digests.end());
   return digests;
 }
 
@@ -206,7 +205,7 @@ Status Replayer::Index() {
       Method& method = fuzzy_[std::move(key)];
       const std::vector<std::string>& digests = leaves[i];
       const auto at = static_cast<std::uint32_t>(method.candidates.size());
-      method.candidates.push_back({i, answer[i], static_cast<std::uint32_t>(digests.size())});
+      method.candidates.push_back({answer[i], static_cast<std::uint32_t>(digests.size())});
       method.shared.push_back(0);
       for (const std::string& digest : digests) method.holders[digest].push_back(at);
     } else {

@@ -87,12 +87,11 @@ class Replayer {
     std::size_t head = 0;  // the next to serve
   };
   KeyedStringMap<Queue> queues_;
-  // fuzzy (MRR-E36): each method's answered requests in file order, whether served, how many
-  // leaves their params have, and which of them holds each leaf (by the leaf's digest). A live
-  // request looks only at the candidates that share a leaf with it: any other is 0 similar, never
-  // the 1/2 a match needs, so no request scans its method's every recorded one.
+  // fuzzy (MRR-E36): each method's answered requests in file order (their responses), whether
+  // served, how many leaves their params have, and which of them holds each leaf (by the leaf's
+  // digest). A live request looks only at the candidates that share a leaf with it: any other is 0
+  // similar, never the 1/2 a match needs, so no request scans its method's every recorded one.
   struct Candidate {
-    std::size_t request;
     std::size_t response;
     std::uint32_t leaves = 0;
     bool served = false;
