@@ -273,7 +273,6 @@ void CheckProtocol(json::FieldReader* fields) {
   }
 }
 
-// {"name": "<base64>", ...}
 // An output this large is decoded where the answer's line holds it, when the line is the
 // decoder's (DecodeAnswerTaking): tens of megabytes are then never held twice.
 constexpr std::size_t kDecodeInPlaceBytes = 1 << 20;

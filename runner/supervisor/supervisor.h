@@ -178,16 +178,16 @@ struct RunSummary {
 // *stop (may be null) is polled at least every 100 ms: when it becomes true, pending requests are
 // abandoned as kInterrupted (the one in flight too), running processes are killed without the
 // shutdown grace, and Run returns promptly.
+RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
+               const std::function<void(const CaseRun&)>& on_outcome,
+               const std::atomic<bool>* stop);
+
 // Makes every block of a megabyte or more a mapping of its own, given back to the system when
 // freed. glibc raises its threshold for that after the first such block is freed, and the pieces
 // of a long answer then stay in the heap after use: a process that reads answers of tens of
 // megabytes would hold them twice (measured: MCP's long-session replay probe, 443 -> 292 MB of
 // runner peak). Called once by the commands that run implementations (arcs run, arcs fuzz).
 void ReturnLargeBlocksWhenFreed();
-
-RunSummary Run(const Options& options, const std::vector<protocol::CaseRequest>& requests,
-               const std::function<void(const CaseRun&)>& on_outcome,
-               const std::atomic<bool>* stop);
 
 // How a process's answers are read. Public because `arcs fuzz` (runner/fuzz/session.h), which
 // asks one case at a time through a Subprocess of its own, must read answers exactly as Run does:
