@@ -1,11 +1,14 @@
 #include "conformance/mcp_record_replay/verbs.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -15,14 +18,16 @@
 #include "reference/core/io.h"
 #include "reference/core/stop_signals.h"
 #include "reference/core/strings.h"
+#include "reference/core/version.h"
 #include "reference/mcp_record_replay/convert.h"
 #include "reference/mcp_record_replay/loader.h"
 #include "reference/mcp_record_replay/recorder.h"
 #include "reference/mcp_record_replay/replay.h"
 #include "reference/mcp_record_replay/replay_server.h"
 #include "reference/mcp_record_replay/stub_upstream.h"
+#include "reference/mcp_record_replay/summary.h"
 #include "reference/mcp_record_replay/upstream.h"
-#include "reference/core/version.h"
+#include "reference/mcp_record_replay/verify.h"
 
 namespace arcs::conformance::mcp_record_replay {
 namespace {
@@ -36,12 +41,18 @@ constexpr char kReplayHelp[] =
 Serves the recording FILE as a mock MCP server on standard input and output (the MCP stdio
 transport: one JSON-RPC message per line), as TJ-SPEC-010 F-003 describes and
 conformance/mcp_record_replay/errata.md reads it. A response carries the live request's id;
-notifications are never answered; only recorded responses are sent (errata MRR-E39).
+notifications are never answered. What the server sent of its own accord (progress, logging,
+list_changed, sampling and roots requests) goes out in its recorded place: after the client
+message or response it followed; a response recorded after a server request waits for the
+client's answer to it, 60 s at most (errata MRR-E39).
 
   -r, --recording FILE      the recording (required)
-  --match-mode MODE         sequential (default): the recorded responses in order;
+  --match-mode MODE         sequential (default): the recorded requests in order, each
+                            request of the recorded method served its own response (concurrent
+                            ones paired by id), another method unmatched (errata MRR-E35);
                             by-request: by method and params (SHA-256 of their RFC 8785 form,
-                            _meta left out), each key's responses in order;
+                            _meta left out, and initialize's clientInfo), each key's
+                            responses in order;
                             fuzzy: the same method and the most similar params, at least half of
                             their leaves shared (errata MRR-E36)
   --timing TIMING           instant (default), realistic (the recorded latency_ms), scaled:N
@@ -51,7 +62,10 @@ notifications are never answered; only recorded responses are sent (errata MRR-E
   --on-unmatched BEHAVIOUR  error (default): a JSON-RPC error, then the replay ends;
                             warn: a JSON-RPC error (-32000), and the replay goes on;
                             passthrough: the request goes to --upstream, its answer comes back
-  --upstream CMD            the real server passthrough starts (through /bin/sh -c)
+  --upstream CMD            the real server passthrough starts (through /bin/sh -c); its
+                            session begins with the client's initialize (or the recorded one)
+                            when the first request is forwarded, and then gets the client's
+                            notifications too; its notifications and requests reach the client
 
 SIGINT, SIGTERM and SIGHUP end the replay at once, even during a delay or a passthrough; the
 upstream's whole process group then gets SIGTERM, and SIGKILL 2 s later if any of it is left (a
@@ -70,19 +84,26 @@ std::atomic<bool> stop_requested{false};
 // (EINTR) and sees the flag.
 void StopOnSignals() { arcs::StopOnSignals(&stop_requested); }
 
-// Options given as `--name VALUE`, `--name=VALUE` or a short alias, each at most once.
+// Options given as `--name VALUE`, `--name=VALUE` or a short alias, each at most once, except
+// the repeatable ones, whose values are kept in order.
 struct Flags {
   std::map<std::string, std::string, std::less<>> values;
+  std::map<std::string, std::vector<std::string>, std::less<>> repeated;
   std::string error;
 
   std::optional<std::string> Get(std::string_view name) const {
     auto it = values.find(name);
     return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
   }
+  std::vector<std::string> All(std::string_view name) const {
+    auto it = repeated.find(name);
+    return it == repeated.end() ? std::vector<std::string>{} : it->second;
+  }
 };
 
 Flags ParseFlags(const std::vector<std::string>& args, const std::set<std::string_view>& known,
-                 const std::map<std::string_view, std::string_view>& aliases) {
+                 const std::map<std::string_view, std::string_view>& aliases,
+                 const std::set<std::string_view>& repeatable = {}) {
   Flags flags;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string name = args[i], value;
@@ -104,7 +125,9 @@ Flags ParseFlags(const std::vector<std::string>& args, const std::set<std::strin
       }
       value = args[++i];
     }
-    if (!flags.values.emplace(name, value).second) {
+    if (repeatable.contains(name)) {
+      flags.repeated[name].push_back(value);
+    } else if (!flags.values.emplace(name, value).second) {
       flags.error = name + " is given twice";
       return flags;
     }
@@ -202,16 +225,15 @@ VerbOutput Replay(const std::vector<std::string>& args) {
   if (!replayer.ok()) return Failed(*path, replayer.status());
   for (const std::string& note : loaded->notes) Log(note);
   StopOnSignals();  // SIGPIPE too: a client that goes away is an end, not a crash
-  // Destroyed after the replay, on every path: its upstream's process group ends then.
-  std::unique_ptr<mrr::UpstreamForwarder> forwarder;
+  // Destroyed after the replay, on every path: its process group ends then.
+  std::unique_ptr<mrr::Upstream> upstream;
   if (passthrough) {
-    Result<std::unique_ptr<mrr::UpstreamForwarder>> started =
-        mrr::UpstreamForwarder::Start(*flags.Get("--upstream"), Log, &stop_requested);
+    Result<std::unique_ptr<mrr::Upstream>> started = mrr::Upstream::Start(*flags.Get("--upstream"));
     if (!started.ok()) return UsageError("--upstream: " + started.status().message());
-    forwarder = std::move(*started);
+    upstream = std::move(*started);
   }
   const mrr::Served served =
-      mrr::ServeReplay(&*replayer, 0, 1, forwarder.get(), Log, &stop_requested);
+      mrr::ServeReplay(&*replayer, 0, 1, upstream.get(), Log, &stop_requested);
   VerbOutput output;
   if (served.end == mrr::ServeEnd::kStopped) {
     Log(LastStopSignalName() + ": the replay ends");
@@ -226,7 +248,7 @@ VerbOutput Replay(const std::vector<std::string>& args) {
 
 constexpr char kRecordHelp[] =
     R"(usage: arcs mcp record --upstream CMD -o FILE [--name NAME] [--tags A,B]
-                       [--flush-interval MS]
+                       [--flush-interval MS] [--redact-env NAME]... [--redact REGEX]...
 
 A recording proxy on the MCP stdio transport (TJ-SPEC-010 F-001): starts CMD (through
 /bin/sh -c), forwards every byte between it and the client on standard input and output
@@ -234,27 +256,39 @@ unchanged, and writes what passes as a recording to FILE: the header, then each 
 seq (from 1), time, direction and, on a response, its latency; the footer when the session ends
 (the client's end of input, the server's end, SIGINT, SIGTERM or SIGHUP). Lines are flushed and
 synced every --flush-interval milliseconds (default 1000) or 100 messages, so after a crash every
-complete line loads.
+complete line loads. A line that is no message the recording can hold (not JSON, not one object,
+not UTF-8, too long, too deep, a number beyond the doubles, the unterminated end of a stream) is
+recorded in its place as the notification arcs/unrecorded, its bytes in base64 (errata MRR-E51).
 
   --upstream CMD         the MCP server to record (required)
   -o, --output FILE      the recording to write, created or truncated (required)
   --name NAME            the header's name
   --tags A,B             the header's tags, comma-separated
   --flush-interval MS    milliseconds between flushes (default 1000)
+  --redact-env NAME      the value of the environment variable NAME (set, not empty) is written
+                         as [REDACTED:NAME] wherever it occurs in a string (escapes decoded)
+  --redact REGEX         each match of the RE2 pattern REGEX in a string is written as [REDACTED]
+                         (both repeatable; errata MRR-E52)
 
 At each of these ends the recording gets every message received and its footer (unless a write
 to FILE failed: the error says so), and the server's whole process group gets SIGTERM, then
 SIGKILL 2 s later if any of it is left. A signal ignored when arcs starts (nohup's SIGHUP) stays
 ignored; SIGKILL cannot be caught, and leaves every line flushed before it whole.
 
+Redaction changes only the recording (and the log): the bytes forwarded are never changed. It
+applies to the string values of each message except its jsonrpc, id and method, never to member
+names; a redacted message is written again as compact JSON. The header states the rules in a
+member "redaction" (the names and patterns, never a value).
+
 Exit status: 0 the session ended (the client's end, SIGINT, SIGTERM or SIGHUP), the server's exit
 status when it ended first (128 + N when signal N ended it), 2 on usage or I/O errors.
 )";
 
 VerbOutput Record(const std::vector<std::string>& args) {
-  const Flags flags =
-      ParseFlags(args, {"--upstream", "--output", "--name", "--tags", "--flush-interval"},
-                 {{"-o", "--output"}});
+  const Flags flags = ParseFlags(args,
+                                 {"--upstream", "--output", "--name", "--tags", "--flush-interval",
+                                  "--redact-env", "--redact"},
+                                 {{"-o", "--output"}}, {"--redact-env", "--redact"});
   if (!flags.error.empty()) return UsageError(flags.error);
   mrr::RecorderOptions options;
   const std::optional<std::string> upstream = flags.Get("--upstream");
@@ -275,6 +309,15 @@ VerbOutput Record(const std::vector<std::string>& args) {
     if (!ms || *ms == 0) return UsageError("--flush-interval: milliseconds, from 1 to 86400000");
     options.flush_interval = std::chrono::milliseconds(*ms);
   }
+  for (const std::string& name : flags.All("--redact-env")) {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr || *value == '\0') {
+      return UsageError("--redact-env " + Quoted(name, 60) +
+                        ": no such environment variable, or it is empty: nothing to redact");
+    }
+    options.redaction.env.emplace_back(name, value);
+  }
+  options.redaction.patterns = flags.All("--redact");
   options.thoughtjack_version = "arcs " + std::string(kArcsVersion);
   StopOnSignals();
   Result<int> status = mrr::RunRecorder(options, &stop_requested);
@@ -377,13 +420,156 @@ VerbOutput Stub(const std::vector<std::string>& args) {
   return {};
 }
 
+constexpr char kShowHelp[] = R"(usage: arcs mcp show FILE [--json]
+
+A readable summary of the recording FILE: its header (name, version, upstream, recorded_at, tags,
+and the redaction it states), its footer (counts and duration) or its absence, the messages by
+direction and kind (request, notification, response, error), each method with its count, its
+errors and the latency_ms of its answers (p50, p95 and max, by nearest rank), the tools called
+and how many calls failed (a JSON-RPC error, or a result whose isError is true), the requests
+never answered, the JSON-RPC errors (seq, method, code, message), and the lines the recorder
+could not record (arcs/unrecorded messages) by reason. The text lists at most 20 unanswered
+requests and 20 errors; the JSON lists all.
+
+  --json    one JSON object with stable members (reference/mcp_record_replay/summary.cc lists
+            them), every list whole
+
+Each message line is read again from the file: memory grows with the number of messages, not with
+their size.
+
+Exit status: 0 summarized, 1 the recording was refused (it cannot be loaded; the message says
+why), 2 on usage or I/O errors.
+)";
+
+// --json, the one option without a value, is taken out before ParseFlags reads the others.
+bool TakeJsonFlag(std::vector<std::string>* args) {
+  const auto json = std::remove(args->begin(), args->end(), "--json");
+  const bool given = json != args->end();
+  args->erase(json, args->end());
+  return given;
+}
+
+VerbOutput Show(const std::vector<std::string>& args) {
+  std::vector<std::string> rest = args;
+  const bool as_json = TakeJsonFlag(&rest);
+  if (rest.size() != 1 || rest[0].starts_with("-")) {
+    return UsageError("give one FILE (a recording); see --help");
+  }
+  const std::string& path = rest[0];
+  const OpenedRecording recording(path);
+  const Result<mrr::LoadedRecording>& loaded = recording.loaded();
+  if (!loaded.ok()) return Failed(path, loaded.status());
+  // The footer is read after the last message, up to the end of the file.
+  struct stat file {};
+  if (::stat(path.c_str(), &file) != 0) {
+    return Failed(path, Status(StatusCode::kIoError, std::strerror(errno)));
+  }
+  Result<mrr::RecordingSummary> summary =
+      mrr::Summarize(*loaded, recording.lines(), static_cast<std::uint64_t>(file.st_size));
+  if (!summary.ok()) return Failed(path, summary.status());
+  VerbOutput output;
+  if (as_json) {
+    output.document = mrr::SummaryJson(*summary) + "\n";
+  } else {
+    output.out = mrr::SummaryText(*summary);
+  }
+  return output;
+}
+
+constexpr char kVerifyHelp[] =
+    R"(usage: arcs mcp verify -r FILE --upstream CMD [--json] [--timeout MS]
+                       [--ignore-path POINTER]...
+
+Replays the client's side of the recording FILE against a live MCP server, CMD (started through
+/bin/sh -c, on the stdio transport), and reports what changed. The server gets the recorded
+initialize request (as recorded, its id included), then the client's other requests and
+notifications in file order (not its arcs/unrecorded lines), each request's response awaited, up
+to --timeout, before the next is sent. Meanwhile the server's notifications are passed over, and its own requests
+(sampling/createMessage, roots/list, elicitation/create) get the client's recorded answer to a
+recorded server request of the same method (each used once, in order), else the JSON-RPC error
+-32601.
+
+Each live response is compared with the recorded response a by-request replay would serve the
+request (same method and params, _meta left out): a tools/list result by tool name (added,
+removed, or changed: inputSchema, description or annotations, compared as JSON data), any other
+by its result or error. Breaking: a tool removed, a tool's inputSchema changed, a result that
+became an error, no response within the timeout, the server's exit. Every other change is listed
+as non-breaking, a changed result with the JSON Pointers where it departs from the recorded
+one. A result that legitimately varies from run to run (a timestamp, a random id, a duration)
+shows as changed too: read the non-breaking changes with that in mind, or leave such places out
+with --ignore-path.
+
+  -r, --recording FILE   the recording (required)
+  --upstream CMD         the live MCP server (required)
+  --json                 the report as one JSON object: {"breaking": bool, "complete": bool,
+                         "changes": [{"kind", "breaking", "method", "seq" (the recorded
+                         request's), "tool", "fields", "detail"}], "requests_sent", ...}
+  --timeout MS           milliseconds to wait for each response (default 30000)
+  --ignore-path POINTER  a JSON Pointer into results whose differences are no change, with what
+                         is below it; a token * stands for any one (/content/*/text); repeatable
+
+The session ends early when the server exits, when initialize is not answered with a result, and
+on SIGINT, SIGTERM or SIGHUP; the report then counts the requests not sent. At the end the
+server's whole process group gets SIGTERM, and SIGKILL 2 s later if any of it is left.
+
+Exit status: 0 no breaking change (others may be listed), 1 a breaking change, or the recording
+was refused (it cannot be loaded, or it holds no initialize request), 2 on usage or I/O errors,
+when the upstream could not start (it could not be spawned, or it ended before answering
+initialize), or when a signal stopped the verification.
+)";
+
+VerbOutput Verify(const std::vector<std::string>& args) {
+  std::vector<std::string> rest = args;
+  const bool as_json = TakeJsonFlag(&rest);
+  const Flags flags = ParseFlags(rest, {"--recording", "--upstream", "--timeout", "--ignore-path"},
+                                 {{"-r", "--recording"}}, {"--ignore-path"});
+  if (!flags.error.empty()) return UsageError(flags.error);
+  const std::optional<std::string> path = flags.Get("--recording");
+  const std::optional<std::string> upstream = flags.Get("--upstream");
+  if (!path || !upstream) return UsageError("give -r FILE and --upstream CMD; see --help");
+  mrr::VerifyOptions options;
+  if (const std::optional<std::string> timeout = flags.Get("--timeout")) {
+    const std::optional<std::uint64_t> ms = ParseCount(*timeout, 86'400'000);
+    if (!ms || *ms == 0) return UsageError("--timeout: milliseconds, from 1 to 86400000");
+    options.timeout = std::chrono::milliseconds(*ms);
+  }
+  options.ignore_paths = flags.All("--ignore-path");
+  for (const std::string& pointer : options.ignore_paths) {
+    if (!pointer.empty() && !pointer.starts_with('/')) {
+      return UsageError("--ignore-path: a JSON Pointer (\"\" or starting with /), not " +
+                        Quoted(pointer, 60));
+    }
+  }
+  const OpenedRecording recording(*path);
+  const Result<mrr::LoadedRecording>& loaded = recording.loaded();
+  if (!loaded.ok()) return Failed(*path, loaded.status());
+  StopOnSignals();  // SIGPIPE too: a server that exits is a change to report, not a crash
+  // Destroyed on every path out of here: the server's process group ends then.
+  Result<std::unique_ptr<mrr::StdioTransport>> server =
+      mrr::StdioTransport::Start(*upstream, &stop_requested);
+  if (!server.ok()) return UsageError("--upstream: " + server.status().message());
+  Result<mrr::VerifyReport> report =
+      mrr::Verify(*loaded, recording.lines(), server->get(), options, &stop_requested);
+  if (!report.ok()) return Failed(*path, report.status());
+  VerbOutput output;
+  if (as_json) {
+    output.document = mrr::VerifyJson(*report) + "\n";
+  } else {
+    output.out = mrr::VerifyText(*report);
+  }
+  output.exit_code = report->stopped ? 2 : report->breaking() ? 1 : 0;
+  if (report->stopped) {
+    output.err.push_back(LastStopSignalName() + ": the verification stopped before its end");
+  }
+  return output;
+}
+
 }  // namespace
 
 std::vector<VerbSpec> Verbs() {
-  return {{"record", kRecordHelp, Record},
-          {"replay", kReplayHelp, Replay},
-          {"convert", kConvertHelp, Convert},
-          {"stub", kStubHelp, Stub}};
+  return {{"record", kRecordHelp, Record},    {"replay", kReplayHelp, Replay},
+          {"convert", kConvertHelp, Convert}, {"stub", kStubHelp, Stub},
+          {"show", kShowHelp, Show},          {"verify", kVerifyHelp, Verify}};
 }
 
 }  // namespace arcs::conformance::mcp_record_replay

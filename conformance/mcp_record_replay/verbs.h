@@ -1,6 +1,7 @@
 // `arcs mcp replay` (and `arcs mcp-record-replay replay`): a recording served as a mock MCP server
 // on stdio; `arcs mcp record`: a recording proxy; `arcs mcp convert`: a recording as an attack
-// config. The spec's §5 command lines, with ARCS's exit statuses.
+// config; `arcs mcp show` and `arcs mcp verify`, a recording's summary and its client side sent to
+// a live server. The spec's §5 command lines, with ARCS's exit statuses.
 #ifndef ARCS_CONFORMANCE_MCP_RECORD_REPLAY_VERBS_H_
 #define ARCS_CONFORMANCE_MCP_RECORD_REPLAY_VERBS_H_
 

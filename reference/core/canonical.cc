@@ -169,7 +169,8 @@ Status AppendJcsScalar(const json::Value& v, std::string* out) {
 
 }  // namespace
 
-Status AppendJcs(const json::Value& value, std::string* out, std::string_view omit) {
+Status AppendJcs(const json::Value& value, std::string* out,
+                 std::span<const std::string_view> omit) {
   struct Open {
     const json::Value* value;
     std::vector<const json::Member*> members;  // objects: in JCS order
@@ -201,7 +202,9 @@ Status AppendJcs(const json::Value& value, std::string* out, std::string_view om
         return refuse("repeats the member name " + Quoted(repeated->name));
       }
       if (stack.empty() && !omit.empty()) {
-        std::erase_if(members, [&](const json::Member* m) { return m->name == omit; });
+        std::erase_if(members, [&](const json::Member* m) {
+          return std::find(omit.begin(), omit.end(), m->name) != omit.end();
+        });
       }
       *out += '{';
       stack.push_back({&v, std::move(members), 0});
@@ -235,7 +238,7 @@ Status AppendJcs(const json::Value& value, std::string* out, std::string_view om
   return Status::Ok();
 }
 
-Result<std::string> Jcs(const json::Value& value, std::string_view omit) {
+Result<std::string> Jcs(const json::Value& value, std::span<const std::string_view> omit) {
   std::string out;
   if (Status s = AppendJcs(value, &out, omit); !s.ok()) return s;
   return out;

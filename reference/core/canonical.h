@@ -4,6 +4,7 @@
 #define ARCS_REFERENCE_CORE_CANONICAL_H_
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -43,12 +44,13 @@ std::optional<std::string> FirstFloat(const json::Value& value);
 // Fails with kInvalidArgument, naming the JSON Pointer, for what RFC 8785 §3.1 excludes (I-JSON,
 // RFC 7493): a repeated member name, a number that overflows a double. (Lone surrogates never
 // reach here: the strict parser refuses them.)
-// `omit`, when not empty, is a member of the top-level object left out (TJ-SPEC-010's by-request
-// key leaves out params._meta).
-Result<std::string> Jcs(const json::Value& value, std::string_view omit = "");
+// `omit` names members of the top-level object left out (TJ-SPEC-010's by-request key leaves out
+// params._meta, and an initialize request's clientInfo).
+Result<std::string> Jcs(const json::Value& value, std::span<const std::string_view> omit = {});
 
 // The same, appended to *out; *out may hold part of the value on failure.
-Status AppendJcs(const json::Value& value, std::string* out, std::string_view omit = "");
+Status AppendJcs(const json::Value& value, std::string* out,
+                 std::span<const std::string_view> omit = {});
 
 // ECMAScript's Number::toString(x) for a finite double (ECMA-262 §6.1.6.1.20; RFC 8785
 // §3.2.2.3): the shortest digits that read back as x, in plain notation for exponents from -7 to

@@ -126,4 +126,21 @@ std::optional<std::uint64_t> PendingIds::Take(const json::Value& id) {
   return payload;
 }
 
+std::string WithId(const json::Value& message, const json::Value& id) {
+  std::string out = "{";
+  for (const json::Member& m : message.members()) {
+    if (message.FindLast(m.name) != &m.value) continue;
+    if (out.size() > 1) out += ',';
+    json::AppendQuoted(m.name, &out);
+    out += ':';
+    json::Write(m.name == "id" ? id : m.value, &out);
+  }
+  if (!message.Find("id")) {
+    if (out.size() > 1) out += ',';
+    out += "\"id\":";
+    json::Write(id, &out);
+  }
+  return out + "}";
+}
+
 }  // namespace arcs::mcp_record_replay

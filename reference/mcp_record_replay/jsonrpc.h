@@ -53,6 +53,11 @@ struct Classified {
 // read as its last, as serde_json::Value and Python's json read msg (errata MRR-E24 last-wins).
 Classified Classify(const json::Value& msg);
 
+// The message (an object) as compact JSON with `id` as its id: a recorded response served with the
+// live request's id (errata MRR-E37), or an id passthrough maps. Every other member as given, a
+// repeated name once with its last value (MRR-E24 last-wins); an id is added when there is none.
+std::string WithId(const json::Value& message, const json::Value& id);
+
 // Requests waiting for their response, by id, each with a payload of the caller's (an index):
 // ids compare as JSON values (errata MRR-E28), strings exactly and numbers by value, so `1` and
 // `1.0` are one id; repeated ids wait in order. Only a string or a number is an id a response can

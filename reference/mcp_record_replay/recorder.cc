@@ -18,10 +18,12 @@
 #include <utility>
 #include <vector>
 
+#include "reference/core/base64.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
+#include "reference/mcp_record_replay/redaction.h"
 #include "reference/mcp_record_replay/upstream.h"
 
 namespace arcs::mcp_record_replay {
@@ -40,6 +42,8 @@ constexpr std::size_t kMaxBuffered = 1 << 20;
 // Unanswered requests tracked per side; beyond, new ones get no latency (a peer flooding us).
 constexpr std::size_t kMaxWaiting = 1 << 16;
 constexpr int kMaxWarnings = 100;
+// Of a line that cannot be recorded whole in arcs/unrecorded, the bytes recorded (errata MRR-E51).
+constexpr std::size_t kKeptBytes = 64 << 10;
 
 std::string ErrnoText(int error) {
   std::string text = std::strerror(error);
@@ -304,7 +308,7 @@ struct Flow {
   int out = -1;
   std::string queue;
   std::size_t sent = 0;          // of queue
-  std::string line;              // the current line so far, while within the limit
+  std::string line;              // the current line so far; past the limit, its first kKeptBytes
   std::uint64_t line_bytes = 0;  // its length, also past the limit
   bool ended = false;            // `in` reached its end
   bool out_gone = false;         // `out` failed: what comes in is no longer forwarded
@@ -315,11 +319,24 @@ struct Flow {
 
 enum class End : std::uint8_t { kNone, kClient, kUpstream, kStop };
 
+// Why a line is not recorded as a message: `reason` is arcs/unrecorded's (errata MRR-E51), `why`
+// says it on the log.
+struct Refusal {
+  std::string_view reason;  // empty when the line is recorded as its message
+  std::string why;
+};
+
 class Session {
  public:
+  // redactor: null when nothing is redacted.
   Session(const RecorderOptions& options, const std::atomic<bool>* stop, RecordingFile* file,
-          Log* log)
-      : options_(options), stop_(stop), file_(file), log_(log), buffer_(new char[kChunk]) {}
+          Log* log, const Redactor* redactor)
+      : options_(options),
+        stop_(stop),
+        file_(file),
+        log_(log),
+        redactor_(redactor),
+        buffer_(new char[kChunk]) {}
 
   // The header, at once on disk: a session that dies at its first byte leaves a valid file.
   void Begin() {
@@ -327,18 +344,21 @@ class Session {
     std::string line = "{";
     json::AppendMember("type", "header", &line);
     json::AppendMember("version", "1.0", &line);
-    if (options_.name) json::AppendMember("name", *options_.name, &line);
+    // The header's own texts are redacted too: a command line may hold a token.
+    if (options_.name) json::AppendMember("name", Redacted(*options_.name), &line);
     if (!options_.tags.empty()) {
       line += ",\"tags\":[";
       for (std::size_t i = 0; i < options_.tags.size(); ++i) {
         if (i) line.push_back(',');
-        json::AppendQuoted(options_.tags[i], &line);
+        json::AppendQuoted(Redacted(options_.tags[i]), &line);
       }
       line.push_back(']');
     }
     json::AppendMember("recorded_at", FormatTimestamp(std::chrono::system_clock::now()), &line);
-    json::AppendMember("upstream", options_.upstream_command, &line);
+    json::AppendMember("upstream", Redacted(options_.upstream_command), &line);
     json::AppendMember("thoughtjack_version", options_.thoughtjack_version, &line);
+    // A member the format does not define (errata MRR-E23), so that a reader knows (MRR-E52).
+    if (redactor_) json::AppendRawMember("redaction", redactor_->Statement(), &line);
     line.push_back('}');
     file_->Append(line, false, started_);
     file_->Sync();
@@ -370,7 +390,7 @@ class Session {
   void Advance(Clock::time_point now) {
     if (s2c_.out_gone && !c2s_.ended) {
       c2s_.ended = true;  // the client stopped reading: it has gone, like an end of file
-      Unfinished(c2s_);
+      Unfinished(&c2s_, now);
     }
     if (c2s_.ended && (c2s_.waiting() == 0 || c2s_.out_gone) && upstream_->stdin_fd() >= 0) {
       // Everything the client sent has been handed on: end of file for the upstream too.
@@ -437,11 +457,11 @@ class Session {
   void Read(Flow* f, Clock::time_point now, bool after_exit) {
     const ssize_t n = read(f->in, buffer_.get(), kChunk);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (after_exit && errno == EAGAIN) EndOfInput(f);
+      if (after_exit && errno == EAGAIN) EndOfInput(f, now);
       return;
     }
     if (n <= 0) {
-      EndOfInput(f);
+      EndOfInput(f, now);
       return;
     }
     const std::string_view bytes(buffer_.get(), static_cast<std::size_t>(n));
@@ -450,18 +470,20 @@ class Session {
     Write(f);
   }
 
-  void EndOfInput(Flow* f) {
+  void EndOfInput(Flow* f, Clock::time_point now) {
     f->ended = true;
-    Unfinished(*f);
+    Unfinished(f, now);
   }
 
-  // The unterminated rest of a stream: forwarded, never a message to its reader.
-  void Unfinished(const Flow& f) {
-    if (f.line_bytes > 0 && !TrimJsonSpace(f.line).empty()) {
-      log_->Warn(std::string(f.name()) + ": the stream ended inside a line of " +
-                 std::to_string(f.line_bytes) +
-                 " bytes: forwarded, not recorded (a line without its newline is not a message)");
+  // The unterminated rest of a stream: forwarded, never a message to its reader (stdio messages
+  // are "delimited by newlines"), so recorded as arcs/unrecorded; blank, it is nothing.
+  void Unfinished(Flow* f, Clock::time_point now) {
+    if (f->line_bytes > 0 && !TrimJsonSpace(f->line).empty()) {
+      Unrecorded(f->client, f->line, f->line_bytes,
+                 {"unterminated", "the stream ended inside it (a line without its newline)"}, now);
     }
+    f->line.clear();
+    f->line_bytes = 0;
   }
 
   void Write(Flow* f) {
@@ -487,23 +509,27 @@ class Session {
     }
   }
 
-  // Cuts `bytes` into lines; each complete one within the limit may be a message.
+  // Cuts `bytes` into lines; each complete one within the limit may be a message. A longer one
+  // is streamed, never held whole: only its first kKeptBytes are kept, for arcs/unrecorded.
   void Lines(Flow* f, std::string_view bytes, Clock::time_point now) {
     const std::uint64_t limit = options_.limits.max_line_bytes;
     while (!bytes.empty()) {
       const std::size_t newline = bytes.find('\n');
       const std::string_view piece = bytes.substr(0, newline);
-      const bool was_over = f->line_bytes > limit;
       f->line_bytes += piece.size();
       if (f->line_bytes <= limit) {
         f->line.append(piece);
-      } else if (!was_over) {
-        log_->Warn(std::string(f->name()) + ": a line over max_line_bytes (" +
-                   std::to_string(limit) + "): forwarded, not recorded");
-        std::string().swap(f->line);
+      } else {
+        if (f->line.size() > kKeptBytes) f->line = f->line.substr(0, kKeptBytes);  // frees the rest
+        f->line.append(piece.substr(0, kKeptBytes - f->line.size()));
       }
       if (newline == std::string_view::npos) return;
-      if (f->line_bytes <= limit) Message(f->client, f->line, now);
+      if (f->line_bytes <= limit) {
+        Message(f->client, f->line, now);
+      } else {
+        Unrecorded(f->client, f->line, f->line_bytes,
+                   {"too-long", "over max_line_bytes (" + std::to_string(limit) + ")"}, now);
+      }
       f->line.clear();
       if (f->line.capacity() > kMaxQueued) std::string().swap(f->line);
       f->line_bytes = 0;
@@ -511,56 +537,123 @@ class Session {
     }
   }
 
-  // Records a complete line when it is one JSON object the recording can hold.
+  // Records a complete line: as its message when it is one JSON object the recording can hold,
+  // else as arcs/unrecorded.
   void Message(bool client, std::string_view line, Clock::time_point now) {
     const std::string_view text = TrimJsonSpace(line);
     if (text.empty()) return;  // a blank line holds no message
-    const std::string dir = client ? "c2s" : "s2c";
-    std::string why = Unrecordable(text);
+    Refusal refusal = Unrecordable(text);
     std::string record;
-    if (why.empty()) {
-      record = R"({"type":"message","seq":)" + std::to_string(seq_) + R"(,"ts":")" +
-               FormatTimestamp(std::chrono::system_clock::now()) + R"(","dir":")" + dir +
-               R"(","msg":)";
+    bool secret_left = false;
+    if (refusal.reason.empty()) {
+      std::optional<std::string> redacted;
+      if (redactor_) {
+        RedactedMessage r = redactor_->RedactMessage(doc_.root());
+        redacted = std::move(r.msg);
+        secret_left = r.secret_left;
+      }
+      record = LineStart(client);
       const std::size_t msg_at = record.size();
-      record += text;
+      record += redacted ? std::string_view(*redacted) : text;
       // A CR that is not at either end can only be whitespace between tokens (JSON refuses a
       // raw one in a string), and an NDJSON line may not hold one.
       std::replace(record.begin() + static_cast<std::ptrdiff_t>(msg_at), record.end(), '\r', ' ');
       constexpr std::size_t kLatencyRoom = sizeof ",\"latency_ms\":18446744073709551615}" - 1;
       if (record.size() + kLatencyRoom > options_.limits.max_line_bytes) {
-        why = "its recorded line would be over max_line_bytes";
+        refusal = {"too-long", "its recorded line would be over max_line_bytes"};
       }
     }
-    if (!why.empty()) {
-      log_->Warn(dir + ": a line not recorded (forwarded as it was): " + why + ": " +
-                 Quoted(text, 60));
+    if (!refusal.reason.empty()) {
+      // Quoted from the redacted text: an excerpt could cut a secret where a rule no longer
+      // finds it.
+      refusal.why += ": " + Quoted(Redacted(text), 60);
+      Unrecorded(client, line, line.size(), std::move(refusal), now);
       return;
+    }
+    if (secret_left) {
+      log_->Warn(std::string(client ? "c2s" : "s2c") + ": seq " + std::to_string(seq_) +
+                 ": a member name, or the jsonrpc, id or method, holds what a redaction rule "
+                 "matches: recorded as it is (errata MRR-E52)");
     }
     if (const std::optional<milliseconds> latency = Pair(client, now)) {
       record += ",\"latency_ms\":" + std::to_string(std::max<std::int64_t>(latency->count(), 0));
     }
     record.push_back('}');
+    Commit(client, record, now);
+  }
+
+  // A message line up to its msg: seq, ts (the wall clock now) and dir.
+  std::string LineStart(bool client) const {
+    return R"({"type":"message","seq":)" + std::to_string(seq_) + R"(,"ts":")" +
+           FormatTimestamp(std::chrono::system_clock::now()) + R"(","dir":")" +
+           (client ? "c2s" : "s2c") + R"(","msg":)";
+  }
+
+  void Commit(bool client, const std::string& record, Clock::time_point now) {
     ++seq_;
     ++(client ? client_messages_ : server_messages_);
     file_->Append(record, true, now);
   }
 
-  // Parses `text` into doc_; why a recording could not hold it as its msg, or "" when it can.
-  std::string Unrecordable(std::string_view text) {
+  // Records a line that is not a message (`bytes` of its `size` bytes, the first kKeptBytes of a
+  // longer one) as the notification arcs/unrecorded (errata MRR-E51), in its place among the
+  // messages: the line's bytes in base64, all of them when the recorded line has room for them
+  // under max_line_bytes, else as many of the first kKeptBytes as it has room for, with
+  // "truncated":true. Redacted first, when rules are given: these bytes are no JSON to look into.
+  void Unrecorded(bool client, std::string_view bytes, std::uint64_t size, Refusal refusal,
+                  Clock::time_point now) {
+    log_->Warn(std::string(client ? "c2s" : "s2c") + ": a line of " + std::to_string(size) +
+               " bytes forwarded as it was, recorded as arcs/unrecorded (" +
+               std::string(refusal.reason) + "): " + Redacted(refusal.why));
+    const std::optional<std::string> redacted = redactor_ ? redactor_->Redact(bytes) : std::nullopt;
+    std::string_view kept = redacted ? std::string_view(*redacted) : bytes;
+    std::string record =
+        LineStart(client) + R"({"jsonrpc":"2.0","method":"arcs/unrecorded","params":{"reason":")" +
+        std::string(refusal.reason) + R"(","bytes":)" + std::to_string(size) + R"(,"base64":")";
+    constexpr std::string_view kTruncatedEnd = R"(","truncated":true}}})";
+    const std::uint64_t used = record.size() + kTruncatedEnd.size();
+    const std::uint64_t limit = options_.limits.max_line_bytes;
+    // Base64 takes 4 characters for every 3 bytes (the last group padded).
+    const std::uint64_t room = limit > used ? (limit - used) / 4 * 3 : 0;
+    const bool whole = bytes.size() == size && kept.size() <= room;
+    if (!whole) kept = kept.substr(0, std::min<std::uint64_t>({kept.size(), kKeptBytes, room}));
+    base64::EncodeAppend(kept, &record);
+    record += whole ? std::string_view(R"("}}})") : kTruncatedEnd;
+    Commit(client, record, now);
+  }
+
+  // `text` as the log and the header may show it: with the redaction rules applied.
+  std::string Redacted(std::string_view text) const {
+    std::optional<std::string> redacted = redactor_ ? redactor_->Redact(text) : std::nullopt;
+    return redacted ? std::move(*redacted) : std::string(text);
+  }
+
+  // Parses `text` into doc_; why a recording could not hold it as its msg (no reason when it can).
+  Refusal Unrecordable(std::string_view text) {
     json::ParseOptions parse;
     // msg sits at depth 2 of the recorded line.
     parse.max_depth = static_cast<std::uint32_t>(
         std::clamp<std::uint64_t>(options_.limits.max_json_depth, 2, UINT32_MAX) - 1);
-    if (!doc_.Parse(text, parse)) return "not JSON (" + doc_.error().message + ")";
+    if (!doc_.Parse(text, parse)) {
+      std::string why = "not JSON (" + doc_.error().message + ")";
+      const json::ErrorCode code = doc_.error().code;
+      // Whether or not the parser stopped at them first: bytes that are not UTF-8 are named as
+      // such, and so is an escape of a lone surrogate (no character, so no UTF-8: MRR-E48).
+      if (code == json::ErrorCode::kLoneSurrogate || !IsValidUtf8(text)) {
+        return {"not-utf8", std::move(why)};
+      }
+      if (code == json::ErrorCode::kDepthExceeded) return {"too-deep", std::move(why)};
+      return {"not-json", std::move(why)};
+    }
     if (!doc_.root().is_object()) {
-      return "a JSON " + std::string(json::KindName(doc_.root().kind())) + ", not an object";
+      return {"not-an-object",
+              "a JSON " + std::string(json::KindName(doc_.root().kind())) + ", not an object"};
     }
     if (const json::Value* big = NumberBeyondDoubles(doc_.root())) {
-      return "the number " + Excerpt(big->text(), 40) +
-             " is beyond the doubles, which the format's Serde types refuse";
+      return {"number-range", "the number " + Excerpt(big->text(), 40) +
+                                  " is beyond the doubles, which the format's Serde types refuse"};
     }
-    return "";
+    return {};
   }
 
   // Files a request as waiting, or finds the request a response answers (the other side's).
@@ -578,7 +671,7 @@ class Session {
   Result<int> Finish() {
     for (Flow* f : {&c2s_, &s2c_}) {
       Write(f);  // what the other side takes now; nothing waits on it any more
-      if (!f->ended) Unfinished(*f);
+      if (!f->ended) Unfinished(f, Clock::now());
     }
     // The footer before the upstream's end, which may take the whole grace: a client that kills
     // us meanwhile must not cost the recording its footer.
@@ -610,6 +703,7 @@ class Session {
   const std::atomic<bool>* stop_;
   RecordingFile* file_;
   Log* log_;
+  const Redactor* redactor_;
   Upstream* upstream_ = nullptr;
   std::unique_ptr<char[]> buffer_;
   Flow c2s_, s2c_;
@@ -637,6 +731,10 @@ Status CheckOptions(const RecorderOptions& options) {
       {"the version", options.thoughtjack_version}};
   if (options.name) texts.push_back({"the name", *options.name});
   for (const std::string& tag : options.tags) texts.push_back({"a tag", tag});
+  for (const auto& entry : options.redaction.env) texts.push_back({"a redacted name", entry.first});
+  for (const std::string& p : options.redaction.patterns) {
+    texts.push_back({"a redaction pattern", p});
+  }
   for (const auto& [what, text] : texts) {
     if (!IsValidUtf8(text)) {
       return Status(StatusCode::kInvalidArgument,
@@ -663,11 +761,13 @@ std::string FormatTimestamp(std::chrono::system_clock::time_point when) {
 
 Result<int> RunRecorder(const RecorderOptions& options, const std::atomic<bool>* stop) {
   if (Status s = CheckOptions(options); !s.ok()) return s;
+  const Result<Redactor> redactor = Redactor::Create(options.redaction);
+  if (!redactor.ok()) return redactor.status();
   IgnoreSigpipe();
   Log log(options.log_fd);
   RecordingFile file(options.flush_interval, options.flush_messages, &log);
   if (Status s = file.Open(options.output_path); !s.ok()) return s;
-  Session session(options, stop, &file, &log);
+  Session session(options, stop, &file, &log, redactor->empty() ? nullptr : &*redactor);
   session.Begin();
   Result<std::unique_ptr<Upstream>> upstream =
       Upstream::Start(options.upstream_command, options.log_fd);

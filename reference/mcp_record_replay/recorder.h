@@ -7,14 +7,30 @@
 // own. Each complete line (up to "\n") that is exactly one JSON object is also recorded, in the
 // order the proxy saw it, its `msg` the line's own bytes (never re-encoded: 1.0 stays 1.0,
 // "\u00e9" stays escaped) without the JSON whitespace around it (a "\r" before the "\n"
-// included); a "\r" between tokens, which an NDJSON line may not hold, becomes a space. What is
-// not recorded, each with a warning on log_fd:
-//  - a line that is not one JSON object, or that the recording could not hold as the format's two
-//    statements read it (ill-formed UTF-8, a number beyond the doubles, nesting deeper than
-//    Limits::max_json_depth, a recorded line longer than Limits::max_line_bytes: the over-long
-//    line is forwarded as it streams, never buffered whole); blank lines are skipped silently;
-//  - the unterminated rest of a stream at its end: the peer's reader never took it as a message
-//    (stdio messages are "delimited by newlines"), so the recording does not either.
+// included); a "\r" between tokens, which an NDJSON line may not hold, becomes a space.
+//
+// Nothing forwarded is lost from the recording (errata MRR-E51): a line that is not a message, or
+// that the recording could not hold as the format's two statements read it, is recorded in its
+// place as an ordinary message line (seq, ts, the dir of the side that sent it) whose msg is the
+// notification
+//   {"jsonrpc":"2.0","method":"arcs/unrecorded","params":{"reason":R,"bytes":N,"base64":B}}
+// N the line's length without its "\n", B the RFC 4648 base64 of its bytes as received, and R:
+//  - "not-json": not one JSON text; "not-an-object": JSON, not an object (an array, a batch, a
+//    number); "not-utf8": ill-formed UTF-8, or a \u escape of a lone surrogate; "number-range": a
+//    number beyond the doubles; "too-deep": nesting deeper than Limits::max_json_depth allows msg;
+//  - "too-long": the line, or the message line recording it, longer than Limits::max_line_bytes
+//    (a longer line is forwarded as it streams, never buffered whole: its first 64 KiB are kept);
+//  - "unterminated": the rest of a stream at its end: the peer's reader never took it as a
+//    message (stdio messages are "delimited by newlines"), so the recording does not either.
+// When the recorded line would be over max_line_bytes with all of B (always for "too-long"), B
+// holds the first 65,536 bytes (fewer when the limit leaves no room for them) and params gets
+// "truncated":true. The footer counts these lines with the messages; each also gets a warning on
+// log_fd. Blank lines are skipped silently: they carry no message.
+//
+// Redaction (RecorderOptions::redaction, redaction.h, errata MRR-E52): the recording and the log
+// lines leave out what the rules match; the header states the rules in a member "redaction" (the
+// names and patterns, never a value), and its name, tags and upstream are redacted too. The bytes
+// of an arcs/unrecorded line are redacted as bytes before they are encoded.
 //
 // The recording: the header first (flushed at once), then one message line per recorded message,
 // seq from 1 by 1 (the spec's example; errata MRR-E18 allows any start, MRR-E19 asks seq to
@@ -56,47 +72,36 @@
 #include <vector>
 
 #include "reference/core/status.h"
-#include "reference/mcp_record_replay/recording.h"
+#include "reference/mcp_record_replay/session_recording.h"
 
 namespace arcs::mcp_record_replay {
 
-struct RecorderOptions {
+// The recording's options (session_recording.h; log_fd also gets the upstream's stderr lines,
+// upstream.h), and the stdio proxy's own.
+struct RecorderOptions : RecordingOptions {
   std::string upstream_command;  // run as /bin/sh -c; written to the header's `upstream`
-  std::string output_path;       // created or truncated
-  std::optional<std::string> name;
-  std::vector<std::string> tags;
-  std::chrono::milliseconds flush_interval{1000};  // NFR-001: "every 1s or 100 messages"
-  std::size_t flush_messages = 100;
   // The client's side. Made non-blocking for the session (their flags are restored at the end).
   int client_in = 0;
   int client_out = 1;
-  std::string thoughtjack_version;  // the header's thoughtjack_version: "arcs 0.2.0"
-  // Warnings (lines not recorded, the upstream's end) are written here, one line each, and so are
-  // the upstream's stderr lines (upstream.h); all of them made Printable.
-  int log_fd = 2;
   // How long the end may take (see above): for the upstream to finish once its stdin is closed,
   // for the client to take the upstream's last output, and between SIGTERM and SIGKILL.
   std::chrono::milliseconds shutdown_grace{2000};
-  Limits limits;  // max_line_bytes, max_json_depth: what the recording may hold (CheckRecording's)
 };
 
 // Runs one session, returning when it ends. Returns the exit status for the command: 0 when the
 // client ended the session (end of file, or it stopped reading) or `stop` was set; the upstream's
 // own status when it ended first (its exit code, or 128 + the signal that killed it). A Status
 // for what stops a recording: a usage error (kInvalidArgument: an empty command or path, a
-// header field that is not UTF-8), the output that cannot be created, the upstream that cannot
-// be started, or a write to the recording that failed (kIoError; the proxy then goes on
-// forwarding until the session ends, so the client is not cut off, and reports the failure at the
-// end).
+// header field that is not UTF-8, a redaction rule Redactor::Create refuses), the output that
+// cannot be created, the upstream that cannot be started, or a write to the recording that failed
+// (kIoError; the proxy then goes on forwarding until the session ends, so the client is not cut
+// off, and reports the failure at the end).
 //
 // `stop` (may be null) is polled at least every 100 ms; the verb sets it from its SIGINT, SIGTERM
 // and SIGHUP handlers. SIGPIPE is set to be ignored (process-wide, once, when it had its default
 // action): a peer that went away must come back as EPIPE. The upstream dies with the calling
 // thread (upstream.h), which is the thread this runs on.
 Result<int> RunRecorder(const RecorderOptions& options, const std::atomic<bool>* stop);
-
-// "2026-11-26T10:00:00.123Z" for a point on the wall clock (RFC 3339, UTC, milliseconds).
-std::string FormatTimestamp(std::chrono::system_clock::time_point when);
 
 }  // namespace arcs::mcp_record_replay
 

@@ -2,23 +2,27 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "reference/core/json.h"
 #include "reference/core/jsonl.h"
+#include "reference/core/strings.h"
 #include "reference/core/text_formats.h"
 #include "reference/mcp_record_replay/recording.h"
 
@@ -271,6 +275,73 @@ std::vector<const Line*> Messages(const std::vector<Line>& lines) {
   return out;
 }
 
+std::string Hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (const char c : bytes) {
+    out.push_back(kDigits[static_cast<unsigned char>(c) >> 4]);
+    out.push_back(kDigits[static_cast<unsigned char>(c) & 15]);
+  }
+  return out;
+}
+
+// Standard base64 decoded by OpenSSL, not by reference/core/base64.h (which encoded it).
+std::optional<std::string> DecodeBase64(std::string_view text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out(text.size() / 4 * 3, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()),
+                                static_cast<int>(text.size()));
+  if (n < 0) return std::nullopt;
+  // EVP_DecodeBlock counts the padding's zero bytes too.
+  const std::size_t padding = text.ends_with("==") ? 2 : text.ends_with("=") ? 1 : 0;
+  out.resize(static_cast<std::size_t>(n) - padding);
+  return out;
+}
+
+// What an arcs/unrecorded message line says (errata MRR-E51).
+struct UnrecordedLine {
+  std::string reason;  // "(...)" when the line is not of that exact form
+  std::uint64_t bytes = 0;
+  std::string decoded;
+  bool truncated = false;
+  bool operator==(const UnrecordedLine&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const UnrecordedLine& u) {
+  return os << u.reason << " " << u.bytes << " " << Quoted(u.decoded, 60)
+            << (u.truncated ? " truncated" : "");
+}
+
+// A line recorded whole.
+UnrecordedLine Whole(std::string reason, std::string_view line) {
+  return {std::move(reason), line.size(), std::string(line), false};
+}
+
+UnrecordedLine Unrecorded(const Line& line) {
+  const json::Value* msg = line.root().Find("msg");
+  const json::Value* params = msg ? msg->Find("params") : nullptr;
+  if (!msg || msg->members().size() != 3 || !msg->Find("jsonrpc") ||
+      msg->Find("jsonrpc")->text() != "2.0" || !msg->Find("method") ||
+      msg->Find("method")->text() != "arcs/unrecorded" || !params) {
+    return {"(not arcs/unrecorded) " + line.text, 0, "", false};
+  }
+  const json::Value* reason = params->Find("reason");
+  const json::Value* bytes = params->Find("bytes");
+  const json::Value* base64 = params->Find("base64");
+  const json::Value* truncated = params->Find("truncated");
+  const std::size_t members = 3 + (truncated != nullptr);
+  if (!reason || !reason->is_string() || !bytes || !bytes->is_number() || !base64 ||
+      !base64->is_string() || (truncated && !truncated->is_bool()) ||
+      params->members().size() != members) {
+    return {"(params) " + line.text, 0, "", false};
+  }
+  const std::optional<std::string> decoded = DecodeBase64(base64->text());
+  if (!decoded) return {"(not base64) " + line.text, 0, "", false};
+  return {std::string(reason->text()), std::stoull(std::string(bytes->text())), *decoded,
+          truncated && truncated->as_bool()};
+}
+
 TEST_F(RecorderTest, ForwardsEveryByteAndRecordsAValidSession) {
   options_.name = "filesystem-test-001";
   options_.tags = {"regression", "filesystem"};
@@ -283,7 +354,7 @@ TEST_F(RecorderTest, ForwardsEveryByteAndRecordsAValidSession) {
   EXPECT_EQ(ReceiveLine(), odd_response);
   // Whitespace around the object and a CRLF ending: forwarded as sent, recorded trimmed.
   Send("  {\"jsonrpc\": \"2.0\",\r\"method\": \"notifications/initialized\"}\t\r\n");
-  // Not a message: forwarded, not recorded.
+  // Not messages: forwarded, and recorded as arcs/unrecorded; the blank line is nothing.
   Send("this is not JSON\n\n[1,2]\n");
   Send(Request("\"a\"", {Response("\"a\"", "{\"tools\":[]}"),
                          R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})"}));
@@ -301,7 +372,7 @@ TEST_F(RecorderTest, ForwardsEveryByteAndRecordsAValidSession) {
   const std::string recording = Recording();
   EXPECT_EQ(Findings(recording), std::vector<std::string>{});
   const std::vector<Line> lines = Lines(recording);
-  ASSERT_EQ(lines.size(), 8u);
+  ASSERT_EQ(lines.size(), 10u);
   // The header: F-002's members in its order.
   EXPECT_EQ(lines[0].text.rfind(R"({"type":"header","version":"1.0","name":"filesystem-test-001",)"
                                 R"("tags":["regression","filesystem"],"recorded_at":")",
@@ -312,8 +383,8 @@ TEST_F(RecorderTest, ForwardsEveryByteAndRecordsAValidSession) {
   EXPECT_EQ(lines[0].Get("upstream"), options_.upstream_command);
   EXPECT_EQ(lines[0].Get("thoughtjack_version"), "arcs 0.2.0");
   const std::vector<const Line*> m = Messages(lines);
-  ASSERT_EQ(m.size(), 6u);
-  const char* dirs[] = {"c2s", "s2c", "c2s", "c2s", "s2c", "s2c"};
+  ASSERT_EQ(m.size(), 8u);
+  const char* dirs[] = {"c2s", "s2c", "c2s", "c2s", "c2s", "c2s", "s2c", "s2c"};
   for (std::size_t i = 0; i < m.size(); ++i) {
     EXPECT_EQ(m[i]->text.rfind(R"({"type":"message","seq":)", 0), 0u);
     EXPECT_EQ(m[i]->Get("seq"), std::to_string(i + 1));  // from 1, by 1 (errata MRR-E18, E19)
@@ -328,17 +399,21 @@ TEST_F(RecorderTest, ForwardsEveryByteAndRecordsAValidSession) {
   EXPECT_NE(m[2]->text.find(R"("msg":{"jsonrpc": "2.0", "method": "notifications/initialized"}})"),
             std::string::npos)
       << m[2]->text;
-  EXPECT_TRUE(m[4]->Has("latency_ms"));  // the answer to "a"
-  for (int i : {0, 2, 3, 5}) EXPECT_FALSE(m[i]->Has("latency_ms")) << i;
+  EXPECT_EQ(Unrecorded(*m[3]), Whole("not-json", "this is not JSON"));
+  EXPECT_EQ(Unrecorded(*m[4]), Whole("not-an-object", "[1,2]"));
+  EXPECT_TRUE(m[6]->Has("latency_ms"));  // the answer to "a"
+  for (int i : {0, 2, 3, 4, 5, 7}) EXPECT_FALSE(m[i]->Has("latency_ms")) << i;
   // The footer.
   ASSERT_EQ(lines.back().Get("type"), "footer");
-  EXPECT_EQ(lines.back().Get("total_messages"), "6");
-  EXPECT_EQ(lines.back().Get("client_messages"), "3");
+  EXPECT_EQ(lines.back().Get("total_messages"), "8");
+  EXPECT_EQ(lines.back().Get("client_messages"), "5");
   EXPECT_EQ(lines.back().Get("server_messages"), "3");
   EXPECT_TRUE(lines.back().Has("duration_ms"));
-  // The lines not recorded were said so.
+  // The lines that are not messages were said so too.
   const std::string log = ReadFileText(dir_ + "/log");
-  EXPECT_NE(log.find("c2s: a line not recorded (forwarded as it was): not JSON"), std::string::npos)
+  EXPECT_NE(log.find("c2s: a line of 16 bytes forwarded as it was, recorded as arcs/unrecorded "
+                     "(not-json): not JSON"),
+            std::string::npos)
       << log;
   EXPECT_NE(log.find("a JSON array, not an object"), std::string::npos) << log;
 }
@@ -435,11 +510,12 @@ TEST_F(RecorderTest, AClientThatStopsReadingHasGone) {
   EXPECT_NE(ReadFileText(dir_ + "/log").find("s2c: the client stopped reading"), std::string::npos);
 }
 
-TEST_F(RecorderTest, AnUnfinishedLastLineIsForwardedNotRecorded) {
+TEST_F(RecorderTest, AnUnfinishedLastLineIsForwardedAndRecordedAsUnrecorded) {
   Start();
   Send(Request("1", {Response("1")}, ",\"write_hex\":\"7b226964223a\""));  // `{"id":` at the end
   EXPECT_EQ(ReceiveLine(), Response("1"));
-  Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");  // no newline
+  const std::string unfinished = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+  Send(unfinished);  // no newline: a whole object, but no message to the reader
   const Result<int> result = Finish();
   ASSERT_TRUE(result.ok());
   EXPECT_EQ(ReadFileText(UpstreamLog()), sent_);
@@ -447,39 +523,189 @@ TEST_F(RecorderTest, AnUnfinishedLastLineIsForwardedNotRecorded) {
   const std::string recording = Recording();
   EXPECT_EQ(Findings(recording), std::vector<std::string>{});
   const std::vector<Line> lines = Lines(recording);
-  EXPECT_EQ(Messages(lines).size(), 2u);
-  EXPECT_EQ(lines.back().Get("total_messages"), "2");
+  const std::vector<const Line*> m = Messages(lines);
+  ASSERT_EQ(m.size(), 4u);
+  // The client's rest ends first: its end of file closes the upstream's input, then it exits.
+  EXPECT_EQ(m[2]->Get("dir"), "c2s");
+  EXPECT_EQ(Unrecorded(*m[2]), Whole("unterminated", unfinished));
+  EXPECT_EQ(m[3]->Get("dir"), "s2c");
+  EXPECT_EQ(Unrecorded(*m[3]), Whole("unterminated", "{\"id\":"));
+  EXPECT_EQ(lines.back().Get("total_messages"), "4");
   const std::string log = ReadFileText(dir_ + "/log");
-  EXPECT_NE(log.find("c2s: the stream ended inside a line"), std::string::npos) << log;
-  EXPECT_NE(log.find("s2c: the stream ended inside a line"), std::string::npos) << log;
+  EXPECT_NE(log.find("c2s: a line of " + std::to_string(unfinished.size()) +
+                     " bytes forwarded as it was, recorded as arcs/unrecorded (unterminated): the "
+                     "stream ended inside it"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("s2c: a line of 6 bytes forwarded"), std::string::npos) << log;
 }
 
-TEST_F(RecorderTest, LinesTheRecordingCannotHoldAreForwardedNotRecorded) {
+TEST_F(RecorderTest, LinesTheRecordingCannotHoldAreForwardedAndRecordedAsUnrecorded) {
   options_.limits.max_line_bytes = 4096;
   Start();
   const std::string big =
-      R"({"jsonrpc":"2.0","method":"big","params":{"data":")" + std::string(10000, 'x') + "\"}}\n";
+      R"({"jsonrpc":"2.0","method":"big","params":{"data":")" + std::string(10000, 'x') + "\"}}";
   // Within the line limit, but not once it is wrapped in a message line.
   const std::string almost =
-      R"({"jsonrpc":"2.0","method":"big","params":{"data":")" + std::string(4000, 'y') + "\"}}\n";
-  Send(big);
-  Send(almost);
-  Send("{\"n\":1e400}\n");       // beyond the doubles: serde_json refuses it
-  Send("{\"bad\":\"\xff\"}\n");  // not UTF-8
+      R"({"jsonrpc":"2.0","method":"big","params":{"data":")" + std::string(4000, 'y') + "\"}}";
+  const std::string deep = "{\"a\":" + std::string(200, '[') + std::string(200, ']') + "}";
+  Send(big + "\n");
+  Send(almost + "\n");
+  Send("{\"n\":1e400}\n");          // beyond the doubles: serde_json refuses it
+  Send("{\"bad\":\"\xff\"}\n");     // not UTF-8
+  Send("{\"bad\":\"\\ud800\"}\n");  // a lone surrogate: no character, so no UTF-8
+  Send(deep + "\n");                // deeper than max_json_depth (128) allows msg
   Send(Request("1", {Response("1")}));
   EXPECT_EQ(ReceiveLine(), Response("1"));
   ASSERT_TRUE(Finish().ok());
   EXPECT_EQ(ReadFileText(UpstreamLog()), sent_);
   const std::string recording = Recording();
   EXPECT_EQ(Findings(recording), std::vector<std::string>{});
-  EXPECT_EQ(Messages(Lines(recording)).size(), 2u);
+  const std::vector<Line> lines = Lines(recording);
+  for (const Line& line : lines) EXPECT_LE(line.text.size(), 4096u);
+  const std::vector<const Line*> m = Messages(lines);
+  ASSERT_EQ(m.size(), 8u);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(m[i]->Get("dir"), "c2s");
+  // The long ones: as many of their first bytes as a 4096-byte line holds, and their length.
+  for (const auto& [i, line] : {std::pair<int, const std::string*>{0, &big}, {1, &almost}}) {
+    const UnrecordedLine u = Unrecorded(*m[i]);
+    EXPECT_EQ(u.reason, "too-long");
+    EXPECT_EQ(u.bytes, line->size());
+    EXPECT_TRUE(u.truncated);
+    EXPECT_GT(u.decoded.size(), 2000u);
+    EXPECT_EQ(u.decoded, line->substr(0, u.decoded.size()));
+  }
+  EXPECT_EQ(Unrecorded(*m[2]), Whole("number-range", "{\"n\":1e400}"));
+  EXPECT_EQ(Unrecorded(*m[3]), Whole("not-utf8", "{\"bad\":\"\xff\"}"));
+  EXPECT_EQ(Unrecorded(*m[4]), Whole("not-utf8", "{\"bad\":\"\\ud800\"}"));
+  EXPECT_EQ(Unrecorded(*m[5]), Whole("too-deep", deep));
   const std::string log = ReadFileText(dir_ + "/log");
-  EXPECT_NE(log.find("a line over max_line_bytes (4096): forwarded, not recorded"),
+  EXPECT_NE(log.find("recorded as arcs/unrecorded (too-long): over max_line_bytes (4096)"),
             std::string::npos)
       << log;
   EXPECT_NE(log.find("its recorded line would be over max_line_bytes"), std::string::npos);
   EXPECT_NE(log.find("beyond the doubles"), std::string::npos);
   EXPECT_NE(log.find("not JSON"), std::string::npos);
+}
+
+TEST_F(RecorderTest, ALongLineIsStreamedAndItsFirst64KiBRecorded) {
+  options_.limits.max_line_bytes = 200000;
+  Start();
+  std::string long_line(300000, 'z');
+  for (std::size_t i = 0; i < long_line.size(); i += 1000) {
+    long_line[i] = static_cast<char>('a' + i / 1000 % 26);
+  }
+  Send(long_line + "\n");
+  Send(Request("1", {Response("1")}));
+  EXPECT_EQ(ReceiveLine(), Response("1"));
+  ASSERT_TRUE(Finish().ok());
+  EXPECT_EQ(ReadFileText(UpstreamLog()), sent_);
+  const std::string recording = Recording();
+  EXPECT_EQ(Findings(recording), std::vector<std::string>{});
+  const std::vector<Line> lines = Lines(recording);
+  const std::vector<const Line*> m = Messages(lines);
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(Unrecorded(*m[0]),
+            (UnrecordedLine{"too-long", 300000, long_line.substr(0, 65536), true}));
+}
+
+TEST_F(RecorderTest, ServerLinesThatAreNotMessagesReachTheClientAndTheRecording) {
+  Start();
+  // Not UTF-8 inside a string, and where the JSON grammar fails first.
+  const std::vector<std::string> odd = {"not json", "{\"x\":\"\xc3\x28\"}", "\xff\xfe",
+                                        R"([{"jsonrpc":"2.0","method":"a"}])", "42"};
+  const std::string rest = R"({"jsonrpc":"2.0","method":"cut)";
+  std::string bytes;
+  for (const std::string& line : odd) bytes += line + "\n";
+  bytes += rest;  // then the upstream exits: the rest of its stream, unterminated
+  Send(Request("1", {Response("1")}, ",\"write_hex\":\"" + Hex(bytes) + "\",\"exit\":0"));
+  const Result<int> result = Finish(/*close_client=*/false);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(*result, 0);
+  EXPECT_EQ(received_, Response("1") + "\n" + bytes);
+  const std::string recording = Recording();
+  EXPECT_EQ(Findings(recording), std::vector<std::string>{});
+  const std::vector<Line> lines = Lines(recording);
+  const std::vector<const Line*> m = Messages(lines);
+  ASSERT_EQ(m.size(), 8u);
+  const std::vector<UnrecordedLine> expected = {
+      Whole("not-json", odd[0]),      Whole("not-utf8", odd[1]),      Whole("not-utf8", odd[2]),
+      Whole("not-an-object", odd[3]), Whole("not-an-object", odd[4]), Whole("unterminated", rest)};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(m[i + 2]->Get("dir"), "s2c");
+    EXPECT_EQ(m[i + 2]->Get("seq"), std::to_string(i + 3));
+    EXPECT_EQ(Unrecorded(*m[i + 2]), expected[i]) << i;
+  }
+}
+
+TEST_F(RecorderTest, RedactsTheRecordingNeverTheForwardedBytes) {
+  const std::string secret = "s3cr3t-Value";
+  options_.redaction = {{{"ARCS_TEST_TOKEN", secret}}, {"sk-[a-z0-9]{8,}"}};
+  options_.name = "with " + secret;
+  options_.upstream_command += " --token=" + secret;  // an argument the upstream ignores
+  Start();
+  // The secret in params, once escaped ("\u0073" is "s"), an API key, and a server reply that
+  // holds both; then a line that is not JSON, holding the secret too.
+  const std::string reply =
+      R"({"jsonrpc":"2.0","id":7,"result":{"echo":"key )" + secret + R"(","k":"sk-abcdef123"}})";
+  const std::string request = R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{)"
+                              R"("reply":[)" +
+                              Quote(reply) + R"(],"write_hex":")" +
+                              Hex("not json " + secret + "\n") + R"(","a":"\u0073)" +
+                              secret.substr(1) + R"(","n":1.50,"api":"sk-0123456789"}})";
+  Send(request + "\n");
+  EXPECT_EQ(ReceiveLine(), reply);
+  EXPECT_EQ(ReceiveLine(), "not json " + secret);
+  // A message without a secret keeps its bytes.
+  const std::string plain = R"({"jsonrpc":"2.0", "method":"notifications/initialized"})";
+  Send(plain + "\n");
+  ASSERT_TRUE(Finish().ok());
+  // Forwarded as they were, secrets included.
+  EXPECT_EQ(ReadFileText(UpstreamLog()), sent_);
+  EXPECT_NE(received_.find(secret), std::string::npos);
+
+  const std::string recording = Recording();
+  EXPECT_EQ(recording.find(secret), std::string::npos) << recording;
+  EXPECT_EQ(recording.find("sk-abcdef123"), std::string::npos);
+  EXPECT_EQ(recording.find("sk-0123456789"), std::string::npos);
+  EXPECT_EQ(Findings(recording), std::vector<std::string>{});
+  const std::vector<Line> lines = Lines(recording);
+  // The header states the rules, never the value; its own texts are redacted.
+  EXPECT_NE(lines[0].text.find(R"("redaction":{"env":["ARCS_TEST_TOKEN"],)"
+                               R"("patterns":["sk-[a-z0-9]{8,}"]})"),
+            std::string::npos)
+      << lines[0].text;
+  EXPECT_EQ(lines[0].Get("name"), "with [REDACTED:ARCS_TEST_TOKEN]");
+  EXPECT_NE(lines[0].Get("upstream").find("--token=[REDACTED:ARCS_TEST_TOKEN]"), std::string::npos);
+  const std::vector<const Line*> m = Messages(lines);
+  ASSERT_EQ(m.size(), 4u);
+  // The request: id and method as they were, the strings redacted, the message written again.
+  const json::Value& asked = *m[0]->root().Find("msg");
+  EXPECT_EQ(json::ToString(*asked.Find("id")), "7");
+  EXPECT_EQ(asked.Find("method")->text(), "tools/call");
+  EXPECT_EQ(asked.Find("params")->Find("a")->text(), "[REDACTED:ARCS_TEST_TOKEN]");
+  EXPECT_EQ(asked.Find("params")->Find("api")->text(), "[REDACTED]");
+  EXPECT_EQ(json::ToString(*asked.Find("params")->Find("n")), "1.50");
+  const json::Value& answered = *m[1]->root().Find("msg");
+  EXPECT_EQ(json::ToString(*answered.Find("result")),
+            R"({"echo":"key [REDACTED:ARCS_TEST_TOKEN]","k":"[REDACTED]"})");
+  EXPECT_TRUE(m[1]->Has("latency_ms"));  // still paired with its request
+  // The line that is not JSON: its bytes redacted before they are encoded.
+  EXPECT_EQ(Unrecorded(*m[2]), (UnrecordedLine{"not-json", 9 + secret.size(),
+                                               "not json [REDACTED:ARCS_TEST_TOKEN]", false}));
+  EXPECT_NE(m[3]->text.find("\"msg\":" + plain + "}"), std::string::npos) << m[3]->text;
+  // Nor does the log hold the secret.
+  const std::string log = ReadFileText(dir_ + "/log");
+  EXPECT_NE(log.find("not json [REDACTED:ARCS_TEST_TOKEN]"), std::string::npos) << log;
+  EXPECT_EQ(log.find(secret), std::string::npos) << log;
+}
+
+TEST_F(RecorderTest, AnInvalidRedactionPatternIsAUsageError) {
+  options_.redaction.patterns = {"("};
+  const Result<int> r = RunRecorder(options_, nullptr);
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("missing )"), std::string::npos) << r.status().message();
+  EXPECT_FALSE(fs::exists(options_.output_path));  // refused before anything started
 }
 
 TEST_F(RecorderTest, FlushesEveryNMessages) {

@@ -6,20 +6,16 @@
 #include <iterator>
 #include <utility>
 
+#include "reference/core/base64.h"
 #include "reference/core/canonical.h"
 #include "reference/core/sha256.h"
 #include "reference/core/strings.h"
-#include "reference/mcp_record_replay/replay_server.h"
 #include "reference/mcp_record_replay/request_key.h"
 
 namespace arcs::mcp_record_replay {
 namespace {
 
 using json::Value;
-
-bool IsResponse(MessageKind kind) {
-  return kind == MessageKind::kResponse || kind == MessageKind::kError;
-}
 
 // The msg of a recorded line parsed again (null when the line has none: the loader refused such a
 // recording, so only a file changed under us gets there).
@@ -29,25 +25,6 @@ const Value* MsgOf(const RandomAccessSource& lines, const RecordedMessage& m, js
   if (!status->ok()) return nullptr;
   const Value* msg = doc->root().Find("msg");
   return msg && msg->is_object() ? msg : nullptr;
-}
-
-// The recorded response with its id replaced by the live one (errata MRR-E37); every other
-// member as recorded, a repeated name once with its last value (MRR-E24 last-wins).
-std::string WithLiveId(const Value& response, const Value& live_id) {
-  std::string out = "{";
-  for (const json::Member& m : response.members()) {
-    if (response.FindLast(m.name) != &m.value) continue;
-    if (out.size() > 1) out += ',';
-    json::AppendQuoted(m.name, &out);
-    out += ':';
-    json::Write(m.name == "id" ? live_id : m.value, &out);
-  }
-  if (!response.Find("id")) {
-    if (out.size() > 1) out += ',';
-    out += "\"id\":";
-    json::Write(live_id, &out);
-  }
-  return out + "}";
 }
 
 std::string UnmatchedError(const Value& live_id) {
@@ -93,6 +70,25 @@ std::vector<std::string> LeafDigests(const json::Value* params) {
     digests.emplace_back(reinterpret_cast<const char*>(d.data()), 16);
   }
   return digests;
+}
+
+// The bytes of a line the recorder could not record as a message, when the recording holds them
+// whole (errata MRR-E51: {"method":"arcs/unrecorded","params":{"base64":B}}, not truncated).
+std::optional<std::string> UnrecordedBytes(const Value& msg) {
+  const Value* method = msg.FindLast("method");
+  const Value* params = msg.FindLast("params");
+  if (!method || !method->is_string() || method->text() != "arcs/unrecorded" || !params ||
+      !params->is_object()) {
+    return std::nullopt;
+  }
+  const Value* base64 = params->FindLast("base64");
+  const Value* truncated = params->FindLast("truncated");
+  if (!base64 || !base64->is_string() ||
+      (truncated && !(truncated->is_bool() && !truncated->as_bool())))
+    return std::nullopt;
+  std::optional<std::string> bytes = base64::Decode(base64->text());
+  if (!bytes || bytes->find('\n') != std::string::npos) return std::nullopt;
+  return bytes;
 }
 
 }  // namespace
@@ -155,69 +151,100 @@ Result<Replayer> Replayer::Create(const LoadedRecording& recording, const Random
   return replayer;
 }
 
-// Pairs each c2s request with the s2c response of its id (MRR-E28), then files the answered
-// requests by the mode's key in the file order of the requests (MRR-E34 request-order).
+// One reading of every message: requests are paired with the responses of their ids, either
+// side's (MRR-E28), the client's requests filed by the mode's key, and the client's notifications
+// and answers filed for the live ones to pass (MRR-E39).
 Status Replayer::Index() {
   const std::vector<RecordedMessage>& messages = recording_->messages;
-  if (options_.match_mode == MatchMode::kSequential) {
-    for (std::size_t i = 0; i < messages.size(); ++i) {
-      if (messages[i].dir == Direction::kServerToClient && IsResponse(messages[i].kind)) {
-        responses_.push_back(i);
-      }
-    }
-    return Status::Ok();
-  }
-  // One reading of each request and response: a request's key (by-request: method and params
-  // hashed; fuzzy: its method) is taken as it is read, and filed once its response is paired.
-  std::vector<std::size_t> answer(messages.size(), kNone);
-  std::unordered_map<std::size_t, std::string> keys;  // a request's key, by its index
-  std::unordered_map<std::size_t, std::vector<std::string>> leaves;  // fuzzy: its leaf digests
-  PendingIds pending;
+  partner_.assign(messages.size(), kNone);
+  answered_.assign(messages.size(), false);
+  PendingIds pending[2];  // by the side that asked
   json::Document doc;
   Status status;
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const RecordedMessage& m = messages[i];
-    const bool request = m.dir == Direction::kClientToServer && m.kind == MessageKind::kRequest;
-    const bool response = m.dir == Direction::kServerToClient && IsResponse(m.kind);
-    if (!request && !response) continue;
+    if (m.kind == MessageKind::kOther) continue;
     const Value* msg = MsgOf(*lines_, m, &doc, &status);
     if (!status.ok()) return status;
-    const Value* id = msg ? msg->FindLast("id") : nullptr;
-    if (!id) continue;
-    if (request) {
-      const Classified c = Classify(*msg);
-      Result<std::string> key = options_.match_mode == MatchMode::kFuzzy
-                                    ? Result<std::string>(std::string(c.method))
-                                    : RequestKey(c.method, c.params);
-      if (key.ok()) keys.emplace(i, std::move(*key));  // else never matched: no canonical form
-      if (options_.match_mode == MatchMode::kFuzzy) leaves.emplace(i, LeafDigests(c.params));
-      pending.Add(*id, i);  // paired all the same, so that its response answers no other
+    if (!msg) continue;
+    const Classified c = Classify(*msg);
+    const bool client = m.dir == Direction::kClientToServer;
+    if (c.kind == MessageKind::kNotification) {
+      if (client) notifications_[std::string(c.method)].items.push_back(i);
+      continue;
     }
-    if (response) {
-      if (std::optional<std::uint64_t> asked = pending.Take(*id)) answer[*asked] = i;
+    if (!c.id) continue;
+    if (c.kind == MessageKind::kRequest) {
+      pending[client ? 0 : 1].Add(*c.id, i);  // paired all the same, so it answers no other
+      if (client) IndexMatching(i, c);
+      continue;
     }
-  }
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    auto key_of = keys.find(i);
-    if (answer[i] == kNone || key_of == keys.end()) continue;
-    std::string& key = key_of->second;
-    if (options_.match_mode == MatchMode::kFuzzy) {
-      Method& method = fuzzy_[std::move(key)];
-      const std::vector<std::string>& digests = leaves[i];
-      const auto at = static_cast<std::uint32_t>(method.candidates.size());
-      method.candidates.push_back({answer[i], static_cast<std::uint32_t>(digests.size())});
-      method.shared.push_back(0);
-      for (const std::string& digest : digests) method.holders[digest].push_back(at);
-    } else {
-      queues_[std::move(key)].responses.push_back(answer[i]);
+    if (std::optional<std::uint64_t> asked = pending[client ? 1 : 0].Take(*c.id)) {
+      partner_[*asked] = i;
+      partner_[i] = *asked;
     }
+    if (client) answers_.Add(*c.id, i);
   }
   return Status::Ok();
 }
 
-std::optional<std::size_t> Replayer::Sequential() {
-  if (cursor_ >= responses_.size()) return std::nullopt;
-  return responses_[cursor_++];
+// Files a client request for the match mode; by-request and fuzzy keep only the answered ones,
+// which the caller learns later: they are filed now and skipped when they have no response.
+void Replayer::IndexMatching(std::size_t i, const Classified& c) {
+  switch (options_.match_mode) {
+    case MatchMode::kSequential:
+      requests_.push_back(i);
+      request_served_.push_back(false);
+      break;
+    case MatchMode::kByRequest:
+      // Without a canonical form, never matched.
+      if (Result<std::string> key = RequestKey(c.method, c.params); key.ok()) {
+        queues_[std::move(*key)].items.push_back(i);
+      }
+      break;
+    case MatchMode::kFuzzy: {
+      Method& method = fuzzy_[std::string(c.method)];
+      const std::vector<std::string> digests = LeafDigests(c.params);
+      const auto at = static_cast<std::uint32_t>(method.candidates.size());
+      method.candidates.push_back({i, static_cast<std::uint32_t>(digests.size())});
+      method.shared.push_back(0);
+      for (const std::string& digest : digests) method.holders[digest].push_back(at);
+      break;
+    }
+  }
+}
+
+// MRR-E35 request-cursor-ids: the first unserved recorded request, unless a request recorded while
+// it was waiting for its response (at most kWindow of them) has the live request's id and method:
+// concurrent requests are paired by id, whatever order the live client sends them in. A request of
+// another method than the one chosen is unmatched, and the cursor stays.
+std::optional<std::size_t> Replayer::Sequential(std::string_view method, const Value& live_id) {
+  constexpr std::size_t kWindow = 64;
+  while (cursor_ < requests_.size() && request_served_[cursor_]) ++cursor_;
+  if (cursor_ >= requests_.size()) return std::nullopt;
+  const std::size_t first = requests_[cursor_];
+  const std::size_t until = partner_[first] == kNone ? SIZE_MAX : partner_[first];
+  json::Document doc;
+  Status status;
+  std::optional<std::size_t> chosen, first_of_method;
+  for (std::size_t k = cursor_, seen = 0;
+       k < requests_.size() && requests_[k] < until && seen < kWindow; ++k) {
+    if (request_served_[k]) continue;
+    ++seen;
+    const Value* msg = MsgOf(*lines_, recording_->messages[requests_[k]], &doc, &status);
+    if (!msg) continue;
+    const Classified c = Classify(*msg);
+    if (c.method != method) continue;
+    if (json::SameData(*c.id, live_id)) {
+      chosen = k;
+      break;
+    }
+    if (k == cursor_) first_of_method = k;
+  }
+  if (!chosen) chosen = first_of_method;
+  if (!chosen) return std::nullopt;
+  request_served_[*chosen] = true;
+  return requests_[*chosen];
 }
 
 std::optional<std::size_t> Replayer::ByRequest(std::string_view method, const Value* params) {
@@ -226,8 +253,11 @@ std::optional<std::size_t> Replayer::ByRequest(std::string_view method, const Va
   auto it = queues_.find(*key);
   if (it == queues_.end()) return std::nullopt;
   Queue& queue = it->second;
-  if (queue.head >= queue.responses.size()) return std::nullopt;  // MRR-E33 exhausted-unmatched
-  return queue.responses[queue.head++];
+  while (queue.head < queue.items.size() && partner_[queue.items[queue.head]] == kNone) {
+    ++queue.head;  // never answered: not filed (MRR-E34)
+  }
+  if (queue.head >= queue.items.size()) return std::nullopt;  // MRR-E33 exhausted-unmatched
+  return queue.items[queue.head++];
 }
 
 // MRR-E36 leaf-jaccard: the unserved candidate of the method most similar to the live params, at
@@ -242,7 +272,7 @@ std::optional<std::size_t> Replayer::Fuzzy(std::string_view method, const Value*
     auto holders = m.holders.find(digest);
     if (holders == m.holders.end()) continue;
     for (std::uint32_t c : holders->second) {
-      if (m.candidates[c].served) continue;
+      if (m.candidates[c].served || partner_[m.candidates[c].request] == kNone) continue;
       if (m.shared[c]++ == 0) touched.push_back(c);
     }
   }
@@ -262,32 +292,76 @@ std::optional<std::size_t> Replayer::Fuzzy(std::string_view method, const Value*
   }
   if (!best || 2 * best_shared < best_union) return std::nullopt;
   m.candidates[*best].served = true;
-  return m.candidates[*best].response;
+  return m.candidates[*best].request;
 }
 
-Reply Replayer::Serve(std::size_t response, const Value& live_id) {
+// Sends what follows `anchor` in the recording up to the next line the live session must pass:
+// the server's notifications and requests recorded there (MRR-E39 in-recorded-place); a request's
+// id is remembered, so that the client's answer finds it.
+void Replayer::Pass(std::size_t anchor, Reply* reply) {
+  const std::vector<RecordedMessage>& messages = recording_->messages;
+  json::Document doc;
+  Status status;
+  for (std::size_t j = anchor == kNone ? 0 : anchor + 1; j < messages.size(); ++j) {
+    const RecordedMessage& m = messages[j];
+    if (m.kind == MessageKind::kOther) continue;  // never sent (MRR-E26)
+    const bool server_initiated =
+        m.dir == Direction::kServerToClient &&
+        (m.kind == MessageKind::kRequest || m.kind == MessageKind::kNotification);
+    if (!server_initiated) return;
+    const Value* msg = MsgOf(*lines_, m, &doc, &status);
+    if (!msg) continue;
+    if (m.kind == MessageKind::kRequest) {
+      if (const Value* id = msg->FindLast("id")) awaited_.Add(*id, j);
+    }
+    if (std::optional<std::string> bytes = UnrecordedBytes(*msg)) {
+      reply->messages.push_back({std::move(*bytes), 0, true});
+      continue;
+    }
+    reply->messages.push_back({json::ToString(*msg), 0});
+  }
+}
+
+// A recorded request matched: what the server recorded after it, then its response, unless the
+// client has still to answer a server request recorded between the two (then it is held).
+void Replayer::Serve(std::size_t request, const Value& live_id, Reply* reply) {
+  reply->matched = true;
+  Pass(request, reply);
+  const std::size_t response = partner_[request];
+  for (std::size_t j = request + 1; j < response; ++j) {
+    const RecordedMessage& m = recording_->messages[j];
+    if (m.dir == Direction::kServerToClient && m.kind == MessageKind::kRequest && !answered_[j]) {
+      held_.push_back({request, response, json::ToString(live_id)});
+      return;
+    }
+  }
+  Send(response, live_id, reply);
+}
+
+// The recorded response with the live id (MRR-E37), its delay, and what the server recorded after
+// it.
+void Replayer::Send(std::size_t response, const Value& live_id, Reply* reply) {
   const RecordedMessage& m = recording_->messages[response];
   json::Document doc;
   Status status;
   const Value* msg = MsgOf(*lines_, m, &doc, &status);
-  Reply reply;
   if (!msg) {
-    reply.log = "the recorded response on seq " + std::to_string(m.seq) +
-                " could not be read again: " + status.message();
-    reply.end = true;
-    return reply;
+    reply->log = "the recorded response on seq " + std::to_string(m.seq) +
+                 " could not be read again: " + status.message();
+    reply->end = true;
+    return;
   }
-  reply.message = WithLiveId(*msg, live_id);
-  reply.matched = true;
+  Outgoing out{WithId(*msg, live_id), 0};
   if (options_.timing.kind != Timing::Kind::kInstant && m.latency_ms) {
     const double scale =
         options_.timing.kind == Timing::Kind::kScaled ? options_.timing.factor : 1.0;
     // Capped where a sleep's clock would overflow (about 35 years).
     constexpr double kLongest = static_cast<double>(std::uint64_t{1} << 40);
     const double delay = std::min(static_cast<double>(*m.latency_ms) * scale, kLongest);
-    reply.delay_ms = static_cast<std::uint64_t>(delay);
+    out.delay_ms = static_cast<std::uint64_t>(delay);
   }
-  return reply;
+  reply->messages.push_back(std::move(out));
+  Pass(response, reply);
 }
 
 Reply Replayer::Unmatched(std::string_view method, const Value& live_id) {
@@ -305,31 +379,139 @@ Reply Replayer::Unmatched(std::string_view method, const Value& live_id) {
     case OnUnmatched::kWarn:
       break;
   }
-  reply.message = UnmatchedError(live_id);
+  reply.messages.push_back({UnmatchedError(live_id), 0});
   return reply;
 }
 
-// Only requests are answered: a notification never (EC-REC-005), nor anything that is not a
-// request (errata MRR-E38).
+Reply Replayer::Start() {
+  Reply reply;
+  Pass(kNone, &reply);
+  return reply;
+}
+
+Reply Replayer::Request(const Classified& live) {
+  std::optional<std::size_t> request;
+  switch (options_.match_mode) {
+    case MatchMode::kSequential:
+      request = Sequential(live.method, *live.id);
+      break;
+    case MatchMode::kByRequest:
+      request = ByRequest(live.method, live.params);
+      break;
+    case MatchMode::kFuzzy:
+      request = Fuzzy(live.method, live.params);
+      break;
+  }
+  if (!request) return Unmatched(live.method, *live.id);
+  Reply reply;
+  if (partner_[*request] == kNone) {  // matched, never answered: passed all the same
+    Pass(*request, &reply);
+    Reply unmatched = Unmatched(live.method, *live.id);
+    for (Outgoing& out : unmatched.messages) reply.messages.push_back(std::move(out));
+    unmatched.messages = std::move(reply.messages);
+    return unmatched;
+  }
+  Serve(*request, *live.id, &reply);
+  return reply;
+}
+
+// A client notification passes the first recorded one of its method not yet passed (MRR-E39); it
+// is never answered (EC-REC-005).
+Reply Replayer::Notification(std::string_view method) {
+  Reply reply;
+  auto it = notifications_.find(std::string(method));
+  if (it == notifications_.end() || it->second.head >= it->second.items.size()) return reply;
+  Pass(it->second.items[it->second.head++], &reply);
+  return reply;
+}
+
+// The client's answer to a server request the replay sent: it passes the recorded answer, and the
+// responses that waited for it go out (MRR-E39). An answer to nothing is ignored (MRR-E38).
+Reply Replayer::Answer(const Value& id) {
+  Reply reply;
+  const std::optional<std::uint64_t> asked = awaited_.Take(id);
+  if (!asked) return reply;
+  answered_[*asked] = true;
+  if (std::optional<std::uint64_t> recorded = answers_.Take(id)) Pass(*recorded, &reply);
+  for (std::size_t h = 0; h < held_.size();) {
+    const Held held = held_[h];
+    bool waiting = false;
+    for (std::size_t j = held.request + 1; j < held.response && !waiting; ++j) {
+      const RecordedMessage& m = recording_->messages[j];
+      waiting =
+          m.dir == Direction::kServerToClient && m.kind == MessageKind::kRequest && !answered_[j];
+    }
+    if (waiting) {
+      ++h;
+      continue;
+    }
+    held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(h));
+    json::Document live_id;
+    live_id.Parse(held.live_id);
+    Send(held.response, live_id.root(), &reply);
+  }
+  return reply;
+}
+
+Reply Replayer::ReleaseHeld() {
+  Reply reply;
+  std::vector<Held> held = std::move(held_);
+  held_.clear();
+  for (const Held& h : held) {
+    json::Document live_id;
+    live_id.Parse(h.live_id);
+    Send(h.response, live_id.root(), &reply);
+  }
+  if (!held.empty()) {
+    reply.log = std::to_string(held.size()) +
+                " response(s) sent without the client's answer to the server request(s) recorded "
+                "before them";
+  }
+  return reply;
+}
+
+std::string Replayer::RecordedInitialize() const {
+  json::Document doc;
+  Status status;
+  for (const RecordedMessage& m : recording_->messages) {
+    if (m.dir != Direction::kClientToServer || m.kind != MessageKind::kRequest) continue;
+    const Value* msg = MsgOf(*lines_, m, &doc, &status);
+    if (msg && Classify(*msg).method == "initialize") return json::ToString(*msg);
+  }
+  return "";
+}
+
+// Requests are answered, notifications and the client's answers pass their recorded places;
+// anything else changes nothing (errata MRR-E38).
 Reply Replayer::Handle(std::string_view client_line) {
   json::Document doc;
   if (!doc.Parse(client_line) || !doc.root().is_object()) return {};
   const Classified c = Classify(doc.root());
-  if (c.kind != MessageKind::kRequest) return {};
-  std::optional<std::size_t> response;
-  switch (options_.match_mode) {
-    case MatchMode::kSequential:
-      response = Sequential();
-      break;
-    case MatchMode::kByRequest:
-      response = ByRequest(c.method, c.params);
-      break;
-    case MatchMode::kFuzzy:
-      response = Fuzzy(c.method, c.params);
+  switch (c.kind) {
+    case MessageKind::kRequest:
+      return Request(c);
+    case MessageKind::kNotification:
+      return Notification(c.method);
+    case MessageKind::kResponse:
+    case MessageKind::kError:
+      return c.id ? Answer(*c.id) : Reply{};
+    case MessageKind::kOther:
       break;
   }
-  return response ? Serve(*response, *c.id) : Unmatched(c.method, *c.id);
+  return {};
 }
+
+namespace {
+
+// Adds what a reply sends to the transcript; false when the replay ends there.
+bool Record(Reply reply, ReplayTranscript* transcript) {
+  if (!reply.log.empty()) transcript->log.push_back(std::move(reply.log));
+  for (Outgoing& out : reply.messages) transcript->answers += out.line + "\n";
+  transcript->ended = reply.end;
+  return !reply.end;
+}
+
+}  // namespace
 
 Result<ReplayTranscript> ReplayScript(const LoadedRecording& recording,
                                       const RandomAccessSource& lines, std::string_view script,
@@ -337,6 +519,7 @@ Result<ReplayTranscript> ReplayScript(const LoadedRecording& recording,
   Result<Replayer> replayer = Replayer::Create(recording, lines, options);
   if (!replayer.ok()) return replayer.status();
   ReplayTranscript transcript;
+  if (!Record(replayer->Start(), &transcript)) return transcript;
   jsonl::MemorySource source(script);
   jsonl::LineReader reader(&source, {});
   jsonl::Line line;
@@ -345,23 +528,19 @@ Result<ReplayTranscript> ReplayScript(const LoadedRecording& recording,
     if (!more.ok()) return more.status();
     if (!*more) break;
     Reply reply = replayer->Handle(line.text);
-    if (!reply.log.empty()) transcript.log.push_back(std::move(reply.log));
     if (reply.forward) {
       Result<std::string> answer = forwarder ? forwarder->Forward(line.text)
                                              : Status(StatusCode::kInvalidArgument, "no upstream");
       if (!answer.ok()) {
         transcript.log.push_back("passthrough: " + answer.status().message() + ": the replay ends");
         transcript.ended = true;
-        break;
+        return transcript;
       }
-      reply.message = std::move(*answer);
+      reply.messages.push_back({std::move(*answer), 0});
     }
-    if (reply.message) transcript.answers += *reply.message + "\n";
-    if (reply.end) {
-      transcript.ended = true;
-      break;
-    }
+    if (!Record(std::move(reply), &transcript)) return transcript;
   }
+  Record(replayer->ReleaseHeld(), &transcript);  // the client's end of input
   return transcript;
 }
 

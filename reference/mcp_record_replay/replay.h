@@ -15,6 +15,7 @@
 
 #include "reference/core/keyed_hash.h"
 #include "reference/core/status.h"
+#include "reference/mcp_record_replay/jsonrpc.h"
 #include "reference/mcp_record_replay/loader.h"
 
 namespace arcs::mcp_record_replay {
@@ -42,57 +43,91 @@ struct ReplayOptions {
   OnUnmatched on_unmatched = OnUnmatched::kError;
 };
 
+// A message the mock server sends, after waiting delay_ms (the timing of a matched response).
+struct Outgoing {
+  std::string line;  // a JSON-RPC message, compact, no line end
+  std::uint64_t delay_ms = 0;
+  // `line` is the bytes of a server line the recorder could not record as a message (errata
+  // MRR-E51), sent as the server sent them: not necessarily JSON, nor UTF-8.
+  bool unrecorded = false;
+};
+
 // What the mock server does with one client message.
 struct Reply {
-  std::optional<std::string> message;  // a JSON-RPC message to send, compact, no line end
-  std::uint64_t delay_ms = 0;          // to wait before sending it
-  bool matched = false;                // `message` is a recorded response
-  bool forward = false;  // passthrough: the client's message goes to the upstream, whose
-                         // response is the answer (EC-REC-009)
-  bool end = false;      // --on-unmatched error: after `message`, the replay ends, non-zero
-  std::string log;       // a line for the log, "" for none
+  std::vector<Outgoing> messages;  // to send, in order
+  bool matched = false;            // the client's request matched a recorded one
+  bool forward = false;            // passthrough: the client's message goes to the upstream, whose
+                                   // response is the answer (EC-REC-009)
+  bool end = false;  // --on-unmatched error: after `messages`, the replay ends, non-zero
+  std::string log;   // a line for the log, "" for none
 };
 
 class Replayer {
  public:
   // Indexes `recording` (whose lines `lines` reads) for the options' match mode: pairs requests
-  // with responses by id, and keys the requests by-request; reads every recorded request once.
+  // with responses by id (either side's requests), files the requests by the mode's key and each
+  // server-initiated message under the line it follows (MRR-E39); reads every message once.
   static Result<Replayer> Create(const LoadedRecording& recording, const RandomAccessSource& lines,
                                  const ReplayOptions& options);
 
+  // What the server sends before the client says anything: the server-initiated messages recorded
+  // before any other line (errata MRR-E39). Call once, first.
+  Reply Start();
+
   // One line the client sent (without its line end).
   Reply Handle(std::string_view client_line);
+
+  // Whether a matched response waits for the client's answer to a server request recorded before
+  // it (MRR-E39); ReleaseHeld sends every such response without waiting any longer (when the
+  // client has closed its input, or has not answered in time), with a log line naming the
+  // requests left unanswered.
+  bool Holding() const { return !held_.empty(); }
+  Reply ReleaseHeld();
+
+  // The first recorded client initialize request (compact), for passthrough to start an upstream
+  // session when the client's own was never seen; "" when the recording has none.
+  std::string RecordedInitialize() const;
 
  private:
   Replayer(const LoadedRecording& recording, const RandomAccessSource& lines,
            const ReplayOptions& options)
       : recording_(&recording), lines_(&lines), options_(options) {}
   Status Index();
-  std::optional<std::size_t> Sequential();
+  void IndexMatching(std::size_t i, const Classified& c);
+  std::optional<std::size_t> Sequential(std::string_view method, const json::Value& live_id);
   std::optional<std::size_t> ByRequest(std::string_view method, const json::Value* params);
   std::optional<std::size_t> Fuzzy(std::string_view method, const json::Value* params);
-  Reply Serve(std::size_t response, const json::Value& live_id);
+  Reply Request(const Classified& live);
+  Reply Notification(std::string_view method);
+  Reply Answer(const json::Value& id);
   Reply Unmatched(std::string_view method, const json::Value& live_id);
+  void Pass(std::size_t anchor, Reply* reply);
+  void Serve(std::size_t request, const json::Value& live_id, Reply* reply);
+  void Send(std::size_t response, const json::Value& live_id, Reply* reply);
 
   const LoadedRecording* recording_;
   const RandomAccessSource* lines_;
   ReplayOptions options_;
   static constexpr std::size_t kNone = SIZE_MAX;
-  // sequential (errata MRR-E35, response-cursor): the s2c responses in file order.
-  std::vector<std::size_t> responses_;
+  // Each request's response and each response's request, either side's (MRR-E28); kNone if none.
+  std::vector<std::size_t> partner_;
+  // sequential (errata MRR-E35, request-cursor-ids): the client's requests in file order, which of
+  // them are served, and the first not served.
+  std::vector<std::size_t> requests_;
+  std::vector<bool> request_served_;
   std::size_t cursor_ = 0;
-  // by-request (MRR-E29 to MRR-E34): each key's responses, in the file order of their requests.
+  // by-request (MRR-E29 to MRR-E34): each key's answered requests, in file order.
   struct Queue {
-    std::vector<std::size_t> responses;
+    std::vector<std::size_t> items;
     std::size_t head = 0;  // the next to serve
   };
   KeyedStringMap<Queue> queues_;
-  // fuzzy (MRR-E36): each method's answered requests in file order (their responses), whether
-  // served, how many leaves their params have, and which of them holds each leaf (by the leaf's
-  // digest). A live request looks only at the candidates that share a leaf with it: any other is 0
-  // similar, never the 1/2 a match needs, so no request scans its method's every recorded one.
+  // fuzzy (MRR-E36): each method's answered requests in file order, whether served, how many
+  // leaves their params have, and which of them holds each leaf (by the leaf's digest). A live
+  // request looks only at the candidates that share a leaf with it: any other is 0 similar, never
+  // the 1/2 a match needs, so no request scans its method's every recorded one.
   struct Candidate {
-    std::size_t response;
+    std::size_t request;
     std::uint32_t leaves = 0;
     bool served = false;
   };
@@ -103,18 +138,38 @@ class Replayer {
         shared;  // scratch: leaves shared with the live request, by candidate
   };
   KeyedStringMap<Method> fuzzy_;
+  // Server-initiated messages in their recorded place (MRR-E39 in-recorded-place): the client's
+  // recorded notifications by method and answers by id, which the live ones pass in turn; the
+  // server requests sent and not yet answered; the responses held until they are.
+  KeyedStringMap<Queue> notifications_;
+  PendingIds answers_;
+  PendingIds awaited_;
+  std::vector<bool> answered_;  // by message: a server request the client has answered
+  struct Held {
+    std::size_t request, response;
+    std::string live_id;  // the live request's id, as JSON
+  };
+  std::vector<Held> held_;
 };
 
 // A whole replay without a transport: every line of `script` handled in order, as the protocol's
-// replay operation plays it. `answers` holds the messages sent, each with its line end;
-// `ended` says the replay stopped on its own (--on-unmatched error) before the script's end.
+// replay operation plays it; at its end (the client's end of input) held responses go out.
+// `answers` holds the messages sent, each with its line end; `ended` says the replay stopped on
+// its own (--on-unmatched error) before the script's end.
 struct ReplayTranscript {
   std::string answers;
   bool ended = false;
   std::vector<std::string> log;
 };
+// Where a script's passthrough sends a request: the upstream's response to it (one JSON-RPC
+// message line whose id is the request's), or an error when the upstream cannot answer.
+class Forwarder {
+ public:
+  virtual ~Forwarder() = default;
+  virtual Result<std::string> Forward(std::string_view request_line) = 0;
+};
+
 // `forwarder` answers what passthrough forwards; without one, a forward ends the replay.
-class Forwarder;
 Result<ReplayTranscript> ReplayScript(const LoadedRecording& recording,
                                       const RandomAccessSource& lines, std::string_view script,
                                       const ReplayOptions& options, Forwarder* forwarder = nullptr);

@@ -1,11 +1,18 @@
 // The replay mock server on the MCP stdio transport (§2 F-003; `arcs mcp replay`): reads the
-// client's messages one line at a time, answers each as the Replayer decides, waits what the
-// timing asks, and forwards unmatched requests to an upstream under passthrough (EC-REC-009).
+// client's messages one line at a time, answers each as the Replayer decides, sends the server's
+// own recorded messages in their place (errata MRR-E39), waits what the timing asks, and under
+// passthrough (EC-REC-009) holds a session of its own with a real upstream: the upstream gets an
+// initialize handshake (the client's own initialize, or else the recorded one) before the first
+// request forwarded to it, then the unmatched requests and the client's notifications; its
+// responses, notifications and requests reach the client (its requests under ids of ours, which
+// the client's answers are mapped back from), as they come (errata MRR-E42).
 //
 // Every wait (for the client's next line, a timing delay, the upstream's answer, a client slow to
 // take an answer) watches a stop flag, which the verb sets from its SIGINT, SIGTERM and SIGHUP
 // handlers, at least every kSlice: a stopped replay returns at once, and the caller ends the
-// upstream's process group (upstream.h) as at any other end.
+// upstream's process group (upstream.h) as at any other end. No wait for a peer is unbounded:
+// a response held for the client's answer to a server request goes out after answer_timeout, and
+// a forwarded request the upstream leaves unanswered for forward_timeout gets an error response.
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_REPLAY_SERVER_H_
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_REPLAY_SERVER_H_
 
@@ -23,50 +30,11 @@
 
 namespace arcs::mcp_record_replay {
 
-// Where passthrough sends a request: the upstream's response to it (one JSON-RPC message line
-// whose id is the request's), or an error when the upstream cannot answer.
-class Forwarder {
- public:
-  virtual ~Forwarder() = default;
-  virtual Result<std::string> Forward(std::string_view request_line) = 0;
-};
-
-// Passthrough to a real server it starts (`--upstream CMD`, run through /bin/sh -c): a request
-// is written to the server and the server's messages are read until the response with the
-// request's id; whatever else it sends meanwhile (notifications, its own requests) is dropped
-// with a log line, since the client only gets responses from a replay (errata MRR-E39). Only the
-// unmatched requests reach it (errata MRR-E42: not scored). Must be used by the thread that
-// started it (upstream.h). A Forward waiting on the upstream gives up when `stop` (may be null)
-// becomes true.
-class UpstreamForwarder : public Forwarder {
- public:
-  static Result<std::unique_ptr<UpstreamForwarder>> Start(
-      const std::string& command, std::function<void(std::string_view)> log,
-      const std::atomic<bool>* stop = nullptr,
-      std::chrono::milliseconds timeout = std::chrono::seconds(30));
-  Result<std::string> Forward(std::string_view request_line) override;
-
- private:
-  UpstreamForwarder(std::unique_ptr<Upstream> upstream, std::function<void(std::string_view)> log,
-                    const std::atomic<bool>* stop, std::chrono::milliseconds timeout)
-      : upstream_(std::move(upstream)), log_(std::move(log)), stop_(stop), timeout_(timeout) {}
-  Status Write(std::string_view bytes, std::chrono::steady_clock::time_point deadline);
-  Result<std::string> ReadLine(std::chrono::steady_clock::time_point deadline);
-  Status Wait(int fd, short events, std::chrono::steady_clock::time_point deadline,
-              std::string_view timeout_message) const;
-
-  std::unique_ptr<Upstream> upstream_;
-  std::function<void(std::string_view)> log_;
-  const std::atomic<bool>* stop_;
-  std::chrono::milliseconds timeout_;
-  std::string pending_;  // bytes read from the server after the last whole line
-};
-
 // How a served replay ended.
 enum class ServeEnd : std::uint8_t {
   kClientClosed,  // the client closed its side: a clean end
   kUnmatched,     // --on-unmatched error ended it after its error response
-  kFailed,        // the client's side or the upstream failed (the Status says how)
+  kFailed,        // the client's side or the upstream failed (`why` says how)
   kStopped,       // the stop flag (a signal) ended it
 };
 
@@ -91,15 +59,26 @@ inline constexpr std::chrono::milliseconds kMaxDelay{60'000};
 // taking.
 bool WriteLine(int fd, std::string line, const std::atomic<bool>* stop = nullptr);
 
-// Serves until the client closes in_fd, the replay ends or `stop` (may be null) becomes true.
-// `forwarder` may be null when the options do not pass through. `log` gets one line per event
-// worth telling the user. A timing delay is at most kMaxDelay (a longer one is cut, with a log
-// line), and ends early: on `stop` (nothing more is sent), when the client no longer reads (an
-// error or hang-up on out_fd: the end), and when the client has closed its input (a hang-up on
-// in_fd: MCP's stdio shutdown), after which the answers still owed go out without delay.
-Served ServeReplay(Replayer* replayer, int in_fd, int out_fd, Forwarder* forwarder,
+struct ServeOptions {
+  // How long a response waits for the client's answer to a server request recorded before it
+  // (errata MRR-E39): the MCP TypeScript SDK's default request timeout, as kMaxDelay.
+  std::chrono::milliseconds answer_timeout = kMaxDelay;
+  // How long passthrough waits for the upstream's answer to a forwarded request (its handshake
+  // included) before the client gets an error response.
+  std::chrono::milliseconds forward_timeout{30'000};
+};
+
+// Serves until the client closes in_fd (after which the responses still held go out, and the
+// upstream has forward_timeout to answer what was forwarded), the replay ends or `stop` (may be
+// null) becomes true. `upstream` (may be null when the options do not pass through) is a started
+// server whose pipes are ours while this runs. `log` gets one line per event worth telling the
+// user. A timing delay is at most kMaxDelay (a longer one is cut, with a log line), and ends
+// early: on `stop` (nothing more is sent), when the client no longer reads (an error or hang-up
+// on out_fd: the end), and when the client has closed its input (a hang-up on in_fd: MCP's stdio
+// shutdown), after which the answers still owed go out without delay.
+Served ServeReplay(Replayer* replayer, int in_fd, int out_fd, Upstream* upstream,
                    const std::function<void(std::string_view)>& log,
-                   const std::atomic<bool>* stop = nullptr);
+                   const std::atomic<bool>* stop = nullptr, const ServeOptions& options = {});
 
 }  // namespace arcs::mcp_record_replay
 

@@ -5,10 +5,19 @@
 
 namespace arcs::mcp_record_replay {
 
+namespace {
+
+constexpr std::string_view kMeta[] = {"_meta"};                           // MRR-E30
+constexpr std::string_view kInitializeOmits[] = {"_meta", "clientInfo"};  // MRR-E50
+
+}  // namespace
+
 Result<std::string> RequestKey(std::string_view method, const json::Value* params) {
   std::string canonical = "{}";  // absent and null params (MRR-E31)
   if (params && !params->is_null()) {
-    Result<std::string> jcs = canonical::Jcs(*params, "_meta");  // params._meta (MRR-E30)
+    Result<std::string> jcs = canonical::Jcs(
+        *params, method == "initialize" ? std::span<const std::string_view>(kInitializeOmits)
+                                        : std::span<const std::string_view>(kMeta));
     if (!jcs.ok()) return jcs.status();
     canonical = std::move(*jcs);
   }

@@ -1,6 +1,7 @@
 // The by-request matcher's key of a JSON-RPC request (errata MRR-E29 to MRR-E32): its method and
-// the SHA-256 of its params as RFC 8785 writes them, the params' own `_meta` member left out and
-// absent or null params read as {}. Two requests share a key exactly when a by-request replayer
+// the SHA-256 of its params as RFC 8785 writes them, the params' own `_meta` member left out (and
+// an initialize request's `clientInfo`, the client's identity: errata MRR-E50), absent or null
+// params read as {}. Two requests share a key exactly when a by-request replayer
 // must treat them as the same request.
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_REQUEST_KEY_H_
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_REQUEST_KEY_H_

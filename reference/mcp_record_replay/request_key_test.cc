@@ -28,6 +28,21 @@ TEST(RequestKeyTest, TheParamsOwnMetaIsLeftOut) {
   EXPECT_NE(Key("m", R"({"x":{"_meta":1}})"), Key("m", R"({"x":{}})"));
 }
 
+TEST(RequestKeyTest, AnInitializeRequestsClientInfoIsLeftOut) {  // errata MRR-E50
+  constexpr char kInit[] =
+      R"({"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}})";
+  EXPECT_EQ(Key("initialize", kInit),
+            Key("initialize",
+                R"({"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"d"}})"));
+  EXPECT_EQ(Key("initialize", kInit),
+            Key("initialize", R"({"protocolVersion":"2025-06-18","capabilities":{}})"));
+  EXPECT_NE(Key("initialize", kInit),
+            Key("initialize", R"({"protocolVersion":"2024-11-05","capabilities":{},)"
+                              R"("clientInfo":{"name":"c","version":"1"}})"));
+  EXPECT_NE(Key("tools/call", kInit),
+            Key("tools/call", R"({"protocolVersion":"2025-06-18","capabilities":{}})"));
+}
+
 TEST(RequestKeyTest, AbsentNullAndEmptyParamsAreOne) {
   EXPECT_EQ(Key("tools/list", ""), Key("tools/list", "{}"));
   EXPECT_EQ(Key("tools/list", "null"), Key("tools/list", "{}"));

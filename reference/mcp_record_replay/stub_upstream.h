@@ -15,7 +15,7 @@
 
 #include "reference/core/keyed_hash.h"
 #include "reference/core/status.h"
-#include "reference/mcp_record_replay/replay_server.h"
+#include "reference/mcp_record_replay/replay.h"
 
 namespace arcs::mcp_record_replay {
 

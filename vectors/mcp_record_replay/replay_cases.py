@@ -536,11 +536,12 @@ MODEL_FLAGS = {
     "MRR-E32": ["jcs", "decimal-value", "sorted-keys-text"],
     "MRR-E33": ["exhausted-unmatched", "repeat-last"],
     "MRR-E34": ["request-order", "response-order"],
-    "MRR-E35": ["response-cursor", "request-cursor"],
+    "MRR-E35": ["request-cursor-ids", "response-cursor", "request-cursor"],
     "MRR-E36": ["leaf-jaccard", "best-of-method", "same-target"],
     "MRR-E37": ["exact-value", "double-value"],
-    "MRR-E39": ["responses-only", "with-server-messages"],
+    "MRR-E39": ["in-recorded-place", "responses-only", "with-server-messages"],
     "MRR-E41": ["error-then-exit", "exit-only"],
+    "MRR-E50": ["client-identity-ignored", "params-as-sent"],
 }
 ARCS_READINGS = {f: r[0] for f, r in MODEL_FLAGS.items()}
 _ABSENT_KEY = "<absent>"
@@ -580,6 +581,9 @@ def _decimal_text(v):
 def key_of(m, rd):
     """(method, canonical params) under the readings, or None when there is no key."""
     p = _params(m, rd)
+    if m["method"] == "initialize" and isinstance(p, dict) and \
+            rd["MRR-E50"] == "client-identity-ignored":
+        p = {k: v for k, v in p.items() if k != "clientInfo"}
     if p == _ABSENT_KEY:
         return (m["method"], _ABSENT_KEY)
     try:
@@ -640,11 +644,21 @@ def replay(entries, script_msgs, match_mode="sequential", on_unmatched="error", 
             queues.setdefault(k, []).append(pairs[qi])
     served_requests = set()
     answers = []
+    place = InPlace(entries, pairs, answers, rd)
+    if rd["MRR-E39"] == "in-recorded-place":
+        place.emit(None)
     for live in script_msgs:
         if kind(live) != "request":
+            if rd["MRR-E39"] == "in-recorded-place":
+                place.client_message(live)
             continue            # notifications and anything else: no answer (MRR-E38)
         hit = None
-        if match_mode == "sequential" and rd["MRR-E35"] == "response-cursor":
+        if match_mode == "sequential" and rd["MRR-E35"] == "request-cursor-ids":
+            chosen = place.sequential_by_id(live)
+            hit = pairs.get(chosen) if chosen is not None else None
+            if chosen is not None and hit is None and rd["MRR-E39"] == "in-recorded-place":
+                place.emit(chosen)      # matched, never answered: passed all the same
+        elif match_mode == "sequential" and rd["MRR-E35"] == "response-cursor":
             if cursor < len(responses):
                 hit = responses[cursor]
                 cursor += 1
@@ -698,15 +712,120 @@ def replay(entries, script_msgs, match_mode="sequential", on_unmatched="error", 
                 return {"answers": answers, "end": "exit-non-zero"}
             answers.append({"$unmatched": live["id"]})
             continue
+        if rd["MRR-E39"] == "in-recorded-place" and hit in request_of:
+            place.serve(request_of[hit], live["id"])
+            continue
         if rd["MRR-E39"] == "with-server-messages" and hit in request_of:
             for j in range(request_of[hit] + 1, hit):
                 e = entries[j]
                 if e["dir"] == "s2c" and kind(e["msg"]) in ("request", "notification"):
                     answers.append(copy.deepcopy(e["msg"]))
-        out = copy.deepcopy(entries[hit]["msg"])
-        out["id"] = live["id"]
-        answers.append(_as_double(out) if rd["MRR-E37"] == "double-value" else out)
+        answers.append(place.served(hit, live["id"]))
+    place.release_held()    # the client's end of input
     return {"answers": answers, "end": "script-end"}
+
+
+class InPlace:
+    """MRR-E39 in-recorded-place, and MRR-E35 request-cursor-ids: what the server recorded of its
+    own accord goes out once the live session passes the line it follows (a client request
+    matched, a response served, a client notification or answer passing the first recorded one of
+    its method or id); a response recorded after a server request waits for the client's answer
+    to it (the script's end releases it)."""
+
+    WINDOW = 64
+
+    def __init__(self, entries, pairs, answers, rd):
+        self.entries, self.pairs, self.answers, self.rd = entries, pairs, answers, rd
+        self.requests = [i for i, e in enumerate(entries)
+                         if e["dir"] == "c2s" and kind(e["msg"]) == "request"]
+        self.served_requests = set()
+        self.used_client = set()    # recorded client notifications and answers passed
+        self.awaited = []           # (id, index) of server requests sent, unanswered
+        self.answered = set()
+        self.held = []              # (request, response, live id)
+
+    def sequential_by_id(self, live):
+        rest = [q for q in self.requests if q not in self.served_requests]
+        if not rest:
+            return None
+        until = self.pairs.get(rest[0], len(self.entries))
+        chosen = None
+        for q in [q for q in rest if q < until][:self.WINDOW]:
+            m = self.entries[q]["msg"]
+            if m["method"] == live["method"] and id_eq(m["id"], live["id"]):
+                chosen = q
+                break
+        if chosen is None and self.entries[rest[0]]["msg"]["method"] == live["method"]:
+            chosen = rest[0]
+        if chosen is not None:
+            self.served_requests.add(chosen)
+        return chosen
+
+    def emit(self, anchor):
+        j = 0 if anchor is None else anchor + 1
+        while j < len(self.entries):
+            e = self.entries[j]
+            k = kind(e["msg"])
+            if k == "other":
+                j += 1
+                continue
+            if e["dir"] != "s2c" or k not in ("request", "notification"):
+                return
+            self.answers.append(copy.deepcopy(e["msg"]))
+            if k == "request":
+                self.awaited.append((e["msg"]["id"], j))
+            j += 1
+
+    def waits(self, q, r):
+        return any(self.entries[j]["dir"] == "s2c" and kind(self.entries[j]["msg"]) == "request"
+                   and j not in self.answered for j in range(q + 1, r))
+
+    def served(self, r, live_id):
+        out = copy.deepcopy(self.entries[r]["msg"])
+        out["id"] = live_id
+        return _as_double(out) if self.rd["MRR-E37"] == "double-value" else out
+
+    def send(self, r, live_id):
+        self.answers.append(self.served(r, live_id))
+        self.emit(r)
+
+    def serve(self, q, live_id):
+        self.emit(q)
+        r = self.pairs[q]
+        if self.waits(q, r):
+            self.held.append((q, r, live_id))
+        else:
+            self.send(r, live_id)
+
+    def pass_client(self, test):
+        for j, e in enumerate(self.entries):
+            if e["dir"] == "c2s" and j not in self.used_client and test(e["msg"]):
+                self.used_client.add(j)
+                self.emit(j)
+                return
+
+    def client_message(self, live):
+        k = kind(live)
+        if k == "notification":
+            self.pass_client(lambda m: kind(m) == "notification" and m["method"] == live["method"])
+            return
+        if k != "response":
+            return
+        asked = next((a for a in self.awaited if id_eq(a[0], live["id"])), None)
+        if asked is None:
+            return
+        self.awaited.remove(asked)
+        self.answered.add(asked[1])
+        self.pass_client(lambda m: kind(m) == "response" and id_eq(m["id"], live["id"]))
+        for h in list(self.held):
+            if not self.waits(h[0], h[1]):
+                self.held.remove(h)
+                self.send(h[1], h[2])
+
+    def release_held(self):
+        for q, r, live_id in self.held:
+            self.send(r, live_id)
+        self.held = []
 
 
 def served(response, live_id):
@@ -1087,8 +1206,9 @@ add("sequential-method-differs",
     args={"on_unmatched": "warn"},
     reqs=R_BASE + R_SEQ_DEFAULT + R_WARN,
     quotes=["sequential", "ec4", "warn"], errata=["MRR-E35", "MRR-E41"],
-    flag="MRR-E35", arcs="response-cursor",
-    readings={"response-cursor": ok(res(101, INIT_RESULT), res(102, LIST_RESULT), res(103, RA), U(104)),
+    flag="MRR-E35", arcs="request-cursor-ids",
+    readings={"request-cursor-ids": AUTO,
+              "response-cursor": ok(res(101, INIT_RESULT), res(102, LIST_RESULT), res(103, RA), U(104)),
               "request-cursor": ok(res(101, INIT_RESULT), U(102), res(103, LIST_RESULT), res(104, RA))})
 
 NULL_ERR = err(None, -32700, "Parse error")
@@ -1102,10 +1222,29 @@ add("sequential-orphan-response-in-stream",
     args={"on_unmatched": "warn"},
     reqs=R_BASE + R_SEQ_DEFAULT + R_WARN,
     quotes=["sequential", "ec4", "warn"], errata=["MRR-E28", "MRR-E35", "MRR-E41"],
-    flag="MRR-E35", arcs="response-cursor",
-    readings={"response-cursor": ok(res("a", INIT_RESULT), served(NULL_ERR, "b"),
+    flag="MRR-E35", arcs="request-cursor-ids",
+    readings={"request-cursor-ids": AUTO,
+              "response-cursor": ok(res("a", INIT_RESULT), served(NULL_ERR, "b"),
                                     res("c", LIST_RESULT)),
               "request-cursor": ok(res("a", INIT_RESULT), res("b", LIST_RESULT), U("c"))})
+
+CONC = init_pair(1) + [("c2s", req(2, "tools/call", call("read_file", path=A))),
+                       ("c2s", req(3, "tools/call", call("read_file", path=B))),
+                       ("s2c", res(3, RB)), ("s2c", res(2, RA))]
+add("sequential-concurrent-ids",
+    "Sequential replay of two concurrent read_file calls (ids 2 and 3, answered 3 first); the live "
+    "client sends them with the recorded ids but in the other order: paired by id, each gets its "
+    "own response; by position, the first live call gets the first recorded call's response "
+    "(request cursor) or the first recorded response.",
+    recording(CONC),
+    [init_req(1), req(3, "tools/call", call("read_file", path=B)),
+     req(2, "tools/call", call("read_file", path=A))],
+    reqs=R_BASE + R_SEQ_DEFAULT,
+    quotes=["sequential", "ec4"], errata=["MRR-E35"],
+    flag="MRR-E35", arcs="request-cursor-ids",
+    readings={"request-cursor-ids": ok(res(1, INIT_RESULT), res(3, RB), res(2, RA)),
+              "response-cursor": ok(res(1, INIT_RESULT), res(3, RB), res(2, RA)),
+              "request-cursor": ok(res(1, INIT_RESULT), res(3, RA), res(2, RB))})
 
 # ---- EC-REC-003, MRR-E29: by-request keys -----------------------------------------------------
 
@@ -1596,6 +1735,20 @@ add("replay-long-fraction",
                                  res("frac", {"content": [], "structuredContent":
                                               {"ratio": 500000000000000000000}}))})
 
+NEWER_CLIENT = dict(INIT_PARAMS, clientInfo={"name": "ci-agent", "version": "1.0.1"})
+add("by-request-initialize-client-version",
+    "By-request replay, --on-unmatched warn, to a client whose initialize differs from the "
+    "recorded one only in its clientInfo version: served as the recorded initialize when the "
+    "client's identity is left out of the key, unmatched when params are keyed as sent.",
+    recording(init_pair(1) + [("c2s", req(2, "tools/list")), ("s2c", res(2, LIST_RESULT))]),
+    [req("i", "initialize", NEWER_CLIENT), req("l", "tools/list")],
+    args={"match_mode": "by-request", "on_unmatched": "warn"},
+    reqs=R_BASE + R_BYREQ + R_WARN,
+    quotes=["by-request", "warn"], errata=["MRR-E29", "MRR-E50"],
+    flag="MRR-E50", arcs="client-identity-ignored",
+    readings={"client-identity-ignored": ok(res("i", INIT_RESULT), res("l", LIST_RESULT)),
+              "params-as-sent": ok(U("i"), res("l", LIST_RESULT))})
+
 # ---- MRR-E39: server-initiated messages -------------------------------------------------------
 
 PROG1 = notif("notifications/progress", {"progressToken": "pt-1", "progress": 1, "total": 2})
@@ -1609,8 +1762,9 @@ add("replay-progress-notifications",
     [init_req("i"), req("c", "tools/call", PROG_CALL)],
     reqs=R_BASE + R_SEQ_DEFAULT,
     quotes=["serves", "handle-request-sig", "lossless"], errata=["MRR-E39"],
-    flag="MRR-E39", arcs="responses-only",
-    readings={"responses-only": ok(res("i", INIT_RESULT), res("c", RA)),
+    flag="MRR-E39", arcs="in-recorded-place",
+    readings={"in-recorded-place": AUTO,
+              "responses-only": ok(res("i", INIT_RESULT), res("c", RA)),
               "with-server-messages": ok(res("i", INIT_RESULT), PROG1, PROG2, res("c", RA))})
 
 LIST_CHANGED = notif("notifications/tools/list_changed")
@@ -1623,8 +1777,9 @@ add("replay-list-changed-before-response",
     [init_req("i"), req("c", "tools/call", call("read_file", path=A)), req("l", "tools/list")],
     reqs=R_BASE + R_SEQ_DEFAULT,
     quotes=["serves", "handle-request-sig", "lossless"], errata=["MRR-E39"],
-    flag="MRR-E39", arcs="responses-only",
-    readings={"responses-only": ok(res("i", INIT_RESULT), res("c", RA), res("l", LIST_RESULT)),
+    flag="MRR-E39", arcs="in-recorded-place",
+    readings={"in-recorded-place": AUTO,
+              "responses-only": ok(res("i", INIT_RESULT), res("c", RA), res("l", LIST_RESULT)),
               "with-server-messages": ok(res("i", INIT_RESULT), LIST_CHANGED, res("c", RA),
                                          res("l", LIST_RESULT))})
 
@@ -1643,20 +1798,62 @@ add("replay-sampling-request-during-call",
     [init_req("i"), req("c", "tools/call", call("summarize", path=A)), SAMPLING_REPLY],
     reqs=R_BASE + R_SEQ_DEFAULT,
     quotes=["serves", "handle-request-sig", "lossless"], errata=["MRR-E38", "MRR-E39"],
-    flag="MRR-E39", arcs="responses-only",
-    readings={"responses-only": ok(res("i", INIT_RESULT), res("c", RB)),
+    flag="MRR-E39", arcs="in-recorded-place",
+    readings={"in-recorded-place": AUTO,
+              "responses-only": ok(res("i", INIT_RESULT), res("c", RB)),
               "with-server-messages": ok(res("i", INIT_RESULT), SAMPLING, res("c", RB))})
+
+ROOTS = req("srv-r", "roots/list")
+ROOTS_REPLY = res("srv-r", {"roots": [{"uri": "file:///tmp", "name": "tmp"}]})
+add("replay-roots-request-after-initialized",
+    "Replay of a session in which the server asked the client for its roots right after "
+    "notifications/initialized, and the client answered: the roots request goes out after the "
+    "live client's notifications/initialized in its recorded place, or never (it answers no "
+    "request).",
+    recording(init_pair(1) + [("c2s", INITIALIZED), ("s2c", ROOTS), ("c2s", ROOTS_REPLY),
+                              ("c2s", req(2, "tools/list")), ("s2c", res(2, LIST_RESULT))]),
+    [init_req("i"), INITIALIZED, ROOTS_REPLY, req("l", "tools/list")],
+    reqs=R_BASE + R_SEQ_DEFAULT,
+    quotes=["serves", "handle-request-sig", "lossless"], errata=["MRR-E38", "MRR-E39"],
+    flag="MRR-E39", arcs="in-recorded-place",
+    readings={"in-recorded-place": ok(res("i", INIT_RESULT), ROOTS, res("l", LIST_RESULT)),
+              "responses-only": ok(res("i", INIT_RESULT), res("l", LIST_RESULT)),
+              "with-server-messages": ok(res("i", INIT_RESULT), res("l", LIST_RESULT))})
+
+add("replay-response-awaits-sampling-answer",
+    "By-request replay of a tools/call during which the server sent a sampling request; the live "
+    "client sends a ping before it answers the sampling request: the tool's response waits for "
+    "that answer (the ping's goes out first), or goes out at once after the sampling request, or "
+    "is the only message sent.",
+    recording(init_pair(1) + [("c2s", req(2, "tools/call", call("summarize", path=A))),
+                              ("s2c", SAMPLING), ("c2s", SAMPLING_REPLY),
+                              ("s2c", res(2, RB)),
+                              ("c2s", req(3, "ping")), ("s2c", res(3, {}))]),
+    [init_req("i"), req("c", "tools/call", call("summarize", path=A)), req("p", "ping"),
+     SAMPLING_REPLY],
+    args={"match_mode": "by-request"},
+    reqs=R_BASE + R_BYREQ,
+    quotes=["serves", "handle-request-sig", "lossless"], errata=["MRR-E38", "MRR-E39"],
+    flag="MRR-E39", arcs="in-recorded-place",
+    readings={"in-recorded-place": ok(res("i", INIT_RESULT), SAMPLING, res("p", {}),
+                                      res("c", RB)),
+              "responses-only": ok(res("i", INIT_RESULT), res("c", RB), res("p", {})),
+              "with-server-messages": ok(res("i", INIT_RESULT), SAMPLING, res("c", RB),
+                                         res("p", {}))})
 
 LOG = notif("notifications/message", {"level": "info", "data": "session closing"})
 add("replay-trailing-notification",
     "Replay of a recording whose last message is a server logging notification after the last "
-    "response: never sent, under either reading.",
+    "response: sent after that response in its recorded place, or never.",
     recording(init_pair(1) + [("c2s", req(2, "tools/list")), ("s2c", res(2, LIST_RESULT)),
                               ("s2c", LOG)]),
     [init_req("i"), req("l", "tools/list")],
     reqs=R_BASE + R_SEQ_DEFAULT,
-    quotes=["serves", "handle-request-sig"], errata=["MRR-E39"],
-    hand=ok(res("i", INIT_RESULT), res("l", LIST_RESULT)))
+    quotes=["serves", "handle-request-sig", "lossless"], errata=["MRR-E39"],
+    flag="MRR-E39", arcs="in-recorded-place",
+    readings={"in-recorded-place": ok(res("i", INIT_RESULT), res("l", LIST_RESULT), LOG),
+              "responses-only": ok(res("i", INIT_RESULT), res("l", LIST_RESULT)),
+              "with-server-messages": ok(res("i", INIT_RESULT), res("l", LIST_RESULT))})
 
 # ---- MRR-E40: timing --------------------------------------------------------------------------
 
@@ -2392,8 +2589,9 @@ shared("null-id-error-response",
        BASE_SCRIPT + [req("s-3", "tools/list")], args={"on_unmatched": "warn"},
        reqs=R_LOADED + R_SEQ_DEFAULT + R_WARN,
        quotes=["sequential", "warn"], errata=["MRR-E28", "MRR-E35"],
-       flag="MRR-E35", arcs="response-cursor",
-       readings={"response-cursor": ok(res("s-1", V_INIT_RESULT), res("s-2", V_HOSTS),
+       flag="MRR-E35", arcs="request-cursor-ids",
+       readings={"request-cursor-ids": AUTO,
+                 "response-cursor": ok(res("s-1", V_INIT_RESULT), res("s-2", V_HOSTS),
                                        served(NULL_ID_ERROR, "s-3")),
                  "request-cursor": ok(res("s-1", V_INIT_RESULT), res("s-2", V_HOSTS), U("s-3"))})
 
@@ -2426,8 +2624,9 @@ if "ec-rec-004-out-of-order" in THEIRS:
         THEIRS["ec-rec-004-out-of-order"], EC4_SCRIPT,
         reqs=R_LOADED + R_SEQ_DEFAULT + ["EC-REC-004", "MRR-MATCH-4"],
         quotes=["ec4", "sequential", "default-match"], errata=["MRR-E35"],
-        flag="MRR-E35", arcs="response-cursor",
-        readings={"response-cursor": ok(res("s-1", V_INIT_RESULT), res("s-2", V_LISTING),
+        flag="MRR-E35", arcs="request-cursor-ids",
+        readings={"request-cursor-ids": AUTO,
+                  "response-cursor": ok(res("s-1", V_INIT_RESULT), res("s-2", V_LISTING),
                                         res("s-3", V_HOSTS)),
                   "request-cursor": ok(res("s-1", V_INIT_RESULT), res("s-2", V_HOSTS),
                                        res("s-3", V_LISTING))},

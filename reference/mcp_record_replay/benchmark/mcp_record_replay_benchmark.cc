@@ -852,7 +852,8 @@ class LookupClient {
     const double cpu = ThreadCpuSeconds();
     for (const std::string& line : lines) {
       mrr::Reply reply = replayer_->Handle(line);
-      replies->push_back(reply.message && !reply.end ? std::move(*reply.message) : "");
+      replies->push_back(
+          reply.messages.size() == 1 && !reply.end ? std::move(reply.messages.front().line) : "");
     }
     time->cpu += ThreadCpuSeconds() - cpu;
     time->wall += Seconds(start);
@@ -1024,7 +1025,8 @@ Outcome FuzzyPart(const Options& options) {
     const Clock::time_point start = Clock::now();
     mrr::Reply reply = replayer->Handle(line);
     ms.push_back(Seconds(start) * 1e3);
-    if (!reply.message || reply.message->find(LookupAnswer(key) + " ") == std::string::npos) {
+    if (reply.messages.size() != 1 ||
+        reply.messages.front().line.find(LookupAnswer(key) + " ") == std::string::npos) {
       std::fprintf(stderr, "arcs_mcp_record_replay_benchmark: fuzzy served the wrong answer\n");
       return kFailed;
     }

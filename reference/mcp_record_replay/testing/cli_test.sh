@@ -189,4 +189,69 @@ check "replay: the upstream's stderr line, escaped" \
 check "replay: the unmatched method, escaped" \
   grep -qF 'for "m \\u001b]0;title\\u0007 \\u009b \\u202e": forwarded' "$dir/replay.err"
 check "replay: nothing raw on stderr" no_raw_controls "$dir/replay.err"
+
+# Lines that are no message (errata MRR-E51): forwarded as they were, and recorded in their place
+# as arcs/unrecorded, whose base64 Python decodes back to each line; the recording stays valid.
+dir=$work/unrecorded
+mkdir -p "$dir"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping"}' >"$dir/client"
+printf 'not json\n\377\376\n[1,2]\n{"jsonrpc":"2.0","method":"cut' >"$dir/server"
+"$arcs" mcp record --upstream "cat '$dir/server'; cat >/dev/null" -o "$dir/rec.jsonl" \
+  <"$dir/client" >"$dir/out" 2>"$dir/err"
+check "record: the server's lines reach the client as they were" cmp -s "$dir/server" "$dir/out"
+check "record: the recording with arcs/unrecorded lines is valid" \
+  "$arcs" validate --format mcp-record-replay "$dir/rec.jsonl"
+unrecorded_as_sent() {
+  /usr/bin/python3 - "$dir/rec.jsonl" <<'PY'
+import base64, json, sys
+got = []
+for text in open(sys.argv[1], 'rb'):
+    line = json.loads(text)
+    msg = line.get('msg') or {}
+    if msg.get('method') == 'arcs/unrecorded':
+        p = msg['params']
+        data = base64.b64decode(p['base64'], validate=True)
+        assert p['bytes'] == len(data) and 'truncated' not in p, p
+        got.append((line['dir'], p['reason'], data))
+want = [('s2c', 'not-json', b'not json'), ('s2c', 'not-utf8', b'\xff\xfe'),
+        ('s2c', 'not-an-object', b'[1,2]'),
+        ('s2c', 'unterminated', b'{"jsonrpc":"2.0","method":"cut')]
+sys.exit(0 if got == want else f'{got} != {want}')
+PY
+}
+check "record: each line recorded as arcs/unrecorded, in order, its bytes in base64" \
+  unrecorded_as_sent
+"$arcs" mcp replay -r "$dir/rec.jsonl" --on-unmatched warn <"$dir/client" >"$dir/replayed" \
+  2>/dev/null
+check "replay: the server's lines go out as they were recorded, each with its line end" \
+  bash -c "head -c \$(( \$(wc -c <'$dir/server') + 1 )) '$dir/replayed' |
+           cmp -s - <(cat '$dir/server'; printf '\n')"
+
+# Redaction (errata MRR-E52): the recording leaves the secrets out, the forwarded bytes keep them.
+dir=$work/redact
+mkdir -p "$dir"
+secret='hunter2-Secret'
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"password":"hunter2-\u0053ecret","key":"sk-abc123"}}}' \
+  >"$dir/client"
+ARCS_TEST_SECRET=$secret "$arcs" mcp record --upstream cat -o "$dir/rec.jsonl" \
+  --redact-env ARCS_TEST_SECRET --redact 'sk-[a-z0-9]+' <"$dir/client" >"$dir/out" 2>"$dir/err"
+check "redact: the client's bytes reach the server and back unchanged" cmp -s "$dir/client" "$dir/out"
+check "redact: the recording holds no secret" \
+  bash -c "! grep -qF -e '$secret' -e sk-abc123 '$dir/rec.jsonl'"
+check "redact: both messages redacted" \
+  test "$(grep -c '"password":"\[REDACTED:ARCS_TEST_SECRET\]","key":"\[REDACTED\]"' "$dir/rec.jsonl")" = 2
+check "redact: the header states the rules" has_line "$dir/rec.jsonl" \
+  '"redaction":{"env":\["ARCS_TEST_SECRET"\],"patterns":\["sk-\[a-z0-9\]+"\]}'
+check "redact: the recording is valid" "$arcs" validate --format mcp-record-replay "$dir/rec.jsonl"
+env -u ARCS_TEST_UNSET "$arcs" mcp record --upstream cat -o "$dir/unset.jsonl" \
+  --redact-env ARCS_TEST_UNSET </dev/null >/dev/null 2>"$dir/unset.err"
+status=$?
+check "redact: an unset variable is a usage error (exit 2, got $status)" test "$status" = 2
+check "redact: ... which says so, before any file is written" \
+  bash -c "grep -q 'no such environment variable' '$dir/unset.err' && ! test -e '$dir/unset.jsonl'"
+"$arcs" mcp record --upstream cat -o "$dir/bad.jsonl" --redact 'a(b' </dev/null >/dev/null \
+  2>"$dir/bad.err"
+status=$?
+check "redact: an invalid pattern is a usage error (exit 2, got $status)" test "$status" = 2
+check "redact: ... naming RE2's complaint" grep -q 'missing )' "$dir/bad.err"
 exit $failed

@@ -3,7 +3,8 @@
 // it got back as JSON. Recording the session (`arcs mcp record --upstream SERVER -o rec.jsonl` as
 // the --server) and replaying it (`arcs mcp replay -r rec.jsonl`) must give the same results file.
 //
-// usage: node mcp_client.mjs --server "<shell command>" [--shuffle] [--out results.json]
+// usage: node mcp_client.mjs --server "<shell command>" [--shuffle] [--rich] [--skip NAME]...
+//                            [--out results.json]
 //
 // The session: initialize (connect() sends it, then the notification notifications/initialized),
 // tools/list, resources/list, prompts/list, then tools/call (echo x3, get-sum x2,
@@ -13,13 +14,23 @@
 // replay must still answer each); the results file is the same either way. Requests are sent one
 // at a time, each awaited.
 //
-// Replayable: the client declares no capabilities, so server-everything asks it nothing (it sends
-// roots/list only to a client with `roots`; sampling and elicitation only from tools this session
-// does not call), and no tool is called that makes the server talk on its own (simulated logging,
-// resource subscriptions, progress). What server-everything 2026.8.31 still sends of its own
-// accord in this session is one notifications/tools/list_changed right after
-// notifications/initialized (it registers its task tool then), which the client ignores and a
-// responses-only replay (errata MRR-E39) need not send.
+// --rich declares the roots and sampling capabilities and adds what makes the server talk on its
+// own: server-everything asks for the client's roots 350 ms after notifications/initialized and
+// logs what it got, registers the sampling tool (notifications/tools/list_changed), sends a
+// sampling/createMessage request during trigger-sampling-request (the client answers it with a
+// fixed message), and progress notifications during trigger-long-running-operation. The results
+// then also hold each call's progress, and what the server said and asked of its own accord (the
+// distinct notifications and requests, sorted: a replay that also passes a call through to a
+// live server may hear them twice); the client waits for the roots' log line before it ends.
+// --skip NAME leaves a call out (a recording without it, for passthrough to answer).
+//
+// Without --rich, replayable under every reading of errata MRR-E39: the client declares no
+// capabilities, so server-everything asks it nothing (it sends roots/list only to a client with
+// `roots`; sampling and elicitation only from tools this session does not call), and no tool is
+// called that makes the server talk on its own (simulated logging, resource subscriptions,
+// progress). What server-everything 2026.8.31 still sends of its own accord in this session is
+// notifications/tools/list_changed right after notifications/initialized (it registers its task
+// tool then), which this client ignores.
 //
 // The results are deterministic: only the static parts of server-everything are read (its dynamic
 // resources carry the time), and nothing of the transport (pids, timings) is written. Exit
@@ -34,19 +45,25 @@ const here = dirname(fileURLToPath(import.meta.url));
 const sdk = join(here, '../../../tools/node/node_modules/@modelcontextprotocol/sdk/dist/esm');
 const { Client } = await import(pathToFileURL(join(sdk, 'client/index.js')).href);
 const { StdioClientTransport } = await import(pathToFileURL(join(sdk, 'client/stdio.js')).href);
+const { CreateMessageRequestSchema, ListRootsRequestSchema, ProgressNotificationSchema } =
+  await import(pathToFileURL(join(sdk, 'types.js')).href);
 
 function usage(message) {
   process.stderr.write(`mcp_client.mjs: ${message}\n` +
-    'usage: node mcp_client.mjs --server "<shell command>" [--shuffle] [--out results.json]\n');
+    'usage: node mcp_client.mjs --server "<shell command>" [--shuffle] [--rich] [--skip NAME]... ' +
+    '[--out results.json]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const args = { server: null, shuffle: false, out: null };
+  const args = { server: null, shuffle: false, rich: false, skip: new Set(), out: null };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
-    if (a === '--shuffle') {
-      args.shuffle = true;
+    if (a === '--shuffle' || a === '--rich') {
+      args[a.slice(2)] = true;
+    } else if (a === '--skip') {
+      if (i + 1 >= argv.length) usage('--skip needs a value');
+      args.skip.add(argv[++i]);
     } else if (a === '--server' || a === '--out') {
       if (i + 1 >= argv.length) usage(`${a} needs a value`);
       args[a.slice(2)] = argv[++i];
@@ -84,6 +101,20 @@ const CALLS = [
   ['prompt-unknown', (c) => c.getPrompt({ name: 'no-such-prompt' }, OPTIONS)],
 ];
 
+// The calls of --rich. The progress notifications a call gets are kept by a handler of our own:
+// the SDK's drops one that comes in the same read as the response (it forgets the token first).
+const RICH_CALLS = [
+  ['long-running', (c) => c.callTool(
+    { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined,
+    { ...OPTIONS, onprogress: () => {} })],
+  ['sampling', (c) => tool(c, 'trigger-sampling-request', { prompt: 'Say hi', maxTokens: 10 })],
+];
+const ROOTS = { roots: [{ uri: 'file:///tmp/arcs-roots', name: 'arcs test root' }] };
+const SAMPLED = {
+  role: 'assistant', content: { type: 'text', text: 'hi from the client' }, model: 'arcs-model',
+  stopReason: 'endTurn',
+};
+
 // The codes the SDK gives its own failures: the connection closed (-32000), no answer in time
 // (-32001). No answer at all means the session did not run.
 const TRANSPORT_FAILURES = new Set([-32000, -32001]);
@@ -100,10 +131,40 @@ async function outcome(call) {
   }
 }
 
+// What the server says and asks of its own accord, as distinct sorted lines; `rootsLogged`
+// resolves once its log line about the roots has come; `progress` gets the progress and total of
+// each progress notification (the token is the live request's id, which a shuffled replay's
+// recording does not know).
+function listen(client) {
+  const heard = new Set();
+  const progress = { of: [] };
+  client.setNotificationHandler(ProgressNotificationSchema, async (n) => {
+    progress.of.push({ progress: n.params.progress, total: n.params.total });
+  });
+  let logged;
+  const rootsLogged = new Promise((resolve) => { logged = resolve; });
+  client.fallbackNotificationHandler = async (n) => {
+    const data = n.params?.data;
+    heard.add(`notification ${n.method}${data === undefined ? '' : ' ' + JSON.stringify(data)}`);
+    if (typeof data === 'string' && data.startsWith('Roots updated')) logged();
+  };
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    heard.add('request roots/list');
+    return ROOTS;
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    heard.add(`request sampling/createMessage ${JSON.stringify(request.params.messages)}`);
+    return SAMPLED;
+  });
+  return { heard, rootsLogged, progress };
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const transport = new StdioClientTransport({ command: '/bin/sh', args: ['-c', args.server] });
-  const client = new Client({ name: 'arcs-mcp-client', version: '1.0.0' }, { capabilities: {} });
+  const capabilities = args.rich ? { roots: {}, sampling: {} } : {};
+  const client = new Client({ name: 'arcs-mcp-client', version: '1.0.0' }, { capabilities });
+  const listening = args.rich ? listen(client) : null;
   const results = {};
   try {
     await client.connect(transport, OPTIONS);
@@ -113,11 +174,27 @@ async function main() {
     results.tools = await outcome(() => client.listTools(undefined, OPTIONS));
     results.resources = await outcome(() => client.listResources(undefined, OPTIONS));
     results.prompts = await outcome(() => client.listPrompts(undefined, OPTIONS));
-    const calls = args.shuffle ? [...CALLS].reverse() : CALLS;
+    const all = [...CALLS, ...(args.rich ? RICH_CALLS : [])].filter(([n]) => !args.skip.has(n));
+    const calls = args.shuffle ? [...all].reverse() : all;
     results.calls = {};
-    for (const [name, call] of calls) results.calls[name] = await outcome(() => call(client));
+    for (const [name, call] of calls) {
+      const progress = [];
+      if (listening) listening.progress.of = progress;
+      results.calls[name] = await outcome(() => call(client));
+      if (progress.length) results.calls[name].progress = progress;
+    }
     // One key order whatever the call order, so that --shuffle writes the same file.
-    results.calls = Object.fromEntries(CALLS.map(([name]) => [name, results.calls[name]]));
+    results.calls = Object.fromEntries(all.map(([name]) => [name, results.calls[name]]));
+    if (listening) {
+      let timer;
+      const waited = await Promise.race([
+        listening.rootsLogged.then(() => true),
+        new Promise((resolve) => { timer = setTimeout(() => resolve(false), OPTIONS.timeout); }),
+      ]);
+      clearTimeout(timer);
+      if (!waited) throw new Error('the server never logged the roots it got');
+      results.heard = [...listening.heard].sort();
+    }
   } finally {
     await client.close();
   }

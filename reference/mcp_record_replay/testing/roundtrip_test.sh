@@ -4,6 +4,12 @@
 # recording with no server running: in the recorded order (sequential), and with its calls in
 # reverse order (by-request). The client's results must be identical every time, the proxy must
 # change nothing (a direct session gives the same results), and the recording must be valid.
+# Then the rich session (issue #26): a client with roots and sampling, to which the server talks
+# on its own (roots/list and a log line after the handshake, list_changed, progress during a call,
+# a sampling request during another): replayed in order and reversed, with no server running, it
+# must get the same results, what the server said of its own accord included (errata MRR-E39); and
+# a recording without the sampling call, replayed with passthrough to a live server, must answer
+# that call as the live server does (errata MRR-E42).
 # usage: roundtrip_test.sh ARCS REPO
 set -uo pipefail
 arcs=$1
@@ -53,4 +59,33 @@ check "reversed calls under sequential are answered wrongly (EC-REC-004)" \
   bash -c "! node '$client' --server \"$arcs mcp replay -r '$work/rec.jsonl' --on-unmatched warn\" \
              --shuffle --out '$work/wrong.json' || ! cmp -s '$work/recorded.json' '$work/wrong.json'"
 check "replaying left the recording's bytes as they were" sha256sum --quiet -c "$work/rec.sha256"
+
+check "a rich direct session" run_client "$server" "$work/rich-direct.json" --rich
+check "the rich session through arcs mcp record" \
+  run_client "$arcs mcp record --upstream '$server' -o '$work/rich.jsonl'" "$work/rich-recorded.json" \
+  --rich
+check "the proxy changed nothing the rich client saw" \
+  cmp "$work/rich-direct.json" "$work/rich-recorded.json"
+check "the rich recording holds what the server said and asked of its own accord" \
+  bash -c "grep -q '\"method\":\"roots/list\"' '$work/rich.jsonl' &&
+           grep -q '\"method\":\"sampling/createMessage\"' '$work/rich.jsonl' &&
+           grep -q '\"method\":\"notifications/progress\"' '$work/rich.jsonl' &&
+           grep -q '\"method\":\"notifications/message\"' '$work/rich.jsonl'"
+check "the rich session replayed in order (sequential)" \
+  run_client "$arcs mcp replay -r '$work/rich.jsonl'" "$work/rich-sequential.json" --rich
+check "sequential rich replay: the same results, server messages included" \
+  cmp "$work/rich-recorded.json" "$work/rich-sequential.json"
+check "the rich session replayed reversed (by-request)" \
+  run_client "$arcs mcp replay -r '$work/rich.jsonl' --match-mode by-request" \
+  "$work/rich-by-request.json" --rich --shuffle
+check "by-request rich replay: the same results, server messages included" \
+  cmp "$work/rich-recorded.json" "$work/rich-by-request.json"
+check "a rich recording without the sampling call" \
+  run_client "$arcs mcp record --upstream '$server' -o '$work/part.jsonl'" "$work/part.json" \
+  --rich --skip sampling
+check "the rich session with passthrough for the call the recording lacks" \
+  run_client "$arcs mcp replay -r '$work/part.jsonl' --match-mode by-request \
+              --on-unmatched passthrough --upstream '$server'" "$work/rich-passthrough.json" --rich
+check "passthrough answered as the live server (its sampling request reached the client)" \
+  cmp "$work/rich-direct.json" "$work/rich-passthrough.json"
 exit $failed
