@@ -20,6 +20,8 @@
 #include "reference/core/strings.h"
 #include "reference/core/version.h"
 #include "reference/mcp_record_replay/convert.h"
+#include "reference/mcp_record_replay/http_replay_server.h"
+#include "reference/mcp_record_replay/http_transport.h"
 #include "reference/mcp_record_replay/loader.h"
 #include "reference/mcp_record_replay/recorder.h"
 #include "reference/mcp_record_replay/replay.h"
@@ -36,7 +38,7 @@ namespace mrr = arcs::mcp_record_replay;
 
 constexpr char kReplayHelp[] =
     R"(usage: arcs mcp replay -r FILE [--match-mode MODE] [--timing TIMING]
-                       [--on-unmatched BEHAVIOUR] [--upstream CMD]
+                       [--on-unmatched BEHAVIOUR] [--upstream CMD] [--http ADDR]
 
 Serves the recording FILE as a mock MCP server on standard input and output (the MCP stdio
 transport: one JSON-RPC message per line), as TJ-SPEC-010 F-003 describes and
@@ -62,6 +64,12 @@ client's answer to it, 60 s at most (errata MRR-E39).
   --on-unmatched BEHAVIOUR  error (default): a JSON-RPC error, then the replay ends;
                             warn: a JSON-RPC error (-32000), and the replay goes on;
                             passthrough: the request goes to --upstream, its answer comes back
+  --http ADDR               serve MCP's Streamable HTTP transport on ADDR (PORT, HOST:PORT;
+                            127.0.0.1 unless a host is given; port 0: any free one, printed on
+                            standard error) instead of stdio: every path is the endpoint, a
+                            request is answered with an event stream (the server's recorded
+                            messages, then the response), the GET stream carries what follows no
+                            request; until a signal ends it (not with passthrough)
   --upstream CMD            the real server passthrough starts (through /bin/sh -c); its
                             session begins with the client's initialize (or the recorded one)
                             when the first request is forwarded, and then gets the client's
@@ -203,13 +211,24 @@ void Log(std::string_view line) {
   mrr::WriteToLog(STDERR_FILENO, "arcs mcp replay: " + Printable(line) + "\n");
 }
 
+// An IPv6 address in a URL is bracketed.
+std::string HostInUrl(const std::string& host) {
+  return host.find(':') == std::string::npos ? host : "[" + host + "]";
+}
+
 VerbOutput Replay(const std::vector<std::string>& args) {
-  const Flags flags =
-      ParseFlags(args, {"--recording", "--match-mode", "--timing", "--on-unmatched", "--upstream"},
-                 {{"-r", "--recording"}});
+  const Flags flags = ParseFlags(
+      args, {"--recording", "--match-mode", "--timing", "--on-unmatched", "--upstream", "--http"},
+      {{"-r", "--recording"}});
   if (!flags.error.empty()) return UsageError(flags.error);
   const std::optional<std::string> path = flags.Get("--recording");
   if (!path) return UsageError("give the recording with -r FILE; see --help");
+  std::optional<mrr::http::ListenAddress> http;
+  if (const std::optional<std::string> address = flags.Get("--http")) {
+    Result<mrr::http::ListenAddress> parsed = mrr::http::ParseListenAddress(*address);
+    if (!parsed.ok()) return UsageError("--http: " + parsed.status().message());
+    http = *parsed;
+  }
   Result<mrr::ReplayOptions> options = ReplayOptionsOf(flags);
   if (!options.ok()) return UsageError(options.status().message());
   const bool passthrough = options->on_unmatched == mrr::OnUnmatched::kPassthrough;
@@ -218,6 +237,8 @@ VerbOutput Replay(const std::vector<std::string>& args) {
                                     "MRR-E42)"
                                   : "--upstream is only for --on-unmatched passthrough");
   }
+  if (passthrough && http)
+    return UsageError("passthrough is served on stdio only, not with --http");
   const OpenedRecording recording(*path);
   const Result<mrr::LoadedRecording>& loaded = recording.loaded();
   Result<mrr::Replayer> replayer =
@@ -233,7 +254,12 @@ VerbOutput Replay(const std::vector<std::string>& args) {
     upstream = std::move(*started);
   }
   const mrr::Served served =
-      mrr::ServeReplay(&*replayer, 0, 1, upstream.get(), Log, &stop_requested);
+      http ? mrr::ServeReplayHttp(&*replayer, *http, Log, &stop_requested, {},
+                                  [&](std::uint16_t port) {
+                                    Log("listening on http://" + HostInUrl(http->host) + ":" +
+                                        std::to_string(port) + "/");
+                                  })
+           : mrr::ServeReplay(&*replayer, 0, 1, upstream.get(), Log, &stop_requested);
   VerbOutput output;
   if (served.end == mrr::ServeEnd::kStopped) {
     Log(LastStopSignalName() + ": the replay ends");

@@ -7,7 +7,9 @@
 # Then the rich session (issue #26): a client with roots and sampling, to which the server talks
 # on its own (roots/list and a log line after the handshake, list_changed, progress during a call,
 # a sampling request during another): replayed in order and reversed, with no server running, it
-# must get the same results, what the server said of its own accord included (errata MRR-E39); and
+# must get the same results, what the server said of its own accord included (errata MRR-E39),
+# over stdio and over Streamable HTTP (`arcs mcp replay --http`, the SDK's
+# StreamableHTTPClientTransport); and
 # a recording without the sampling call, replayed with passthrough to a live server, must answer
 # that call as the live server does (errata MRR-E42).
 # usage: roundtrip_test.sh ARCS REPO
@@ -34,6 +36,26 @@ check() {  # check NAME COMMAND...
 
 run_client() {  # run_client SERVER_COMMAND OUT [--shuffle]
   node "$client" --server "$1" --out "$2" "${@:3}"
+}
+
+# http_client OUT CLIENT_ARGS -- REPLAY_ARGS: the client over Streamable HTTP against `arcs mcp
+# replay --http` on a free port, which SIGTERM then ends (exit 0).
+http_client() {
+  local out=$1 args=() url= pid status
+  shift
+  while [[ $1 != -- ]]; do args+=("$1"); shift; done
+  shift
+  "$arcs" mcp replay "$@" --http 127.0.0.1:0 2>"$work/http.err" &
+  pid=$!
+  for _ in $(seq 100); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/http.err") && break
+    sleep 0.1
+  done
+  [[ -n $url ]] && node "$client" --url "${url}mcp" --out "$out" "${args[@]}"
+  status=$?
+  kill -TERM "$pid" 2>/dev/null
+  wait "$pid" || status=1
+  return $status
 }
 
 check "a direct session" run_client "$server" "$work/direct.json"
@@ -80,6 +102,15 @@ check "the rich session replayed reversed (by-request)" \
   "$work/rich-by-request.json" --rich --shuffle
 check "by-request rich replay: the same results, server messages included" \
   cmp "$work/rich-recorded.json" "$work/rich-by-request.json"
+check "the rich session replayed over Streamable HTTP, in order (sequential)" \
+  http_client "$work/rich-http-sequential.json" --rich -- -r "$work/rich.jsonl"
+check "HTTP sequential rich replay: the same results, server messages included" \
+  cmp "$work/rich-recorded.json" "$work/rich-http-sequential.json"
+check "the rich session replayed over Streamable HTTP, reversed (by-request)" \
+  http_client "$work/rich-http-by-request.json" --rich --shuffle -- -r "$work/rich.jsonl" \
+  --match-mode by-request
+check "HTTP by-request rich replay: the same results, server messages included" \
+  cmp "$work/rich-recorded.json" "$work/rich-http-by-request.json"
 check "a rich recording without the sampling call" \
   run_client "$arcs mcp record --upstream '$server' -o '$work/part.jsonl'" "$work/part.json" \
   --rich --skip sampling

@@ -1,0 +1,268 @@
+#include "reference/mcp_record_replay/http_replay_server.h"
+
+#include <httplib.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "reference/core/json.h"
+#include "reference/mcp_record_replay/jsonrpc.h"
+
+namespace arcs::mcp_record_replay {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// The messages of one event stream: pushed by whoever handles a POST, written by the HTTP thread
+// that answers the stream's own request.
+class Stream {
+ public:
+  void Push(Outgoing out) {
+    std::lock_guard lock(mu_);
+    queue_.push_back(std::move(out));
+    ready_.notify_all();
+  }
+  void Close() {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    ready_.notify_all();
+  }
+  // The next message, waiting up to `wait`; none yet, or (with *done) none ever again.
+  std::optional<Outgoing> Next(milliseconds wait, bool* done) {
+    std::unique_lock lock(mu_);
+    ready_.wait_for(lock, wait, [&] { return !queue_.empty() || closed_; });
+    *done = queue_.empty() && closed_;
+    if (queue_.empty()) return std::nullopt;
+    Outgoing out = std::move(queue_.front());
+    queue_.pop_front();
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::deque<Outgoing> queue_;
+  bool closed_ = false;
+};
+
+std::string NewSessionId() {
+  std::random_device device;
+  std::string id;
+  for (int i = 0; i < 4; ++i) {
+    char part[9];
+    std::snprintf(part, sizeof part, "%08x", device());
+    id += part;
+  }
+  return id;
+}
+
+class HttpReplay {
+ public:
+  HttpReplay(Replayer* replayer, const std::function<void(std::string_view)>& log,
+             const std::atomic<bool>* stop, const ServeOptions& options)
+      : replayer_(replayer), log_(log), stop_(stop), options_(options) {}
+
+  void Install(httplib::Server* server) {
+    server->Post(".*", [this](const httplib::Request& q, httplib::Response& r) { Post(q, r); });
+    server->Get(".*", [this](const httplib::Request& q, httplib::Response& r) { Get(q, r); });
+    server->Delete(".*", [](const httplib::Request&, httplib::Response& r) { r.status = 200; });
+  }
+
+  // Sends Start()'s messages and then, until the end, releases held responses whose client
+  // answer did not come in time.
+  Served Run() {
+    {
+      std::lock_guard lock(mu_);
+      Route(replayer_->Start(), nullptr);
+    }
+    while (!Ending()) {
+      std::this_thread::sleep_for(kSlice);
+      std::lock_guard lock(mu_);
+      if (replayer_->Holding() && Clock::now() - held_since_ >= options_.answer_timeout) {
+        Reply released = replayer_->ReleaseHeld();
+        released.log = "no answer from the client within " +
+                       std::to_string(options_.answer_timeout.count()) + " ms: " + released.log;
+        Route(std::move(released), nullptr);
+      }
+    }
+    closing_ = true;
+    if (unmatched_) return {ServeEnd::kUnmatched, ""};
+    return {ServeEnd::kStopped, ""};
+  }
+
+ private:
+  bool Ending() const { return (stop_ && stop_->load()) || drained_unmatched_.load(); }
+
+  void Post(const httplib::Request& request, httplib::Response& response) {
+    json::Document doc;
+    if (!doc.Parse(request.body) || !doc.root().is_object()) {
+      response.status = 400;
+      response.set_content(
+          R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"one JSON-RPC message (a JSON object) per POST"}})",
+          http::kJson);
+      return;
+    }
+    const Classified message = Classify(doc.root());
+    std::shared_ptr<Stream> stream;
+    std::lock_guard lock(mu_);
+    if (unmatched_) {  // --on-unmatched error ended the replay: nothing more is answered
+      response.status = 503;
+      return;
+    }
+    if (message.kind == MessageKind::kRequest) {
+      stream = std::make_shared<Stream>();
+      streams_[json::ToString(*message.id)] = stream;
+      if (message.method == "initialize") {
+        if (session_id_.empty()) session_id_ = NewSessionId();
+        response.set_header(http::kSessionHeader, session_id_);
+      }
+    }
+    const bool was_holding = replayer_->Holding();
+    Reply reply = replayer_->Handle(request.body);
+    if (!was_holding && replayer_->Holding()) held_since_ = Clock::now();
+    Route(std::move(reply), stream);
+    if (!stream) {
+      response.status = 202;
+      return;
+    }
+    Respond(stream, &response, /*last=*/unmatched_);
+  }
+
+  // The GET stream: what the server sends unrelated to a request, one taker at a time.
+  void Get(const httplib::Request& request, httplib::Response& response) {
+    if (request.get_header_value("Accept").find(http::kEventStream) == std::string::npos) {
+      response.status = 406;
+      return;
+    }
+    if (standalone_taken_.exchange(true)) {
+      response.status = 409;  // one GET stream per session (MCP: the server may refuse another)
+      return;
+    }
+    Respond(standalone_, &response, false);
+  }
+
+  // Where a reply's messages go: the current request's stream, a response to the stream of the
+  // request it answers (which it then closes), and what follows a closed stream to the GET
+  // stream.
+  void Route(Reply reply, std::shared_ptr<Stream> current) {
+    if (!reply.log.empty()) log_(reply.log);
+    std::shared_ptr<Stream> target = current ? current : standalone_;
+    for (Outgoing& out : reply.messages) {
+      json::Document doc;
+      std::optional<Classified> c;
+      if (!out.unrecorded && doc.Parse(out.line) && doc.root().is_object())
+        c = Classify(doc.root());
+      const bool response =
+          c && (c->kind == MessageKind::kResponse || c->kind == MessageKind::kError) && c->id;
+      if (!response) {
+        target->Push(std::move(out));
+        continue;
+      }
+      auto it = streams_.find(json::ToString(*c->id));
+      std::shared_ptr<Stream> own = it == streams_.end() ? standalone_ : it->second;
+      own->Push(std::move(out));
+      if (it != streams_.end()) {
+        own->Close();
+        streams_.erase(it);
+      }
+      target = standalone_;
+    }
+    if (reply.end) unmatched_ = true;
+  }
+
+  // Answers with the stream's events as they come, each after its timing delay; with `last`, the
+  // replay ends once this stream is written.
+  void Respond(std::shared_ptr<Stream> stream, httplib::Response* response, bool last) {
+    response->set_header("Cache-Control", "no-cache");
+    response->set_chunked_content_provider(
+        http::kEventStream, [this, stream, last](std::size_t, httplib::DataSink& sink) {
+          for (;;) {
+            if (closing_ || (stop_ && stop_->load())) {
+              sink.done();
+              return true;
+            }
+            bool done = false;
+            std::optional<Outgoing> out = stream->Next(kSlice, &done);
+            if (out) {
+              Pause(out->delay_ms);
+              const std::string frame = http::SseFrame(out->line, "message");
+              return sink.write(frame.data(), frame.size());
+            }
+            if (done) {
+              if (last) drained_unmatched_ = true;
+              sink.done();
+              return true;
+            }
+          }
+        });
+  }
+
+  // The timing's delay, cut to kMaxDelay, ended early by the stop flag.
+  void Pause(std::uint64_t delay_ms) {
+    if (delay_ms > static_cast<std::uint64_t>(kMaxDelay.count())) {
+      log_("the recorded delay of " + std::to_string(delay_ms) + " ms is cut to " +
+           std::to_string(kMaxDelay.count()) + " ms, the longest a replay waits");
+    }
+    const Clock::time_point end =
+        Clock::now() + std::min(milliseconds(delay_ms), milliseconds(kMaxDelay));
+    while (Clock::now() < end && !closing_ && !(stop_ && stop_->load())) {
+      std::this_thread::sleep_for(std::min<Clock::duration>(kSlice, end - Clock::now()));
+    }
+  }
+
+  Replayer* replayer_;
+  const std::function<void(std::string_view)>& log_;
+  const std::atomic<bool>* stop_;
+  ServeOptions options_;
+  std::mutex mu_;  // the replayer, streams_, session_id_, held_since_, unmatched_
+  std::map<std::string, std::shared_ptr<Stream>> streams_;  // by the live request's id, as JSON
+  std::shared_ptr<Stream> standalone_ = std::make_shared<Stream>();
+  std::atomic<bool> standalone_taken_{false};
+  std::string session_id_;
+  Clock::time_point held_since_;
+  bool unmatched_ = false;
+  std::atomic<bool> drained_unmatched_{false};  // the unmatched error is written: the end
+  std::atomic<bool> closing_{false};
+};
+
+}  // namespace
+
+Served ServeReplayHttp(Replayer* replayer, const http::ListenAddress& address,
+                       const std::function<void(std::string_view)>& log,
+                       const std::atomic<bool>* stop, const ServeOptions& options,
+                       const std::function<void(std::uint16_t)>& listening) {
+  httplib::Server server;
+  // Each open event stream holds a thread: room for many concurrent requests and their streams.
+  server.new_task_queue = [] { return new httplib::ThreadPool(64); };
+  HttpReplay replay(replayer, log, stop, options);
+  replay.Install(&server);
+  int port = address.port;
+  if (port == 0) {
+    port = server.bind_to_any_port(address.host);
+  } else if (!server.bind_to_port(address.host, port)) {
+    port = -1;
+  }
+  if (port <= 0) {
+    return {ServeEnd::kFailed,
+            "cannot listen on " + address.host + ":" + std::to_string(address.port)};
+  }
+  listening(static_cast<std::uint16_t>(port));
+  std::thread serving([&server] { server.listen_after_bind(); });
+  const Served served = replay.Run();
+  server.stop();
+  serving.join();
+  return served;
+}
+
+}  // namespace arcs::mcp_record_replay
