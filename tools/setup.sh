@@ -10,7 +10,7 @@ packages=(
   rapidjson-dev libssl-dev googletest libgtest-dev libbenchmark-dev
   clang libclang-rt-14-dev
   python3 python3-jsonschema
-  cmark-gfm libcmark-dev libyaml-cpp-dev libre2-dev
+  cmark-gfm libcmark-dev libyaml-cpp-dev libre2-dev libcpp-httplib-dev
   jq chromium
   nodejs
 )
