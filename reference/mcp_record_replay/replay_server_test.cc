@@ -225,61 +225,51 @@ TEST(ServeReplayTest, ADelayEndsWhenTheClientStopsReading) {
   for (int fd : {in[0], in[1], out[1]}) close(fd);
 }
 
-TEST(ServeReplayTest, AForwardTheUpstreamNeverAnswersGetsAnErrorInTime) {
-  jsonl::MemorySource source(kSlowRecording);
-  Result<LoadedRecording> loaded = LoadRecording(&source, {});
-  ASSERT_TRUE(loaded.ok());
-  const MemoryRandomAccess lines(kSlowRecording);
-  ReplayOptions options;
-  options.on_unmatched = OnUnmatched::kPassthrough;
-  Result<Replayer> replayer = Replayer::Create(*loaded, lines, options);
-  ASSERT_TRUE(replayer.ok());
-  Result<std::unique_ptr<Upstream>> upstream = Upstream::Start("cat > /dev/null");
-  ASSERT_TRUE(upstream.ok());
-  int in[2], out[2];
-  ASSERT_EQ(pipe(in), 0);
-  ASSERT_EQ(pipe(out), 0);
-  const std::string request = R"({"jsonrpc":"2.0","id":5,"method":"other"})"
-                              "\n";
-  ASSERT_EQ(write(in[1], request.data(), request.size()), static_cast<ssize_t>(request.size()));
-  close(in[1]);
+// One unmatched request, already written and its input closed, forwarded to an upstream that
+// reads it and never answers ("cat > /dev/null").
+class SilentUpstreamTest : public ::testing::Test {
+ protected:
+  Served Serve(const ServeOptions& serve, const std::atomic<bool>* stop, std::string* answers) {
+    jsonl::MemorySource source(kSlowRecording);
+    Result<LoadedRecording> loaded = LoadRecording(&source, {});
+    EXPECT_TRUE(loaded.ok());
+    const MemoryRandomAccess lines(kSlowRecording);
+    ReplayOptions options;
+    options.on_unmatched = OnUnmatched::kPassthrough;
+    Result<Replayer> replayer = Replayer::Create(*loaded, lines, options);
+    EXPECT_TRUE(replayer.ok());
+    Result<std::unique_ptr<Upstream>> upstream = Upstream::Start("cat > /dev/null");
+    EXPECT_TRUE(upstream.ok());
+    int in[2], out[2];
+    EXPECT_EQ(pipe(in), 0);
+    EXPECT_EQ(pipe(out), 0);
+    const std::string request = R"({"jsonrpc":"2.0","id":5,"method":"other"})"
+                                "\n";
+    EXPECT_EQ(write(in[1], request.data(), request.size()), static_cast<ssize_t>(request.size()));
+    close(in[1]);
+    const Served served = ServeReplay(
+        &*replayer, in[0], out[1], upstream->get(), [](std::string_view) {}, stop, serve);
+    close(out[1]);
+    char buffer[4096];
+    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) answers->append(buffer, n);
+    for (int fd : {in[0], out[0]}) close(fd);
+    return served;
+  }
+};
+
+TEST_F(SilentUpstreamTest, AForwardTheUpstreamNeverAnswersGetsAnErrorInTime) {
   ServeOptions serve;
   serve.forward_timeout = std::chrono::milliseconds(200);
-  std::vector<std::string> log;
-  const Served served = ServeReplay(
-      &*replayer, in[0], out[1], upstream->get(), [&](std::string_view l) { log.emplace_back(l); },
-      nullptr, serve);
-  close(out[1]);
   std::string answers;
-  char buffer[4096];
-  for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) answers.append(buffer, n);
-  for (int fd : {in[0], out[0]}) close(fd);
-  EXPECT_EQ(served.end, ServeEnd::kClientClosed);
+  EXPECT_EQ(Serve(serve, nullptr, &answers).end, ServeEnd::kClientClosed);
   EXPECT_EQ(answers,
             R"({"jsonrpc":"2.0","id":5,"error":{"code":-32000,"message":"passthrough: no answer )"
             R"(from the upstream within 200 ms"}})"
             "\n");
 }
 
-TEST(ServeReplayTest, TheStopFlagEndsAWaitForTheUpstream) {
-  jsonl::MemorySource source(kSlowRecording);
-  Result<LoadedRecording> loaded = LoadRecording(&source, {});
-  ASSERT_TRUE(loaded.ok());
-  const MemoryRandomAccess lines(kSlowRecording);
-  ReplayOptions options;
-  options.on_unmatched = OnUnmatched::kPassthrough;
-  Result<Replayer> replayer = Replayer::Create(*loaded, lines, options);
-  ASSERT_TRUE(replayer.ok());
-  Result<std::unique_ptr<Upstream>> upstream = Upstream::Start("cat > /dev/null");
-  ASSERT_TRUE(upstream.ok());
-  int in[2], out[2];
-  ASSERT_EQ(pipe(in), 0);
-  ASSERT_EQ(pipe(out), 0);
-  const std::string request = R"({"jsonrpc":"2.0","id":5,"method":"other"})"
-                              "\n";
-  ASSERT_EQ(write(in[1], request.data(), request.size()), static_cast<ssize_t>(request.size()));
-  close(in[1]);
-  // An upstream that never answers, and a timeout no test waits for: only the flag ends the wait.
+TEST_F(SilentUpstreamTest, TheStopFlagEndsAWaitForTheUpstream) {
+  // A timeout no test waits for: only the flag ends the wait.
   ServeOptions serve;
   serve.forward_timeout = std::chrono::minutes(10);
   std::atomic<bool> stop{false};
@@ -287,11 +277,10 @@ TEST(ServeReplayTest, TheStopFlagEndsAWaitForTheUpstream) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     stop = true;
   });
-  const Served served = ServeReplay(
-      &*replayer, in[0], out[1], upstream->get(), [](std::string_view) {}, &stop, serve);
+  std::string answers;
+  EXPECT_EQ(Serve(serve, &stop, &answers).end, ServeEnd::kStopped);
   stopper.join();
-  for (int fd : {in[0], out[0], out[1]}) close(fd);
-  EXPECT_EQ(served.end, ServeEnd::kStopped);
+  EXPECT_EQ(answers, "");
 }
 
 }  // namespace
