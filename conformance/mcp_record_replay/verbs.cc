@@ -20,6 +20,7 @@
 #include "reference/core/strings.h"
 #include "reference/core/version.h"
 #include "reference/mcp_record_replay/convert.h"
+#include "reference/mcp_record_replay/http_line_transport.h"
 #include "reference/mcp_record_replay/http_replay_server.h"
 #include "reference/mcp_record_replay/http_transport.h"
 #include "reference/mcp_record_replay/loader.h"
@@ -503,11 +504,13 @@ VerbOutput Show(const std::vector<std::string>& args) {
 }
 
 constexpr char kVerifyHelp[] =
-    R"(usage: arcs mcp verify -r FILE --upstream CMD [--json] [--timeout MS]
-                       [--ignore-path POINTER]...
+    R"(usage: arcs mcp verify -r FILE (--upstream CMD | --upstream-http URL) [--json]
+                       [--timeout MS] [--ignore-path POINTER]...
 
 Replays the client's side of the recording FILE against a live MCP server, CMD (started through
-/bin/sh -c, on the stdio transport), and reports what changed. The server gets the recorded
+/bin/sh -c, on the stdio transport) or the server at URL (MCP's Streamable HTTP transport: each
+message POSTed, the server's session id and protocol version sent back, its GET stream read),
+and reports what changed. The server gets the recorded
 initialize request (as recorded, its id included), then the client's other requests and
 notifications in file order (not its arcs/unrecorded lines), each request's response awaited, up
 to --timeout, before the next is sent. Meanwhile the server's notifications are passed over, and its own requests
@@ -526,7 +529,8 @@ shows as changed too: read the non-breaking changes with that in mind, or leave 
 with --ignore-path.
 
   -r, --recording FILE   the recording (required)
-  --upstream CMD         the live MCP server (required)
+  --upstream CMD         the live MCP server, on stdio
+  --upstream-http URL    the live MCP server, on Streamable HTTP (http:// or https://)
   --json                 the report as one JSON object: {"breaking": bool, "complete": bool,
                          "changes": [{"kind", "breaking", "method", "seq" (the recorded
                          request's), "tool", "fields", "detail"}], "requests_sent", ...}
@@ -544,15 +548,34 @@ when the upstream could not start (it could not be spawned, or it ended before a
 initialize), or when a signal stopped the verification.
 )";
 
+// The live server of `arcs mcp verify`: a command on stdio, or a URL on Streamable HTTP.
+Result<std::unique_ptr<mrr::LineTransport>> Connect(const std::optional<std::string>& command,
+                                                    const std::optional<std::string>& url) {
+  if (command) {
+    Result<std::unique_ptr<mrr::StdioTransport>> stdio =
+        mrr::StdioTransport::Start(*command, &stop_requested);
+    if (!stdio.ok()) return stdio.status();
+    return std::unique_ptr<mrr::LineTransport>(std::move(*stdio));
+  }
+  Result<std::unique_ptr<mrr::HttpLineTransport>> http =
+      mrr::HttpLineTransport::Connect(*url, &stop_requested);
+  if (!http.ok()) return http.status();
+  return std::unique_ptr<mrr::LineTransport>(std::move(*http));
+}
+
 VerbOutput Verify(const std::vector<std::string>& args) {
   std::vector<std::string> rest = args;
   const bool as_json = TakeJsonFlag(&rest);
-  const Flags flags = ParseFlags(rest, {"--recording", "--upstream", "--timeout", "--ignore-path"},
-                                 {{"-r", "--recording"}}, {"--ignore-path"});
+  const Flags flags = ParseFlags(
+      rest, {"--recording", "--upstream", "--upstream-http", "--timeout", "--ignore-path"},
+      {{"-r", "--recording"}}, {"--ignore-path"});
   if (!flags.error.empty()) return UsageError(flags.error);
   const std::optional<std::string> path = flags.Get("--recording");
   const std::optional<std::string> upstream = flags.Get("--upstream");
-  if (!path || !upstream) return UsageError("give -r FILE and --upstream CMD; see --help");
+  const std::optional<std::string> upstream_http = flags.Get("--upstream-http");
+  if (!path || upstream.has_value() == upstream_http.has_value()) {
+    return UsageError("give -r FILE and one of --upstream CMD and --upstream-http URL; see --help");
+  }
   mrr::VerifyOptions options;
   if (const std::optional<std::string> timeout = flags.Get("--timeout")) {
     const std::optional<std::uint64_t> ms = ParseCount(*timeout, 86'400'000);
@@ -570,10 +593,12 @@ VerbOutput Verify(const std::vector<std::string>& args) {
   const Result<mrr::LoadedRecording>& loaded = recording.loaded();
   if (!loaded.ok()) return Failed(*path, loaded.status());
   StopOnSignals();  // SIGPIPE too: a server that exits is a change to report, not a crash
-  // Destroyed on every path out of here: the server's process group ends then.
-  Result<std::unique_ptr<mrr::StdioTransport>> server =
-      mrr::StdioTransport::Start(*upstream, &stop_requested);
-  if (!server.ok()) return UsageError("--upstream: " + server.status().message());
+  // Destroyed on every path out of here: the server's process group (or HTTP session) ends then.
+  Result<std::unique_ptr<mrr::LineTransport>> server = Connect(upstream, upstream_http);
+  if (!server.ok()) {
+    return UsageError((upstream ? "--upstream: " : "--upstream-http: ") +
+                      server.status().message());
+  }
   Result<mrr::VerifyReport> report =
       mrr::Verify(*loaded, recording.lines(), server->get(), options, &stop_requested);
   if (!report.ok()) return Failed(*path, report.status());
