@@ -70,7 +70,7 @@ client's answer to it, 60 s at most (errata MRR-E39).
                             standard error) instead of stdio: every path is the endpoint, a
                             request is answered with an event stream (the server's recorded
                             messages, then the response), the GET stream carries what follows no
-                            request; until a signal ends it (not with passthrough)
+                            request; until a signal ends it
   --upstream CMD            the real server passthrough starts (through /bin/sh -c); its
                             session begins with the client's initialize (or the recorded one)
                             when the first request is forwarded, and then gets the client's
@@ -238,8 +238,6 @@ VerbOutput Replay(const std::vector<std::string>& args) {
                                     "MRR-E42)"
                                   : "--upstream is only for --on-unmatched passthrough");
   }
-  if (passthrough && http)
-    return UsageError("passthrough is served on stdio only, not with --http");
   const OpenedRecording recording(*path);
   const Result<mrr::LoadedRecording>& loaded = recording.loaded();
   Result<mrr::Replayer> replayer =
@@ -255,7 +253,7 @@ VerbOutput Replay(const std::vector<std::string>& args) {
     upstream = std::move(*started);
   }
   const mrr::Served served =
-      http ? mrr::ServeReplayHttp(&*replayer, *http, Log, &stop_requested, {},
+      http ? mrr::ServeReplayHttp(&*replayer, *http, upstream.get(), Log, &stop_requested, {},
                                   [&](std::uint16_t port) {
                                     Log("listening on http://" + HostInUrl(http->host) + ":" +
                                         std::to_string(port) + "/");

@@ -1,6 +1,7 @@
 #include "reference/mcp_record_replay/http_replay_server.h"
 
 #include <httplib.h>
+#include <poll.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -17,6 +18,7 @@
 
 #include "reference/core/json.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
+#include "reference/mcp_record_replay/passthrough_session.h"
 
 namespace arcs::mcp_record_replay {
 namespace {
@@ -69,9 +71,15 @@ std::string NewSessionId() {
 
 class HttpReplay {
  public:
-  HttpReplay(Replayer* replayer, const std::function<void(std::string_view)>& log,
-             const std::atomic<bool>* stop, const ServeOptions& options)
-      : replayer_(replayer), log_(log), stop_(stop), options_(options) {}
+  HttpReplay(Replayer* replayer, Upstream* upstream,
+             const std::function<void(std::string_view)>& log, const std::atomic<bool>* stop,
+             const ServeOptions& options)
+      : replayer_(replayer), log_(log), stop_(stop), options_(options) {
+    if (upstream) {
+      session_.emplace(upstream, replayer->RecordedInitialize(), log, stop,
+                       options.forward_timeout);
+    }
+  }
 
   void Install(httplib::Server* server) {
     server->Post(".*", [this](const httplib::Request& q, httplib::Response& r) { Post(q, r); });
@@ -87,8 +95,9 @@ class HttpReplay {
       Route(replayer_->Start(), nullptr);
     }
     while (!Ending()) {
-      std::this_thread::sleep_for(kSlice);
+      WaitForUpstream();
       std::lock_guard lock(mu_);
+      if (session_) PassOn();
       if (replayer_->Holding() && Clock::now() - held_since_ >= options_.answer_timeout) {
         Reply released = replayer_->ReleaseHeld();
         released.log = "no answer from the client within " +
@@ -103,6 +112,32 @@ class HttpReplay {
 
  private:
   bool Ending() const { return (stop_ && stop_->load()) || drained_unmatched_.load(); }
+
+  // Up to kSlice, until the upstream has written something (passthrough) or the time is up.
+  void WaitForUpstream() {
+    int fd = -1;
+    {
+      std::lock_guard lock(mu_);
+      if (session_) fd = session_->out_fd();
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(kSlice.count())) < 0) std::this_thread::sleep_for(kSlice);
+  }
+
+  // What the upstream said, and the errors of forwards it left unanswered, to their streams.
+  // Called with mu_ held.
+  void PassOn() {
+    PassthroughSession::Lines to_client;
+    if (Status s = session_->Pump(&to_client); !s.ok()) log_("passthrough: " + s.message());
+    session_->Expire(&to_client);
+    Route(Lines(std::move(to_client)), nullptr);
+  }
+
+  static Reply Lines(PassthroughSession::Lines lines) {
+    Reply reply;
+    for (std::string& line : lines) reply.messages.push_back({std::move(line), 0});
+    return reply;
+  }
 
   void Post(const httplib::Request& request, httplib::Response& response) {
     json::Document doc;
@@ -128,9 +163,27 @@ class HttpReplay {
         response.set_header(http::kSessionHeader, session_id_);
       }
     }
+    if (session_) {
+      if (message.kind == MessageKind::kRequest && message.method == "initialize") {
+        session_->SawClientInitialize(request.body);
+      }
+      Result<bool> taken = session_->FromClient(message, doc.root(), request.body);
+      if (!taken.ok()) log_("passthrough: " + taken.status().message());
+      if (taken.ok() && *taken && message.kind != MessageKind::kNotification) {
+        response.status = 202;  // an answer to the upstream's request, gone to it
+        return;
+      }
+    }
     const bool was_holding = replayer_->Holding();
     Reply reply = replayer_->Handle(request.body);
     if (!was_holding && replayer_->Holding()) held_since_ = Clock::now();
+    if (reply.forward) {
+      PassthroughSession::Lines to_client;
+      if (Status s = session_->Forward(message, request.body, &to_client); !s.ok()) {
+        log_("passthrough: " + s.message());
+      }
+      for (std::string& line : to_client) reply.messages.push_back({std::move(line), 0});
+    }
     Route(std::move(reply), stream);
     if (!stream) {
       response.status = 202;
@@ -152,12 +205,14 @@ class HttpReplay {
     Respond(standalone_, &response, false);
   }
 
-  // Where a reply's messages go: the current request's stream, a response to the stream of the
-  // request it answers (which it then closes), and what follows a closed stream to the GET
-  // stream.
+  // Where a reply's messages go: a response to the stream of the request it answers (which it then
+  // closes), with the messages before it in the reply, which belong to its exchange (recorded
+  // between its request and it, or said by the upstream before it); the rest to the current
+  // request's stream, or the GET stream. Called with mu_ held.
   void Route(Reply reply, std::shared_ptr<Stream> current) {
     if (!reply.log.empty()) log_(reply.log);
     std::shared_ptr<Stream> target = current ? current : standalone_;
+    std::vector<Outgoing> before;  // not placed yet
     for (Outgoing& out : reply.messages) {
       json::Document doc;
       std::optional<Classified> c;
@@ -165,19 +220,18 @@ class HttpReplay {
         c = Classify(doc.root());
       const bool response =
           c && (c->kind == MessageKind::kResponse || c->kind == MessageKind::kError) && c->id;
-      if (!response) {
-        target->Push(std::move(out));
+      auto it = response ? streams_.find(json::ToString(*c->id)) : streams_.end();
+      if (it == streams_.end()) {
+        before.push_back(std::move(out));
         continue;
       }
-      auto it = streams_.find(json::ToString(*c->id));
-      std::shared_ptr<Stream> own = it == streams_.end() ? standalone_ : it->second;
-      own->Push(std::move(out));
-      if (it != streams_.end()) {
-        own->Close();
-        streams_.erase(it);
-      }
+      for (Outgoing& earlier : std::exchange(before, {})) it->second->Push(std::move(earlier));
+      it->second->Push(std::move(out));
+      it->second->Close();
+      streams_.erase(it);
       target = standalone_;
     }
+    for (Outgoing& rest : before) target->Push(std::move(rest));
     if (reply.end) unmatched_ = true;
   }
 
@@ -225,7 +279,8 @@ class HttpReplay {
   const std::function<void(std::string_view)>& log_;
   const std::atomic<bool>* stop_;
   ServeOptions options_;
-  std::mutex mu_;  // the replayer, streams_, session_id_, held_since_, unmatched_
+  std::mutex mu_;  // the replayer, session_, streams_, session_id_, held_since_, unmatched_
+  std::optional<PassthroughSession> session_;
   std::map<std::string, std::shared_ptr<Stream>> streams_;  // by the live request's id, as JSON
   std::shared_ptr<Stream> standalone_ = std::make_shared<Stream>();
   std::atomic<bool> standalone_taken_{false};
@@ -238,14 +293,14 @@ class HttpReplay {
 
 }  // namespace
 
-Served ServeReplayHttp(Replayer* replayer, const http::ListenAddress& address,
+Served ServeReplayHttp(Replayer* replayer, const http::ListenAddress& address, Upstream* upstream,
                        const std::function<void(std::string_view)>& log,
                        const std::atomic<bool>* stop, const ServeOptions& options,
                        const std::function<void(std::uint16_t)>& listening) {
   httplib::Server server;
   // Each open event stream holds a thread: room for many concurrent requests and their streams.
   server.new_task_queue = [] { return new httplib::ThreadPool(64); };
-  HttpReplay replay(replayer, log, stop, options);
+  HttpReplay replay(replayer, upstream, log, stop, options);
   replay.Install(&server);
   int port = address.port;
   if (port == 0) {

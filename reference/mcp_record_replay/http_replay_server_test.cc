@@ -45,7 +45,7 @@ class HttpReplayTest : public ::testing::Test {
     replayer_.emplace(std::move(*replayer));
     std::promise<std::uint16_t> port;
     served_ = std::async(std::launch::async, [this, &port] {
-      return ServeReplayHttp(&*replayer_, {"127.0.0.1", 0}, log_, &stop_, {},
+      return ServeReplayHttp(&*replayer_, {"127.0.0.1", 0}, nullptr, log_, &stop_, {},
                              [&port](std::uint16_t p) { port.set_value(p); });
     });
     port_ = port.get_future().get();

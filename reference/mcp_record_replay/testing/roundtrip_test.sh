@@ -119,4 +119,9 @@ check "the rich session with passthrough for the call the recording lacks" \
               --on-unmatched passthrough --upstream '$server'" "$work/rich-passthrough.json" --rich
 check "passthrough answered as the live server (its sampling request reached the client)" \
   cmp "$work/rich-direct.json" "$work/rich-passthrough.json"
+check "the same passthrough over Streamable HTTP" \
+  http_client "$work/rich-http-passthrough.json" --rich -- -r "$work/part.jsonl" \
+  --match-mode by-request --on-unmatched passthrough --upstream "$server"
+check "HTTP passthrough answered as the live server" \
+  cmp "$work/rich-direct.json" "$work/rich-http-passthrough.json"
 exit $failed
