@@ -21,6 +21,7 @@
 #include "reference/core/version.h"
 #include "reference/mcp_record_replay/convert.h"
 #include "reference/mcp_record_replay/http_line_transport.h"
+#include "reference/mcp_record_replay/http_recorder.h"
 #include "reference/mcp_record_replay/http_replay_server.h"
 #include "reference/mcp_record_replay/http_transport.h"
 #include "reference/mcp_record_replay/loader.h"
@@ -212,11 +213,6 @@ void Log(std::string_view line) {
   mrr::WriteToLog(STDERR_FILENO, "arcs mcp replay: " + Printable(line) + "\n");
 }
 
-// An IPv6 address in a URL is bracketed.
-std::string HostInUrl(const std::string& host) {
-  return host.find(':') == std::string::npos ? host : "[" + host + "]";
-}
-
 VerbOutput Replay(const std::vector<std::string>& args) {
   const Flags flags = ParseFlags(
       args, {"--recording", "--match-mode", "--timing", "--on-unmatched", "--upstream", "--http"},
@@ -255,8 +251,8 @@ VerbOutput Replay(const std::vector<std::string>& args) {
   const mrr::Served served =
       http ? mrr::ServeReplayHttp(&*replayer, *http, upstream.get(), Log, &stop_requested, {},
                                   [&](std::uint16_t port) {
-                                    Log("listening on http://" + HostInUrl(http->host) + ":" +
-                                        std::to_string(port) + "/");
+                                    Log("listening on http://" + mrr::http::UrlHost(http->host) +
+                                        ":" + std::to_string(port) + "/");
                                   })
            : mrr::ServeReplay(&*replayer, 0, 1, upstream.get(), Log, &stop_requested);
   VerbOutput output;
@@ -272,8 +268,10 @@ VerbOutput Replay(const std::vector<std::string>& args) {
 }
 
 constexpr char kRecordHelp[] =
-    R"(usage: arcs mcp record --upstream CMD -o FILE [--name NAME] [--tags A,B]
-                       [--flush-interval MS] [--redact-env NAME]... [--redact REGEX]...
+    R"(usage: arcs mcp record --upstream CMD -o FILE [OPTIONS]
+       arcs mcp record --upstream-http URL --http ADDR -o FILE [OPTIONS]
+  OPTIONS: [--name NAME] [--tags A,B] [--flush-interval MS] [--redact-env NAME]...
+           [--redact REGEX]...
 
 A recording proxy on the MCP stdio transport (TJ-SPEC-010 F-001): starts CMD (through
 /bin/sh -c), forwards every byte between it and the client on standard input and output
@@ -285,7 +283,22 @@ complete line loads. A line that is no message the recording can hold (not JSON,
 not UTF-8, too long, too deep, a number beyond the doubles, the unterminated end of a stream) is
 recorded in its place as the notification arcs/unrecorded, its bytes in base64 (errata MRR-E51).
 
-  --upstream CMD         the MCP server to record (required)
+With --upstream-http, a recording proxy on the MCP Streamable HTTP transport (F-001 "Supports
+HTTP upstream"; errata MRR-E53): serves HTTP on ADDR and forwards each POST, GET and DELETE, on
+whatever path, to URL (its path), with the client's Accept, Content-Type, Mcp-Session-Id,
+MCP-Protocol-Version, Authorization and Last-Event-ID headers; the server's status, body,
+Content-Type, Mcp-Session-Id, WWW-Authenticate and Allow come back, an event stream event by event
+as it arrives. Recorded as on stdio: each POST body (c2s), each application/json body of the
+server's and the data of each event of its event streams (s2c), in the order the proxy has them
+whole, concurrent requests served concurrently. Once listening, standard error gets
+"arcs mcp record: listening on http://HOST:PORT/PATH" (port 0 asks for a free port). The legacy
+HTTP+SSE transport (MCP 2024-11-05) is not supported. The session ends at SIGINT, SIGTERM or
+SIGHUP, which close the streams still open.
+
+  --upstream CMD         the MCP server to record, on stdio
+  --upstream-http URL    the MCP server to record, on Streamable HTTP (http:// or https://)
+  --http ADDR            with --upstream-http (and required by it): the address to serve,
+                         PORT, HOST:PORT or [IPv6]:PORT (host 127.0.0.1 by default)
   -o, --output FILE      the recording to write, created or truncated (required)
   --name NAME            the header's name
   --tags A,B             the header's tags, comma-separated
@@ -296,9 +309,9 @@ recorded in its place as the notification arcs/unrecorded, its bytes in base64 (
                          (both repeatable; errata MRR-E52)
 
 At each of these ends the recording gets every message received and its footer (unless a write
-to FILE failed: the error says so), and the server's whole process group gets SIGTERM, then
-SIGKILL 2 s later if any of it is left. A signal ignored when arcs starts (nohup's SIGHUP) stays
-ignored; SIGKILL cannot be caught, and leaves every line flushed before it whole.
+to FILE failed: the error says so), and (on stdio) the server's whole process group gets SIGTERM,
+then SIGKILL 2 s later if any of it is left. A signal ignored when arcs starts (nohup's SIGHUP)
+stays ignored; SIGKILL cannot be caught, and leaves every line flushed before it whole.
 
 Redaction changes only the recording (and the log): the bytes forwarded are never changed. It
 applies to the string values of each message except its jsonrpc, id and method, never to member
@@ -306,20 +319,34 @@ names; a redacted message is written again as compact JSON. The header states th
 member "redaction" (the names and patterns, never a value).
 
 Exit status: 0 the session ended (the client's end, SIGINT, SIGTERM or SIGHUP), the server's exit
-status when it ended first (128 + N when signal N ended it), 2 on usage or I/O errors.
+status when it ended first (128 + N when signal N ended it; stdio), 2 on usage or I/O errors (an
+address that cannot be listened on).
 )";
 
 VerbOutput Record(const std::vector<std::string>& args) {
   const Flags flags = ParseFlags(args,
-                                 {"--upstream", "--output", "--name", "--tags", "--flush-interval",
-                                  "--redact-env", "--redact"},
+                                 {"--upstream", "--upstream-http", "--http", "--output", "--name",
+                                  "--tags", "--flush-interval", "--redact-env", "--redact"},
                                  {{"-o", "--output"}}, {"--redact-env", "--redact"});
   if (!flags.error.empty()) return UsageError(flags.error);
-  mrr::RecorderOptions options;
   const std::optional<std::string> upstream = flags.Get("--upstream");
+  const std::optional<std::string> upstream_http = flags.Get("--upstream-http");
+  const std::optional<std::string> listen = flags.Get("--http");
   const std::optional<std::string> output_path = flags.Get("--output");
-  if (!upstream || !output_path) return UsageError("give --upstream CMD and -o FILE; see --help");
-  options.upstream_command = *upstream;
+  if (!upstream == !upstream_http || !output_path) {
+    return UsageError("give -o FILE and one of --upstream CMD and --upstream-http URL; see --help");
+  }
+  if (upstream_http && !listen) {
+    return UsageError("--upstream-http needs --http ADDR, the address to serve the client on");
+  }
+  if (listen && !upstream_http) {
+    return UsageError("--http serves the recording proxy on HTTP: it goes with --upstream-http");
+  }
+  // The options of the transport given; `options` is what both share.
+  mrr::RecorderOptions stdio_options;
+  mrr::HttpRecorderOptions http_options;
+  mrr::RecordingOptions& options = upstream ? static_cast<mrr::RecordingOptions&>(stdio_options)
+                                            : static_cast<mrr::RecordingOptions&>(http_options);
   options.output_path = *output_path;
   options.name = flags.Get("--name");
   if (const std::optional<std::string> tags = flags.Get("--tags")) {
@@ -345,7 +372,14 @@ VerbOutput Record(const std::vector<std::string>& args) {
   options.redaction.patterns = flags.All("--redact");
   options.thoughtjack_version = "arcs " + std::string(kArcsVersion);
   StopOnSignals();
-  Result<int> status = mrr::RunRecorder(options, &stop_requested);
+  if (upstream) {
+    stdio_options.upstream_command = *upstream;
+  } else {
+    http_options.upstream_url = *upstream_http;
+    http_options.listen = *listen;
+  }
+  Result<int> status = upstream ? mrr::RunRecorder(stdio_options, &stop_requested)
+                                : mrr::RunHttpRecorder(http_options, &stop_requested);
   VerbOutput output;
   if (!status.ok()) {
     output.err.push_back(status.status().message());

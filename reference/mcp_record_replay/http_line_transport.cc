@@ -80,7 +80,7 @@ HttpLineTransport::~HttpLineTransport() {
     for (std::thread& t : exchanges) t.join();
   }
   if (!session.empty()) {  // MCP: a client that is done with a session DELETEs it
-    httplib::Client client(Origin());
+    httplib::Client client(http::Origin(url_));
     client.set_connection_timeout(std::chrono::seconds(2));
     client.set_read_timeout(std::chrono::seconds(2));
     (void)client.Delete(url_.path, {{http::kSessionHeader, session}});
@@ -98,12 +98,6 @@ bool HttpLineTransport::Open(httplib::Client* client) {
 void HttpLineTransport::Close(httplib::Client* client) {
   std::lock_guard lock(mu_);
   active_.erase(client);
-}
-
-std::string HttpLineTransport::Origin() const {
-  const std::string host =
-      url_.host.find(':') == std::string::npos ? url_.host : "[" + url_.host + "]";
-  return (url_.tls ? "https://" : "http://") + host + ":" + std::to_string(url_.port);
 }
 
 // A request's POST goes on while its answer comes; a notification's or an answer's is awaited
@@ -133,7 +127,7 @@ void HttpLineTransport::Post(std::string body, Clock::time_point deadline) {
   json::Document message;
   const bool request = message.Parse(body) && message.root().is_object() &&
                        Classify(message.root()).kind == MessageKind::kRequest;
-  httplib::Client client(Origin());
+  httplib::Client client(http::Origin(url_));
   const auto left = std::max<Clock::duration>(deadline - Clock::now(), kSlice);
   client.set_read_timeout(std::chrono::ceil<std::chrono::seconds>(left));
   httplib::Request post;
@@ -178,7 +172,7 @@ void HttpLineTransport::Post(std::string body, Clock::time_point deadline) {
   Close(&client);
   if (closing_) return;
   if (!sent && status == 0) {
-    Failed("cannot reach " + Origin() + url_.path + ": " + httplib::to_string(error));
+    Failed("cannot reach " + http::Origin(url_) + url_.path + ": " + httplib::to_string(error));
     return;
   }
   if (reader && status < 300) {
@@ -193,7 +187,7 @@ void HttpLineTransport::Post(std::string body, Clock::time_point deadline) {
 // Called with mu_ held.
 void HttpLineTransport::OpenGetStream() {
   exchanges_.emplace_back([this] {
-    httplib::Client client(Origin());
+    httplib::Client client(http::Origin(url_));
     client.set_read_timeout(std::chrono::hours(24));
     httplib::Headers headers = {{"Accept", http::kEventStream}};
     {

@@ -56,7 +56,6 @@ class HttpLineTransport : public LineTransport {
   void Arrived(std::string line);
   void Failed(std::string why);
   void LearnFrom(std::string_view line);
-  std::string Origin() const;
 
   http::HttpUrl url_;
   const std::atomic<bool>* stop_;

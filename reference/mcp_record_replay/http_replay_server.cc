@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "reference/core/json.h"
+#include "reference/mcp_record_replay/http_server.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
 #include "reference/mcp_record_replay/passthrough_session.h"
 
@@ -297,26 +298,15 @@ Served ServeReplayHttp(Replayer* replayer, const http::ListenAddress& address, U
                        const std::function<void(std::string_view)>& log,
                        const std::atomic<bool>* stop, const ServeOptions& options,
                        const std::function<void(std::uint16_t)>& listening) {
-  httplib::Server server;
-  // Each open event stream holds a thread: room for many concurrent requests and their streams.
-  server.new_task_queue = [] { return new httplib::ThreadPool(64); };
+  http::HttpServer server(64);  // each open event stream holds a thread
   HttpReplay replay(replayer, upstream, log, stop, options);
-  replay.Install(&server);
-  int port = address.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(address.host);
-  } else if (!server.bind_to_port(address.host, port)) {
-    port = -1;
-  }
-  if (port <= 0) {
-    return {ServeEnd::kFailed,
-            "cannot listen on " + address.host + ":" + std::to_string(address.port)};
-  }
-  listening(static_cast<std::uint16_t>(port));
-  std::thread serving([&server] { server.listen_after_bind(); });
+  replay.Install(&server.server());
+  const Result<std::uint16_t> port = server.Bind(address);
+  if (!port.ok()) return {ServeEnd::kFailed, port.status().message()};
+  listening(*port);
+  server.Start();
   const Served served = replay.Run();
-  server.stop();
-  serving.join();
+  server.Stop();
   return served;
 }
 

@@ -161,4 +161,13 @@ Result<HttpUrl> ParseHttpUrl(std::string_view text) {
   return url;
 }
 
+std::string UrlHost(std::string_view host) {
+  return host.find(':') == std::string_view::npos ? std::string(host)
+                                                  : "[" + std::string(host) + "]";
+}
+
+std::string Origin(const HttpUrl& url) {
+  return (url.tls ? "https://" : "http://") + UrlHost(url.host) + ":" + std::to_string(url.port);
+}
+
 }  // namespace arcs::mcp_record_replay::http

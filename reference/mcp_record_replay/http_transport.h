@@ -78,6 +78,11 @@ struct HttpUrl {
 };
 Result<HttpUrl> ParseHttpUrl(std::string_view text);
 
+// A host as a URL writes it: an IPv6 address in brackets.
+std::string UrlHost(std::string_view host);
+// "http://HOST:PORT" or "https://HOST:PORT", the origin an HTTP client connects to.
+std::string Origin(const HttpUrl& url);
+
 }  // namespace arcs::mcp_record_replay::http
 
 #endif  // ARCS_REFERENCE_MCP_RECORD_REPLAY_HTTP_TRANSPORT_H_

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -50,6 +51,38 @@ constexpr char kRecording[] =
 {"type":"message","seq":4,"ts":"2025-02-04T10:00:02Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":"from the recording"}}
 )";
 
+// Serves `script` (written, then the client's input closed, before the replay starts) from
+// `recording` under passthrough to the upstream `command`; what the client was sent.
+std::string ServeScript(std::string_view recording, MatchMode mode, const std::string& command,
+                        const std::string& script, const ServeOptions& serve,
+                        const std::atomic<bool>* stop,
+                        const std::function<void(std::string_view)>& log, ServeEnd* end) {
+  jsonl::MemorySource source(recording);
+  Result<LoadedRecording> loaded = LoadRecording(&source, {});
+  EXPECT_TRUE(loaded.ok());
+  const MemoryRandomAccess lines(recording);
+  ReplayOptions options;
+  options.match_mode = mode;
+  options.on_unmatched = OnUnmatched::kPassthrough;
+  Result<Replayer> replayer = Replayer::Create(*loaded, lines, options);
+  EXPECT_TRUE(replayer.ok());
+  Result<std::unique_ptr<Upstream>> upstream = Upstream::Start(command);
+  EXPECT_TRUE(upstream.ok());
+  int in[2], out[2];
+  EXPECT_EQ(pipe(in), 0);
+  EXPECT_EQ(pipe(out), 0);
+  EXPECT_EQ(write(in[1], script.data(), script.size()), static_cast<ssize_t>(script.size()));
+  close(in[1]);
+  *end = ServeReplay(&*replayer, in[0], out[1], upstream->get(), log, stop, serve).end;
+  close(in[0]);
+  close(out[1]);
+  std::string answers;
+  char buffer[4096];
+  for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) answers.append(buffer, n);
+  close(out[0]);
+  return answers;
+}
+
 class PassthroughTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -60,35 +93,11 @@ class PassthroughTest : public ::testing::Test {
   }
   void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
 
-  // Serves `script` (its lines written before the replay starts) and returns what was answered.
   std::string Serve(const std::string& script, ServeEnd* end) {
-    jsonl::MemorySource source(kRecording);
-    Result<LoadedRecording> loaded = LoadRecording(&source, {});
-    EXPECT_TRUE(loaded.ok());
-    const MemoryRandomAccess lines(kRecording);
-    ReplayOptions options;
-    options.match_mode = MatchMode::kByRequest;
-    options.on_unmatched = OnUnmatched::kPassthrough;
-    Result<Replayer> replayer = Replayer::Create(*loaded, lines, options);
-    EXPECT_TRUE(replayer.ok());
-    Result<std::unique_ptr<Upstream>> upstream =
-        Upstream::Start("/usr/bin/python3 '" + dir_ + "/stub.py' '" + dir_ + "/log'");
-    EXPECT_TRUE(upstream.ok());
-    int in[2], out[2];
-    EXPECT_EQ(pipe(in), 0);
-    EXPECT_EQ(pipe(out), 0);
-    EXPECT_EQ(write(in[1], script.data(), script.size()), static_cast<ssize_t>(script.size()));
-    close(in[1]);
-    *end = ServeReplay(&*replayer, in[0], out[1], upstream->get(), [this](std::string_view line) {
-             log_.emplace_back(line);
-           }).end;
-    close(in[0]);
-    close(out[1]);
-    std::string answers;
-    char buffer[4096];
-    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) answers.append(buffer, n);
-    close(out[0]);
-    return answers;
+    return ServeScript(
+        kRecording, MatchMode::kByRequest,
+        "/usr/bin/python3 '" + dir_ + "/stub.py' '" + dir_ + "/log'", script, {}, nullptr,
+        [this](std::string_view line) { log_.emplace_back(line); }, end);
   }
 
   std::string UpstreamLog() {
@@ -225,34 +234,16 @@ TEST(ServeReplayTest, ADelayEndsWhenTheClientStopsReading) {
   for (int fd : {in[0], in[1], out[1]}) close(fd);
 }
 
-// One unmatched request, already written and its input closed, forwarded to an upstream that
-// reads it and never answers ("cat > /dev/null").
+// One unmatched request forwarded to an upstream that reads it and never answers.
 class SilentUpstreamTest : public ::testing::Test {
  protected:
   Served Serve(const ServeOptions& serve, const std::atomic<bool>* stop, std::string* answers) {
-    jsonl::MemorySource source(kSlowRecording);
-    Result<LoadedRecording> loaded = LoadRecording(&source, {});
-    EXPECT_TRUE(loaded.ok());
-    const MemoryRandomAccess lines(kSlowRecording);
-    ReplayOptions options;
-    options.on_unmatched = OnUnmatched::kPassthrough;
-    Result<Replayer> replayer = Replayer::Create(*loaded, lines, options);
-    EXPECT_TRUE(replayer.ok());
-    Result<std::unique_ptr<Upstream>> upstream = Upstream::Start("cat > /dev/null");
-    EXPECT_TRUE(upstream.ok());
-    int in[2], out[2];
-    EXPECT_EQ(pipe(in), 0);
-    EXPECT_EQ(pipe(out), 0);
-    const std::string request = R"({"jsonrpc":"2.0","id":5,"method":"other"})"
-                                "\n";
-    EXPECT_EQ(write(in[1], request.data(), request.size()), static_cast<ssize_t>(request.size()));
-    close(in[1]);
-    const Served served = ServeReplay(
-        &*replayer, in[0], out[1], upstream->get(), [](std::string_view) {}, stop, serve);
-    close(out[1]);
-    char buffer[4096];
-    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) answers->append(buffer, n);
-    for (int fd : {in[0], out[0]}) close(fd);
+    Served served;
+    *answers = ServeScript(
+        kSlowRecording, MatchMode::kSequential, "cat > /dev/null",
+        R"({"jsonrpc":"2.0","id":5,"method":"other"})"
+        "\n",
+        serve, stop, [](std::string_view) {}, &served.end);
     return served;
   }
 };

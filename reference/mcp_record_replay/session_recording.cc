@@ -14,11 +14,11 @@
 #include <utility>
 
 #include "reference/core/base64.h"
-#include "reference/core/io.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
+#include "reference/mcp_record_replay/upstream.h"
 
 namespace arcs::mcp_record_replay {
 namespace {
@@ -37,7 +37,7 @@ constexpr int kMaxWarnings = 100;
 class Log {
  public:
   explicit Log(int fd) : fd_(fd) {}
-  // Both the proxy's thread and the recording's writer warn.
+  // The proxy's threads and the recording's writer all warn.
   void Warn(const std::string& message) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (count_ > kMaxWarnings) return;
@@ -182,7 +182,7 @@ class RecordingFile {
   Log* log_;
   int fd_ = -1;
   std::string path_;
-  std::string buffer_;  // the proxy's thread only
+  std::string buffer_;  // guarded by the session's mutex, not this one
   std::size_t messages_ = 0;
   Clock::time_point first_buffered_;
   // Shared with the writer.
@@ -235,7 +235,6 @@ const json::Value* NumberBeyondDoubles(const json::Value& root) {
   }
   return nullptr;
 }
-
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -372,8 +371,8 @@ class RecordingSession::Impl {
   // "truncated":true. Redacted first, when rules are given: these bytes are no JSON to look into.
   void UnrecordedLocked(bool client, std::string_view bytes, std::uint64_t size, Refusal refusal,
                         Clock::time_point now) {
-    log_.Warn(std::string(client ? "c2s" : "s2c") + ": a " + unit_ + " of " +
-              std::to_string(size) + " bytes forwarded as it was, recorded as arcs/unrecorded (" +
+    log_.Warn(std::string(client ? "c2s" : "s2c") + ": a " + unit_ + " of " + std::to_string(size) +
+              " bytes forwarded as it was, recorded as arcs/unrecorded (" +
               std::string(refusal.reason) + "): " + Redacted(refusal.why));
     const std::optional<std::string> redacted =
         redacting() ? redactor_.Redact(bytes) : std::nullopt;
@@ -522,9 +521,7 @@ void RecordingSession::Unrecorded(bool client, std::string_view bytes, std::uint
 }
 
 void RecordingSession::FlushIfDue(Clock::time_point now) { impl_->FlushIfDue(now); }
-RecordingSession::Clock::time_point RecordingSession::next_due() const {
-  return impl_->next_due();
-}
+RecordingSession::Clock::time_point RecordingSession::next_due() const { return impl_->next_due(); }
 
 Status RecordingSession::Finish() { return impl_->Finish(); }
 

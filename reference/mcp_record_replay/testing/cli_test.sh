@@ -21,27 +21,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-failed=0
-
-check() {  # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then
-    echo "ok: $name"
-  else
-    echo "FAIL: $name"
-    failed=1
-  fi
-}
-
-wait_until() {  # wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s
-  local end=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    ((SECONDS < end)) || return 1
-    sleep 0.1
-  done
-}
+source "$(dirname "$0")/lib.sh"
 
 running() { [[ -n $(jobs -rp) ]]; }  # the one arcs started in the background
 

@@ -20,19 +20,7 @@ client=$repo/reference/mcp_record_replay/testing/mcp_client.mjs
 server="node $repo/tools/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-
-check() {  # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@" >"$work/out" 2>&1; then
-    echo "ok: $name"
-  else
-    echo "FAIL: $name"
-    sed 's/^/    /' "$work/out" | tail -20
-    failed=1
-  fi
-}
+source "$(dirname "$0")/lib.sh"
 
 run_client() {  # run_client SERVER_COMMAND OUT [--shuffle]
   node "$client" --server "$1" --out "$2" "${@:3}"
@@ -47,11 +35,7 @@ http_client() {
   shift
   "$arcs" mcp replay "$@" --http 127.0.0.1:0 2>"$work/http.err" &
   pid=$!
-  for _ in $(seq 100); do
-    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/http.err") && break
-    sleep 0.1
-  done
-  [[ -n $url ]] && node "$client" --url "${url}mcp" --out "$out" "${args[@]}"
+  url=$(listening_url "$work/http.err") && node "$client" --url "${url}mcp" --out "$out" "${args[@]}"
   status=$?
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" || status=1

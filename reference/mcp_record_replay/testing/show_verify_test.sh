@@ -18,19 +18,7 @@ client=$repo/reference/mcp_record_replay/testing/mcp_client.mjs
 server="node $node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-
-check() {  # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@" >"$work/out" 2>&1; then
-    echo "ok: $name"
-  else
-    echo "FAIL: $name"
-    sed 's/^/    /' "$work/out" | tail -20
-    failed=1
-  fi
-}
+source "$(dirname "$0")/lib.sh"
 
 # json_is FILE EXPRESSION: the Python expression, over j (FILE's JSON), is true.
 json_is() {
@@ -170,40 +158,25 @@ check "verify, the --rich session: exit 0" \
 check "verify: roots/list and sampling answered from the recording, no change" \
   json_is "$work/stdout" "j['changes'] == [] and j['server_requests'] == {'answered': 2, 'refused': 0}"
 
-# The same over Streamable HTTP: server-everything in its HTTP mode on a free port of 127.0.0.1's,
-# then `arcs mcp replay --http` of the recording itself (which must answer it unchanged).
-# serve_http LOG COMMAND...: starts COMMAND (which listens on $port) in the background, $http_pid,
-# and waits (10 s at most) until the port takes connections.
-serve_http() {
-  local log=$1
-  shift
-  "$@" >"$log" 2>&1 &
-  http_pid=$!
-  for _ in $(seq 100); do
-    python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
-      "$port" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  return 1
-}
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-check "server-everything on Streamable HTTP" \
-  serve_http "$work/http-server.log" env PORT="$port" \
-  node "$node_modules/@modelcontextprotocol/server-everything/dist/index.js" streamableHttp
+# The same over Streamable HTTP: server-everything in its HTTP mode, then `arcs mcp replay --http`
+# of the recording itself (which must answer it unchanged).
+port=$(free_port)
+check "server-everything on Streamable HTTP" everything_http "$port" "$work/http-server.log"
 check "verify --upstream-http, the --rich session: exit 0" \
   exits 0 "$arcs" mcp verify -r "$work/rich.jsonl" --upstream-http "http://127.0.0.1:$port/mcp" \
   --json
 check "verify --upstream-http: roots/list and sampling answered from the recording, no change" \
   json_is "$work/stdout" "j['changes'] == [] and j['server_requests'] == {'answered': 2, 'refused': 0}"
-kill "$http_pid" 2>/dev/null
-wait "$http_pid" 2>/dev/null
-check "the --rich recording replayed by arcs mcp replay --http" \
-  serve_http "$work/http-replay.log" "$arcs" mcp replay -r "$work/rich.jsonl" --match-mode by-request \
-  --http "127.0.0.1:$port"
-check "verify against the replay of the recording itself: exit 0, no change" \
-  exits 0 "$arcs" mcp verify -r "$work/rich.jsonl" --upstream-http "http://127.0.0.1:$port/"
-kill -TERM "$http_pid" 2>/dev/null
-wait "$http_pid" 2>/dev/null
+kill "$everything_pid" 2>/dev/null
+wait "$everything_pid" 2>/dev/null
+"$arcs" mcp replay -r "$work/rich.jsonl" --match-mode by-request --http 127.0.0.1:0 \
+  2>"$work/http-replay.log" &
+replay_pid=$!
+check "verify against arcs mcp replay --http of the recording itself: exit 0, no change" \
+  exits 0 "$arcs" mcp verify -r "$work/rich.jsonl" --upstream-http \
+  "$(listening_url "$work/http-replay.log")"
+kill -TERM "$replay_pid" 2>/dev/null
+wait "$replay_pid" 2>/dev/null
 
 check "verify, a server that cannot start: exit 2" \
   exits 2 "$arcs" mcp verify -r "$work/rec.jsonl" --upstream "exec $work/no-such-server"

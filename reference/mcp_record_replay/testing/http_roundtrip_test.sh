@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Recording over MCP Streamable HTTP (issue #26, errata MRR-E53): the official TypeScript SDK's
+# client (tools/node, StreamableHTTPClientTransport) talks to server-everything in its Streamable
+# HTTP mode directly, then through `arcs mcp record --upstream-http URL --http 0`. The client's
+# results must be identical (the proxy changed nothing it saw), and the recording must be valid,
+# end with its footer after SIGTERM and hold the session's messages; the same for the rich session
+# (roots, sampling, progress: the server's requests and notifications travel on event streams),
+# which then replays identically over Streamable HTTP (in order and reversed) and on stdio.
+# Every wait is bounded, and every process started is ended on exit.
+# usage: http_roundtrip_test.sh ARCS REPO
+set -uo pipefail
+arcs=$1
+repo=$2
+client=$repo/reference/mcp_record_replay/testing/mcp_client.mjs
+everything=$repo/tools/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+source "$(dirname "$0")/lib.sh"
+
+port=$(free_port)
+upstream=http://127.0.0.1:$port/mcp
+if ! everything_http "$port" "$work/server.log"; then
+  echo "FAIL: server-everything did not start"
+  cat "$work/server.log"
+  exit 1
+fi
+pids+=("$everything_pid")
+
+direct() {  # direct OUT [CLIENT FLAGS]
+  timeout 120 node "$client" --url "$upstream" --out "$1" "${@:2}"
+}
+
+# recorded NAME OUT [CLIENT FLAGS]: the client through `arcs mcp record` into $work/NAME.jsonl,
+# which then gets SIGTERM; fails unless both end well and in time.
+recorded() {
+  local name=$1 out=$2
+  shift 2
+  "$arcs" mcp record --upstream-http "$upstream" --http 127.0.0.1:0 -o "$work/$name.jsonl" \
+    --name "$name" 2>"$work/$name.log" &
+  local pid=$!
+  pids+=($pid)
+  local url
+  url=$(listening_url "$work/$name.log") || {
+    cat "$work/$name.log"
+    return 1
+  }
+  timeout 120 node "$client" --url "$url" --out "$out" "$@" || return 1
+  kill -TERM "$pid"
+  wait_until 10 ended "$pid" || return 1
+  wait "$pid"
+}
+
+ended() {  # ended PID: it has exited (a zombie still answers kill -0)
+  local state
+  state=$(ps -o stat= -p "$1") || return 0
+  [[ $state == Z* ]]
+}
+
+valid() {  # valid FILE: no finding at all
+  local out
+  out=$("$arcs" validate "$1") && test -z "$out"
+}
+
+check "a direct session over Streamable HTTP" direct "$work/direct.json"
+check "the same session through arcs mcp record --upstream-http" \
+  recorded rec "$work/recorded.json"
+check "the proxy changed nothing the client saw" cmp "$work/direct.json" "$work/recorded.json"
+check "the recording is valid, with no finding" valid "$work/rec.jsonl"
+check "it holds the session's requests, notifications and responses, then the footer" \
+  bash -c "grep -q '\"dir\":\"c2s\"' '$work/rec.jsonl' && grep -q '\"dir\":\"s2c\"' '$work/rec.jsonl' &&
+           grep -q 'notifications/initialized' '$work/rec.jsonl' &&
+           grep -q 'tools/call' '$work/rec.jsonl' && grep -q 'resources/read' '$work/rec.jsonl' &&
+           grep -q 'latency_ms' '$work/rec.jsonl' &&
+           tail -n 1 '$work/rec.jsonl' | grep -q '\"type\":\"footer\"'"
+check "its header names the upstream URL" \
+  grep -q "\"upstream\":\"$upstream\"" "$work/rec.jsonl"
+
+check "a rich direct session over Streamable HTTP" direct "$work/rich-direct.json" --rich
+check "the rich session through arcs mcp record --upstream-http" \
+  recorded rich "$work/rich-recorded.json" --rich
+check "the proxy changed nothing the rich client saw" \
+  cmp "$work/rich-direct.json" "$work/rich-recorded.json"
+check "the rich recording is valid, with no finding" valid "$work/rich.jsonl"
+check "the rich recording holds what the server said and asked on its event streams" \
+  bash -c "grep -q '\"method\":\"roots/list\"' '$work/rich.jsonl' &&
+           grep -q '\"method\":\"sampling/createMessage\"' '$work/rich.jsonl' &&
+           grep -q '\"method\":\"notifications/progress\"' '$work/rich.jsonl' &&
+           grep -q '\"method\":\"notifications/message\"' '$work/rich.jsonl' &&
+           tail -n 1 '$work/rich.jsonl' | grep -q '\"type\":\"footer\"'"
+# replayed NAME OUT REPLAY_ARGS -- CLIENT FLAGS: the client against `arcs mcp replay --http` of
+# $work/NAME.jsonl, which SIGTERM then ends (exit 0).
+replayed() {
+  local name=$1 out=$2 args=()
+  shift 2
+  while [[ $1 != -- ]]; do args+=("$1"); shift; done
+  shift
+  "$arcs" mcp replay -r "$work/$name.jsonl" "${args[@]}" --http 127.0.0.1:0 \
+    2>"$work/$name-replay.log" &
+  local pid=$! url status
+  pids+=($pid)
+  url=$(listening_url "$work/$name-replay.log") &&
+    timeout 120 node "$client" --url "${url}mcp" --out "$out" "$@"
+  status=$?
+  kill -TERM "$pid"
+  wait "$pid" || status=1
+  return $status
+}
+check "the rich HTTP recording replayed over Streamable HTTP (sequential)" \
+  replayed rich "$work/rich-replayed.json" -- --rich
+check "... the same results, what the server said and asked included" \
+  cmp "$work/rich-recorded.json" "$work/rich-replayed.json"
+check "the rich HTTP recording replayed over HTTP, calls reversed (by-request)" \
+  replayed rich "$work/rich-replayed-reversed.json" --match-mode by-request -- --rich --shuffle
+check "... the same results" cmp "$work/rich-recorded.json" "$work/rich-replayed-reversed.json"
+check "the rich HTTP recording replayed on stdio" \
+  timeout 120 node "$client" --server "$arcs mcp replay -r '$work/rich.jsonl'" \
+  --out "$work/rich-replayed-stdio.json" --rich
+check "... the same results" cmp "$work/rich-recorded.json" "$work/rich-replayed-stdio.json"
+
+check "--upstream-http without --http is a usage error" \
+  bash -c "'$arcs' mcp record --upstream-http '$upstream' -o '$work/x.jsonl' 2>&1; test \$? -eq 2"
+check "--http without --upstream-http is a usage error" \
+  bash -c "'$arcs' mcp record --upstream true --http 0 -o '$work/x.jsonl' 2>&1; test \$? -eq 2"
+exit $failed
