@@ -292,8 +292,9 @@ as it arrives. Recorded as on stdio: each POST body (c2s), each application/json
 server's and the data of each event of its event streams (s2c), in the order the proxy has them
 whole, concurrent requests served concurrently. Once listening, standard error gets
 "arcs mcp record: listening on http://HOST:PORT/PATH" (port 0 asks for a free port). The legacy
-HTTP+SSE transport (MCP 2024-11-05) is not supported. The session ends at SIGINT, SIGTERM or
-SIGHUP, which close the streams still open.
+HTTP+SSE transport (MCP 2024-11-05) is served too: the endpoint its stream names for POSTs is
+relayed, not recorded, and requests for that path go to it upstream. The session ends at SIGINT,
+SIGTERM or SIGHUP, which close the streams still open.
 
   --upstream CMD         the MCP server to record, on stdio
   --upstream-http URL    the MCP server to record, on Streamable HTTP (http:// or https://)

@@ -1,12 +1,12 @@
 #include "reference/mcp_record_replay/http_recorder.h"
 
 #include <httplib.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <cctype>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -180,17 +180,28 @@ class Exchange {
 // The event stream of one response, recorded event by event as its bytes arrive. Past an event
 // over max_line_bytes the stream cannot be cut into events any more: the rest is kept (its first
 // kUnrecordedKeptBytes) and recorded as one arcs/unrecorded when it ends.
+// An `endpoint` event (the legacy HTTP+SSE transport's: where the client is to POST) is no
+// message: it goes to `on_endpoint`, not to the recording.
 class StreamRecorder {
  public:
-  StreamRecorder(RecordingSession* recording, std::uint64_t max_line_bytes)
-      : recording_(recording), reader_(static_cast<std::size_t>(max_line_bytes)) {}
+  StreamRecorder(RecordingSession* recording, std::uint64_t max_line_bytes,
+                 std::function<void(std::string_view)> on_endpoint)
+      : recording_(recording),
+        reader_(static_cast<std::size_t>(max_line_bytes)),
+        on_endpoint_(std::move(on_endpoint)) {}
 
   void Feed(std::string_view bytes) {
     const Clock::time_point now = Clock::now();
     if (rest_bytes_ == 0) {
       events_.clear();
       const Status s = reader_.Feed(bytes, &events_);
-      for (const http::SseEvent& event : events_) recording_->Message(false, event.data, now);
+      for (const http::SseEvent& event : events_) {
+        if (event.event == "endpoint") {
+          on_endpoint_(event.data);
+        } else {
+          recording_->Message(false, event.data, now);
+        }
+      }
       if (s.ok()) return;
     }
     rest_bytes_ += bytes.size();
@@ -210,6 +221,7 @@ class StreamRecorder {
  private:
   RecordingSession* recording_;
   http::SseReader reader_;
+  std::function<void(std::string_view)> on_endpoint_;
   std::vector<http::SseEvent> events_;
   std::string rest_;
   std::uint64_t rest_bytes_ = 0;
@@ -298,7 +310,7 @@ class Proxy {
     if (request.method == "POST") recording_->Message(true, request.body, now);
     httplib::Request upstream_request;
     upstream_request.method = request.method;
-    upstream_request.path = upstream_.path;
+    upstream_request.path = Endpoint(request.target) ? request.target : upstream_.path;
     upstream_request.body = request.body;
     for (std::string_view name : kRequestHeaders) {
       const std::string key(name);
@@ -379,7 +391,10 @@ class Proxy {
     bool json = false;
     request->response_handler = [&](const httplib::Response& response) {
       const std::string type = MediaType(response.get_header_value("Content-Type"));
-      if (type == http::kEventStream) events.emplace(recording_, options_.limits.max_line_bytes);
+      if (type == http::kEventStream) {
+        events.emplace(recording_, options_.limits.max_line_bytes,
+                       [this](std::string_view endpoint) { Announced(endpoint); });
+      }
       json = type == http::kJson;
       exchange->SetHeaders(response, events.has_value());
       return !exchange->cancelled();
@@ -404,6 +419,21 @@ class Proxy {
     exchange->End(!ok, ok ? "" : httplib::to_string(error));
   }
 
+  // The legacy HTTP+SSE transport (MCP 2024-11-05): the upstream's GET stream names, in an
+  // `endpoint` event, the path the client is to POST its messages to; the client resolves it
+  // against the proxy's origin, and the proxy forwards a request for that path to the same path
+  // upstream, every other to the URL's. (A full URL naming another origin is not rewritten.)
+  void Announced(std::string_view endpoint) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    endpoints_.emplace(endpoint);
+    recording_->Note("the upstream's event stream names its endpoint " + Quoted(endpoint, 200) +
+                     " (the legacy HTTP+SSE transport): requests for it are forwarded there");
+  }
+  bool Endpoint(const std::string& target) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return endpoints_.contains(target);
+  }
+
   bool Open(const std::shared_ptr<Exchange>& exchange) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return false;
@@ -426,6 +456,7 @@ class Proxy {
   UpstreamClients clients_;
   std::mutex mutex_;
   std::set<std::shared_ptr<Exchange>> open_;
+  std::set<std::string, std::less<>> endpoints_;  // the legacy transport's, announced upstream
   bool stopping_ = false;
 };
 

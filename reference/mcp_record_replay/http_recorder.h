@@ -11,9 +11,10 @@
 // Content-Type exactly "text/event-stream"), never held whole, so a server request or a progress
 // notification reaches the client while the call goes on. The connections to the upstream are
 // kept open between requests (for a second at most when idle). An upstream that cannot be
-// reached gets the client a 502 (with a warning on the log). Only the Streamable HTTP transport
-// (MCP 2025-03-26 and later) is served: the legacy HTTP+SSE transport of 2024-11-05 (a GET stream
-// naming a second endpoint for POSTs) is not.
+// reached gets the client a 502 (with a warning on the log). The Streamable HTTP transport (MCP
+// 2025-03-26 and later) is served, and the legacy HTTP+SSE transport of 2024-11-05: a GET stream's
+// `endpoint` event (where the client is to POST) is relayed, not recorded, and a request for that
+// path is forwarded to it upstream.
 //
 // Recording. Each JSON-RPC message is recorded as the stdio proxy records a line (c2s or s2c, seq,
 // ts, latency_ms on a response paired by id, arcs/unrecorded for what is not one JSON object the

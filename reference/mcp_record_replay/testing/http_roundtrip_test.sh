@@ -5,7 +5,8 @@
 # results must be identical (the proxy changed nothing it saw), and the recording must be valid,
 # end with its footer after SIGTERM and hold the session's messages; the same for the rich session
 # (roots, sampling, progress: the server's requests and notifications travel on event streams),
-# which then replays identically over Streamable HTTP (in order and reversed) and on stdio.
+# which then replays identically over Streamable HTTP (in order and reversed) and on stdio; and
+# the legacy HTTP+SSE transport recorded alike.
 # Every wait is bounded, and every process started is ended on exit.
 # usage: http_roundtrip_test.sh ARCS REPO
 set -uo pipefail
@@ -36,7 +37,9 @@ direct() {  # direct OUT [CLIENT FLAGS]
 }
 
 # recorded NAME OUT [CLIENT FLAGS]: the client through `arcs mcp record` into $work/NAME.jsonl,
-# which then gets SIGTERM; fails unless both end well and in time.
+# which then gets SIGTERM; fails unless both end well and in time. The client talks Streamable
+# HTTP to the proxy, or what $transport says (--sse-url: the legacy transport).
+transport=--url
 recorded() {
   local name=$1 out=$2
   shift 2
@@ -49,7 +52,7 @@ recorded() {
     cat "$work/$name.log"
     return 1
   }
-  timeout 120 node "$client" --url "$url" --out "$out" "$@" || return 1
+  timeout 120 node "$client" "$transport" "$url" --out "$out" "$@" || return 1
   kill -TERM "$pid"
   wait_until 10 ended "$pid" || return 1
   wait "$pid"
@@ -121,6 +124,28 @@ check "the rich HTTP recording replayed on stdio" \
   timeout 120 node "$client" --server "$arcs mcp replay -r '$work/rich.jsonl'" \
   --out "$work/rich-replayed-stdio.json" --rich
 check "... the same results" cmp "$work/rich-recorded.json" "$work/rich-replayed-stdio.json"
+
+# The legacy HTTP+SSE transport (MCP 2024-11-05): server-everything in its sse mode, the SDK's
+# SSEClientTransport; the proxy forwards the POSTs to the endpoint the stream names.
+kill "$everything_pid"
+port=$(free_port)
+check "server-everything on the legacy HTTP+SSE transport" \
+  everything_http "$port" "$work/sse-server.log" sse
+pids+=("$everything_pid")
+upstream=http://127.0.0.1:$port/sse
+transport=--sse-url
+check "a rich direct session over HTTP+SSE" \
+  timeout 120 node "$client" --sse-url "$upstream" --out "$work/sse-direct.json" --rich
+check "the same through arcs mcp record --upstream-http" \
+  recorded sse "$work/sse-recorded.json" --rich
+check "the proxy changed nothing the client saw" \
+  cmp "$work/sse-direct.json" "$work/sse-recorded.json"
+check "the HTTP+SSE recording is valid, with no finding, its footer last" \
+  bash -c "out=\$('$arcs' validate '$work/sse.jsonl') && test -z \"\$out\" &&
+           tail -n 1 '$work/sse.jsonl' | grep -q '\"type\":\"footer\"'"
+check "the HTTP+SSE recording replayed over Streamable HTTP" \
+  replayed sse "$work/sse-replayed.json" -- --rich
+check "... the same results" cmp "$work/sse-recorded.json" "$work/sse-replayed.json"
 
 check "--upstream-http without --http is a usage error" \
   bash -c "'$arcs' mcp record --upstream-http '$upstream' -o '$work/x.jsonl' 2>&1; test \$? -eq 2"

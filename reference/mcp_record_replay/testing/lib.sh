@@ -30,9 +30,10 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# everything_http PORT LOG: server-everything (tools/node) in its Streamable HTTP mode on
-# 127.0.0.1:PORT in the background (its pid in everything_pid), once it listens (30 s at most).
-# It listens on every interface by itself: a preload makes it listen on 127.0.0.1 only.
+# everything_http PORT LOG [MODE]: server-everything (tools/node) in its Streamable HTTP mode (or
+# MODE: sse, the legacy HTTP+SSE transport) on 127.0.0.1:PORT in the background (its pid in
+# everything_pid), once it listens (30 s at most). It listens on every interface by itself: a
+# preload makes it listen on 127.0.0.1 only.
 everything_http() {
   cat >"$work/loopback.cjs" <<'JS'
 const net = require('node:net');
@@ -44,9 +45,9 @@ net.Server.prototype.listen = function (...args) {
 JS
   PORT=$1 node -r "$work/loopback.cjs" \
     "$repo/tools/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js" \
-    streamableHttp >"$2" 2>&1 &
+    "${3:-streamableHttp}" >"$2" 2>&1 &
   everything_pid=$!
-  wait_until 30 grep -q 'listening on port' "$2"
+  wait_until 30 grep -q -i -e 'listening on port' -e 'running on port' "$2"
 }
 
 # listening_url LOG: the URL an `arcs mcp` command printed once listening (30 s at most).

@@ -3,11 +3,12 @@
 // it got back as JSON. Recording the session (`arcs mcp record --upstream SERVER -o rec.jsonl` as
 // the --server) and replaying it (`arcs mcp replay -r rec.jsonl`) must give the same results file.
 //
-// usage: node mcp_client.mjs (--server "<shell command>" | --url URL) [--shuffle] [--rich]
-//                            [--skip NAME]... [--out results.json]
+// usage: node mcp_client.mjs (--server "<shell command>" | --url URL | --sse-url URL) [--shuffle]
+//                            [--rich] [--skip NAME]... [--out results.json]
 //
 // --server starts the server and talks to it on stdio; --url talks to one at URL over MCP's
-// Streamable HTTP transport (the SDK's StreamableHTTPClientTransport).
+// Streamable HTTP transport (the SDK's StreamableHTTPClientTransport), --sse-url over the legacy
+// HTTP+SSE transport (SSEClientTransport: the GET stream at URL, POSTs where it says).
 //
 // The session: initialize (connect() sends it, then the notification notifications/initialized),
 // tools/list, resources/list, prompts/list, then tools/call (echo x3, get-sum x2,
@@ -50,18 +51,22 @@ const { Client } = await import(pathToFileURL(join(sdk, 'client/index.js')).href
 const { StdioClientTransport } = await import(pathToFileURL(join(sdk, 'client/stdio.js')).href);
 const { StreamableHTTPClientTransport } =
   await import(pathToFileURL(join(sdk, 'client/streamableHttp.js')).href);
+const { SSEClientTransport } = await import(pathToFileURL(join(sdk, 'client/sse.js')).href);
 const { CreateMessageRequestSchema, ListRootsRequestSchema, ProgressNotificationSchema } =
   await import(pathToFileURL(join(sdk, 'types.js')).href);
 
 function usage(message) {
   process.stderr.write(`mcp_client.mjs: ${message}\n` +
-    'usage: node mcp_client.mjs (--server "<shell command>" | --url URL) [--shuffle] [--rich] ' +
+    'usage: node mcp_client.mjs (--server "<shell command>" | --url URL | --sse-url URL) ' +
+    '[--shuffle] [--rich] ' +
     '[--skip NAME]... [--out results.json]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const args = { server: null, url: null, shuffle: false, rich: false, skip: new Set(), out: null };
+  const args = {
+    server: null, url: null, 'sse-url': null, shuffle: false, rich: false, skip: new Set(), out: null,
+  };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--shuffle' || a === '--rich') {
@@ -69,14 +74,16 @@ function parseArgs(argv) {
     } else if (a === '--skip') {
       if (i + 1 >= argv.length) usage('--skip needs a value');
       args.skip.add(argv[++i]);
-    } else if (a === '--server' || a === '--url' || a === '--out') {
+    } else if (['--server', '--url', '--sse-url', '--out'].includes(a)) {
       if (i + 1 >= argv.length) usage(`${a} needs a value`);
       args[a.slice(2)] = argv[++i];
     } else {
       usage(`unknown argument ${JSON.stringify(a)}`);
     }
   }
-  if (!args.server === !args.url) usage('give one of --server and --url');
+  if ([args.server, args.url, args['sse-url']].filter(Boolean).length !== 1) {
+    usage('give one of --server, --url and --sse-url');
+  }
   return args;
 }
 
@@ -166,9 +173,9 @@ function listen(client) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const transport = args.url
-    ? new StreamableHTTPClientTransport(new URL(args.url))
-    : new StdioClientTransport({ command: '/bin/sh', args: ['-c', args.server] });
+  const transport = args.url ? new StreamableHTTPClientTransport(new URL(args.url))
+    : args['sse-url'] ? new SSEClientTransport(new URL(args['sse-url']))
+      : new StdioClientTransport({ command: '/bin/sh', args: ['-c', args.server] });
   const capabilities = args.rich ? { roots: {}, sampling: {} } : {};
   const client = new Client({ name: 'arcs-mcp-client', version: '1.0.0' }, { capabilities });
   const listening = args.rich ? listen(client) : null;
