@@ -9,6 +9,9 @@ namespace arcs::mcp_record_replay::http {
 HttpServer::HttpServer(std::size_t threads) {
   server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server_.set_tcp_nodelay(true);
+  // An idle kept-alive connection holds a thread in a wait that Stop() cannot cut: a second at
+  // most (the library's default is 5), and a client opens another when it has more to say.
+  server_.set_keep_alive_timeout(1);
   server_.set_socket_options([](int sock) {
     const int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);

@@ -2,8 +2,9 @@
 // with SO_REUSEADDR alone (a restart may take a port its predecessor left in TIME_WAIT; the
 // library's default, SO_REUSEPORT, would let a second process listen on a port in use and take
 // some of its connections, where it must be told the port is taken), Nagle off (one JSON-RPC
-// message is one small write), served from a thread of its own, and stopped reliably: a stop()
-// that comes before the library has begun to listen is lost, so Stop() asks until it has ended.
+// message is one small write), served from a thread of its own, and stopped reliably and soon: a
+// stop() that comes before the library has begun to listen is lost, so Stop() asks until it has
+// ended, and an idle kept-alive connection is closed after a second.
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_HTTP_SERVER_H_
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_HTTP_SERVER_H_
 

@@ -4,7 +4,7 @@
 //   arcs_mcp_record_replay_benchmark [--bytes 100M] [--runs 5] [--seed 1] [--messages 20000]
 //       [--warmup 1000] [--block 1000] [--lookups 100000]
 //       [--lookup-sizes 1000,10000,100000,1000000] [--fuzzy-pairs 40000] [--arcs PATH]
-//       [--record-dir DIR] [--parts load,proxy,lookup,fuzzy] [--no-targets]
+//       [--record-dir DIR] [--parts load,proxy,lookup,fuzzy,http] [--no-targets]
 //   arcs_mcp_record_replay_benchmark --echo-server
 //
 // 1. load: generates a recording of about --bytes (deterministic: initialize, tools/list,
@@ -43,12 +43,20 @@
 //    (3 of 5 leaves shared: served, MRR-E36), every answer the right one. Each Handle call is
 //    timed on the wall clock. Target: p99 < 1 ms per request (issue #26; NFR-002 allowed a scan
 //    of every recorded request, which took 216-274 ms a request at this size).
+// 5. http: part 2 on MCP's Streamable HTTP transport: an HTTP echo server in this process
+//    (a POSTed request answered with application/json), reached directly and through
+//    `arcs mcp record --upstream-http ... --http ...`, each on a kept-alive connection, in
+//    alternate blocks as part 2. Target: the added p50 and p99 per round trip each < 1 ms.
 // Prints the figures and each part's peak RSS; exit 1 when a target is missed (unless
 // --no-targets, for the smoke test), 2 on usage errors or a step that fails.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <httplib.h>
+#include <netinet/in.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +75,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "reference/core/base64.h"
@@ -102,7 +111,7 @@ struct Options {
   std::uint64_t fuzzy_pairs = 40'000;
   std::string arcs;        // default: `arcs` next to this binary (both in the build directory)
   std::string record_dir;  // default: $TMPDIR or /tmp
-  bool load = true, proxy = true, lookup = true, fuzzy = true;
+  bool load = true, proxy = true, lookup = true, fuzzy = true, http = true;
   bool targets = true;
 };
 
@@ -560,8 +569,17 @@ std::string ShellQuote(std::string_view text) {
   return out + "'";
 }
 
+// A server spoken to one request at a time: its answer to one request line.
+class RoundTripper {
+ public:
+  virtual ~RoundTripper() = default;
+  // Sends one request (a line with its "\n") and reads its answer (without a line end); false
+  // when either fails.
+  virtual bool RoundTrip(std::string_view request, std::string* response) = 0;
+};
+
 // A stdio MCP server, spawned with pipes, spoken to one request at a time.
-class Connection {
+class Connection : public RoundTripper {
  public:
   static arcs::Result<std::unique_ptr<Connection>> Start(const std::string& command) {
     arcs::Result<std::unique_ptr<mrr::Upstream>> process = mrr::Upstream::Start(command);
@@ -573,8 +591,7 @@ class Connection {
     return std::unique_ptr<Connection>(new Connection(std::move(*process)));
   }
 
-  // Sends one line and reads the next line back (without its "\n"); false when either fails.
-  bool RoundTrip(std::string_view request, std::string* response) {
+  bool RoundTrip(std::string_view request, std::string* response) override {
     for (std::string_view rest = request; !rest.empty();) {
       const ssize_t n = write(process_->stdin_fd(), rest.data(), rest.size());
       if (n < 0 && errno == EINTR) continue;
@@ -612,7 +629,7 @@ class Connection {
 
 // One of the connection's round trips after another, each timed (microseconds) into *rtts
 // (none when null); false when one fails or its answer does not carry its id.
-bool RunBlock(Connection* connection, std::uint64_t count, std::uint64_t* next_id,
+bool RunBlock(RoundTripper* connection, std::uint64_t count, std::uint64_t* next_id,
               std::vector<double>* rtts) {
   std::string request, expected, response;
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -634,7 +651,8 @@ struct LatencySamples {
 };
 
 // Warm-up, then alternate blocks, the first of each pair taken by each connection in turn.
-bool Interleave(const Options& options, Connection* direct, Connection* proxy, LatencySamples* s) {
+bool Interleave(const Options& options, RoundTripper* direct, RoundTripper* proxy,
+                LatencySamples* s) {
   if (!RunBlock(direct, options.warmup, &s->direct_id, nullptr) ||
       !RunBlock(proxy, options.warmup, &s->proxy_id, nullptr)) {
     return false;
@@ -642,8 +660,8 @@ bool Interleave(const Options& options, Connection* direct, Connection* proxy, L
   for (std::uint64_t done = 0, pair = 0; done < options.messages; ++pair) {
     const std::uint64_t n = std::min(options.block, options.messages - done);
     const bool direct_first = pair % 2 == 0;
-    Connection* first = direct_first ? direct : proxy;
-    Connection* second = direct_first ? proxy : direct;
+    RoundTripper* first = direct_first ? direct : proxy;
+    RoundTripper* second = direct_first ? proxy : direct;
     std::uint64_t* first_id = direct_first ? &s->direct_id : &s->proxy_id;
     std::uint64_t* second_id = direct_first ? &s->proxy_id : &s->direct_id;
     if (!RunBlock(first, n, first_id, direct_first ? &s->direct : &s->proxy) ||
@@ -687,18 +705,21 @@ void PrintLatency(std::string_view label, const std::vector<double>& rtts) {
           std::count_if(rtts.begin(), rtts.end(), [](double us) { return us > 1000; })));
 }
 
-Outcome ReportLatency(const Options& options, const LatencySamples& s, std::string_view file) {
+// The latencies of a proxy part, titled `part` ("2. proxy"), its baseline `direct`.
+Outcome ReportLatency(const Options& options, const LatencySamples& s, std::string_view part,
+                      std::string_view direct, std::string_view file) {
   const double p50 = Percentile(s.proxy, 0.5) - Percentile(s.direct, 0.5);
   const double p99 = Percentile(s.proxy, 0.99) - Percentile(s.direct, 0.99);
   const bool pass = p50 < 1000 && p99 < 1000;
   std::printf(
-      "2. proxy: %llu sequential round trips each (request %zu B, response %zu B), in "
+      "%.*s: %llu sequential round trips each (request %zu B, response %zu B), in "
       "alternate blocks of %llu after %llu warm-up round trips each:\n",
-      static_cast<unsigned long long>(options.messages), EchoRequest("12345").size(),
+      static_cast<int>(part.size()), part.data(), static_cast<unsigned long long>(options.messages),
+      EchoRequest("12345").size(),
       std::string_view(R"({"jsonrpc":"2.0","id":12345)").size() + kEchoResult.size() + 1,
       static_cast<unsigned long long>(options.block),
       static_cast<unsigned long long>(options.warmup));
-  PrintLatency("direct (the echo server on pipes)", s.direct);
+  PrintLatency(direct, s.direct);
   PrintLatency("through `arcs mcp record` (the CLI)", s.proxy);
   std::printf(
       "  added per round trip: p50 %.1f us, p99 %.1f us (per message, half: %.1f, %.1f "
@@ -744,8 +765,123 @@ Outcome ProxyPart(const Options& options) {
     return kFailed;
   }
   const Outcome outcome =
-      ReportLatency(options, samples, recorded + ", in " + path.substr(0, path.rfind('/')));
+      ReportLatency(options, samples, "2. proxy", "direct (the echo server on pipes)",
+                    recorded + ", in " + path.substr(0, path.rfind('/')));
   std::printf("  peak RSS of part 2 (this process): %.1f MiB\n", PeakRssMiB());
+  return outcome;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Part 5: the proxy on MCP's Streamable HTTP transport
+
+// An MCP server on Streamable HTTP in this process: a POSTed request is answered with the echo
+// result as application/json (one message, no event stream: the proxy's cost, not a stream's).
+class EchoHttpServer {
+ public:
+  EchoHttpServer() {
+    server_.Post(".*", [](const httplib::Request& request, httplib::Response& response) {
+      arcs::json::Document doc;
+      const arcs::json::Value* id = nullptr;
+      if (doc.Parse(request.body) && doc.root().is_object()) id = doc.root().Find("id");
+      if (!id) {
+        response.status = 202;
+        return;
+      }
+      std::string out = R"({"jsonrpc":"2.0","id":)";
+      arcs::json::Write(*id, &out);
+      out += kEchoResult;
+      response.set_content(out, "application/json");
+    });
+    server_.set_tcp_nodelay(true);
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~EchoHttpServer() {
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    server_.stop();
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+// A Streamable HTTP server at 127.0.0.1:port, one POST per request on a kept-alive connection.
+class HttpConnection : public RoundTripper {
+ public:
+  explicit HttpConnection(int port) : client_("127.0.0.1", port) {
+    client_.set_keep_alive(true);
+    client_.set_tcp_nodelay(true);
+    client_.set_read_timeout(std::chrono::seconds(30));
+  }
+  bool RoundTrip(std::string_view request, std::string* response) override {
+    httplib::Headers headers = {{"Accept", "application/json, text/event-stream"}};
+    httplib::Result r = client_.Post("/mcp", headers, std::string(request), "application/json");
+    if (!r || r->status != 200) return false;
+    *response = r->body;
+    return true;
+  }
+
+ private:
+  httplib::Client client_;
+};
+
+// A port of 127.0.0.1's that was free a moment ago: bound, read and closed again.
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  const bool bound = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                     getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0;
+  close(fd);
+  return bound ? ntohs(address.sin_port) : 0;
+}
+
+Outcome HttpProxyPart(const Options& options) {
+  ResetPeakRss();
+  const std::string path = RecordingPath(options);
+  EchoHttpServer echo;
+  const int proxy_port = FreePort();
+  const std::string command =
+      "exec " + ShellQuote(options.arcs) + " mcp record --upstream-http " +
+      ShellQuote("http://127.0.0.1:" + std::to_string(echo.port()) + "/mcp") + " --http " +
+      ShellQuote("127.0.0.1:" + std::to_string(proxy_port)) + " -o " + ShellQuote(path);
+  arcs::Result<std::unique_ptr<mrr::Upstream>> proxy = mrr::Upstream::Start(command);
+  if (!proxy.ok()) {
+    std::fprintf(stderr, "arcs_mcp_record_replay_benchmark: cannot start the proxy: %s\n",
+                 proxy.status().message().c_str());
+    return kFailed;
+  }
+  HttpConnection direct(echo.port()), through(proxy_port);
+  std::string answer;
+  bool up = false;  // the proxy listens once it has its recording's header: asked until then
+  for (int i = 0; i < 1000 && !up; ++i) {
+    up = through.RoundTrip(EchoRequest("0"), &answer);
+    if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  LatencySamples samples;
+  const bool ran = up && Interleave(options, &direct, &through, &samples);
+  const std::string proxy_end = mrr::DescribeWaitStatus((*proxy)->Terminate());  // SIGTERM
+  std::string recorded = "not read";
+  const bool complete =
+      ran && RecordingComplete(path, 1 + options.warmup + options.messages, &recorded);
+  std::remove(path.c_str());
+  if (!complete) {
+    std::fprintf(stderr,
+                 "arcs_mcp_record_replay_benchmark: the HTTP round trips failed: the proxy %s; "
+                 "its recording: %s\n",
+                 proxy_end.c_str(), recorded.c_str());
+    return kFailed;
+  }
+  const Outcome outcome = ReportLatency(options, samples, "5. proxy on Streamable HTTP",
+                                        "direct (an HTTP echo server, this process)",
+                                        recorded + ", in " + path.substr(0, path.rfind('/')));
+  std::printf("  peak RSS of part 5 (this process): %.1f MiB\n", PeakRssMiB());
   return outcome;
 }
 
@@ -1063,7 +1199,7 @@ bool ParseSizes(std::string_view text, std::vector<std::uint64_t>* out) {
 }
 
 bool ParseParts(std::string_view text, Options* options) {
-  options->load = options->proxy = options->lookup = options->fuzzy = false;
+  options->load = options->proxy = options->lookup = options->fuzzy = options->http = false;
   for (std::size_t start = 0; start <= text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const std::string_view part = text.substr(start, comma - start);
@@ -1075,6 +1211,8 @@ bool ParseParts(std::string_view text, Options* options) {
       options->lookup = true;
     } else if (part == "fuzzy") {
       options->fuzzy = true;
+    } else if (part == "http") {
+      options->http = true;
     } else {
       return false;
     }
@@ -1115,7 +1253,7 @@ bool ParseOptions(int argc, char** argv, Options* options) {
     const std::string self = SelfPath();
     options->arcs = self.substr(0, self.rfind('/') + 1) + "arcs";
   }
-  return !options->proxy || access(options->arcs.c_str(), X_OK) == 0;
+  return !(options->proxy || options->http) || access(options->arcs.c_str(), X_OK) == 0;
 }
 
 }  // namespace
@@ -1124,14 +1262,15 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::string_view(argv[1]) == "--echo-server") return EchoServer();
   Options options;
   if (!ParseOptions(argc, argv, &options)) {
-    std::fprintf(stderr,
-                 "usage: arcs_mcp_record_replay_benchmark [--bytes 100M] [--runs 5] [--seed 1]\n"
-                 "    [--messages 20000] [--warmup 1000] [--block 1000] [--lookups 100000]\n"
-                 "    [--lookup-sizes 1000,10000,100000,1000000] [--arcs PATH (default: arcs "
-                 "next to this binary)]\n"
-                 "    [--fuzzy-pairs 40000] [--record-dir DIR] [--parts load,proxy,lookup,fuzzy]\n"
-                 "    [--no-targets]\n"
-                 "  or: arcs_mcp_record_replay_benchmark --echo-server\n");
+    std::fprintf(
+        stderr,
+        "usage: arcs_mcp_record_replay_benchmark [--bytes 100M] [--runs 5] [--seed 1]\n"
+        "    [--messages 20000] [--warmup 1000] [--block 1000] [--lookups 100000]\n"
+        "    [--lookup-sizes 1000,10000,100000,1000000] [--arcs PATH (default: arcs "
+        "next to this binary)]\n"
+        "    [--fuzzy-pairs 40000] [--record-dir DIR] [--parts load,proxy,lookup,fuzzy,http]\n"
+        "    [--no-targets]\n"
+        "  or: arcs_mcp_record_replay_benchmark --echo-server\n");
     return 2;
   }
   // A server that has gone must come back as EPIPE on our write, not end us.
@@ -1141,6 +1280,7 @@ int main(int argc, char** argv) {
   if (options.proxy && worst != kFailed) worst = std::max<int>(worst, ProxyPart(options));
   if (options.lookup && worst != kFailed) worst = std::max<int>(worst, LookupPart(options));
   if (options.fuzzy && worst != kFailed) worst = std::max<int>(worst, FuzzyPart(options));
+  if (options.http && worst != kFailed) worst = std::max<int>(worst, HttpProxyPart(options));
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::printf("peak RSS of the process (getrusage): %.1f MiB\n",
