@@ -139,8 +139,9 @@ void HttpLineTransport::Post(std::string body, Clock::time_point deadline) {
   {
     std::lock_guard lock(mu_);
     if (!session_id_.empty()) post.set_header(http::kSessionHeader, session_id_);
-    if (!protocol_version_.empty())
+    if (!protocol_version_.empty()) {
       post.set_header(http::kProtocolVersionHeader, protocol_version_);
+    }
   }
   std::optional<BodyReader> reader;
   int status = 0;
@@ -193,8 +194,9 @@ void HttpLineTransport::OpenGetStream() {
     {
       std::lock_guard lock(mu_);
       headers.emplace(http::kSessionHeader, session_id_);
-      if (!protocol_version_.empty())
+      if (!protocol_version_.empty()) {
         headers.emplace(http::kProtocolVersionHeader, protocol_version_);
+      }
     }
     std::optional<BodyReader> reader;
     bool ok = true;

@@ -217,8 +217,9 @@ class HttpReplay {
     for (Outgoing& out : reply.messages) {
       json::Document doc;
       std::optional<Classified> c;
-      if (!out.unrecorded && doc.Parse(out.line) && doc.root().is_object())
+      if (!out.unrecorded && doc.Parse(out.line) && doc.root().is_object()) {
         c = Classify(doc.root());
+      }
       const bool response =
           c && (c->kind == MessageKind::kResponse || c->kind == MessageKind::kError) && c->id;
       auto it = response ? streams_.find(json::ToString(*c->id)) : streams_.end();

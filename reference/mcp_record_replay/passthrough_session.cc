@@ -106,8 +106,9 @@ Status PassthroughSession::Pump(Lines* to_client) {
     }
     if (n == 0) return Close("it closed its output", to_client);
     if (errno == EINTR) continue;
-    if (errno != EAGAIN)
+    if (errno != EAGAIN) {
       return Close(std::string("reading it: ") + std::strerror(errno), to_client);
+    }
     break;
   }
   for (std::size_t end; (end = read_.find('\n')) != std::string::npos;) {

@@ -83,9 +83,8 @@ std::optional<std::string> UnrecordedBytes(const Value& msg) {
   }
   const Value* base64 = params->FindLast("base64");
   const Value* truncated = params->FindLast("truncated");
-  if (!base64 || !base64->is_string() ||
-      (truncated && !(truncated->is_bool() && !truncated->as_bool())))
-    return std::nullopt;
+  const bool whole = !truncated || (truncated->is_bool() && !truncated->as_bool());
+  if (!base64 || !base64->is_string() || !whole) return std::nullopt;
   std::optional<std::string> bytes = base64::Decode(base64->text());
   if (!bytes || bytes->find('\n') != std::string::npos) return std::nullopt;
   return bytes;

@@ -110,9 +110,10 @@ class Serving {
                      {session_ ? session_->out_fd() : -1, POLLIN, 0}};
     milliseconds wait = kSlice;
     for (std::optional<Clock::time_point> at : {HeldDeadline(), Deadline()}) {
-      if (at)
+      if (at) {
         wait =
             std::clamp(std::chrono::ceil<milliseconds>(*at - Clock::now()), milliseconds(0), wait);
+      }
     }
     const int n = ::poll(fds, 2, static_cast<int>(wait.count()));
     std::vector<std::string> to_client;
