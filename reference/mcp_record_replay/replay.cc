@@ -184,6 +184,11 @@ Status Replayer::Index() {
     }
     if (client) answers_.Add(*c.id, i);
   }
+  // A fuzzy candidate never answered is never served; marked here, so that the search looks at
+  // one flag of a candidate (all of a method's share a leaf, the tool's name).
+  for (auto& [method, candidates] : fuzzy_) {
+    for (Candidate& c : candidates.candidates) c.served = partner_[c.request] == kNone;
+  }
   return Status::Ok();
 }
 
@@ -206,6 +211,7 @@ void Replayer::IndexMatching(std::size_t i, const Classified& c) {
       const std::vector<std::string> digests = LeafDigests(c.params);
       const auto at = static_cast<std::uint32_t>(method.candidates.size());
       method.candidates.push_back({i, static_cast<std::uint32_t>(digests.size())});
+      method.fewest_leaves = std::min<std::uint64_t>(method.fewest_leaves, digests.size());
       method.shared.push_back(0);
       for (const std::string& digest : digests) method.holders[digest].push_back(at);
       break;
@@ -260,27 +266,38 @@ std::optional<std::size_t> Replayer::ByRequest(std::string_view method, const Va
 }
 
 // MRR-E36 leaf-jaccard: the unserved candidate of the method most similar to the live params, at
-// least 1/2, ties to the first in the file.
+// least 1/2, ties to the first in the file. A leaf every candidate of the method holds (the tool's
+// name, often) adds one to every candidate's shared count: its holders are not walked, unless
+// that much alone could make a candidate no other leaf reaches similar enough (3 x shared >=
+// |A| + |B|, with |B| the method's fewest leaves), when every list is walked.
 std::optional<std::size_t> Replayer::Fuzzy(std::string_view method, const Value* params) {
   auto it = fuzzy_.find(std::string(method));
   if (it == fuzzy_.end()) return std::nullopt;
   Method& m = it->second;
   const std::vector<std::string> live = LeafDigests(params);
-  std::vector<std::uint32_t> touched;
+  std::vector<const std::vector<std::uint32_t>*> holders;
+  std::uint64_t everyones = 0;  // live leaves every candidate holds
   for (const std::string& digest : live) {
-    auto holders = m.holders.find(digest);
-    if (holders == m.holders.end()) continue;
-    for (std::uint32_t c : holders->second) {
-      if (m.candidates[c].served || partner_[m.candidates[c].request] == kNone) continue;
-      if (m.shared[c]++ == 0) touched.push_back(c);
+    auto found = m.holders.find(digest);
+    if (found == m.holders.end()) continue;
+    holders.push_back(&found->second);
+    everyones += found->second.size() == m.candidates.size();
+  }
+  const bool walk_all = 3 * everyones >= live.size() + m.fewest_leaves;
+  std::vector<std::uint32_t> touched;
+  for (const std::vector<std::uint32_t>* list : holders) {
+    if (!walk_all && list->size() == m.candidates.size()) continue;
+    for (std::uint32_t c : *list) {
+      if (!m.candidates[c].served && m.shared[c]++ == 0) touched.push_back(c);
     }
   }
+  const std::uint64_t implied = walk_all ? 0 : everyones;
   // Similarity shared / (|A| + |B| - shared), compared as whole numbers (a/b > c/d: a*d > c*b);
   // a tie goes to the candidate first in the file.
   std::optional<std::uint32_t> best;
   std::uint64_t best_shared = 0, best_union = 1;
   for (std::uint32_t c : touched) {
-    const std::uint64_t shared = std::exchange(m.shared[c], 0);
+    const std::uint64_t shared = std::exchange(m.shared[c], 0) + implied;
     const std::uint64_t all = m.candidates[c].leaves + live.size() - shared;
     const std::uint64_t left = shared * best_union, right = best_shared * all;
     if (!best || left > right || (left == right && c < *best)) {

@@ -124,8 +124,9 @@ class Replayer {
   KeyedStringMap<Queue> queues_;
   // fuzzy (MRR-E36): each method's answered requests in file order, whether served, how many
   // leaves their params have, and which of them holds each leaf (by the leaf's digest). A live
-  // request looks only at the candidates that share a leaf with it: any other is 0 similar, never
-  // the 1/2 a match needs, so no request scans its method's every recorded one.
+  // request looks only at the candidates that share a leaf with it that not all of them hold: any
+  // other is too little similar, most of the time, to reach the 1/2 a match needs (Fuzzy), so no
+  // request scans its method's every recorded one for the tool's name they all share.
   struct Candidate {
     std::size_t request;
     std::uint32_t leaves = 0;
@@ -136,6 +137,7 @@ class Replayer {
     KeyedStringMap<std::vector<std::uint32_t>> holders;  // leaf digest -> candidates, in order
     std::vector<std::uint32_t>
         shared;  // scratch: leaves shared with the live request, by candidate
+    std::uint64_t fewest_leaves = UINT64_MAX;  // of a candidate
   };
   KeyedStringMap<Method> fuzzy_;
   // Server-initiated messages in their recorded place (MRR-E39 in-recorded-place): the client's

@@ -200,8 +200,7 @@ TEST(ReplayTest, ARecordedRequestWithoutAResponseStillPassesItsPlace) {
   // The server said something after the request and never answered it: the live request of that
   // method gets what was said, then the unmatched error.
   const std::string log = R"({"jsonrpc":"2.0","method":"notifications/message"})";
-  Replay r(Recording({{"c2s", Request("1", "a", "")}, {"s2c", log}}),
-           Mode(MatchMode::kSequential));
+  Replay r(Recording({{"c2s", Request("1", "a", "")}, {"s2c", log}}), Mode(MatchMode::kSequential));
   EXPECT_EQ(r.Answer(Request("\"x\"", "a", "")), log + "\n" + kUnmatchedX);
 }
 
@@ -288,18 +287,24 @@ TEST(ReplayTest, FuzzyTiesGoToTheFirstRecorded) {
 // The indexed matcher against MRR-E36 written out plainly: every unserved recorded request of the
 // method scored by |A and B| / |A or B| over its leaves (here each params member is one leaf), the
 // best served if at least 1/2, ties to the first in the file. 300 recorded calls over a few
-// values, 400 live ones, each answer compared.
-TEST(ReplayTest, FuzzyServesWhatAScanOfEveryCandidateServes) {
+// values, 400 live ones, each answer compared. With `everyones`, every recorded call also has
+// the members t and u (a leaf all of them hold, as a tool's name), and a live one each of them
+// three times in four: the matcher's shortcut for such leaves, and the case where they alone make
+// a candidate similar enough.
+void FuzzyAgainstAScan(bool everyones) {
   std::uint32_t state = 12345;
   auto next = [&state](std::uint32_t n) {
     state = state * 1103515245 + 12345;
     return (state >> 16) % n;
   };
   using Params = std::map<std::string, int>;  // member -> value; absent members are left out
-  auto random_params = [&] {
+  auto random_params = [&](bool recorded) {
     Params p;
     for (const char* name : {"a", "b", "c", "d"}) {
       if (next(4) != 0) p[name] = static_cast<int>(next(3));
+    }
+    for (const char* name : {"t", "u"}) {
+      if (everyones && (recorded || next(4) != 0)) p[name] = 7;
     }
     return p;
   };
@@ -313,14 +318,14 @@ TEST(ReplayTest, FuzzyServesWhatAScanOfEveryCandidateServes) {
   std::vector<Msg> messages;
   std::vector<Params> recorded;
   for (int i = 0; i < 300; ++i) {
-    recorded.push_back(random_params());
+    recorded.push_back(random_params(true));
     messages.push_back({"c2s", Request(std::to_string(i), "m", json_of(recorded.back()))});
     messages.push_back({"s2c", Response(std::to_string(i), std::to_string(i))});
   }
   Replay r(Recording(messages), Mode(MatchMode::kFuzzy));
   std::vector<bool> served(recorded.size(), false);
   for (int live_id = 1000; live_id < 1400; ++live_id) {
-    const Params live = random_params();
+    const Params live = random_params(false);
     // A params object with no member is the one leaf {} (MRR-E29's absent-as-{}).
     auto leaves = [](const Params& p) { return p.empty() ? std::size_t{1} : p.size(); };
     std::optional<std::size_t> best;
@@ -348,6 +353,11 @@ TEST(ReplayTest, FuzzyServesWhatAScanOfEveryCandidateServes) {
     }
     ASSERT_EQ(r.Answer(Request(id, "m", json_of(live))), expected) << json_of(live);
   }
+}
+
+TEST(ReplayTest, FuzzyServesWhatAScanOfEveryCandidateServes) {
+  FuzzyAgainstAScan(false);
+  FuzzyAgainstAScan(true);
 }
 
 TEST(ReplayTest, ServesTheRecordedContentExactly) {
