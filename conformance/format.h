@@ -253,7 +253,8 @@ struct VerbOutput {
 // A command of the format's own, `arcs <format> <verb> ARGS...` (Lightbox: verify, hash).
 struct VerbSpec {
   std::string_view name;
-  std::string_view help;  // usage, what it does, exit statuses
+  std::string_view help;     // usage, what it does, exit statuses
+  std::string_view summary;  // one line for `arcs FORMAT --help`
   VerbOutput (*run)(const std::vector<std::string>& args);
   // Non-empty: the verb is also the command `arcs VERB FILE`, run by the format the file's name or
   // content tells (`arcs render session.json`), and `arcs --help` lists it with this line.

@@ -264,6 +264,15 @@ for bad in "--timeout 1e-9" "--timeout 0x10" "--timeout inf" "--timeout-cpu 0" "
 done
 expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-case-*"
 expect_status 0 "help" "$arcs" run --help
+# A format's --help: each of its verbs with one line (issue #27 item 9), or that it has none.
+expect_status 0 "mcp verbs" "$arcs" mcp --help
+for verb in record replay convert stub show verify; do
+  grep -q "^  $verb  *[a-z]" "$tmp/out" || fail "arcs mcp --help does not list $verb on a line"
+done
+[ "$(wc -l <"$tmp/out")" -lt 20 ] || fail "arcs mcp --help prints more than its verbs' lines"
+expect_status 0 "spool verbs" "$arcs" spool --help
+grep -q "has no verbs of its own" "$tmp/out" || fail "arcs spool --help does not say it has none"
+expect_status 2 "no verb" "$arcs" lightbox
 
 # 6b. An implementation that says too much (issue #8): what it names itself reaches the summary
 # escaped (no escape sequence, no forged line), and 3 answers of 8 MiB and 5000 findings each

@@ -10,10 +10,21 @@ namespace arcs::runner {
 namespace {
 
 void Usage(const conformance::FormatModule& format, std::ostream& out) {
-  out << "usage: arcs " << format.name << " VERB ARGS...\n\nverbs:\n";
-  for (const conformance::VerbSpec& verb : format.verbs) {
-    out << "\n" << verb.help;
+  out << "usage: arcs " << format.name << " VERB ARGS...\n\n";
+  if (format.verbs.empty()) {
+    out << format.title << " has no verbs of its own: `arcs validate FILE` checks a file, and\n"
+        << "`arcs run --format " << format.name << "` certifies an implementation.\n";
+    return;
   }
+  std::size_t width = 0;
+  for (const conformance::VerbSpec& verb : format.verbs) width = std::max(width, verb.name.size());
+  out << "verbs:\n";
+  for (const conformance::VerbSpec& verb : format.verbs) {
+    out << "  " << verb.name << std::string(width + 2 - verb.name.size(), ' ') << verb.summary
+        << "\n";
+  }
+  out << "\n`arcs " << format.name << " VERB --help` shows a verb's usage, options and exit "
+      << "statuses.\nExit status: 0 with --help, 2 with no verb or an unknown one.\n";
 }
 
 }  // namespace

@@ -88,7 +88,9 @@ VerbOutput Hash(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<VerbSpec> Verbs() {
-  return {{"verify", kVerifyHelp, Verify}, {"hash", kHashHelp, Hash}};
+  return {{"verify", kVerifyHelp,
+           "checks a session's hash chain: intact, or the first broken event and why", Verify},
+          {"hash", kHashHelp, "prints every event's canonical hash, one per line", Hash}};
 }
 
 }  // namespace arcs::conformance::lightbox

@@ -651,9 +651,18 @@ VerbOutput Verify(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<VerbSpec> Verbs() {
-  return {{"record", kRecordHelp, Record},    {"replay", kReplayHelp, Replay},
-          {"convert", kConvertHelp, Convert}, {"stub", kStubHelp, Stub},
-          {"show", kShowHelp, Show},          {"verify", kVerifyHelp, Verify}};
+  return {
+      {"record", kRecordHelp,
+       "a recording proxy between an MCP client and server (stdio or Streamable HTTP)", Record},
+      {"replay", kReplayHelp, "a recording served as a mock MCP server (stdio or Streamable HTTP)",
+       Replay},
+      {"convert", kConvertHelp, "a recording as a ThoughtJack attack config (YAML)", Convert},
+      {"stub", kStubHelp, "a stub MCP server answering from a table (passthrough's in the cases)",
+       Stub},
+      {"show", kShowHelp, "a readable summary of a recording: methods, tools, latencies, errors",
+       Show},
+      {"verify", kVerifyHelp,
+       "a recording's requests sent to a live server: what changed, exit 1 if breaking", Verify}};
 }
 
 }  // namespace arcs::conformance::mcp_record_replay

@@ -54,6 +54,9 @@ VerbOutput Hash(const std::vector<std::string>& args) {
 
 }  // namespace
 
-std::vector<VerbSpec> Verbs() { return {{"hash", kHashHelp, Hash}}; }
+std::vector<VerbSpec> Verbs() {
+  return {{"hash", kHashHelp, "prints a model_io.json's ModelIOHash (SHA-256 of its RFC 8785 core)",
+           Hash}};
+}
 
 }  // namespace arcs::conformance::model_io

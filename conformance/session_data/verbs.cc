@@ -47,7 +47,8 @@ VerbOutput Render(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<VerbSpec> Verbs() {
-  return {{"render", kRenderHelp, Render, "a session as a Markdown transcript (SessionData)"}};
+  return {{"render", kRenderHelp, "writes a session as a Markdown transcript", Render,
+           "a session as a Markdown transcript (SessionData)"}};
 }
 
 }  // namespace arcs::conformance::session_data
