@@ -133,6 +133,11 @@ grep -qx "$long: $one/validate" "$tmp/long-lists/$written" ||
   fail "the list of a 300-byte name does not list its failure once: $(cat "$tmp/long-lists/$written")"
 [ "$(grep -c "$one/validate" "$tmp/long-lists/$written")" = 1 ] ||
   fail "the second run did not find the list the first wrote"
+# A folder given with its trailing slash: the path printed has one slash (issue #27 item 4).
+expect_status 1 "a folder with a trailing slash" "$arcs" run --quiet --filter "$one" \
+  --impl "$fake garbage --name slash" --write-known-failures "$tmp/slash-lists/"
+grep -qx "known failures: $tmp/slash-lists/slash.txt" "$tmp/out" ||
+  fail "the written list's path is not printed as one path: $(grep 'known failures' "$tmp/out")"
 # A list that cannot be written fails the run, and says why.
 printf 'not a folder\n' >"$tmp/a-file"
 expect_status 2 "an unwritable list" "$arcs" run --quiet --filter "$one" --impl "$fake garbage" \

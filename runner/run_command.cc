@@ -466,7 +466,8 @@ std::string SafeFileName(std::string_view name) {
 // --write-known-failures: DIR/NAME.txt, pruned and completed from this run.
 Status WriteList(const std::string& dir, const ImplementationRun& run,
                  const KnownFailuresArg* given, bool filtered) {
-  const std::string path = dir + "/" + SafeFileName(run.report.name) + ".txt";
+  const std::string path =
+      (std::filesystem::path(dir) / (SafeFileName(run.report.name) + ".txt")).string();
   std::error_code ignored;
   if (std::error_code made; !std::filesystem::create_directories(dir, made) && made) {
     return Status(StatusCode::kIoError, dir + ": " + made.message());
