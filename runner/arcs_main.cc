@@ -35,7 +35,8 @@ commands:
   FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs mcp
                           replay -r FILE; arcs FORMAT --help lists them)
 
-Run `arcs COMMAND --help` for a command's options; `arcs --version` for the version.
+Run `arcs COMMAND --help` for a command's options; `--version`, alone or with any command, for
+the version.
 The runner protocol: runner/PROTOCOL.md.
 )";
 
@@ -72,7 +73,8 @@ int main(int argc, char** argv) {
     std::cout << Help();
     return args.empty() ? 2 : 0;
   }
-  if (args[0] == "--version") {
+  // With any command, as with none: `arcs run --version`, `arcs mcp replay --version`.
+  if (std::find(args.begin(), args.end(), "--version") != args.end()) {
     std::cout << "arcs " << arcs::kArcsVersion << "\n";
     return 0;
   }

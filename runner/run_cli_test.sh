@@ -269,6 +269,12 @@ for bad in "--timeout 1e-9" "--timeout 0x10" "--timeout inf" "--timeout-cpu 0" "
 done
 expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-case-*"
 expect_status 0 "help" "$arcs" run --help
+# --version with any command (issue #27 item 9).
+for cmd in "run" "validate" "mcp replay" "lightbox verify" "report"; do
+  # shellcheck disable=SC2086  # the command's words
+  expect_status 0 "$cmd --version" "$arcs" $cmd --version
+  grep -qx "arcs [0-9][0-9.]*" "$tmp/out" || fail "arcs $cmd --version does not print the version"
+done
 # A format's --help: each of its verbs with one line (issue #27 item 9), or that it has none.
 expect_status 0 "mcp verbs" "$arcs" mcp --help
 for verb in record replay convert stub show verify; do

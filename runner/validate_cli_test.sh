@@ -328,7 +328,8 @@ check "lightbox verify FIFO exit" 2 $?
 grep -q "is a FIFO" "$tmp/err"; check "lightbox verify FIFO says so" 0 $?
 "$arcs" lightbox nope > /dev/null 2>&1; check "unknown verb" 2 $?
 "$arcs" lightbox verify "$tmp/missing" > /dev/null 2>&1; check "verify missing" 2 $?
-"$arcs" lightbox --help | grep -q "arcs lightbox verify SESSION"; check "lightbox help" 0 $?
+"$arcs" lightbox --help | grep -q "^  verify  "; check "lightbox help" 0 $?
+"$arcs" lightbox verify --help | grep -q "arcs lightbox verify SESSION"; check "lightbox verify help" 0 $?
 # arcs model-io hash: Node's hash of a valid session (the spec's code, tools/node); an invalid one
 # has none, and its violations are printed; `arcs validate` knows the file by its name and by its
 # content.
@@ -341,7 +342,8 @@ check "model-io hash of an invalid session" 1 $?
 grep -q '^MI3 /mode mode is "Record"' "$tmp/out"; check "model-io hash names the violation" 0 $?
 "$arcs" model-io hash > /dev/null 2>&1; check "model-io hash usage" 2 $?
 "$arcs" model-io hash "$tmp/missing" > /dev/null 2>&1; check "model-io hash missing" 2 $?
-"$arcs" model-io --help | grep -q "arcs model-io hash FILE"; check "model-io help" 0 $?
+"$arcs" model-io --help | grep -q "^  hash  "; check "model-io help" 0 $?
+"$arcs" model-io hash --help | grep -q "arcs model-io hash FILE"; check "model-io hash help" 0 $?
 "$arcs" validate "$root/vectors/model_io/cases/mode-capitalized/model_io.json" > "$tmp/out"
 check "validate model_io.json" 1 $?
 grep -q "MI3" "$tmp/out"; check "validate model_io.json cites MI3" 0 $?
@@ -405,7 +407,8 @@ check "mcp convert unknown style" 2 $?
 "$arcs" mcp record -o "$tmp/rec.jsonl" > /dev/null 2>&1; check "mcp record usage" 2 $?
 "$arcs" mcp record --upstream true -o "$tmp/no/such/dir/rec.jsonl" < /dev/null > /dev/null 2>&1
 check "mcp record to a path it cannot create" 2 $?
-"$arcs" mcp --help | grep -q "arcs mcp replay -r FILE"; check "mcp help" 0 $?
+"$arcs" mcp --help | grep -q "^  replay  "; check "mcp help" 0 $?
+"$arcs" mcp replay --help | grep -q "arcs mcp replay -r FILE"; check "mcp replay usage" 0 $?
 "$arcs" mcp-record-replay replay --help | grep -q "match-mode"; check "mcp replay help" 0 $?
 "$arcs" validate --help | grep -q "max_line_bytes="; check "validate help" 0 $?
 "$arcs" --help | grep -q "validate"; check "help" 0 $?
