@@ -35,9 +35,11 @@ commands:
   FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs mcp
                           replay -r FILE; arcs FORMAT --help lists them)
 
-Run `arcs COMMAND --help` for a command's options; `--version`, alone or with any command, for
-the version.
-The runner protocol: runner/PROTOCOL.md.
+Run `arcs COMMAND --help` for a command's options and exit statuses; `--version`, alone or with
+any command, for the version. The runner protocol: runner/PROTOCOL.md.
+
+Exit status: 0 with --help or --version, 2 with no command or an unknown one; a command's own
+otherwise (2 is a usage error everywhere).
 )";
 
 // The verbs a format offers as `arcs VERB FILE` (VerbSpec::file_command_summary), once each.

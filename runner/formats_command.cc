@@ -16,6 +16,8 @@ default, the requirement a finding over it cites), the policies an implementatio
 arguments a case may set (choices a user makes on the command line), and the operations with
 their inputs and outcomes. --json prints the same as one JSON document
 (schemas/, fuzz/ and tools/ scripts read it).
+
+Exit status: 0, 2 on usage errors.
 )";
 
 void ArrayMember(std::string_view name, const std::vector<std::string_view>& items,

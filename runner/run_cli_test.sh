@@ -275,6 +275,14 @@ for cmd in "run" "validate" "mcp replay" "lightbox verify" "report"; do
   expect_status 0 "$cmd --version" "$arcs" $cmd --version
   grep -qx "arcs [0-9][0-9.]*" "$tmp/out" || fail "arcs $cmd --version does not print the version"
 done
+# Every command's --help gives its exit statuses (issue #27 item 9).
+for cmd in "" validate run fuzz report diff serve vectors formats render "mcp record" \
+  "mcp replay" "mcp convert" "mcp stub" "mcp show" "mcp verify" "lightbox verify" "lightbox hash" \
+  "model-io hash" "session-data render" "mcp" "lightbox"; do
+  # shellcheck disable=SC2086  # the command's words
+  "$arcs" $cmd --help >"$tmp/out" 2>&1
+  grep -qi "exit" "$tmp/out" || fail "arcs $cmd --help gives no exit status"
+done
 # A format's --help: each of its verbs with one line (issue #27 item 9), or that it has none.
 expect_status 0 "mcp verbs" "$arcs" mcp --help
 for verb in record replay convert stub show verify; do

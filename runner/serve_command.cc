@@ -17,6 +17,9 @@ constexpr char kHelp[] = R"(usage: arcs serve
 Speaks the ARCS runner protocol (runner/PROTOCOL.md) on stdin/stdout as the reference
 implementation: `arcs run` with no --impl runs `arcs serve`. Stops at {"type":"shutdown"} or at
 the end of its input.
+
+Exit status: 0 at shutdown or the end of its input, 1 on a message it cannot read (not the
+protocol's, or a line over its limit: stderr says which), 2 on usage errors.
 )";
 
 }  // namespace

@@ -67,7 +67,9 @@ int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args)
         if (v.name == verb) std::cout << " " << f->name;
       }
     }
-    std::cout << "\n";
+    std::cout << "\n\nExit status: that of `arcs FORMAT " << verb
+              << " FILE` (its --help says), or 2 when\nFILE's format cannot be told or has no "
+              << verb << ".\n";
     return 0;
   }
   if (args.size() != 1 || args[0].starts_with("-")) {
