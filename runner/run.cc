@@ -198,7 +198,7 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
   return r;
 }
 
-void Summarize(const protocol::ImplementationHello& hello, bool filtered,
+void Summarize(const protocol::ImplementationHello& hello, bool cases_left_out,
                report::ImplementationReport* impl) {
   for (const conformance::FormatModule* def : conformance::Formats()) {
     std::vector<const report::CaseResult*> cases;
@@ -244,7 +244,7 @@ void Summarize(const protocol::ImplementationHello& hello, bool filtered,
     if (f.certification != "full" && f.missing.empty()) {
       f.missing.push_back("no MUST case was run");
     }
-    if (filtered) {
+    if (cases_left_out) {
       f.missing.push_back("the run was filtered: the level covers only the selected cases");
       if (f.certification == "full") f.certification = "partial";
     }
@@ -534,7 +534,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
                                    (matched[i] ? " lists no failure" : " names no case"));
     }
   }
-  Summarize(summary.hello, args.filtered, &impl);
+  Summarize(summary.hello, args.cases_left_out, &impl);
   report::SummarizeReadings(&impl);
   report::BoundImplementation(&impl);
   return run;

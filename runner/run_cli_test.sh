@@ -44,6 +44,15 @@ expect_status 0 "reference run -j 2" "$arcs" run --quiet --no-resource-probes -j
   --report "$tmp/ref2.json"
 expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.json" "$tmp/ref2.json"
 
+# 1b. --format alone leaves out none of the format's cases: its level is "full", with no filter
+# caveat; an operation filter does leave some out (issue #27 item 2).
+expect_status 0 "one format" "$arcs" run --format session-data --timeout-cpu 20 --report "$tmp/sd.json"
+grep -q "session-data: full" "$tmp/out" || fail "--format alone does not give the level full"
+! grep -q "was filtered" "$tmp/out" || fail "--format alone says the run was filtered"
+expect_status 0 "one operation" "$arcs" run --format session-data --operation render \
+  --timeout-cpu 20 --report "$tmp/sd-render.json"
+grep -q "the run was filtered" "$tmp/out" || fail "an operation filter does not say so"
+
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
 lie_tool="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs"
 lie="$lie_tool $one/validate"

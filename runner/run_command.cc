@@ -599,6 +599,7 @@ int RunCommand(const std::vector<std::string>& args) {
   options.cpu_timeout_seconds = run_args.timeout_cpu;
   options.max_consecutive_failures = run_args.max_consecutive_failures;
   options.filtered = filtered;
+  options.cases_left_out = run_args.filter.LeavesOutCases() || !run_args.trace.empty();
   options.pin_workers = run_args.pin_workers;
   options.progress = !run_args.quiet && run_args.trace.empty() && ::isatty(2) && !std::getenv("CI");
   if (!run_args.trace.empty()) options.trace = TraceLine;

@@ -85,6 +85,10 @@ bool SuiteFilter::Empty() const {
          resource_probes;
 }
 
+bool SuiteFilter::LeavesOutCases() const {
+  return !operations.empty() || !levels.empty() || !globs.empty() || !resource_probes;
+}
+
 std::vector<std::string> SuiteFilter::Describe() const {
   std::vector<std::string> out;
   if (!resource_probes) out.push_back("--no-resource-probes");

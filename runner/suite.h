@@ -53,6 +53,8 @@ struct SuiteFilter {
   std::vector<std::string> globs;       // fnmatch against "<id>" or "<id>/<operation>"; empty: all
   bool resource_probes = true;          // the cases made at run time (conformance/format.h)
   bool Empty() const;
+  // Whether it can leave out some cases of a format it keeps (every selector but the format's).
+  bool LeavesOutCases() const;
   std::vector<std::string> Describe() const;  // e.g. {"--format spool", "--filter spool-11.*"}
 };
 
