@@ -198,6 +198,18 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
   return r;
 }
 
+// "3 failed, 10 skipped": how the cases that did not pass ended, skipped apart from failed.
+std::string NotPassed(const report::Counts& counts) {
+  std::vector<std::string> parts;
+  for (const auto& [n, what] : {std::pair{counts.failed, "failed"},
+                                {counts.errored, "errored"},
+                                {counts.skipped, "skipped"},
+                                {counts.known_failures, "known failures"}}) {
+    if (n > 0) parts.push_back(std::to_string(n) + " " + what);
+  }
+  return Join(parts);
+}
+
 void Summarize(const protocol::ImplementationHello& hello, bool cases_left_out,
                report::ImplementationReport* impl) {
   for (const conformance::FormatModule* def : conformance::Formats()) {
@@ -216,17 +228,15 @@ void Summarize(const protocol::ImplementationHello& hello, bool cases_left_out,
       report::OperationSummary s;
       s.operation = op.name;
       s.supported = protocol::Declares(hello, f.format, s.operation);
-      std::uint64_t op_must = 0, op_must_passed = 0;
+      report::Counts op_must_counts;
       for (const report::CaseResult* c : cases) {
         if (c->operation != op.name) continue;
         s.counts.Add(c->outcome);
         s.by_level[c->level].Add(c->outcome);
         f.counts.Add(c->outcome);
-        if (c->level == "MUST") {
-          ++op_must;
-          op_must_passed += c->outcome == report::Outcome::kPassed;
-        }
+        if (c->level == "MUST") op_must_counts.Add(c->outcome);
       }
+      const std::uint64_t op_must = op_must_counts.total, op_must_passed = op_must_counts.passed;
       if (s.counts.total == 0) continue;
       must += op_must;
       must_passed += op_must_passed;
@@ -234,7 +244,8 @@ void Summarize(const protocol::ImplementationHello& hello, bool cases_left_out,
         f.missing.push_back(s.operation + ": not supported");
       } else if (op_must_passed < op_must) {
         f.missing.push_back(s.operation + ": " + std::to_string(op_must - op_must_passed) + " of " +
-                            std::to_string(op_must) + " MUST cases did not pass");
+                            std::to_string(op_must) + " MUST cases did not pass (" +
+                            NotPassed(op_must_counts) + ")");
       }
       f.operations.push_back(std::move(s));
     }

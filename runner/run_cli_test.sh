@@ -53,6 +53,12 @@ expect_status 0 "one operation" "$arcs" run --format session-data --operation re
   --timeout-cpu 20 --report "$tmp/sd-render.json"
 grep -q "the run was filtered" "$tmp/out" || fail "an operation filter does not say so"
 
+# 1c. The MUST cases that did not pass are counted by how they ended, skipped apart from failed.
+"$arcs" run --no-resource-probes --filter "$three" --impl "$fake skip --case $one/validate" \
+  --report "$tmp/skip.json" >"$tmp/out" 2>&1
+grep -q "MUST cases did not pass (1 skipped)" "$tmp/out" ||
+  fail "a skipped MUST case is not told apart: $(grep 'did not pass' "$tmp/out")"
+
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
 lie_tool="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs"
 lie="$lie_tool $one/validate"

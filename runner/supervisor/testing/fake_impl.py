@@ -168,6 +168,10 @@ def main():
         elif mode == "garbage":
             write(b"this is not JSON\n")
             continue
+        elif mode == "skip":
+            write(json.dumps({"type": "result", "id": case_id, "status": "skipped",
+                              "reason": "fake: not this one"}).encode() + b"\n")
+            continue
         elif mode == "lie":
             answer(case_id + "-other")
             continue
