@@ -59,6 +59,12 @@ grep -q "the run was filtered" "$tmp/out" || fail "an operation filter does not 
 grep -q "MUST cases did not pass (1 skipped)" "$tmp/out" ||
   fail "a skipped MUST case is not told apart: $(grep 'did not pass' "$tmp/out")"
 
+# 1d. A case accepted that should be rejected names the rule the file breaks (issue #27 item 5).
+"$arcs" run --no-resource-probes --filter "spool-11.4.1-empty" --operation validate \
+  --impl "$fake good" >"$tmp/out" 2>&1
+grep -q "\[accepted, should reject: SP-4.3-1\]" "$tmp/out" ||
+  fail "the broken rule is not named: $(grep 'should reject' "$tmp/out")"
+
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
 lie_tool="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs"
 lie="$lie_tool $one/validate"

@@ -247,8 +247,23 @@ std::string CertificationText(const Paint& paint, const std::string& certificati
   return paint.Red(Printable(certification));
 }
 
-std::string MismatchText(std::string_view mismatch) {
-  if (mismatch == "accepted") return " [accepted, should reject]";
+// For the line of a case accepted where it should have been rejected, the rules the file breaks:
+// the errors the vector expects (validate), else the requirements it cites; three at most.
+std::string BrokenRules(const report::CaseResult& c) {
+  const std::vector<std::string>& rules = c.evidence && !c.evidence->expected_errors.empty()
+                                              ? c.evidence->expected_errors
+                                              : c.requirements;
+  if (rules.empty()) return "";
+  const std::size_t shown = std::min<std::size_t>(rules.size(), 3);
+  std::string out =
+      ": " + Printable(Join({rules.begin(), rules.begin() + static_cast<std::ptrdiff_t>(shown)}));
+  if (rules.size() > shown) out += " and " + std::to_string(rules.size() - shown) + " more";
+  return out;
+}
+
+std::string MismatchText(const report::CaseResult& c) {
+  const std::string_view mismatch = c.mismatch;
+  if (mismatch == "accepted") return " [accepted, should reject" + BrokenRules(c) + "]";
   if (mismatch == "rejected") return " [rejected, should accept]";
   if (mismatch == "output") return " [right verdict, wrong output]";
   if (mismatch == "declaration") return " [policy not declared or not allowed]";
@@ -261,7 +276,7 @@ std::string CaseLine(const report::CaseResult& c) {
   if (!c.expected.empty()) {
     line += ": expected " + Printable(c.expected) + ", got " + Printable(c.actual);
   }
-  line += MismatchText(c.mismatch);
+  line += MismatchText(c);
   if (!c.message.empty()) line += " (" + Printable(c.message) + ")";
   return line + "\n";
 }

@@ -41,7 +41,7 @@ hasnt "$tmp/out" "errored" "the cases not run are listed"
 # 4. Failures grouped by kind; "see the report" only when there is one; errored never cut.
 run_as 1 "toy without its list" "$arcs" run -j 2 "${spool[@]}" --impl "$python_toy"
 has "$tmp/out" "^  failed (1[0-9][0-9]):" "no failed group"
-has "$tmp/out" "\[accepted, should reject\]" "no legend for an accepted invalid file"
+has "$tmp/out" "\[accepted, should reject: SP-[0-9.]*-[0-9]*" "no legend, naming the rule, for an accepted invalid file"
 has "$tmp/out" "and [0-9]* more: write them all with --report FILE" "no way to see the rest"
 hasnt "$tmp/out" "see the report" "a report is named that was not written"
 has "$tmp/out" "^  slowest: " "the slowest cases are not listed"
