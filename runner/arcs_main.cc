@@ -11,6 +11,7 @@
 #include "runner/formats_command.h"
 #include "runner/fuzz/fuzz_command.h"
 #include "runner/report/report_command.h"
+#include "runner/rules_command.h"
 #include "runner/run_command.h"
 #include "runner/serve_command.h"
 #include "runner/validate_command.h"
@@ -32,6 +33,7 @@ commands:
   serve                   the reference implementation over the runner protocol
   vectors                 hold the reference, in process, to every vector
   formats [--json]        the formats, their limits, policies and operations
+  rules [--format F]      every rule id with its level, section and text
   FORMAT VERB ARGS...     a format's own commands (arcs lightbox verify SESSION; arcs mcp
                           replay -r FILE; arcs FORMAT --help lists them)
 
@@ -90,6 +92,7 @@ int main(int argc, char** argv) {
   if (command == "serve") return arcs::runner::ServeCommand(args);
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
   if (command == "formats") return arcs::runner::FormatsCommand(args);
+  if (command == "rules") return arcs::runner::RulesCommand(args);
   if (const arcs::conformance::FormatModule* format =
           arcs::conformance::FindFormatCommand(command)) {
     return arcs::runner::VerbCommand(*format, args);

@@ -290,6 +290,14 @@ for bad in "--timeout 1e-9" "--timeout 0x10" "--timeout inf" "--timeout-cpu 0" "
 done
 expect_status 2 "a filter that matches nothing" "$arcs" run --filter "no-such-case-*"
 expect_status 0 "help" "$arcs" run --help
+# arcs rules: every rule id of the built-in catalogues (issue #27 item 1).
+expect_status 0 "rules of a format" "$arcs" rules --format spool
+grep -q "^  SP-4.3-1  MUST  " "$tmp/out" || fail "arcs rules does not list SP-4.3-1 with its level"
+expect_status 0 "rules as JSON" "$arcs" rules --format spool --json
+[ "$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rules"]))' "$tmp/out")" = \
+  "$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["requirements"]))' \
+    "$src/conformance/spool/requirements.json")" ] || fail "arcs rules --json does not list every rule"
+expect_status 2 "rules of an unknown format" "$arcs" rules --format nope
 # --version with any command (issue #27 item 9).
 for cmd in "run" "validate" "mcp replay" "lightbox verify" "report"; do
   # shellcheck disable=SC2086  # the command's words
@@ -297,7 +305,7 @@ for cmd in "run" "validate" "mcp replay" "lightbox verify" "report"; do
   grep -qx "arcs [0-9][0-9.]*" "$tmp/out" || fail "arcs $cmd --version does not print the version"
 done
 # Every command's --help gives its exit statuses (issue #27 item 9).
-for cmd in "" validate run fuzz report diff serve vectors formats render "mcp record" \
+for cmd in "" validate run fuzz report diff serve vectors formats rules render "mcp record" \
   "mcp replay" "mcp convert" "mcp stub" "mcp show" "mcp verify" "lightbox verify" "lightbox hash" \
   "model-io hash" "session-data render" "mcp" "lightbox"; do
   # shellcheck disable=SC2086  # the command's words
