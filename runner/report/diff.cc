@@ -211,11 +211,18 @@ std::string FormatDiff(const ReportDiff& diff) {
       const auto old_fields = ComparedFields(*c.old_case);
       const auto new_fields = ComparedFields(*c.new_case);
       for (std::size_t i = 0; i < old_fields.size(); ++i) {
-        if (old_fields[i].first == "outcome" || old_fields[i].second == new_fields[i].second) {
-          continue;
-        }
-        line += "      " + std::string(old_fields[i].first) + ": \"" + Show(old_fields[i].second) +
-                "\" -> \"" + Show(new_fields[i].second) + "\"\n";
+        const std::string_view name = old_fields[i].first;
+        const std::string &before = old_fields[i].second, &after = new_fields[i].second;
+        if (name == "outcome" || before == after) continue;
+        // A passed case stores no expected and actual: a case that now fails shows what it
+        // expected and got, not a change from nothing; one that now passes, nothing.
+        const bool passing_side =
+            (name == "expected" || name == "actual") && (before.empty() || after.empty());
+        if (passing_side && after.empty()) continue;
+        line += "      " + std::string(name) + ": " +
+                (passing_side ? "\"" + Show(after) + "\""
+                              : "\"" + Show(before) + "\" -> \"" + Show(after) + "\"") +
+                "\n";
       }
       (c.regression ? regressions : changed) += line;
     } else if (c.new_case) {
