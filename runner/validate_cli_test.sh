@@ -365,6 +365,14 @@ grep -q "^### User" "$tmp/render.md"; check "render writes Markdown" 0 $?
 "$arcs" render "$tmp/missing" > /dev/null 2>&1; check "render missing" 2 $?
 "$arcs" render > /dev/null 2>&1; check "render usage" 2 $?
 "$arcs" render --help | grep -q "session-data"; check "render help" 0 $?
+# -o OUT and - for standard input (issue #27 item 9): the same bytes.
+"$arcs" render "$sd/render-link/session.json" -o "$tmp/render-o.md"; check "render -o exit" 0 $?
+cmp -s "$tmp/render.md" "$tmp/render-o.md"; check "render -o writes the transcript" 0 $?
+"$arcs" session-data render - < "$sd/render-link/session.json" > "$tmp/render-stdin.md"
+check "render - exit" 0 $?
+cmp -s "$tmp/render.md" "$tmp/render-stdin.md"; check "render - reads standard input" 0 $?
+"$arcs" session-data render "$sd/render-link/session.json" -o > /dev/null 2>&1
+check "render -o without OUT" 2 $?
 # MCP record/replay: a recording told by its header line; the mcp verbs' usage errors, refusals and
 # exit statuses (replay and convert of a recording that cannot be loaded: 1).
 mrr=$root/vectors/mcp_record_replay/cases

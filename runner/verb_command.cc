@@ -57,11 +57,11 @@ int VerbCommand(const conformance::FormatModule& format, const std::vector<std::
 }
 
 int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args) {
-  const std::string usage = "usage: arcs " + std::string(verb) + " FILE";
+  const std::string usage = "usage: arcs " + std::string(verb) + " FILE [ARGS...]";
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     std::cout << usage << "\n\nRuns `arcs FORMAT " << verb
-              << " FILE` for FILE's format, told by its name or content.\nFormats with " << verb
-              << ":";
+              << " FILE ARGS...` for FILE's format, told by its name or content (standard input\n"
+              << "has neither: use `arcs FORMAT " << verb << " -`).\nFormats with " << verb << ":";
     for (const conformance::FormatModule* f : conformance::Formats()) {
       for (const conformance::VerbSpec& v : f->verbs) {
         if (v.name == verb) std::cout << " " << f->name;
@@ -72,7 +72,7 @@ int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args)
               << verb << ".\n";
     return 0;
   }
-  if (args.size() != 1 || args[0].starts_with("-")) {
+  if (args.empty() || args[0].starts_with("-")) {  // standard input has no name to tell by
     std::cerr << usage << "\n";
     return 2;
   }
@@ -93,7 +93,9 @@ int FileVerbCommand(std::string_view verb, const std::vector<std::string>& args)
               << "\n";
     return 2;
   }
-  return VerbCommand(*format, {std::string(verb), args[0]});
+  std::vector<std::string> verb_args = {std::string(verb)};
+  verb_args.insert(verb_args.end(), args.begin(), args.end());
+  return VerbCommand(*format, verb_args);
 }
 
 }  // namespace arcs::runner
