@@ -59,6 +59,15 @@ class Stream {
   bool closed_ = false;
 };
 
+// The answer to a request passthrough could not hand to the upstream.
+std::string ForwardFailed(const json::Value& id, std::string_view why) {
+  std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";
+  json::Write(id, &out);
+  out += ",\"error\":{\"code\":-32000,\"message\":";
+  json::AppendQuoted("passthrough: " + std::string(why), &out);
+  return out + "}}";
+}
+
 std::string NewSessionId() {
   std::random_device device;
   std::string id;
@@ -131,10 +140,10 @@ class HttpReplay {
     PassthroughSession::Lines to_client;
     if (Status s = session_->Pump(&to_client); !s.ok()) log_("passthrough: " + s.message());
     session_->Expire(&to_client);
-    Route(Lines(std::move(to_client)), nullptr);
+    Route(AsReply(std::move(to_client)), nullptr);
   }
 
-  static Reply Lines(PassthroughSession::Lines lines) {
+  static Reply AsReply(PassthroughSession::Lines lines) {
     Reply reply;
     for (std::string& line : lines) reply.messages.push_back({std::move(line), 0});
     return reply;
@@ -182,6 +191,7 @@ class HttpReplay {
       PassthroughSession::Lines to_client;
       if (Status s = session_->Forward(message, request.body, &to_client); !s.ok()) {
         log_("passthrough: " + s.message());
+        to_client.push_back(ForwardFailed(*message.id, s.message()));  // never left unanswered
       }
       for (std::string& line : to_client) reply.messages.push_back({std::move(line), 0});
     }

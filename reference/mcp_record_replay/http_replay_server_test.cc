@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <csignal>
 #include <future>
 #include <optional>
 #include <string>
@@ -32,7 +33,7 @@ constexpr char kRecording[] =
 
 class HttpReplayTest : public ::testing::Test {
  protected:
-  void Start(OnUnmatched unmatched = OnUnmatched::kWarn) {
+  void Start(OnUnmatched unmatched = OnUnmatched::kWarn, Upstream* upstream = nullptr) {
     jsonl::MemorySource source(kRecording);
     Result<LoadedRecording> loaded = LoadRecording(&source, {});
     ASSERT_TRUE(loaded.ok());
@@ -44,8 +45,8 @@ class HttpReplayTest : public ::testing::Test {
     ASSERT_TRUE(replayer.ok());
     replayer_.emplace(std::move(*replayer));
     std::promise<std::uint16_t> port;
-    served_ = std::async(std::launch::async, [this, &port] {
-      return ServeReplayHttp(&*replayer_, {"127.0.0.1", 0}, nullptr, log_, &stop_, {},
+    served_ = std::async(std::launch::async, [this, &port, upstream] {
+      return ServeReplayHttp(&*replayer_, {"127.0.0.1", 0}, upstream, log_, &stop_, {},
                              [&port](std::uint16_t p) { port.set_value(p); });
     });
     port_ = port.get_future().get();
@@ -141,6 +142,21 @@ TEST_F(HttpReplayTest, AnUnmatchedErrorEndsTheReplayOnceWritten) {
       std::vector<std::string>{
           R"({"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"No matching response"}})"});
   EXPECT_EQ(served_.get().end, ServeEnd::kUnmatched);
+}
+
+// Passthrough to an upstream that has already gone: the unmatched request is answered with an
+// error, never left with its stream open.
+TEST_F(HttpReplayTest, AForwardTheUpstreamCannotTakeIsAnsweredWithAnError) {
+  std::signal(SIGPIPE, SIG_IGN);  // as the verb has it: a write to the gone upstream is EPIPE
+  Result<std::unique_ptr<Upstream>> upstream = Upstream::Start("exec true");
+  ASSERT_TRUE(upstream.ok());
+  ASSERT_TRUE((*upstream)->WaitForExit(std::chrono::seconds(30)));
+  Start(OnUnmatched::kPassthrough, upstream->get());
+  const std::vector<std::string> events = Post(R"({"jsonrpc":"2.0","id":9,"method":"unknown"})");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_NE(events[0].find(R"("id":9,"error":{"code":-32000,"message":"passthrough: )"),
+            std::string::npos)
+      << events[0];
 }
 
 }  // namespace
