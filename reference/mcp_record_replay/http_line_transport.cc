@@ -33,7 +33,7 @@ class BodyReader {
   bool Feed(std::string_view bytes, std::vector<std::string>* lines) {
     if (!stream_) {
       json_ += bytes;
-      return json_.size() <= kMaxJson;
+      return json_.size() <= http::kMaxBodyBytes;
     }
     std::vector<http::SseEvent> events;
     const bool ok = sse_.Feed(bytes, &events).ok();
@@ -47,7 +47,6 @@ class BodyReader {
   }
 
  private:
-  static constexpr std::size_t kMaxJson = std::size_t{64} << 20;
   bool stream_;
   std::string json_;
   http::SseReader sse_;
@@ -158,7 +157,8 @@ void HttpLineTransport::Post(std::string body, Clock::time_point deadline) {
   };
   post.content_receiver = [&](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
     if (status >= 300) {
-      refusal.append(data, std::min<std::size_t>(size, 4096));
+      refusal.append(
+          data, std::min<std::size_t>(size, 4096 - std::min<std::size_t>(refusal.size(), 4096)));
       return !closing_;
     }
     std::vector<std::string> lines;

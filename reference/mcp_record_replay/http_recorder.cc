@@ -93,7 +93,12 @@ class Exchange {
     changed_.notify_all();
     return true;
   }
-  void AppendBody(std::string_view bytes) { body_.append(bytes); }  // the reader's alone
+  // The reader's alone; false once the body is over kMaxBodyBytes (the exchange then fails).
+  bool AppendBody(std::string_view bytes) {
+    body_.append(
+        bytes.substr(0, http::kMaxBodyBytes + 1 - std::min(body_.size(), http::kMaxBodyBytes + 1)));
+    return body_.size() <= http::kMaxBodyBytes;
+  }
   void End(bool failed, std::string why) {
     std::lock_guard<std::mutex> lock(mutex_);
     done_ = true;
@@ -388,7 +393,7 @@ class Proxy {
       return;
     }
     std::optional<StreamRecorder> events;
-    bool json = false;
+    bool json = false, too_big = false;
     request->response_handler = [&](const httplib::Response& response) {
       const std::string type = MediaType(response.get_header_value("Content-Type"));
       if (type == http::kEventStream) {
@@ -403,8 +408,8 @@ class Proxy {
                                     std::uint64_t) {
       const std::string_view bytes(data, size);
       if (!events) {
-        exchange->AppendBody(bytes);
-        return !exchange->cancelled();
+        too_big = !exchange->AppendBody(bytes);
+        return !too_big && !exchange->cancelled();
       }
       events->Feed(bytes);
       return exchange->Queue(bytes);
@@ -416,7 +421,10 @@ class Proxy {
     if (ok && !exchange->cancelled()) clients_.Give(std::move(client));
     if (events) events->End();
     if (ok && json) recording_->Message(false, exchange->body(), Clock::now());
-    exchange->End(!ok, ok ? "" : httplib::to_string(error));
+    exchange->End(!ok, ok ? ""
+                       : too_big
+                           ? "its body is over " + std::to_string(http::kMaxBodyBytes) + " bytes"
+                           : httplib::to_string(error));
   }
 
   // The legacy HTTP+SSE transport (MCP 2024-11-05): the upstream's GET stream names, in an

@@ -12,6 +12,8 @@ HttpServer::HttpServer(std::size_t threads) {
   // An idle kept-alive connection holds a thread in a wait that Stop() cannot cut: a second at
   // most (the library's default is 5), and a client opens another when it has more to say.
   server_.set_keep_alive_timeout(1);
+  // A body past it is refused (413) before it is held: the library's default has no bound.
+  server_.set_payload_max_length(kMaxBodyBytes);
   server_.set_socket_options([](int sock) {
     const int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);

@@ -4,7 +4,8 @@
 // some of its connections, where it must be told the port is taken), Nagle off (one JSON-RPC
 // message is one small write), served from a thread of its own, and stopped reliably and soon: a
 // stop() that comes before the library has begun to listen is lost, so Stop() asks until it has
-// ended, and an idle kept-alive connection is closed after a second.
+// ended, and an idle kept-alive connection is closed after a second. A request body over
+// kMaxBodyBytes is refused (413).
 #ifndef ARCS_REFERENCE_MCP_RECORD_REPLAY_HTTP_SERVER_H_
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_HTTP_SERVER_H_
 

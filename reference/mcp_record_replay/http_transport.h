@@ -21,6 +21,9 @@ inline constexpr char kSessionHeader[] = "Mcp-Session-Id";
 inline constexpr char kProtocolVersionHeader[] = "MCP-Protocol-Version";
 inline constexpr char kEventStream[] = "text/event-stream";
 inline constexpr char kJson[] = "application/json";
+// The most of one HTTP body held whole (a POSTed message, an application/json answer): a body is
+// one JSON-RPC message, and the stdio side caps a line the same (passthrough_session.h).
+inline constexpr std::size_t kMaxBodyBytes = std::size_t{64} << 20;
 
 struct SseEvent {
   std::string event;  // "" when the stream named none (a "message" event)
@@ -39,7 +42,7 @@ std::string SseFrame(std::string_view data, std::string_view event = "", std::st
 // past max_event_bytes is an error (kLimitExceeded), and so is every Feed after it.
 class SseReader {
  public:
-  explicit SseReader(std::size_t max_event_bytes = std::size_t{64} << 20)
+  explicit SseReader(std::size_t max_event_bytes = kMaxBodyBytes)
       : max_event_bytes_(max_event_bytes) {}
   Status Feed(std::string_view bytes, std::vector<SseEvent>* events);
 

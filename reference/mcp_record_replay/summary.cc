@@ -12,6 +12,9 @@
 namespace arcs::mcp_record_replay {
 namespace {
 
+// The most of an error's message a summary keeps (the text shows 120 bytes of it).
+constexpr std::size_t kMaxMessageBytes = 1000;
+
 using json::Value;
 
 constexpr std::string_view kUnrecordedMethod = "arcs/unrecorded";
@@ -183,7 +186,8 @@ class Summarizer {
     const Value* code = object->is_object() ? object->FindLast("code") : nullptr;
     const Value* message = object->is_object() ? object->FindLast("message") : nullptr;
     e.code = code ? json::ToString(*code) : "null";
-    if (message && message->is_string()) e.message = message->text();
+    // An excerpt: a recording of many long error messages must not be held whole.
+    if (message && message->is_string()) e.message = Excerpt(message->text(), kMaxMessageBytes);
   }
 
   std::map<MethodKey, MethodStats> methods_;

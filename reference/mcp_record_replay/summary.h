@@ -57,7 +57,7 @@ struct ErrorResponse {
   Direction dir = Direction::kClientToServer;  // of the error response
   std::optional<std::string> method;           // of the request it answers, when one does
   std::string code;                            // error.code as JSON text; "null" when absent
-  std::string message;                         // error.message; "" when not a string
+  std::string message;                         // error.message, its first 1000 bytes; "" if none
 };
 
 // The footer's counts, when the footer line is read (see Summarize).
