@@ -102,11 +102,13 @@ replayed() {
   shift 2
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
-  "$arcs" mcp replay -r "$work/$name.jsonl" "${args[@]}" --http 127.0.0.1:0 \
-    2>"$work/$name-replay.log" &
+  # A log of its own each time: a reused one is truncated by the job only once it runs.
+  local log
+  log=$(mktemp -p "$work" replay-XXXXXX.log)
+  "$arcs" mcp replay -r "$work/$name.jsonl" "${args[@]}" --http 127.0.0.1:0 2>"$log" &
   local pid=$! url status
   pids+=($pid)
-  url=$(listening_url "$work/$name-replay.log") &&
+  url=$(listening_url "$log") &&
     timeout 120 node "$client" --url "${url}mcp" --out "$out" "$@"
   status=$?
   kill -TERM "$pid"

@@ -33,9 +33,13 @@ http_client() {
   shift
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
-  "$arcs" mcp replay "$@" --http 127.0.0.1:0 2>"$work/http.err" &
+  # A log of its own: the background job truncates a reused one only once it runs, after which
+  # listening_url could read the last replay's line, then nothing.
+  local log
+  log=$(mktemp -p "$work" http-XXXXXX.err)
+  "$arcs" mcp replay "$@" --http 127.0.0.1:0 2>"$log" &
   pid=$!
-  url=$(listening_url "$work/http.err") && node "$client" --url "${url}mcp" --out "$out" "${args[@]}"
+  url=$(listening_url "$log") && node "$client" --url "${url}mcp" --out "$out" "${args[@]}"
   status=$?
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" || status=1
