@@ -8,6 +8,7 @@
 #include "conformance/registry.h"
 #include "reference/core/strings.h"
 #include "reference/core/version.h"
+#include "runner/check_adapter_command.h"
 #include "runner/formats_command.h"
 #include "runner/fuzz/fuzz_command.h"
 #include "runner/report/report_command.h"
@@ -26,6 +27,9 @@ usage: arcs COMMAND [ARGS]
 commands:
   validate FILE...        check that recordings conform to their spec; one line per finding
   run [--impl 'CMD']...   score implementations against every vector (the reference by default)
+  check-adapter --impl 'CMD'
+                          a new adapter's first check: handshake, a case per operation, the
+                          largest request line; what to fix
   fuzz --impl 'CMD'       fuzz an implementation against the reference; findings as candidate vectors
   report PATH --html|--markdown|--junit|--badges DIR
                           render a JSON report written by `arcs run --report`
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
   if (command == "vectors") return arcs::runner::VectorsCommand(args);
   if (command == "formats") return arcs::runner::FormatsCommand(args);
   if (command == "rules") return arcs::runner::RulesCommand(args);
+  if (command == "check-adapter") return arcs::runner::CheckAdapterCommand(args);
   if (const arcs::conformance::FormatModule* format =
           arcs::conformance::FindFormatCommand(command)) {
     return arcs::runner::VerbCommand(*format, args);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 namespace arcs::runner {
@@ -36,6 +37,12 @@ std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args,
     }
   }
   return out;
+}
+
+std::string Seconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, seconds < 10 ? "%.2f s" : "%.1f s", seconds);
+  return buffer;
 }
 
 bool ParseColorWhen(std::string_view text, ColorWhen* when) {

@@ -19,6 +19,9 @@ std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args,
 // when there is none.
 bool TakeValue(const std::vector<std::string>& args, std::size_t* i, std::string* value);
 
+// A duration for people: "0.25 s" below 10 s, then "12.5 s".
+std::string Seconds(double seconds);
+
 enum class ColorWhen { kAuto, kAlways, kNever };
 
 // Parses "auto", "always" or "never"; false for anything else. Commands take `--color` alone as

@@ -15,6 +15,7 @@
 #include "reference/core/strings.h"
 #include "runner/judge.h"
 #include "runner/report/escape.h"
+#include "runner/report/render_common.h"
 #include "runner/supervisor/subprocess.h"
 #include "runner/supervisor/supervisor.h"
 
@@ -110,6 +111,14 @@ report::CaseResult Unanswered(const SuiteCase& c, const supervisor::CaseRun& o) 
   return r;
 }
 
+// Most timeouts of a resource probe are an adapter that parses its one huge request line as a
+// whole, in a JSON parser that cannot keep up (PROTOCOL.md §3, resource: the line sizes).
+std::string ProbeTimeoutHint(std::size_t request_bytes) {
+  return "this probe's request is one line of " + report::internal::ByteSize(request_bytes) +
+         ": decode it as it is read (a streaming JSON decoder, or the base64 taken out before "
+         "parsing), or leave the probes out with --no-resource-probes (runner/PROTOCOL.md §3)";
+}
+
 std::vector<report::Blob> Blobs(const std::map<std::string, std::string>& named) {
   std::vector<report::Blob> blobs;
   for (const auto& [name, bytes] : named) blobs.push_back(report::MakeBlob(name, bytes));
@@ -177,6 +186,9 @@ report::CaseResult Score(const SuiteCase& c, const supervisor::CaseRun& o,
     }
   } else {
     r = Unanswered(c, o);
+    if (o.fate == supervisor::Fate::kTimeout && c.resource_probe()) {
+      r.message = ProbeTimeoutHint(o.request_bytes);
+    }
     r.ground = c.expectation->expect.ground;
     r.flag = c.expectation->expect.flag;
     r.policy = DeclaredPolicy(c, declared);
@@ -440,6 +452,12 @@ class SupervisorRuns {
 
 }  // namespace
 
+double WallTimeout(std::optional<double> wall, double cpu_seconds) {
+  if (wall) return *wall;
+  if (cpu_seconds > 0) return std::clamp(10 * cpu_seconds, 60.0, 86400.0);
+  return 10;
+}
+
 bool IsFailure(report::Outcome o) {
   return o == report::Outcome::kFailed || o == report::Outcome::kErrored;
 }
@@ -470,6 +488,9 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   options.measure_memory = [&](const protocol::CaseRequest& request) {
     return probes.contains(request.id);
   };
+  options.rerun_after_failure = [&](const protocol::CaseRequest& request) {
+    return !probes.contains(request.id);
+  };
   options.should_send = [&](const protocol::ImplementationHello& hello,
                             const protocol::CaseRequest& request) {
     return protocol::Declares(hello, request.format, request.operation);
@@ -495,6 +516,7 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   const supervisor::RunSummary summary = runs.Run();
 
   ImplementationRun run;
+  run.hello = summary.hello;
   run.runner_error = summary.runner_error;
   run.handshake_error = summary.handshake_ok ? "" : summary.handshake_error;
   report::ImplementationReport& impl = run.report;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -72,6 +73,7 @@ struct ImplementationRun {
   // Entries of the known-failures list that listed no failure of this run (their lines, with the
   // entry), each a reason to fail the run as stale_known is; only for an unfiltered run.
   std::vector<std::string> unused_entries;
+  protocol::ImplementationHello hello;  // as its first process said it (empty without one)
   std::string runner_error;  // what stopped the runner itself (supervisor::RunSummary), or ""
   // Why the implementation never shook hands (nothing was run), or "".
   std::string handshake_error;
@@ -87,6 +89,10 @@ ImplementationRun RunImplementation(const std::string& command, bool reference, 
 std::string ReferenceCommand(const std::string& arcs_path);
 
 bool IsFailure(report::Outcome outcome);  // failed or errored
+
+// The wall-clock limit per case: `wall` when given, else a backstop well behind a CPU time limit
+// (an implementation that sleeps or waits does not spend CPU time), else 10 s.
+double WallTimeout(std::optional<double> wall, double cpu_seconds);
 
 }  // namespace arcs::runner
 

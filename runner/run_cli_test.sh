@@ -48,6 +48,10 @@ expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.js
 # caveat; an operation filter does leave some out (issue #27 item 2).
 expect_status 0 "one format" "$arcs" run --format session-data --timeout-cpu 20 --report "$tmp/sd.json"
 grep -q "session-data: full" "$tmp/out" || fail "--format alone does not give the level full"
+# The level is explained where it is shown, with its figures.
+must=$(/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["implementations"][0]["formats"][0]; print(sum(o["by_level"].get("MUST",{}).get("total",0) for o in f["operations"]))' "$tmp/sd.json")
+grep -q "^    $must of $must MUST cases passed (a known failure does not pass); full needs every MUST case" \
+  "$tmp/out" || fail "the level is not explained: $(sed -n 2,3p "$tmp/out")"
 ! grep -q "was filtered" "$tmp/out" || fail "--format alone says the run was filtered"
 expect_status 0 "one operation" "$arcs" run --format session-data --operation render \
   --timeout-cpu 20 --report "$tmp/sd-render.json"
@@ -56,6 +60,7 @@ grep -q "the run was filtered" "$tmp/out" || fail "an operation filter does not 
 # 1c. The MUST cases that did not pass are counted by how they ended, skipped apart from failed.
 "$arcs" run --no-resource-probes --filter "$three" --impl "$fake skip --case $one/validate" \
   --report "$tmp/skip.json" >"$tmp/out" 2>&1
+grep -q "partial [0-9]*%" "$tmp/out" || fail "a partial level without its share of MUST cases"
 grep -q "MUST cases did not pass (1 skipped)" "$tmp/out" ||
   fail "a skipped MUST case is not told apart: $(grep 'did not pass' "$tmp/out")"
 
@@ -305,7 +310,7 @@ for cmd in "run" "validate" "mcp replay" "lightbox verify" "report"; do
   grep -qx "arcs [0-9][0-9.]*" "$tmp/out" || fail "arcs $cmd --version does not print the version"
 done
 # Every command's --help gives its exit statuses (issue #27 item 9).
-for cmd in "" validate run fuzz report diff serve vectors formats rules render "mcp record" \
+for cmd in "" validate run check-adapter fuzz report diff serve vectors formats rules render "mcp record" \
   "mcp replay" "mcp convert" "mcp stub" "mcp show" "mcp verify" "lightbox verify" "lightbox hash" \
   "model-io hash" "session-data render" "mcp" "lightbox"; do
   # shellcheck disable=SC2086  # the command's words

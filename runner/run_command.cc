@@ -19,6 +19,7 @@
 #include "runner/cli.h"
 #include "runner/judge.h"
 #include "runner/report/escape.h"
+#include "runner/report/render_common.h"
 #include "runner/report/report.h"
 #include "runner/run.h"
 #include "runner/suite.h"
@@ -204,14 +205,6 @@ std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
   return "";
 }
 
-// The wall-clock limit per case: --timeout, else a backstop well behind the CPU time limit (an
-// implementation that sleeps or waits does not spend CPU time), else 10 s.
-double WallTimeout(const RunArgs& args) {
-  if (args.timeout) return *args.timeout;
-  if (args.timeout_cpu > 0) return std::clamp(10 * args.timeout_cpu, 60.0, 86400.0);
-  return 10;
-}
-
 // This binary, which serves as the reference (`arcs serve`).
 std::string SelfPath() {
   char path[PATH_MAX];
@@ -228,12 +221,6 @@ std::string Now() {
   return buffer;
 }
 
-std::string Seconds(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, seconds < 10 ? "%.2f s" : "%.1f s", seconds);
-  return buffer;
-}
-
 // Everything a summary needs besides the report: what the run found stale, where the report went.
 struct SummaryContext {
   const Paint& paint;
@@ -241,10 +228,12 @@ struct SummaryContext {
   double seconds = 0;
 };
 
-std::string CertificationText(const Paint& paint, const std::string& certification) {
-  if (certification == "full") return paint.Green(certification);
-  if (certification == "partial") return paint.Yellow(certification);
-  return paint.Red(Printable(certification));
+// "partial 39%", in the level's colour.
+std::string CertificationText(const Paint& paint, const report::FormatSummary& format) {
+  const std::string text = Printable(report::internal::CertificationText(format));
+  if (format.certification == "full") return paint.Green(text);
+  if (format.certification == "partial") return paint.Yellow(text);
+  return paint.Red(text);
 }
 
 // For the line of a case accepted where it should have been rejected, the rules the file breaks:
@@ -289,7 +278,7 @@ bool NotRun(const report::CaseResult& c) {
 
 void PrintFailures(const report::ImplementationReport& impl, const SummaryContext& context) {
   const Paint& paint = context.paint;
-  std::vector<const report::CaseResult*> failed, errored, not_run, stale;
+  std::vector<const report::CaseResult*> failed, errored, not_run, stale, rerun;
   for (const report::CaseResult& c : impl.cases) {
     if (c.outcome == report::Outcome::kFailed) failed.push_back(&c);
     if (c.outcome == report::Outcome::kErrored) (NotRun(c) ? not_run : errored).push_back(&c);
@@ -297,6 +286,7 @@ void PrintFailures(const report::ImplementationReport& impl, const SummaryContex
         c.message.find("known failure, but passed") != std::string::npos) {
       stale.push_back(&c);
     }
+    if (c.outcome == report::Outcome::kPassed && c.rerun) rerun.push_back(&c);
   }
   // MUST first: they decide certification.
   std::stable_sort(failed.begin(), failed.end(), [](const auto* a, const auto* b) {
@@ -322,6 +312,13 @@ void PrintFailures(const report::ImplementationReport& impl, const SummaryContex
   if (!not_run.empty()) {
     std::cout << "  " << paint.Yellow("not run (" + std::to_string(not_run.size()) + ")") << ": "
               << Printable(not_run.front()->actual) << "\n";  // it starts with the fate's name
+  }
+  if (!rerun.empty()) {  // never cut: each passed only on its second chance
+    std::cout << "  "
+              << paint.Yellow("passed only when re-run (" + std::to_string(rerun.size()) + ")")
+              << ": the first attempt failed; a process poisoned by earlier cases, or a crash or "
+                 "timeout that comes and goes\n";
+    for (const report::CaseResult* c : rerun) std::cout << CaseLine(*c);
   }
   if (!stale.empty()) {
     std::cout << "  " << paint.Magenta("listed but passed (" + std::to_string(stale.size()) + ")")
@@ -350,6 +347,14 @@ void PrintSlowest(const report::ImplementationReport& impl) {
   std::cout << "\n";
 }
 
+// " (2 only when re-run)", or "" when every case that passed did so at its first attempt.
+std::string PassedOnReRun(const report::ImplementationReport& impl) {
+  const auto n = std::count_if(impl.cases.begin(), impl.cases.end(), [](const auto& c) {
+    return c.outcome == report::Outcome::kPassed && c.rerun;
+  });
+  return n == 0 ? "" : " (" + std::to_string(n) + " only when re-run)";
+}
+
 void PrintSummary(const ImplementationRun& run, const SummaryContext& context) {
   const report::ImplementationReport& impl = run.report;
   const Paint& paint = context.paint;
@@ -357,16 +362,16 @@ void PrintSummary(const ImplementationRun& run, const SummaryContext& context) {
   std::cout << paint.Bold(Printable(impl.name)) << " " << Printable(impl.version) << " ("
             << Printable(impl.language) << "): " << s.total
             << (s.total == 1 ? " case in " : " cases in ") << Seconds(context.seconds) << ": "
-            << paint.Green(std::to_string(s.passed) + " passed") << ", "
+            << paint.Green(std::to_string(s.passed) + " passed") << PassedOnReRun(impl) << ", "
             << (s.failed ? paint.Red(std::to_string(s.failed) + " failed") : "0 failed") << ", "
             << (s.errored ? paint.Yellow(std::to_string(s.errored) + " errored") : "0 errored")
             << ", " << s.skipped << " skipped, " << s.known_failures << " known failures\n";
   for (const report::FormatSummary& f : impl.formats) {
-    std::cout << "  " << f.format << ": " << CertificationText(paint, f.certification);
+    std::cout << "  " << f.format << ": " << CertificationText(paint, f);
     for (const report::OperationSummary& op : f.operations) {
       std::cout << "  " << op.operation << " " << op.counts.passed << "/" << op.counts.total;
     }
-    std::cout << "\n";
+    std::cout << "\n    " << report::internal::CertificationMeaning(f) << "\n";
     for (const std::string& m : f.missing) std::cout << "    - " << Printable(m) << "\n";
   }
   if (impl.abandoned) std::cout << "  abandoned after consecutive crashes or timeouts\n";
@@ -591,7 +596,7 @@ int RunCommand(const std::vector<std::string>& args) {
   report.run.arcs_version = std::string(kArcsVersion);
   report.run.started_at = Now();
   report.run.jobs = run_args.jobs;
-  report.run.timeout_seconds = WallTimeout(run_args);
+  report.run.timeout_seconds = WallTimeout(run_args.timeout, run_args.timeout_cpu);
   report.run.cpu_timeout_seconds = run_args.timeout_cpu;
   report.run.filters = run_args.filter.Describe();
   if (!run_args.trace.empty()) report.run.filters.push_back("--trace " + run_args.trace);
@@ -610,7 +615,7 @@ int RunCommand(const std::vector<std::string>& args) {
   const bool filtered = !run_args.filter.Empty() || !run_args.trace.empty();
   RunOptions options;
   options.jobs = run_args.jobs;
-  options.timeout_seconds = WallTimeout(run_args);
+  options.timeout_seconds = WallTimeout(run_args.timeout, run_args.timeout_cpu);
   options.cpu_timeout_seconds = run_args.timeout_cpu;
   options.max_consecutive_failures = run_args.max_consecutive_failures;
   options.filtered = filtered;

@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
+#include <string>
+
+#include "reference/core/io.h"
+#include "runner/report/render_common.h"
 
 namespace arcs::runner {
 namespace {
@@ -145,6 +150,53 @@ TEST(ResourceProbes, EachCaseIsSentWithItsInput) {
         << c.id << "/" << c.operation << ": " << c.actual << " " << c.message;
   }
   EXPECT_EQ(run.report.restarts, 0u);
+}
+
+// A probe is sent alone to a process started for it: a timeout is not given a second chance there
+// (nothing earlier could have poisoned the process), and its message says how big the line was
+// and what an adapter does about it.
+TEST(ResourceProbes, ATimeoutIsReportedOnceWithTheLineSize) {
+  SuiteFilter filter;
+  filter.globs = {"spool-resource-deep-nesting/validate"};
+  Result<Suite> suite = LoadSuite(DefaultSuiteRoot(), filter);
+  ASSERT_TRUE(suite.ok()) << suite.status().ToString();
+  ASSERT_EQ(suite->cases.size(), 1u);
+  RunOptions options;
+  options.timeout_seconds = 2;
+  options.pin_workers = false;
+  const std::atomic<bool> stop = false;
+  const ImplementationRun run = RunImplementation(
+      "/usr/bin/python3 " + DefaultSuiteRoot() + "/runner/testing/flood_fake.py --stall-probes 1",
+      false, *suite, options, {}, &stop);
+  ASSERT_EQ(run.report.cases.size(), 1u);
+  const report::CaseResult& c = run.report.cases[0];
+  EXPECT_EQ(c.outcome, report::Outcome::kErrored);
+  EXPECT_EQ(c.error_kind, "timeout");
+  EXPECT_FALSE(c.rerun);
+  EXPECT_EQ(run.report.restarts, 0u);
+  // 4,000,000 "[" and as many "]", in base64, in the JSON of the request.
+  EXPECT_TRUE(c.message.starts_with("this probe's request is one line of 10.")) << c.message;
+  EXPECT_NE(c.message.find(" MiB: decode it as it is read"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("--no-resource-probes"), std::string::npos) << c.message;
+}
+
+// PROTOCOL.md gives each probe's request line size, so that an adapter's author knows what is
+// coming: a row "| `ID` | SIZE |" per probe, SIZE as the runner prints sizes.
+TEST(ResourceProbes, ProtocolDocStatesEachRequestLine) {
+  SuiteFilter filter;
+  filter.globs = {"*-resource-*"};
+  Result<Suite> suite = LoadSuite(DefaultSuiteRoot(), filter);
+  ASSERT_TRUE(suite.ok()) << suite.status().ToString();
+  Result<std::string> doc = ReadFile(DefaultSuiteRoot() + "/runner/PROTOCOL.md");
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  std::set<std::string> seen;
+  for (const SuiteCase& c : suite->cases) {
+    if (!c.probe || !seen.insert(c.vector->id).second) continue;
+    const std::string row =
+        "| `" + c.vector->id + "` | " + report::internal::ByteSize(c.RequestLineBytes()) + " |";
+    EXPECT_NE(doc->find(row), std::string::npos) << "PROTOCOL.md lacks the row " << row;
+  }
+  EXPECT_EQ(seen.size(), 7u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 
 #include "conformance/catalogue.h"
 #include "conformance/registry.h"
@@ -78,6 +79,12 @@ std::size_t SuiteCase::InputBytes() const {
   if (!inputs) return bytes;
   for (const auto& [name, input] : *inputs) bytes += input.size();
   return bytes;
+}
+
+std::size_t SuiteCase::RequestLineBytes() const {
+  protocol::CaseRequest request = Request();
+  if (probe) request.inputs = std::make_shared<const protocol::Inputs>(probe->generate());
+  return protocol::CaseLine(request).size();
 }
 
 bool SuiteFilter::Empty() const {

@@ -44,6 +44,8 @@ struct SuiteCase {
   // The case as the protocol sends it (no inputs while they are null).
   protocol::CaseRequest Request() const;
   std::size_t InputBytes() const;  // 0 while the inputs are null
+  // The bytes of the case's request line ("\n" included); a probe's inputs are made to measure it.
+  std::size_t RequestLineBytes() const;
 };
 
 struct SuiteFilter {

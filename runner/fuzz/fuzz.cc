@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <numeric>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -136,6 +137,7 @@ class Engine {
  public:
   Engine(const FuzzOptions& options, const runner::Suite& suite, const std::atomic<bool>* stop)
       : options_(options), suite_(suite), stop_(stop), started_(std::chrono::steady_clock::now()) {
+    report_.known_hits.assign(options_.known_signatures.size(), 0);
     for (const runner::SuiteCase& c : suite.cases) {
       // A resource probe's inputs are made only when `arcs run` sends it: it has none to mutate,
       // whatever its ground (one whose outcome the text settles is "required").
@@ -297,6 +299,10 @@ class Engine {
       }
       if (tried_[i].twice)
         File(std::move(tried_[i].twice->first), tried_[i].twice->second, first_ + i);
+    }
+    if (options_.on_progress) {
+      options_.on_progress(
+          {report_.execs, report_.findings.size(), known_, corpus_.size(), Elapsed()});
     }
     NextRound(first_ + tried_.size());
   }
@@ -646,6 +652,7 @@ class Engine {
   void File(Entry child, const Comparison& c, std::uint64_t run) {
     if (!c.disagree) return;
     if (!c.open.empty()) return RecordOpen(child, c, run);
+    if (Known(c.key)) return;
     if (findings_.contains(c.key)) return;
     if (findings_.size() == kFindingsKept) {
       ++report_.findings_unkept;
@@ -676,6 +683,17 @@ class Engine {
     if (auto twice = std::exchange(workers_[lead_]->twice, std::nullopt)) {
       File(std::move(twice->first), twice->second, run);
     }
+  }
+
+  bool Known(const std::string& signature) {
+    const std::vector<std::string>& known = options_.known_signatures;
+    for (std::size_t i = 0; i < known.size(); ++i) {
+      if (!KnownSignatureMatches(known[i], signature)) continue;
+      ++report_.known_hits[i];
+      ++known_;
+      return true;
+    }
+    return false;
   }
 
   void RecordOpen(const Entry& e, const Comparison& c, std::uint64_t run) {
@@ -768,7 +786,8 @@ class Engine {
   std::vector<Tried> tried_;
   std::atomic<std::uint64_t> next_{0};
   bool done_ = false;
-  std::mutex spent_mu_;  // the workers add their restarts and times to report_ as they end
+  std::uint64_t known_ = 0;  // disagreements a known signature matched
+  std::mutex spent_mu_;      // the workers add their restarts and times to report_ as they end
   std::vector<Entry> corpus_;
   std::size_t corpus_bytes_ = 0;  // the entries read and the mutants kept (not the suite's seeds)
   std::set<std::string> keys_;
@@ -814,6 +833,27 @@ std::string CandidateId(const Finding& f) {
 
 }  // namespace
 
+bool KnownSignatureMatches(std::string_view entry, std::string_view signature) {
+  // The usual greedy match: on a mismatch, the last '*' takes one more character.
+  std::size_t e = 0, s = 0, star = std::string_view::npos, resume = 0;
+  while (s < signature.size()) {
+    if (e < entry.size() && entry[e] == '*') {
+      star = e++;
+      resume = s;
+    } else if (e < entry.size() && entry[e] == signature[s]) {
+      ++e;
+      ++s;
+    } else if (star != std::string_view::npos) {
+      e = star + 1;
+      s = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (e < entry.size() && entry[e] == '*') ++e;
+  return e == entry.size();
+}
+
 FuzzReport Fuzz(const FuzzOptions& options, const runner::Suite& suite,
                 const std::atomic<bool>* stop) {
   return Engine(options, suite, stop).Run();
@@ -835,7 +875,8 @@ std::string SummaryJson(const FuzzReport& r) {
       ",\"interrupted\":" + (r.interrupted ? "true" : "false") +
       ",\"corpus\":" + std::to_string(r.corpus) +
       ",\"open_disagreements\":" + std::to_string(r.open_disagreements) +
-      ",\"findings_unkept\":" + std::to_string(r.findings_unkept) +
+      ",\"findings_unkept\":" + std::to_string(r.findings_unkept) + ",\"known\":" +
+      std::to_string(std::accumulate(r.known_hits.begin(), r.known_hits.end(), std::uint64_t{0})) +
       ",\"restarts\":" + std::to_string(r.restarts) + ",\"workers\":" + std::to_string(r.workers) +
       ",\"seconds_mutating\":" + std::to_string(r.spent.mutating) +
       ",\"seconds_in_reference\":" + std::to_string(r.spent.reference) +

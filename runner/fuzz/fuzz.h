@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -22,6 +23,15 @@
 #include "runner/suite.h"
 
 namespace arcs::fuzz {
+
+// Where a run stands, after a round.
+struct FuzzProgress {
+  std::uint64_t execs = 0;
+  std::size_t findings = 0;
+  std::uint64_t known = 0;  // disagreements a known signature matched
+  std::size_t corpus = 0;
+  double seconds = 0;  // since the start
+};
 
 struct FuzzOptions {
   std::string command;          // the implementation, run with /bin/sh -c
@@ -41,7 +51,16 @@ struct FuzzOptions {
   // The entries read from corpus_dir and the mutants kept, together, hold at most this many bytes
   // of inputs (and the corpus at most 10,000 entries): what is past it is left out.
   std::size_t max_corpus_bytes = std::size_t{256} << 20;
+  // Findings already known (`--known-failures`): a disagreement whose signature one of these
+  // matches (KnownSignatureMatches) is counted against it, neither filed nor minimized.
+  std::vector<std::string> known_signatures;
+  // Called by the lead worker after each round of mutants, for a progress line. Null: none.
+  std::function<void(const FuzzProgress&)> on_progress;
 };
+
+// Whether a known-failures entry matches a finding's signature: equal, or equal with each '*' of
+// the entry standing for any text. No other character is special: signatures hold brackets.
+bool KnownSignatureMatches(std::string_view entry, std::string_view signature);
 
 // What a corpus entry's file may hold besides its inputs in base64 (its origin, names, quotes).
 inline constexpr std::size_t kMaxEntryFileSlack = std::size_t{64} << 10;
@@ -112,6 +131,8 @@ struct FuzzReport {
   std::vector<OpenDisagreement> open;
   std::vector<Finding> findings;      // one per signature, in the order found, the first 1,000
   std::uint64_t findings_unkept = 0;  // disagreements with a signature past those: not minimized
+  // By entry of FuzzOptions::known_signatures: the disagreements it matched (not findings).
+  std::vector<std::uint64_t> known_hits;
   std::uint64_t restarts = 0;
   std::size_t workers = 0;  // the sessions that started, of the jobs asked for
   TimeShares spent;

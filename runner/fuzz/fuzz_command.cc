@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -28,7 +29,7 @@ namespace {
 constexpr char kUsage[] =
     "usage: arcs fuzz --impl 'COMMAND' [--format F] [--operation OP] [--seconds N | --runs N] "
     "[-j N] [--seed S] [--max-input-bytes N] [--corpus DIR] [--max-corpus-bytes N] [--out DIR] "
-    "[--summary FILE] [--report FILE]...\n";
+    "[--summary FILE] [--report FILE]... [--known-failures FILE]...\n";
 
 constexpr char kHelp[] = R"(
 Fuzzes an implementation through the runner protocol (runner/PROTOCOL.md), differentially: the
@@ -61,7 +62,14 @@ hello declares are sent (as `arcs run` skips the others); the seeds left out are
   --summary FILE         write the run as JSON (execs, execs/s, corpus, findings)
   --report FILE          write the run for people, as FILE's extension says: .html or .htm (one
                          page, no script), .md (Markdown), .json (as --summary); repeatable
-  --quiet                only findings and the summary line
+  --known-failures FILE  findings already known, to leave out: one signature per line, as a
+                         finding prints it after "finding: " (and --summary holds it), '*' standing
+                         for any text; '#' starts a comment line. A disagreement a line matches is
+                         counted under that line, neither reported nor minimized (repeatable)
+  --quiet                only findings and the summary line (no progress line)
+
+On a terminal, a progress line on stderr shows the execs, execs/s, findings, known findings
+matched, the corpus and the time (or runs) left, redrawn as each round of mutants is recorded.
 
 A verdict disagreement is open (shown, never a finding) only when an errata reading explains it
 for that mutant: the reference rejects only by errors that rest on errata readings (`arcs validate`
@@ -111,6 +119,7 @@ std::string Render(Rendering rendering, const FuzzReport& report, std::string_vi
 
 struct Args {
   FuzzOptions options;
+  std::vector<std::string> known_files;  // --known-failures FILE, in order
   runner::SuiteFilter filter;
   std::string out;
   std::string summary;
@@ -121,9 +130,9 @@ struct Args {
 
 std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
   const std::vector<std::string> args = runner::SplitOptionValues(
-      raw,
-      {"--impl", "--format", "--operation", "--seconds", "--runs", "--jobs", "--seed", "--timeout",
-       "--out", "--summary", "--report", "--corpus", "--max-input-bytes", "--max-corpus-bytes"});
+      raw, {"--impl", "--format", "--operation", "--seconds", "--runs", "--jobs", "--seed",
+            "--timeout", "--out", "--summary", "--report", "--corpus", "--max-input-bytes",
+            "--max-corpus-bytes", "--known-failures"});
   out->filter.resource_probes = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -140,6 +149,8 @@ std::string ParseArgs(const std::vector<std::string>& raw, Args* out) {
       const std::optional<Rendering> rendering = RenderingOf(v);
       if (!rendering) return "--report wants a file ending in .html, .htm, .md or .json: " + v;
       out->reports.emplace_back(v, *rendering);
+    } else if (a == "--known-failures" && value(&v)) {
+      out->known_files.push_back(v);
     } else if (a == "--corpus" && value(&out->options.corpus_dir)) {
     } else if (a == "--quiet") {
       out->quiet = true;
@@ -205,6 +216,82 @@ void PrintFinding(const Finding& f, std::string_view reproduce) {
               << f.found_bytes << "): " << Printable(report::Truncate(bytes, 300)) << "\n";
   }
   std::cout << "  again: " << Printable(ReproduceCommand(reproduce, f)) << "\n";
+}
+
+// The signatures of the --known-failures files: each line but blank ones and '#' comments, its
+// surrounding spaces trimmed.
+Result<std::vector<std::string>> ReadKnownSignatures(const std::vector<std::string>& files) {
+  std::vector<std::string> signatures;
+  for (const std::string& file : files) {
+    Result<std::string> text = ReadFile(file);
+    if (!text.ok())
+      return Status(text.status().code(),
+                    "--known-failures " + file + ": " + text.status().message());
+    std::string_view rest = *text;
+    while (!rest.empty()) {
+      const std::size_t end = std::min(rest.find('\n'), rest.size());
+      std::string_view line = rest.substr(0, end);
+      rest.remove_prefix(std::min(end + 1, rest.size()));
+      const std::size_t first = line.find_first_not_of(" \t\r");
+      if (first == std::string_view::npos || line[first] == '#') continue;
+      line = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+      signatures.emplace_back(line);
+    }
+  }
+  return signatures;
+}
+
+// A progress line on stderr, redrawn at most 4 times a second and cleared at the end; nothing when
+// stderr is no terminal.
+class ProgressLine {
+ public:
+  ProgressLine(bool on, const FuzzOptions& options) : on_(on), options_(options) {}
+  ~ProgressLine() {
+    if (drawn_) std::cerr << "\r\033[K" << std::flush;
+  }
+  void Draw(const FuzzProgress& p) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!on_ || (drawn_ && now - last_ < std::chrono::milliseconds(250))) return;
+    last_ = now;
+    drawn_ = true;
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "arcs fuzz: %llu execs (%.0f/s), %zu findings, %llu known, corpus %zu, %s",
+                  static_cast<unsigned long long>(p.execs), p.seconds > 0 ? p.execs / p.seconds : 0,
+                  p.findings, static_cast<unsigned long long>(p.known), p.corpus, Left(p).c_str());
+    std::cerr << "\r\033[K" << line << std::flush;
+  }
+
+ private:
+  std::string Left(const FuzzProgress& p) const {
+    if (options_.seconds > 0) {
+      return std::to_string(static_cast<long>(std::max(0.0, options_.seconds - p.seconds) + 0.5)) +
+             " s left";
+    }
+    return std::to_string(options_.runs > p.execs ? options_.runs - p.execs : 0) + " runs left";
+  }
+  bool on_;
+  const FuzzOptions& options_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_;
+};
+
+// How often each --known-failures line matched, when there are any: a line that matched nothing
+// in this run may still be met in a longer one, so it is named, not failed.
+void PrintKnown(const std::vector<std::string>& signatures,
+                const std::vector<std::uint64_t>& hits) {
+  if (signatures.empty()) return;
+  std::uint64_t total = 0;
+  std::size_t met = 0;
+  for (std::uint64_t n : hits) {
+    total += n;
+    met += n > 0;
+  }
+  std::cout << "known failures: " << total << " disagreements matched " << met << " of "
+            << signatures.size() << " listed signatures\n";
+  for (std::size_t i = 0; i < signatures.size(); ++i) {
+    if (hits[i] == 0) std::cout << "  not met in this run: " << Printable(signatures[i]) << "\n";
+  }
 }
 
 // Whether a folder can be written in, or made and written in: it is, or its nearest existing
@@ -275,7 +362,18 @@ int FuzzCommand(const std::vector<std::string>& raw) {
     std::cerr << "arcs fuzz: " << Printable(suite.status().message()) << "\n";
     return 2;
   }
-  const FuzzReport report = Fuzz(args.options, *suite, &stop);
+  Result<std::vector<std::string>> known = ReadKnownSignatures(args.known_files);
+  if (!known.ok()) {
+    std::cerr << "arcs fuzz: " << Printable(known.status().message()) << "\n";
+    return 2;
+  }
+  args.options.known_signatures = std::move(*known);
+  FuzzReport report;
+  {
+    ProgressLine progress(!args.quiet && ::isatty(2) == 1, args.options);
+    args.options.on_progress = [&progress](const FuzzProgress& p) { progress.Draw(p); };
+    report = Fuzz(args.options, *suite, &stop);
+  }
   if (!report.error.empty()) {
     std::cerr << "arcs fuzz: " << Printable(report.error) << "\n";
     return 2;
@@ -296,6 +394,7 @@ int FuzzCommand(const std::vector<std::string>& raw) {
             << report.seeds << " -> " << report.corpus << ", " << report.open_disagreements
             << " open disagreements, " << report.findings.size() << " findings, " << report.restarts
             << " restarts\n";
+  PrintKnown(args.options.known_signatures, report.known_hits);
   if (report.findings_unkept > 0) {
     std::cout << "and " << report.findings_unkept
               << " more disagreements past the first 1,000 signatures, counted only\n";

@@ -37,5 +37,22 @@ TEST(Fuzz, NoResourceProbeIsASeedWhateverItsGround) {
   EXPECT_NE(report.error.find("did not start"), std::string::npos) << report.error;
 }
 
+TEST(FuzzKnownFailures, AnEntryMatchesItsSignatureWithStarsAsAnyText) {
+  const std::string signature = "validate verdict: invalid / valid [SP-4.3-1]";
+  EXPECT_TRUE(KnownSignatureMatches(signature, signature));
+  EXPECT_TRUE(KnownSignatureMatches("validate verdict: *", signature));
+  EXPECT_TRUE(KnownSignatureMatches("*[SP-4.3-1]", signature));
+  EXPECT_TRUE(KnownSignatureMatches("validate * / valid *", signature));
+  EXPECT_TRUE(KnownSignatureMatches("**", signature));
+  EXPECT_TRUE(KnownSignatureMatches("*", ""));
+  // Brackets and question marks are themselves: a signature's rule list is no character class.
+  EXPECT_FALSE(KnownSignatureMatches("validate verdict: invalid / valid [SP-4.3-2]", signature));
+  EXPECT_FALSE(KnownSignatureMatches("validate verdict: invalid / valid [S]", signature));
+  EXPECT_FALSE(KnownSignatureMatches("validate verdict: ?nvalid / valid [SP-4.3-1]", signature));
+  EXPECT_FALSE(KnownSignatureMatches("validate verdict", signature));  // the whole of it
+  EXPECT_FALSE(KnownSignatureMatches("*valid [SP-4.3-1] ", signature));
+  EXPECT_FALSE(KnownSignatureMatches("", signature));
+}
+
 }  // namespace
 }  // namespace arcs::fuzz

@@ -33,16 +33,40 @@ std::vector<std::string> OrderedLevels(const std::map<std::string, Counts>& by_l
   return levels;
 }
 
-int MustPassedPercent(const FormatSummary& format) {
-  std::uint64_t passed = 0, total = 0;
+namespace {
+
+struct MustCounts {
+  std::uint64_t passed = 0;
+  std::uint64_t total = 0;
+};
+
+MustCounts CountMust(const FormatSummary& format) {
+  MustCounts counts;
   for (const OperationSummary& op : format.operations) {
     auto must = op.by_level.find("MUST");
     if (must == op.by_level.end()) continue;
-    passed += must->second.passed;
-    total += must->second.total;
+    counts.passed += must->second.passed;
+    counts.total += must->second.total;
   }
-  if (total == 0) return 0;
-  return static_cast<int>(passed * 100 / total);
+  return counts;
+}
+
+}  // namespace
+
+int MustPassedPercent(const FormatSummary& format) {
+  const MustCounts must = CountMust(format);
+  if (must.total == 0) return 0;
+  return static_cast<int>(must.passed * 100 / must.total);
+}
+
+std::string CertificationMeaning(const FormatSummary& format) {
+  const MustCounts must = CountMust(format);
+  std::string text = std::to_string(must.passed) + " of " + std::to_string(must.total) +
+                     " MUST cases passed (a known failure does not pass)";
+  text +=
+      "; full needs every MUST case of every operation the format defines, in a run of the "
+      "whole suite (no filter)";
+  return text;
 }
 
 std::string CertificationText(const FormatSummary& format) {

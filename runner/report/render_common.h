@@ -30,6 +30,11 @@ int MustPassedPercent(const FormatSummary& format);
 // "full", "partial NN%" (NN from MustPassedPercent) or "none"; any other certification as is.
 std::string CertificationText(const FormatSummary& format);
 
+// What the level means for this format, in one sentence with its figures, for wherever the level
+// is shown: "P of N MUST cases passed; full needs every MUST case of every operation, in a run of
+// the whole suite".
+std::string CertificationMeaning(const FormatSummary& format);
+
 // The "expected ... / actual ..." explanation of a case, for tooltips and failure messages.
 std::string ExpectedActual(const CaseResult& c);
 

@@ -56,6 +56,7 @@ Message CaseMessage(const protocol::CaseRequest& given, const Options& options) 
 // One try at getting an answer (or a hello) out of a process.
 struct Attempt : AnswerReading {
   std::uint64_t peak_rss_bytes = 0;
+  std::size_t request_bytes = 0;
 };
 
 std::string Describe(const Attempt& attempt) {
@@ -339,8 +340,7 @@ class Worker {
     const Clock::time_point started = Clock::now();
     Attempt attempt = TryOwn(request);
     if (attempt.fate != Fate::kAnswered && attempt.fate != Fate::kInterrupted &&
-        attempt.fate != Fate::kRunner && !shared_.Stopped() && !shared_.Abandoned(nullptr) &&
-        !shared_.RunnerHalted(nullptr)) {
+        attempt.fate != Fate::kRunner && ReRunAllowed(request)) {
       // Once, in a fresh process: a case that fails again breaks the implementation by itself;
       // one that passes had met a process poisoned by earlier cases.
       out.rerun = true;
@@ -350,6 +350,7 @@ class Worker {
     out.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     out.fate = attempt.fate;
     out.detail = std::move(attempt.detail);
+    out.request_bytes = attempt.request_bytes;
     if (out.fate == Fate::kAnswered) {
       out.answer = std::move(attempt.answer);
       out.peak_rss_bytes = attempt.peak_rss_bytes;
@@ -362,6 +363,12 @@ class Worker {
       shared_.CaseFailed(request.id, std::string(FateName(out.fate)) + ": " + out.detail);
     }
     shared_.Emit(out);
+  }
+
+  bool ReRunAllowed(const protocol::CaseRequest& request) const {
+    const Options& options = shared_.options;
+    return !shared_.Stopped() && !shared_.Abandoned(nullptr) && !shared_.RunnerHalted(nullptr) &&
+           (!options.rerun_after_failure || options.rerun_after_failure(request));
   }
 
   // Fills *out for a case that is not to be run, and says so.
@@ -415,6 +422,7 @@ class Worker {
                     ? Attempt{ClassifyAnswer(request, std::move(ex), held)}
                     : Failure(*process_, ex, options.case_timeout_seconds, "answer", shared_);
     if (measure && a.fate == Fate::kAnswered) a.peak_rss_bytes = process_->PeakMemoryBytes();
+    a.request_bytes = ex.message_size;
     // The process has moved on from the held case: by answering it again, or otherwise.
     if (a.second_answer) {
       FailHeld(a.detail);

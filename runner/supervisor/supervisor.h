@@ -65,6 +65,10 @@ struct Options {
   // read when the answer arrives. Reading /proc costs a scan per case, so only resource probes
   // ask for it. Null: none.
   std::function<bool(const protocol::CaseRequest&)> measure_memory;
+  // Which requests a failed first attempt is made again for, in a fresh process (see Run). The
+  // re-run is there for a process poisoned by earlier cases; one sent alone to a process started
+  // for it (a resource probe) would only be given the same chance twice. Null: every request.
+  std::function<bool(const protocol::CaseRequest&)> rerun_after_failure;
   // Called once with the first process's hello, right after its handshake and before any case is
   // sent (the runner judges answers as they come). Null: not called.
   std::function<void(const protocol::ImplementationHello&)> on_hello;
@@ -114,6 +118,7 @@ struct CaseRun {
                               // (the first attempt's fate is in first_attempt)
   std::string first_attempt;  // "crash: ..." etc. when rerun
   std::uint64_t peak_rss_bytes = 0;  // when measured (Options::measure_memory) and answered
+  std::size_t request_bytes = 0;     // the request line's size, "\n" included; 0 if not sent
   double seconds = 0;  // from sending the case to its fate, both attempts when re-run; 0 if not run
 };
 
@@ -148,7 +153,8 @@ struct RunSummary {
 // Per case: the request goes to the worker's process; a crash, timeout or protocol error kills
 // that process (its whole group) and the case is re-run once in a fresh one (rerun = true, the
 // first attempt in first_attempt, the fate the re-run's). The next case then starts yet another
-// process. Re-runs are skipped once the run is stopped, abandoned or halted by the runner.
+// process. Re-runs are skipped once the run is stopped, abandoned or halted by the runner, and for
+// the requests Options::rerun_after_failure refuses.
 //
 // Second answers: an answered case's outcome is held until its process shows that it did not
 // answer it twice, that is until the process answers its next case, or has been shut down (what

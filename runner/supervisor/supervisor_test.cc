@@ -238,6 +238,7 @@ TEST(Supervisor, AGoodImplementationAnswersEverything) {
     EXPECT_EQ(ran.outcomes[i].answer.id, "case-" + std::to_string(i));
     EXPECT_EQ(ran.outcomes[i].answer.status, protocol::AnswerStatus::kOk);
     EXPECT_FALSE(ran.outcomes[i].rerun);
+    EXPECT_EQ(ran.outcomes[i].request_bytes, protocol::EncodeCase(Requests(10)[i]).size() + 1);
   }
   EXPECT_EQ(ran.summary.processes_started, 1u);
   EXPECT_FALSE(ran.summary.abandoned);
@@ -259,6 +260,27 @@ TEST(Supervisor, ACaseThatCrashesTheImplementationIsReRunOnceThenReported) {
   EXPECT_EQ(ran.Count(Fate::kAnswered), 5);
   // The first process, the re-run's, and a fresh one for the cases after.
   EXPECT_EQ(ran.summary.processes_started, 3u);
+  ExpectNoChildren();
+  pids.ExpectAllGone();
+}
+
+TEST(Supervisor, ARequestTheOptionsRefuseARerunIsReportedAfterOneAttempt) {
+  PidFile pids;
+  Options options = Defaults(Fake("crash --case case-3 --pids " + pids.path()));
+  std::vector<std::string> asked;
+  options.rerun_after_failure = [&](const protocol::CaseRequest& r) {
+    asked.push_back(r.id);
+    return false;
+  };
+  Ran ran = RunAll(options, Requests(6));
+  const CaseRun& bad = ran.outcomes[3];
+  EXPECT_EQ(bad.fate, Fate::kCrash);
+  EXPECT_FALSE(bad.rerun);
+  EXPECT_EQ(bad.first_attempt, "");
+  EXPECT_EQ(asked, std::vector<std::string>{"case-3"});  // asked only of a failed attempt
+  EXPECT_EQ(ran.Count(Fate::kAnswered), 5);
+  // The first process, and a fresh one for the cases after: none for a re-run.
+  EXPECT_EQ(ran.summary.processes_started, 2u);
   ExpectNoChildren();
   pids.ExpectAllGone();
 }

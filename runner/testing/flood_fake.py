@@ -3,17 +3,19 @@
 its bounds (runner/report/report.h: what a report keeps of a case; runner/run.cc: the resource
 probes' inputs, made one batch at a time).
 
-usage: flood_fake.py [--min-input BYTES] [--flood BYTES]
+usage: flood_fake.py [--min-input BYTES] [--flood BYTES] [--stall-probes 1]
   --min-input BYTES  answer "errored" to a resource probe (a case id holding "-resource-") whose
                      inputs hold fewer bytes than this, else "valid": a probe sent without its
                      inputs fails
   --flood BYTES      answer every case "invalid" with about BYTES of findings (control
                      characters in their rule ids and messages), outputs with long names, a long
                      message, and write BYTES to stderr
+  --stall-probes 1   never answer a resource probe (its request read whole, then nothing)
 """
 import base64
 import json
 import sys
+import time
 
 NAME = {"name": "flood-fake", "version": "1", "language": "Python"}
 FORMATS = {"spool": {"operations": ["validate", "roundtrip"], "policies": {}}}
@@ -35,7 +37,7 @@ def flood_answer(size):
 
 
 def main():
-    min_input, flood = 0, 0
+    min_input, flood, stall_probes = 0, 0, False
     args = sys.argv[1:]
     while args:
         option, value = args[0], int(args[1])
@@ -44,12 +46,16 @@ def main():
             min_input = value
         elif option == "--flood":
             flood = value
+        elif option == "--stall-probes":
+            stall_probes = bool(value)
     for line in sys.stdin.buffer:
         request = json.loads(line)
         kind = request.get("type")
         if kind == "hello":
             send({"type": "hello", "protocol": 2, "implementation": NAME, "formats": FORMATS})
         elif kind == "case":
+            if stall_probes and "-resource-" in request["id"]:
+                time.sleep(3600)
             size = sum(len(base64.b64decode(v)) for v in request["inputs"].values())
             answer = {"status": "ok", "verdict": "valid"}
             if flood:

@@ -94,6 +94,38 @@ assert b["findings"] and b["execs"] == b["findings"][-1]["found_at"] + 1, b["exe
 assert b["findings"] == a["findings"][: len(b["findings"])], "not the same findings"
 PYTHON
 
+# --known-failures: the same run with its findings listed finds nothing new, and says how many
+# disagreements each line matched; '*' stands for any text, '[' is no pattern.
+/usr/bin/python3 - "$tmp/bug.json" "$tmp/known.txt" <<'PYTHON' || fail "cannot write the known list"
+import json, sys
+signatures = [f["signature"] for f in json.load(open(sys.argv[1]))["findings"]]
+assert any("[" in s for s in signatures), signatures
+with open(sys.argv[2], "w") as out:
+    out.write("# known: the CRLF bug\n\n")
+    out.write(signatures[0][:12] + "*" + signatures[0][-3:] + "\n")
+    out.writelines("  %s  \n" % s for s in signatures[1:])
+    out.write("roundtrip crash: * / *\n")
+PYTHON
+expect_status 0 "known findings left out" "$arcs" fuzz --impl "$planted" --format spool \
+  --operation validate --runs 3000 --seed 1 --summary "$tmp/known.json" \
+  --known-failures "$tmp/known.txt"
+! grep -q "^finding:" "$tmp/out" || fail "a listed finding was reported"
+grep -q "^known failures: [1-9][0-9]* disagreements matched [1-9][0-9]* of [0-9]* listed signatures" \
+  "$tmp/out" || fail "the known failures are not counted"
+grep -qF "  not met in this run: roundtrip crash: * / *" "$tmp/out" || fail "an unmet line is not named"
+/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); assert s["findings"] == [] and s["known"] > 0, s' \
+  "$tmp/known.json" || fail "the summary of a run with known failures"
+expect_status 2 "a known list that cannot be read" "$arcs" fuzz --impl "$planted" --runs 1 \
+  --known-failures "$tmp/no-such-list.txt"
+grep -q "known-failures .*no-such-list.txt" "$tmp/out" || fail "the unreadable list is not named"
+
+# On a terminal (script(1) gives it one), a progress line; through a pipe, none.
+script -qec "'$arcs' fuzz --impl '$arcs serve' --format spool --runs 300 --seed 3" /dev/null \
+  >"$tmp/tty.out" 2>&1 </dev/null
+grep -aq "arcs fuzz: [0-9]* execs ([0-9]*/s), 0 findings, 0 known, corpus [0-9]*, [0-9]* runs left" \
+  "$tmp/tty.out" || fail "no progress line on a terminal: $(head -c 600 "$tmp/tty.out")"
+! grep -aq "runs left" "$tmp/bug.out" || fail "a progress line through a pipe"
+
 # 4. --corpus keeps what a run kept for the next one; what is not an entry is counted and left.
 expect_status 0 "a corpus written" "$arcs" fuzz --impl "$arcs serve" --format spool --runs 300 \
   --seed 2 --corpus "$tmp/corpus" --summary "$tmp/c1.json"
