@@ -37,6 +37,7 @@ Next:
   open $reports/reference.html in a browser: the reference's results by format, requirement and case
   certify your implementation: wrap it in an adapter (runner/README.md; templates in
     runner/adapters/: Python, Node, shell), then
+    $build/arcs check-adapter --impl 'python3 my_adapter.py'
     $build/arcs run --impl 'python3 my_adapter.py' --report my.json
     $build/arcs report my.json --html --out my.html
   check a file: $build/arcs validate FILE
