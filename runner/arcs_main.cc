@@ -29,7 +29,7 @@ commands:
   run [--impl 'CMD']...   score implementations against every vector (the reference by default)
   check-adapter --impl 'CMD'
                           a new adapter's first check: handshake, a case per operation, the
-                          largest request line; what to fix
+                          resource probes' long lines; what to fix
   fuzz --impl 'CMD'       fuzz an implementation against the reference; findings as candidate vectors
   report PATH --html|--markdown|--junit|--badges DIR
                           render a JSON report written by `arcs run --report`

@@ -27,9 +27,10 @@ order a new adapter meets them:
      declared, and each policy of a declared format left undeclared (its cases would fail);
   2. one small case per declared operation, with the smallest input among the cases whose
      outcome the spec settles (a valid file where there is one), judged as `arcs run` judges it;
-  3. per declared format with resource probes, the probe whose request is the longest protocol
-     line the suite sends (Spool: one line of about 96 MiB), sent alone to a fresh process, with
-     the time it took and the adapter's peak memory (PROTOCOL.md §3, resource).
+  3. each resource probe of a declared format, for one declared operation: the longest protocol
+     lines the suite sends (Spool's longest: 96 MiB), each alone to a fresh process, with its
+     line's size, the time it took (a warning past half the timeout) and the adapter's peak
+     memory (PROTOCOL.md §3, resource).
 Then it lists what to fix, and the `arcs run` command to try next.
 
   --impl 'COMMAND'            the adapter, run with /bin/sh -c
@@ -66,7 +67,11 @@ bool ParseArgs(const std::vector<std::string>& raw, CheckArgs* out, std::string*
         *error = a + " wants seconds, a decimal number from 0.001 to 86400";
         return false;
       }
-      (a == "--timeout" ? out->timeout : out->timeout_cpu) = *t;
+      if (a == "--timeout") {
+        out->timeout = *t;
+      } else {
+        out->timeout_cpu = *t;
+      }
     } else if (a == "--no-resource-probes") {
       out->resource_probes = false;
     } else if (a == "--suite" && TakeValue(args, &i, &out->suite_root)) {
@@ -104,33 +109,28 @@ const SuiteCase* SmallCase(const Suite& suite, std::string_view format, std::str
   return best;
 }
 
-struct ProbeChoice {
-  const SuiteCase* probe_case = nullptr;
-  std::size_t line_bytes = 0;
-};
-
-// Of a format's probes, a case of the one with the longest request line, for an operation the
-// adapter declares. Each probe's input is made to be measured, one at a time.
-ProbeChoice LargestProbe(const Suite& suite, const protocol::ImplementationHello& hello,
-                         std::string_view format) {
-  ProbeChoice best;
-  std::set<const conformance::ResourceProbe*> measured;
-  for (const SuiteCase& c : suite.cases) {
-    if (c.format->name != format || !c.probe || !protocol::Declares(hello, format, c.operation) ||
-        !measured.insert(c.probe).second) {  // one case a probe: its first declared operation
-      continue;
-    }
-    const std::size_t bytes = c.RequestLineBytes();
-    if (bytes > best.line_bytes) best = {&c, bytes};
-  }
-  return best;
-}
-
 struct Plan {
   Suite cases;                          // pointing into the loaded suite
   std::vector<std::size_t> line_bytes;  // by case: a probe's request line, else 0
   std::vector<std::string> warnings;
 };
+
+// Each of a format's probes once, for the first operation (in the format's order) the adapter
+// declares: a probe may be slow for its line's length, another for what the line holds.
+void AddProbes(const Suite& suite, const protocol::ImplementationHello& hello,
+               const conformance::FormatModule& format, Plan* plan) {
+  std::set<const conformance::ResourceProbe*> added;
+  for (const conformance::OperationSpec& op : format.operations) {
+    if (!protocol::Declares(hello, format.name, op.name)) continue;
+    for (const SuiteCase& c : suite.cases) {
+      if (c.format == &format && c.probe && c.operation == op.name &&
+          added.insert(c.probe).second) {
+        plan->cases.cases.push_back(c);
+        plan->line_bytes.push_back(c.RequestLineBytes());  // its inputs made to be measured
+      }
+    }
+  }
+}
 
 Plan MakePlan(const Suite& suite, const protocol::ImplementationHello& hello, bool probes) {
   Plan plan;
@@ -152,11 +152,7 @@ Plan MakePlan(const Suite& suite, const protocol::ImplementationHello& hello, bo
         plan.line_bytes.push_back(0);
       }
     }
-    if (!probes) continue;
-    if (const ProbeChoice probe = LargestProbe(suite, hello, format->name); probe.probe_case) {
-      plan.cases.cases.push_back(*probe.probe_case);
-      plan.line_bytes.push_back(probe.line_bytes);
-    }
+    if (probes) AddProbes(suite, hello, *format, &plan);
   }
   return plan;
 }
@@ -170,15 +166,22 @@ std::string Declared(const protocol::ImplementationHello& hello) {
 }
 
 // One line per check: what was sent, how it ended, and for a probe its line size and cost.
-std::string CheckLine(const Paint& paint, const report::CaseResult& c, std::size_t line_bytes) {
+std::string CheckLine(const Paint& paint, const report::CaseResult& c, std::size_t line_bytes,
+                      double timeout_seconds) {
   const bool probe = line_bytes > 0;
   const bool ok = c.outcome == report::Outcome::kPassed;
   std::string line = "  " + (ok ? paint.Green("ok  ") : paint.Red("FAIL")) + " " + c.format + " " +
-                     c.operation + (probe ? " (largest probe)" : "") + ": " + Printable(c.id) +
+                     c.operation + (probe ? " (resource probe)" : "") + ": " + Printable(c.id) +
                      " in " + Seconds(c.seconds);
   if (probe) line += ", one line of " + report::internal::ByteSize(line_bytes);
   if (c.peak_rss_bytes > 0) line += ", peak " + report::internal::ByteSize(c.peak_rss_bytes);
   line += "\n";
+  if (ok && probe && c.seconds > timeout_seconds / 2) {
+    line += "       " + paint.Yellow("warn") + " it took more than half the " +
+            Seconds(timeout_seconds) +
+            " timeout: on a busy machine it may run out (stream the line, give the "
+            "implementation limits of its own, or run with --timeout-cpu)\n";
+  }
   if (!ok) {
     line += "       " + Printable(report::internal::OutcomeText(c));
     if (!c.expected.empty()) {
@@ -226,17 +229,17 @@ int Check(const CheckArgs& args) {
   for (std::size_t i = 0; i < run.report.cases.size(); ++i) {
     const report::CaseResult& c = run.report.cases[i];
     failed += c.outcome != report::Outcome::kPassed;
-    std::cout << CheckLine(paint, c, plan.line_bytes[i]);
+    std::cout << CheckLine(paint, c, plan.line_bytes[i], options.timeout_seconds);
   }
   if (plan.cases.cases.empty()) {
     std::cout << "  " << paint.Red("FAIL") << " no case to send: the hello declares no operation "
               << "this suite has cases for (`arcs formats` lists them)\n";
     return 1;
   }
-  std::cout << (failed == 0 ? paint.Green("every check passed")
-                            : paint.Red(std::to_string(failed) + " of " +
-                                        std::to_string(run.report.cases.size()) +
-                                        " checks failed"));
+  std::cout << (failed == 0
+                    ? paint.Green("every check passed")
+                    : paint.Red(std::to_string(failed) + " of " +
+                                std::to_string(run.report.cases.size()) + " checks failed"));
   if (!plan.warnings.empty()) std::cout << ", " << plan.warnings.size() << " warnings";
   std::cout << "; next: arcs run --impl '" << Printable(args.impl)
             << "' (--write-known-failures DIR/ lists what fails, to fix in turn)\n";

@@ -29,16 +29,23 @@ grep -q "^  ok   spool validate: spool-" "$tmp/out" || fail "the fake's one case
 grep -q "^  warn spool declares no choice for the policy .*policy not declared" "$tmp/out" ||
   fail "the missing policy is not named"
 
-# The longest Spool line (the long-line probe): a fake that reads it and answers passes, with the
-# line's size and the fake's peak memory; one that stalls is told the size and the ways out, once
-# (a probe is not re-run).
+# Every Spool probe, once each: a fake that reads them and answers passes each, with its line's
+# size and the fake's peak memory, and is warned of one that took more than half the timeout; one
+# that stalls is told each line's size and the ways out, once (a probe is not re-run).
 # (flood_fake answers "valid" to every case: its roundtrip case fails, so the exit status is 1.)
-expect_status 1 "a probe answered" "$arcs" check-adapter --impl "$flood --min-input 1" --timeout 120
-grep -q "^  ok   spool [a-z]* (largest probe): spool-resource-long-line in .*, one line of 96.0 MiB, peak " \
-  "$tmp/out" || fail "the probe's line: $(grep probe "$tmp/out")"
-expect_status 1 "a probe stalled" "$arcs" check-adapter --impl "$flood --stall-probes 1" --timeout 2
-grep -q "^  FAIL spool [a-z]* (largest probe): spool-resource-long-line" "$tmp/out" ||
-  fail "the stalled probe is not a failure"
+expect_status 1 "probes answered" "$arcs" check-adapter --impl "$flood --min-input 1 --slow-probe deep-nesting:7" \
+  --timeout 12
+for probe in long-line many-entries big-base64 deep-nesting; do
+  grep -q "^  ok   spool validate (resource probe): spool-resource-$probe in .*, one line of .* MiB, peak " \
+    "$tmp/out" || fail "the probe $probe: $(grep resource "$tmp/out")"
+done
+grep -q "spool-resource-long-line in .*, one line of 96.0 MiB" "$tmp/out" || fail "the long line's size"
+[ "$(grep -c "warn.* it took more than half the 12.0 s timeout" "$tmp/out")" = 1 ] ||
+  fail "the slow probe is not the one warned of: $(cat "$tmp/out")"
+grep -A1 "spool-resource-deep-nesting" "$tmp/out" | grep -q "more than half" || fail "the warning is not the slow probe's"
+expect_status 1 "probes stalled" "$arcs" check-adapter --impl "$flood --stall-probes 1" --timeout 1
+[ "$(grep -c "^  FAIL spool validate (resource probe): spool-resource-" "$tmp/out")" = 4 ] ||
+  fail "the stalled probes are not 4 failures"
 grep -q "this probe's request is one line of 96.0 MiB: decode it as it is read.*--no-resource-probes" \
   "$tmp/out" || fail "the timeout does not say what to do"
 grep -q "re-run" "$tmp/out" && fail "a probe was re-run"

@@ -48,6 +48,8 @@ expect_status 0 "-j 1 and -j 2 agree" "$arcs" diff --fail-on-change "$tmp/ref.js
 # caveat; an operation filter does leave some out (issue #27 item 2).
 expect_status 0 "one format" "$arcs" run --format session-data --timeout-cpu 20 --report "$tmp/sd.json"
 grep -q "session-data: full" "$tmp/out" || fail "--format alone does not give the level full"
+grep -q "^  green: every MUST case passed or is a listed known failure; certification: session-data full$" \
+  "$tmp/out" || fail "no green line with the level"
 # The level is explained where it is shown, with its figures.
 must=$(/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["implementations"][0]["formats"][0]; print(sum(o["by_level"].get("MUST",{}).get("total",0) for o in f["operations"]))' "$tmp/sd.json")
 grep -q "^    $must of $must MUST cases passed (a known failure does not pass); full needs every MUST case" \
@@ -63,6 +65,14 @@ grep -q "the run was filtered" "$tmp/out" || fail "an operation filter does not 
 grep -q "partial [0-9]*%" "$tmp/out" || fail "a partial level without its share of MUST cases"
 grep -q "MUST cases did not pass (1 skipped)" "$tmp/out" ||
   fail "a skipped MUST case is not told apart: $(grep 'did not pass' "$tmp/out")"
+
+# 1c'. A case that passes only on its re-run in a fresh process is listed as such, never as a
+# plain pass (issue #27 item 1): every process of this fake crashes on its third case.
+"$arcs" run --no-resource-probes --filter "$three" --impl "$fake crash --after 2" >"$tmp/out" 2>&1
+grep -q "passed (1 only when re-run)" "$tmp/out" || fail "the summary does not count the re-run pass"
+grep -q "^  passed only when re-run (1): the first attempt failed" "$tmp/out" ||
+  fail "the re-run pass is not listed: $(cat "$tmp/out")"
+grep -q "re-run in a fresh process after crash: " "$tmp/out" || fail "the first attempt is not shown"
 
 # 1d. A case accepted that should be rejected names the rule the file breaks (issue #27 item 5).
 "$arcs" run --no-resource-probes --filter "spool-11.4.1-empty" --operation validate \

@@ -228,9 +228,10 @@ struct SummaryContext {
   double seconds = 0;
 };
 
-// "partial 39%", in the level's colour.
+// "partial 39% of MUST cases", in the level's colour.
 std::string CertificationText(const Paint& paint, const report::FormatSummary& format) {
-  const std::string text = Printable(report::internal::CertificationText(format));
+  std::string text = Printable(report::internal::CertificationText(format));
+  if (format.certification == "partial") text += " of MUST cases";
   if (format.certification == "full") return paint.Green(text);
   if (format.certification == "partial") return paint.Yellow(text);
   return paint.Red(text);
@@ -347,6 +348,13 @@ void PrintSlowest(const report::ImplementationReport& impl) {
   std::cout << "\n";
 }
 
+// Whether the implementation alone lets the run exit 0 (RunCommand adds the run's own reasons).
+// One that passed nothing (every case skipped, say) has shown nothing.
+bool Green(const ImplementationRun& run) {
+  return !run.must_failed && run.stale_known == 0 && run.unused_entries.empty() &&
+         run.report.summary.passed > 0;
+}
+
 // " (2 only when re-run)", or "" when every case that passed did so at its first attempt.
 std::string PassedOnReRun(const report::ImplementationReport& impl) {
   const auto n = std::count_if(impl.cases.begin(), impl.cases.end(), [](const auto& c) {
@@ -384,6 +392,15 @@ void PrintSummary(const ImplementationRun& run, const SummaryContext& context) {
     for (const std::string& e : run.unused_entries) std::cout << "    " << Printable(e) << "\n";
   }
   PrintSlowest(impl);
+  if (Green(run)) {
+    std::vector<std::string> levels;
+    for (const report::FormatSummary& f : impl.formats) {
+      levels.push_back(f.format + " " + report::internal::CertificationText(f));
+    }
+    std::cout << "  " << paint.Green("green")
+              << ": every MUST case passed or is a listed known failure; certification: "
+              << Printable(Join(levels)) << "\n";
+  }
 }
 
 // The lists given, read and parsed; a list given as NAME=FILE has every entry bound to NAME.
@@ -633,9 +650,7 @@ int RunCommand(const std::vector<std::string>& args) {
         RunImplementation(commands[i], reference, *suite, options, ListsFor(*lists, i), &stop);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - impl_started).count();
-    // An implementation that passed nothing (every case skipped, say) has shown nothing.
-    failed = failed || run.must_failed || run.stale_known > 0 || !run.unused_entries.empty() ||
-             run.report.summary.passed == 0;
+    failed = failed || !Green(run);
     if (!run.handshake_error.empty() && !stop.load()) {
       std::cerr << "arcs run: " << paint.Red("error") << ": the implementation "
                 << Printable(commands[i]) << " did not start: " << Printable(run.handshake_error)

@@ -4,6 +4,7 @@ its bounds (runner/report/report.h: what a report keeps of a case; runner/run.cc
 probes' inputs, made one batch at a time).
 
 usage: flood_fake.py [--min-input BYTES] [--flood BYTES] [--stall-probes 1]
+                     [--slow-probe NAME:SECONDS]
   --min-input BYTES  answer "errored" to a resource probe (a case id holding "-resource-") whose
                      inputs hold fewer bytes than this, else "valid": a probe sent without its
                      inputs fails
@@ -11,6 +12,8 @@ usage: flood_fake.py [--min-input BYTES] [--flood BYTES] [--stall-probes 1]
                      characters in their rule ids and messages), outputs with long names, a long
                      message, and write BYTES to stderr
   --stall-probes 1   never answer a resource probe (its request read whole, then nothing)
+  --slow-probe NAME:SECONDS
+                     sleep SECONDS before answering the resource probe whose id holds NAME
 """
 import base64
 import json
@@ -37,11 +40,16 @@ def flood_answer(size):
 
 
 def main():
-    min_input, flood, stall_probes = 0, 0, False
+    min_input, flood, stall_probes, slow_probe = 0, 0, False, None
     args = sys.argv[1:]
     while args:
-        option, value = args[0], int(args[1])
+        option, value = args[0], args[1]
         args = args[2:]
+        if option == "--slow-probe":
+            name, seconds = value.rsplit(":", 1)
+            slow_probe = (name, float(seconds))
+            continue
+        value = int(value)
         if option == "--min-input":
             min_input = value
         elif option == "--flood":
@@ -56,6 +64,8 @@ def main():
         elif kind == "case":
             if stall_probes and "-resource-" in request["id"]:
                 time.sleep(3600)
+            if slow_probe and "-resource-" in request["id"] and slow_probe[0] in request["id"]:
+                time.sleep(slow_probe[1])
             size = sum(len(base64.b64decode(v)) for v in request["inputs"].values())
             answer = {"status": "ok", "verdict": "valid"}
             if flood:
