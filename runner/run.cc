@@ -125,13 +125,27 @@ std::vector<report::Blob> Blobs(const std::map<std::string, std::string>& named)
   return blobs;
 }
 
+// The case's own input files as repository paths: VectorCase::inputs holds them below the suite's
+// root, in its manifest's folder (vector_path's); none for a generated case.
+std::vector<std::string> CaseFiles(const SuiteCase& c) {
+  const std::string folder = "/" + c.vector_path.substr(0, c.vector_path.rfind('/') + 1);
+  std::vector<std::string> files;
+  for (const auto& [name, path] : c.vector->inputs) {
+    const std::size_t at = path.find(folder);
+    if (at != std::string::npos) files.push_back(path.substr(at + 1));
+  }
+  return files;
+}
+
 // What a person needs to see why the case did not pass: its input, the vector's expectation and
-// what came back, with the reference's outputs beside the implementation's to diff them.
+// what came back, with the reference's outputs beside the implementation's to diff them, and, for
+// validate, the reference's own findings beside the implementation's.
 report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o,
                         const conformance::CaseInput& input,
                         const conformance::LazyReferenceAnswer& reference) {
   report::Evidence e;
   e.vector = c.vector_path;
+  e.files = CaseFiles(c);
   e.spec_text = c.expectation->spec_text;
   // A case never sent has nothing to show but where it comes from: an implementation that cannot
   // start would otherwise fill its report with every input.
@@ -144,6 +158,19 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o,
   e.expected_properties = c.expectation->expected_properties;
   e.expected_errors = c.expectation->rules.errors;
   e.expected_warnings = c.expectation->rules.warnings;
+  // Where and why the file breaks the rules the vector names, as the reference sees it (a probe's
+  // input is tens of MB: its findings would say little and cost a second run).
+  if (c.operation == "validate" && !c.resource_probe()) {
+    const protocol::Answer& ref = reference.Get();
+    if (ref.status == protocol::AnswerStatus::kOk) {
+      e.reference_verdict = std::string(protocol::VerdictName(ref.verdict));
+    }
+    e.reference_findings_total = ref.findings.size();
+    for (const protocol::ReportedFinding& f : ref.findings) {
+      if (e.reference_findings.size() == report::kMaxEvidenceFindings) break;
+      e.reference_findings.push_back({f.rule, f.severity, f.line, f.message, f.pointer});
+    }
+  }
   if (o.fate != supervisor::Fate::kAnswered) return e;
   const protocol::Answer& answer = o.answer;
   if (answer.status == protocol::AnswerStatus::kOk) {
@@ -152,7 +179,7 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o,
   e.findings_total = answer.findings.size();
   for (const protocol::ReportedFinding& f : answer.findings) {
     if (e.findings.size() == report::kMaxEvidenceFindings) break;
-    e.findings.push_back({f.rule, f.severity, f.line, f.message});
+    e.findings.push_back({f.rule, f.severity, f.line, f.message, f.pointer});
   }
   e.outputs = Blobs(answer.outputs);
   // The reference's outputs only help beside an implementation's; a probe's are tens of MB.

@@ -76,9 +76,19 @@ grep -q "re-run in a fresh process after crash: " "$tmp/out" || fail "the first 
 
 # 1d. A case accepted that should be rejected names the rule the file breaks (issue #27 item 5).
 "$arcs" run --no-resource-probes --filter "spool-11.4.1-empty" --operation validate \
-  --impl "$fake good" >"$tmp/out" 2>&1
+  --impl "$fake good" --report "$tmp/accepted.json" >"$tmp/out" 2>&1
 grep -q "\[accepted, should reject: SP-4.3-1\]" "$tmp/out" ||
   fail "the broken rule is not named: $(grep 'should reject' "$tmp/out")"
+# Its evidence names the case's own file and holds the reference's findings, for the HTML page to
+# show beside the answer (issue #27 item 6).
+/usr/bin/python3 - "$tmp/accepted.json" <<'PYTHON' || fail "no case files or reference findings"
+import json, sys
+e = json.load(open(sys.argv[1]))["implementations"][0]["cases"][0]["evidence"]
+assert e["files"] == ["vectors/spool/cases/11.4.1-empty.spool"], e["files"]
+assert e["reference_verdict"] == "invalid", e["reference_verdict"]
+assert e["reference_findings_total"] == len(e["reference_findings"]) > 0, e
+assert any(f["rule"] == "SP-4.3-1" for f in e["reference_findings"]), e["reference_findings"]
+PYTHON
 
 # 2. A regression (one verdict flipped) fails the run, and `arcs diff` names the case.
 lie_tool="/usr/bin/python3 $src/runner/testing/lying_proxy.py $arcs"

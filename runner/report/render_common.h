@@ -90,6 +90,17 @@ std::string StrictLine(const StrictCounts& strict);
 // (the renderer's own), the rest is fixed text.
 std::string RunDescription(const RunInfo& run, std::string (*escape)(std::string_view));
 
+// How the level of a format is decided (runner/run.cc, Summarize), in one paragraph for wherever
+// the levels are shown; CertificationMeaning gives a format's own figures.
+inline constexpr std::string_view kCertificationRule =
+    "A format's level counts its MUST cases (a case is MUST when the strongest requirement its "
+    "operation cites is a MUST): full when there was at least one, every one passed, and the run "
+    "left no case out (no --filter, --operation, --level, --no-resource-probes or --trace); "
+    "partial NN% when at least one passed but not all, or all did in a run that left cases out, "
+    "NN being the MUST cases passed over the MUST cases run, rounded down; none when none passed. "
+    "A skipped case, an errored one and a known failure do not pass; SHOULD and MAY cases and the "
+    "ARCS strict profile never change the level.";
+
 // The warnings both human-readable renderings show, in plain text.
 inline constexpr std::string_view kIncompleteNote =
     "the run was interrupted, or the runner itself failed; cases not run are reported as errored "

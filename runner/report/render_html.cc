@@ -20,9 +20,6 @@ std::string_view ReportPageScript();
 
 namespace html {
 
-// Long untrusted answers are cut so that one case cannot swamp the page.
-constexpr std::size_t kMaxTextBytes = 2000;
-
 std::string E(std::string_view text) { return EscapeXml(text); }
 std::string ET(std::string_view text) { return EscapeXml(Truncate(text, kMaxTextBytes)); }
 
@@ -251,11 +248,12 @@ void RenderSummary(const Report& report, std::string* out) {
 
   table =
       "<table id=\"certification-table\"><thead><tr><th>implementation</th><th>format</th>"
-      "<th>certification</th><th>missing</th></tr></thead><tbody>\n";
+      "<th>certification</th><th>how</th><th>missing</th></tr></thead><tbody>\n";
   for (const ImplementationReport& impl : report.implementations) {
     for (const FormatSummary& f : impl.formats) {
       table += "<tr><td>" + E(impl.name) + "</td><td>" + E(f.format) + "</td><td class=\"" +
-               CertificationClass(f.certification) + "\">" + E(internal::CertificationText(f)) +
+               CertificationClass(f.certification) + "\"><b>" + E(internal::CertificationText(f)) +
+               "</b></td><td class=\"text\">" + E(internal::CertificationMeaning(f)) +
                "</td><td class=\"text\">";
       for (std::size_t i = 0; i < f.missing.size(); ++i) {
         table += (i ? "<br>" : "") + ET(f.missing[i]);
@@ -263,7 +261,8 @@ void RenderSummary(const Report& report, std::string* out) {
       table += "</td></tr>\n";
     }
   }
-  *out += "<h2 id=\"certification\">Certification</h2>\n" + Scrolling(table + "</tbody></table>");
+  *out += "<h2 id=\"certification\">Certification</h2>\n<p id=\"level-rule\">" +
+          E(internal::kCertificationRule) + "</p>\n" + Scrolling(table + "</tbody></table>");
 }
 
 void RenderOperations(const Report& report, std::string* out) {
@@ -329,8 +328,8 @@ void RenderImplementations(const Report& report, std::string* out) {
 }
 
 constexpr std::string_view kNavigation =
-    "<nav><a href=\"#summary\">Summary</a> <a href=\"#certification\">Certification</a> "
-    "<a href=\"#cases\">Cases</a> <a href=\"#matrix-heading\">Matrix</a> "
+    "<nav><a href=\"#cases\">Cases</a> <a href=\"#summary\">Summary</a> "
+    "<a href=\"#certification\">Certification</a> <a href=\"#matrix-heading\">Matrix</a> "
     "<a href=\"#rollup\">By spec section</a> <a href=\"#slowest\">Slowest cases</a> "
     "<a href=\"#operations\">Operations</a> <a href=\"#readings\">Readings</a> "
     "<a href=\"#implementations\">Implementations</a></nav>\n";
@@ -360,11 +359,14 @@ std::string RenderHtml(const Report& report) {
   if (!report.complete) {
     out += "<p class=\"warn\">Incomplete: " + std::string(internal::kIncompleteNote) + "</p>\n";
   }
-  out +=
-      "<p>" + internal::RunDescription(report.run, EscapeXml) + "</p>\n" + std::string(kNavigation);
-  RenderSummary(report, &out);
+  out += "<p class=\"run\">" + internal::RunDescription(report.run, EscapeXml) + "</p>\n" +
+         std::string(kNavigation);
+  // What did not pass comes first, so that the page opens on the first failure; the summaries
+  // follow it.
   const html::Page page(report);
   html::RenderCases(page, &out);
+  RenderSummary(report, &out);
+  html::RenderMatrixAndOtherCases(page, &out);
   html::RenderRollup(page, &out);
   html::RenderSlowest(page, &out);
   RenderOperations(report, &out);

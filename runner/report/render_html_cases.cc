@@ -195,8 +195,8 @@ void RenderAnswer(const Page& page, const Row& row, std::size_t i, bool full, st
 
 // One row with failures, as a <details> entry: a summary of who did not pass, the case and its
 // evidence, then every implementation's answer.
-void RenderFailure(const Page& page, const Row& row, std::vector<std::size_t>* evidence_shown,
-                   std::string* out) {
+void RenderFailure(const Page& page, const Row& row, bool open,
+                   std::vector<std::size_t>* evidence_shown, std::string* out) {
   const std::size_t n = row.results.size();
   std::vector<bool> full(n, false);
   const Evidence* evidence = nullptr;
@@ -206,9 +206,10 @@ void RenderFailure(const Page& page, const Row& row, std::vector<std::size_t>* e
     full[i] = (*evidence_shown)[i]++ < kMaxEvidencePerImplementation;
     if (full[i] && !evidence) evidence = &*c->evidence;
   }
-  *out += "<details class=\"case\" id=\"" + RowAnchor(row.index) + "\"><summary><code>" +
-          E(row.id) + "</code> <span class=\"dim\">" + E(row.operation) + " · " + E(row.format) +
-          " · " + E(row.level) + "</span>";
+  *out += "<details class=\"case\" id=\"" + RowAnchor(row.index) + "\"" +
+          (open ? " open=\"\"" : "") + "><summary><code>" + E(row.id) +
+          "</code> <span class=\"dim\">" + E(row.operation) + " · " + E(row.format) + " · " +
+          E(row.level) + "</span>";
   for (std::size_t i = 0; i < n; ++i) {
     const CaseResult* c = row.results[i];
     if (c && c->outcome == Outcome::kPassed) continue;
@@ -241,9 +242,13 @@ void RenderFailures(const Page& page, std::string* out) {
             " more show expected and actual only (the JSON report keeps all of it).</p>\n";
   }
   if (rows == 0) *out += NothingFailed(page);
+  // The page opens on the first failure with its evidence; the others stay collapsed.
   *out += "<div id=\"failure-list\">\n";
+  bool first = true;
   for (const Row& row : page.rows) {
-    if (row.not_passed) RenderFailure(page, row, &shown, out);
+    if (!row.not_passed) continue;
+    RenderFailure(page, row, first, &shown, out);
+    first = false;
   }
   *out += "</div>\n";
 }
@@ -279,10 +284,14 @@ void RenderMatrix(const Page& page, std::string* out) {
   }
   table += std::string(kTrailingColumns) + "</tr></thead><tbody>\n";
   for (const Row& row : page.rows) table += MatrixRow(row);
+  // The script lists the matching rows a few hundred at a time (a table of thousands of rows
+  // takes a second to lay out), and says so here.
   *out +=
       "<h3 id=\"matrix-heading\">Matrix</h3>\n<p>Each cell links to its answer&#39;s "
       "details.</p>\n" +
-      Scrolling(table + "</tbody></table>", "matrix");
+      Scrolling(table + "</tbody></table>", "matrix") +
+      "<p id=\"matrix-more\" hidden=\"\"><span id=\"matrix-listed\"></span> <button "
+      "type=\"button\" id=\"matrix-next\">List more</button></p>\n";
 }
 
 // The details of the cells of rows where nothing failed: one line each, in a collapsed list.
@@ -310,19 +319,29 @@ void RenderOtherCells(const Page& page, std::string* out) {
 }  // namespace
 
 void RenderCases(const Page& page, std::string* out) {
+  // The legend is folded and the filters fold away (the script folds them on a narrow screen,
+  // unless the address sets one), so that the first failure is on the first screen.
   *out +=
       "<h2 id=\"cases\">Cases</h2>\n<p>Shown by default: the cases some implementation did not "
-      "pass (failed, errored, or a known failure; a skipped operation is not a wrong answer). "
-      "&quot;Implementations differ&quot; shows the cases whose outcomes differ between "
-      "implementations, skipped and not run included. The filters apply to the details and to the "
-      "matrix, and the page&#39;s address keeps them.</p>\n"
-      "<details id=\"legend\" open=\"\"><summary>Legend</summary>\n" +
-      Legend() + "</details>\n" + Filters(page) +
-      "<p class=\"dim\">Search: every word must match the case id, format, operation, level, "
-      "flag, requirement ids, or the expected, actual or message text; a word with * ? or [ is a "
-      "glob on the case id or id/operation, as <code>arcs run --filter</code> reads it.</p>\n"
-      "<p id=\"shown\"></p>\n<p id=\"no-match\" hidden=\"\">No case matches these filters.</p>\n";
+      "pass, the first with its evidence.</p>\n"
+      "<details id=\"legend\" class=\"fold\"><summary>Legend</summary>\n<p>By "
+      "default the page shows the cases some implementation did not pass (failed, errored, or a "
+      "known failure; a skipped operation is not a wrong answer). &quot;Implementations "
+      "differ&quot; shows the cases whose outcomes differ between implementations, skipped and not "
+      "run included. The filters apply to the details and to the matrix, and the page&#39;s "
+      "address keeps them.</p>\n" +
+      Legend() +
+      "<p>Search: every word must match the case id, format, operation, level, flag, requirement "
+      "ids, or the expected, actual or message text; a word with * ? or [ is a glob on the case id "
+      "or id/operation, as <code>arcs run --filter</code> reads it.</p>\n</details>\n"
+      "<details id=\"filter-box\" class=\"fold\" open=\"\"><summary>Filters</summary>\n" +
+      Filters(page) +
+      "</details>\n<p id=\"shown\"></p>\n<p id=\"no-match\" hidden=\"\">No case matches these "
+      "filters.</p>\n";
   RenderFailures(page, out);
+}
+
+void RenderMatrixAndOtherCases(const Page& page, std::string* out) {
   RenderMatrix(page, out);
   RenderOtherCells(page, out);
 }

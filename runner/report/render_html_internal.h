@@ -16,8 +16,11 @@
 
 namespace arcs::report::html {
 
-// Untrusted text for element content and quoted attributes (EscapeXml); ET first cuts it to a
-// bound, so that one long answer cannot swamp the page.
+// Long untrusted texts are cut to this many bytes so that one case cannot swamp the page.
+inline constexpr std::size_t kMaxTextBytes = 2000;
+
+// Untrusted text for element content and quoted attributes (EscapeXml); ET first cuts it to
+// kMaxTextBytes, so that one long answer cannot swamp the page.
 std::string E(std::string_view text);
 std::string ET(std::string_view text);
 
@@ -76,8 +79,10 @@ std::string RequirementAnchor(std::size_t requirement);
 // "2.9" before "2.10", "SP-2.3-4" before "SP-11.1-1": runs of digits compare as numbers.
 bool NaturalLess(std::string_view a, std::string_view b);
 
-// The legend, filters, failure details and matrix (render_html_cases.cc).
+// The legend, filters and failure details, first on the page; then, after the summaries, the
+// matrix and the details of the cases nothing failed (render_html_cases.cc).
 void RenderCases(const Page& page, std::string* out);
+void RenderMatrixAndOtherCases(const Page& page, std::string* out);
 
 // The evidence of one row: what the case is (requirements, spec text, vector, inputs; `evidence`
 // may be null), and of one implementation's answer: its findings against the vector's rule ids and
@@ -85,6 +90,16 @@ void RenderCases(const Page& page, std::string* out);
 void RenderCaseEvidence(const Page& page, const Row& row, const Evidence* evidence,
                         std::string* out);
 void RenderAnswerEvidence(const CaseResult& c, std::string_view implementation, std::string* out);
+
+// Markdown as the vectors' spec quotes and the catalogues' texts hold it, made safe markup: `code`,
+// **strong** and *emphasis* become elements, backslash escapes their character, and everything
+// else is text, escaped (no link, image or raw HTML ever forms). Callers cut the text to
+// kMaxTextBytes first: emphasis nests by recursion, and an unmatched delimiter scans the rest.
+std::string MarkdownInline(std::string_view text);
+// A case's spec text (parts joined with "; ", each `§where: "quote"` or "errata IDS"), cut to
+// kMaxTextBytes, one <div> a part: the place as a <cite>, the quote through MarkdownInline; a
+// quoted table row ("| a | b |", rows joined by an empty cell) as an HTML table, never as pipes.
+std::string SpecText(std::string_view text);
 
 // The roll-up by spec section and requirement, and the slowest cases (render_html_rollup.cc).
 void RenderRollup(const Page& page, std::string* out);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <set>
 
+#include "runner/report/escape.h"
 #include "runner/report/render_common.h"
 #include "runner/report/render_html_internal.h"
 
@@ -114,7 +115,7 @@ std::string RequirementTable(const Page& page, const Rollup& r) {
     const RequirementInfo& q = requirements[i];
     table += "<tr id=\"" + RequirementAnchor(i) + "\"><td>" + E(q.format) + "</td><td>" + E(q.id) +
              "</td><td>§" + E(q.section) + "</td><td>" + E(q.level) + "</td><td class=\"text\">" +
-             ET(q.text) + "</td>";
+             MarkdownInline(Truncate(q.text, kMaxTextBytes)) + "</td>";
     for (const Tally& t : r.by_requirement[i]) table += PercentCell(t);
     table += "</tr>\n";
   }

@@ -96,10 +96,16 @@ TEST(ReportHtml, HasExactlyTheOwnStyleAndScript) {
     }
   }
   EXPECT_GT(attributes, 100u);
-  // Links only lead within the page, to ids the renderer made.
+  // Links only lead within the page, to ids the renderer made, or to a case's files in the
+  // suite's vectors/ folder (relative, no way out of it).
+  std::size_t files = 0;
   for (const std::string& href : Values(html, "href")) {
-    EXPECT_TRUE(std::regex_match(href, std::regex("#[a-z][a-z0-9-]*"))) << href;
+    const bool file = std::regex_match(href, std::regex("vectors/[A-Za-z0-9._+/-]+")) &&
+                      href.find("..") == std::string::npos;
+    files += file;
+    EXPECT_TRUE(file || std::regex_match(href, std::regex("#[a-z][a-z0-9-]*"))) << href;
   }
+  EXPECT_GT(files, 0u);
   for (const std::string& id : Values(html, "id")) {
     EXPECT_TRUE(std::regex_match(id, std::regex("[a-z][a-z0-9-]*"))) << id;
   }
@@ -161,8 +167,15 @@ TEST(ReportHtml, LinksEveryMatrixCellToItsDetails) {
 
 TEST(ReportHtml, PutsWhatDidNotPassFirstWithALegend) {
   const std::string html = RenderHtml(testing::SampleReport());
+  // The failures come first, before the summaries and the matrix; the legend and the filters can
+  // fold away.
   EXPECT_LT(html.find("<h3 id=\"failures\">What did not pass (5 cases)</h3>"),
-            html.find("<table id=\"matrix\">"));
+            html.find("<h2 id=\"summary\">"));
+  EXPECT_LT(html.find("<h2 id=\"summary\">"), html.find("<table id=\"matrix\">"));
+  EXPECT_NE(html.find("<details id=\"legend\" class=\"fold\"><summary>Legend"), std::string::npos);
+  EXPECT_NE(html.find("<details id=\"filter-box\" class=\"fold\" open=\"\"><summary>Filters"),
+            std::string::npos);
+  EXPECT_LT(html.find("<select id=\"filter-outcome\">"), html.find("<div id=\"failure-list\">"));
   for (const char* legend :
        {"<span class=\"o o-failed m-accepted\">failed (accepted)</span> accepted what the vector "
         "rejects: it should reject",
@@ -186,20 +199,27 @@ TEST(ReportHtml, PutsWhatDidNotPassFirstWithALegend) {
                       "</option><option value=\"MAY\">MAY</option>"),
             std::string::npos);
   // One entry per case some implementation did not pass, with every implementation's answer.
-  const std::string failures = Part(html, "<div id=\"failure-list\">", "\n</div>\n");
+  const std::string failures = Part(html, "<div id=\"failure-list\">", "<h2 id=\"summary\">");
   EXPECT_EQ(Occurrences(failures, "<details class=\"case\""), 5u);
   EXPECT_EQ(Occurrences(failures, "<section class=\"answer\""), 10u);
+  // The page opens on the first, with its evidence; the others are collapsed.
+  EXPECT_TRUE(
+      failures.starts_with("<div id=\"failure-list\">\n<details class=\"case\" "
+                           "id=\"c0\" open=\"\">"));
+  EXPECT_EQ(Occurrences(failures, " open=\"\""), 1u);
   EXPECT_EQ(html.find("id=\"all-passed\""), std::string::npos);
 }
 
 TEST(ReportHtml, ShowsTheEvidenceOfAFailure) {
   const std::string html = RenderHtml(testing::SampleReport());
-  const std::string entry = Part(html, "<details class=\"case\" id=\"c0\">", "</details>");
+  const std::string entry = Part(html, "<details class=\"case\" id=\"c0\"", "</details>");
   for (
       const char* part : {
-          "vector <code class=\"vector\">vectors/lightbox/manifest.json</code>",
+          "case <code>lightbox-2.1-hash</code> of <code class=\"vector\">"
+          "vectors/lightbox/manifest.json</code>",
           "<li><a href=\"#q0\">LB-2.1-1</a> §2.1 MUST: Readers MUST do what LB-2.1-1 says.",
-          "<blockquote class=\"spec\">Each line MUST be a complete JSON object.</blockquote>",
+          "<blockquote class=\"spec\"><div class=\"quote\"><cite>§3.6</cite> Each line MUST be a "
+          "complete JSON object.</div>",
           "input <b>file</b>: 33 bytes, text</div>\n<pre>{&quot;type&quot;:&quot;header&quot;}\n",
           "input <b>binary</b>: 11 bytes, binary, shown in hex</div>\n<pre class=\"hex\">00000000  "
           "00 ff fe 3c 73 63 72 69  70 74 3e                 |...&lt;script&gt;|\n</pre>",
@@ -207,7 +227,8 @@ TEST(ReportHtml, ShowsTheEvidenceOfAFailure) {
           "<dt>expected</dt><dd class=\"s\">invalid (LB-2.1-1)</dd><dt>actual</dt><dd "
           "class=\"s\">valid</dd>",
           "<dt>expected, not reported</dt><dd>SP-2.3-4</dd>",
-          "(from the first 2 of 60 findings)",
+          "<dt>reported</dt><dd>&lt;script&gt;alert(1)&lt;/script&gt;, SP-3.6-1 (the first 2 of "
+          "60)",
           "<span class=\"del\">− the ARCS reference writes</span>",
           "<pre class=\"diff\"><span class=\"del\">- {&quot;type&quot;:&quot;header&quot;}</span>\n"
           "<span class=\"ins\">+ &lt;/style&gt;",
@@ -217,6 +238,122 @@ TEST(ReportHtml, ShowsTheEvidenceOfAFailure) {
   }
   // The reference's output is never called the expectation.
   EXPECT_EQ(html.find("expected output"), std::string::npos);
+}
+
+// A validate case shows what the reference finds in the same file beside what the implementation
+// found: rule, line, pointer and message, each side with its verdict.
+TEST(ReportHtml, ShowsTheReferencesFindingsBesideTheImplementations) {
+  const std::string html = RenderHtml(testing::SampleReport());
+  const std::string entry = Part(html, "<details class=\"case\" id=\"c0\"", "</details>");
+  const std::string sides = Part(entry, "<div class=\"sides\">", "</section>");
+  ASSERT_FALSE(sides.empty()) << entry;
+  const std::size_t reference = sides.find(
+      "<h6>the ARCS reference (for comparison; the vector "
+      "decides)</h6><p>verdict: <b>invalid</b>; 3 findings</p>");
+  const std::size_t implementation = sides.find(
+      "<h6>&lt;script&gt;alert(1)&lt;/script&gt; py.spool</h6><p>verdict: <b>valid</b>; "
+      "60 findings (the first 2 of 60)</p>");
+  ASSERT_NE(reference, std::string::npos) << sides;
+  ASSERT_NE(implementation, std::string::npos) << sides;
+  EXPECT_LT(reference, implementation);
+  EXPECT_NE(sides.find("<th>rule</th><th>severity</th><th>line</th><th>pointer</th><th>message"),
+            std::string::npos);
+  EXPECT_NE(sides.find("<tr><td>SP-5.1-2</td><td>error</td><td class=\"n\">1</td><td><code>/id"
+                       "</code></td><td class=\"text\">&quot;x&quot; is not a lowercase "
+                       "hyphenated UUID</td></tr>"),
+            std::string::npos);
+  // The implementation's pointer, hostile, stays text.
+  EXPECT_NE(sides.find("<code>&#39; onmouseover=&#39;alert(4)</code>"), std::string::npos);
+  // An answer that never came still shows the reference's findings: the crash (c8, answer 1),
+  // with no findings of its own.
+  Report crashed = testing::SampleReport();
+  for (CaseResult& c : crashed.implementations[1].cases) {
+    if (c.error_kind != "crash") continue;
+    c.evidence->findings.clear();
+    c.evidence->findings_total = 0;
+  }
+  const std::string crash =
+      Part(RenderHtml(crashed), "<section class=\"answer\" id=\"c8-1\">", "</section>");
+  EXPECT_NE(crash.find("<p>The vector expects errors: SP-3.6-1; warnings: SP-2.3-4.</p>\n<div "
+                       "class=\"sides\">\n<div class=\"side\"><h6>the ARCS reference"),
+            std::string::npos)
+      << crash;
+  EXPECT_EQ(crash.find("<h6>&lt;script&gt;"), std::string::npos);
+  // Without the reference's answer (a report written before it, another operation), no sides.
+  Report old = testing::SampleReport();
+  for (ImplementationReport& impl : old.implementations) {
+    for (CaseResult& c : impl.cases) {
+      if (c.evidence) c.evidence->reference_verdict.clear();
+    }
+  }
+  const std::string without = RenderHtml(old);
+  EXPECT_EQ(without.find("<div class=\"sides\">"), std::string::npos);
+  EXPECT_NE(without.find("<table class=\"findings\">"), std::string::npos);
+}
+
+// The case's own input files are links; a path that is not plainly a file of vectors/ is text.
+TEST(ReportHtml, LinksTheCasesOwnFiles) {
+  const std::string html = RenderHtml(testing::SampleReport());
+  // c2: spool-11.1-minimal, the reference's known failure.
+  const std::string entry = Part(html, "<details class=\"case\" id=\"c2\"", "</details>");
+  EXPECT_NE(entry.find("<p class=\"files\">The case&#39;s files (from the ARCS checkout&#39;s "
+                       "root): <a class=\"file\" href=\"vectors/spool/cases/3.6-lines.spool\">"
+                       "<code>vectors/spool/cases/3.6-lines.spool</code></a></p>"),
+            std::string::npos)
+      << entry;
+  const std::string hostile = Part(html, "<details class=\"case\" id=\"c0\"", "</details>");
+  EXPECT_NE(hostile.find("<code class=\"file\">vectors/spool/cases/&quot;&gt;&lt;img src=x "
+                         "onerror=alert(2)&gt;</code> <code class=\"file\">javascript:alert(8)"
+                         "</code> <code class=\"file\">vectors/../../etc/passwd</code>"),
+            std::string::npos)
+      << hostile;
+  EXPECT_EQ(hostile.find("<a class=\"file\""), std::string::npos);
+}
+
+TEST(ReportHtml, RendersSpecQuotesAsTextWithTablesAsTables) {
+  // A quoted table row (two rows joined by an empty cell), inline code, emphasis, an escaped pipe.
+  EXPECT_EQ(html::SpecText("§6.1 (optional fields): \"| `author` | string | Creator's name | | "
+                           "`tags` | array \\| null | **Free** *labels* |\""),
+            "<div class=\"quote\"><cite>§6.1 (optional fields)</cite> <div class=\"scroll "
+            "quote\"><table class=\"quote-table\"><tbody><tr><td><code>author</code></td><td>"
+            "string</td><td>Creator&#39;s name</td></tr><tr><td><code>tags</code></td><td>array | "
+            "null</td><td><strong>Free</strong> <em>labels</em></td></tr></tbody></table></div>\n"
+            "</div>");
+  // Parts joined with "; ", a quote holding quote marks and "; ", a heading, an errata list.
+  EXPECT_EQ(html::SpecText("§3.4: \"### 3.4 SessionStats\"; §5: \"Always \"1\"; or `2`\"; errata "
+                           "SP-E5, SP-E14"),
+            "<div class=\"quote\"><cite>§3.4</cite> <strong>3.4 SessionStats</strong></div><div "
+            "class=\"quote\"><cite>§5</cite> Always &quot;1&quot;; or <code>2</code></div><div "
+            "class=\"quote\">errata SP-E5, SP-E14</div>");
+  // A table's delimiter row is dropped; a text cut short ends its quote where it ends.
+  EXPECT_EQ(html::SpecText("§1: \"| a | b | | --- | :-: | | c | d |\"; §2: \"cut sho…"),
+            "<div class=\"quote\"><cite>§1</cite> <div class=\"scroll quote\"><table "
+            "class=\"quote-table\"><tbody><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td>"
+            "</tr></tbody></table></div>\n</div><div class=\"quote\"><cite>§2</cite> cut sho…"
+            "</div>");
+  // Delimiters that do not pair, and globs, stay text; no link, image or tag ever forms.
+  EXPECT_EQ(html::MarkdownInline("spool-3.* and a * b, `open, **bold"),
+            "spool-3.* and a * b, `open, **bold");
+  EXPECT_EQ(html::MarkdownInline("[x](javascript:alert(1)) ![i](y) <b>`<i>`</b> *<s>*"),
+            "[x](javascript:alert(1)) ![i](y) &lt;b&gt;<code>&lt;i&gt;</code>&lt;/b&gt; "
+            "<em>&lt;s&gt;</em>");
+  EXPECT_EQ(html::MarkdownInline("`` a`b ``"), "<code>a`b</code>");
+  // A hostile report's megabyte of delimiters is cut first: bounded work, a bounded rendering.
+  std::string nested;
+  while (nested.size() < (1u << 20)) nested += "*a **b `c ";
+  for (const std::string& text : {nested, std::string(1u << 20, '*')}) {
+    EXPECT_LT(html::SpecText(text).size(), 30 * html::kMaxTextBytes);
+  }
+  // The sample's quotes on the page: no raw table syntax is left.
+  const std::string html = RenderHtml(testing::SampleReport());
+  for (std::size_t at = html.find("<blockquote class=\"spec\">"); at != std::string::npos;
+       at = html.find("<blockquote class=\"spec\">", at + 1)) {
+    const std::string quote = html.substr(at, html.find("</blockquote>", at) - at);
+    EXPECT_EQ(quote.find("| `"), std::string::npos) << quote;
+    EXPECT_EQ(quote.find("` |"), std::string::npos) << quote;
+    EXPECT_NE(quote.find("<table class=\"quote-table\">"), std::string::npos) << quote;
+  }
+  EXPECT_TRUE(testing::CheckHtml(html).ok());
 }
 
 TEST(ReportHtml, CapsTheEvidencePerImplementation) {
@@ -315,8 +452,15 @@ TEST(ReportHtml, ShowsReadingsTheStrictProfileAndResourceCases) {
 
 TEST(ReportHtml, SummarizesAndCertifies) {
   const std::string html = RenderHtml(testing::SampleReport());
-  EXPECT_NE(html.find("<td class=\"cert-partial\">partial 40%</td>"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"cert-full\">full</td>"), std::string::npos);
+  // Each level with how it was reached, under the rule that decides every level.
+  EXPECT_NE(html.find("<h2 id=\"certification\">Certification</h2>\n<p id=\"level-rule\">A "
+                      "format&#39;s level counts its MUST cases"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cert-partial\"><b>partial 40%</b></td><td class=\"text\">2 of "
+                      "5 MUST cases passed"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cert-full\"><b>full</b></td><td class=\"text\">"),
+            std::string::npos);
   EXPECT_NE(html.find("Incomplete"), std::string::npos);
   EXPECT_NE(html.find("Abandoned"), std::string::npos);
   // Every table sits in a box of its own that scrolls sideways.

@@ -29,8 +29,11 @@ TEST(ReportJunit, OneSuitePerImplementationAndFormat) {
 
 TEST(ReportJunit, AFailureCarriesItsEvidence) {
   const std::string xml = RenderJunit(testing::SampleReport());
-  EXPECT_NE(xml.find("vector: vectors/lightbox/manifest.json\nspec: Each line MUST be a complete "
-                     "JSON object.\ninput file (33 bytes, text):\n{&quot;type&quot;:"),
+  EXPECT_NE(
+      xml.find("vector: vectors/lightbox/manifest.json\nspec: §3.6: &quot;Each line MUST be a "
+               "complete JSON object.&quot;; §6.1"),
+      std::string::npos);
+  EXPECT_NE(xml.find("&quot;\ninput file (33 bytes, text):\n{&quot;type&quot;:"),
             std::string::npos);
   EXPECT_NE(xml.find("&quot;end&quot;}\ninput binary (11 bytes, hex):\n00fffe3c736372697074"),
             std::string::npos);

@@ -83,15 +83,16 @@ void RenderImplementation(const ImplementationReport& impl, std::string* out) {
     *out += "\n**Abandoned** " + std::string(internal::kAbandonedNote) + "\n";
   }
 
-  *out += "\n### Certification\n\n" + MarkdownHeader({"format", "certification", "missing"}, 3);
+  *out += "\n### Certification\n\n" + std::string(internal::kCertificationRule) + "\n\n" +
+          MarkdownHeader({"format", "certification", "how", "missing"}, 4);
   for (const FormatSummary& f : impl.formats) {
     std::string missing;
     for (const std::string& gap : f.missing) {
       missing += (missing.empty() ? "" : "<br>") + EscapeMarkdown(Truncate(gap, kMaxCellBytes));
     }
-    *out += MarkdownRow({MarkdownCell(f.format),
-                         "**" + MarkdownCell(internal::CertificationText(f)) + "**",
-                         missing.empty() ? "—" : missing});
+    *out += MarkdownRow(
+        {MarkdownCell(f.format), "**" + MarkdownCell(internal::CertificationText(f)) + "**",
+         MarkdownCell(internal::CertificationMeaning(f)), missing.empty() ? "—" : missing});
   }
 
   *out += "\n";

@@ -91,10 +91,17 @@ TEST(ReportMarkdown, SummarizesCertificationOperationsAndFailures) {
                     "failures | total |\n|---|---|--:|--:|--:|--:|--:|--:|\n"
                     "| arcs-reference | 0.3.0 | 7 | 0 | 0 | 0 | 1 | 8 |\n"),
             std::string::npos);
-  EXPECT_NE(md.find("| spool | **full** | — |"), std::string::npos);
-  EXPECT_NE(md.find("| spool | **partial 40%** | roundtrip: not supported<br>&lt;/script&gt;"),
+  // Each level with how it was reached, under the rule that decides every level.
+  EXPECT_NE(md.find("### Certification\n\nA format's level counts its MUST cases (a case is MUST "
+                    "when the strongest requirement its operation cites is a MUST): full when"),
             std::string::npos);
-  EXPECT_NE(md.find("| lightbox | **none** | validate: 1 MUST case failed |"), std::string::npos);
+  EXPECT_NE(md.find("| format | certification | how | missing |\n|---|---|---|---|\n"
+                    "| spool | **full** | 4 of 4 MUST cases passed"),
+            std::string::npos);
+  EXPECT_NE(md.find("| spool | **partial 40%** | 2 of 5 MUST cases passed"), std::string::npos);
+  EXPECT_NE(md.find(" | roundtrip: not supported<br>&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(md.find("| lightbox | **none** | 0 of 1 MUST cases passed"), std::string::npos);
+  EXPECT_NE(md.find(" | validate: 1 MUST case failed |"), std::string::npos);
   EXPECT_NE(md.find("| spool | validate | yes | MUST | 2 | 1 | 1 | 0 | 0 | 4 |"),
             std::string::npos);
   EXPECT_NE(md.find("| spool | roundtrip | no | all | 0 | 0 | 0 | 1 | 0 | 1 |"), std::string::npos);

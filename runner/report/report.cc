@@ -407,13 +407,18 @@ void CutFields(CaseResult* c) {
     e.verdict = CutText(e.verdict, kMaxShortJsonBytes);
     e.spec_text = CutText(e.spec_text, kMaxTextJsonBytes);
     e.expected_properties = CutText(e.expected_properties, kMaxTextJsonBytes);
+    e.reference_verdict = CutText(e.reference_verdict, kMaxShortJsonBytes);
+    CutList(&e.files, kMaxEvidenceBlobs, kMaxShortJsonBytes);
     CutList(&e.expected_errors, kMaxListItems, kMaxShortJsonBytes);
     CutList(&e.expected_warnings, kMaxListItems, kMaxShortJsonBytes);
-    if (e.findings.size() > kMaxEvidenceFindings) e.findings.resize(kMaxEvidenceFindings);
-    for (FindingEvidence& f : e.findings) {
-      f.rule = CutText(f.rule, kMaxShortJsonBytes);
-      f.severity = CutText(f.severity, kMaxShortJsonBytes);
-      f.message = CutText(f.message, kMaxShortJsonBytes * 2);
+    for (std::vector<FindingEvidence>* findings : {&e.findings, &e.reference_findings}) {
+      if (findings->size() > kMaxEvidenceFindings) findings->resize(kMaxEvidenceFindings);
+      for (FindingEvidence& f : *findings) {
+        f.rule = CutText(f.rule, kMaxShortJsonBytes);
+        f.severity = CutText(f.severity, kMaxShortJsonBytes);
+        f.pointer = CutText(f.pointer, kMaxShortJsonBytes);
+        f.message = CutText(f.message, kMaxShortJsonBytes * 2);
+      }
     }
     CutBlobs(&e.inputs, "inputs", &notes);
     CutBlobs(&e.outputs, "outputs", &notes);
@@ -454,15 +459,18 @@ void BoundCase(CaseResult* c) {
       }
       if (CaseJsonBytes(*c) <= kMaxCaseJsonBytes) return;
     }
-    // Findings from the last, as many as the excess takes (each measured as written), then again.
-    for (std::size_t size = CaseJsonBytes(*c); size > kMaxCaseJsonBytes && !e.findings.empty();
-         size = CaseJsonBytes(*c)) {
-      for (std::size_t freed = 0; freed < size - kMaxCaseJsonBytes && !e.findings.empty();) {
-        Writer w(6);  // ... a case, its evidence
-        w.Element();
-        WriteValue(std::vector<FindingEvidence>{e.findings.back()}, &w);
-        freed += w.size();
-        e.findings.pop_back();
+    // Findings from the last, the reference's before the implementation's, as many as the excess
+    // takes (each measured as written), then again.
+    for (std::vector<FindingEvidence>* findings : {&e.reference_findings, &e.findings}) {
+      for (std::size_t size = CaseJsonBytes(*c); size > kMaxCaseJsonBytes && !findings->empty();
+           size = CaseJsonBytes(*c)) {
+        for (std::size_t freed = 0; freed < size - kMaxCaseJsonBytes && !findings->empty();) {
+          Writer w(6);  // ... a case, its evidence
+          w.Element();
+          WriteValue(std::vector<FindingEvidence>{findings->back()}, &w);
+          freed += w.size();
+          findings->pop_back();
+        }
       }
     }
     if (CaseJsonBytes(*c) <= kMaxCaseJsonBytes) return;

@@ -82,12 +82,15 @@ inline constexpr std::size_t kMaxEvidenceBytes = 4096;
 // hex otherwise.
 Blob MakeBlob(std::string name, std::string_view bytes);
 
-// A finding as the report keeps it: the implementation's, or the vector's expected rule ids.
+// A finding as the report keeps it: the implementation's, or the ARCS reference's.
 struct FindingEvidence {
   std::string rule;
   std::string severity;    // "error" | "warning" | "note" | ""
   std::uint64_t line = 0;  // 0: not given
   std::string message;
+  // The JSON Pointer of the value inside the line; "": not given. Initialized so that the runs
+  // and tests that build a finding without one need not name it (-Wmissing-field-initializers).
+  std::string pointer = {};
 
   bool operator==(const FindingEvidence&) const = default;
 };
@@ -97,7 +100,10 @@ inline constexpr std::size_t kMaxEvidenceFindings = 50;
 // cases; absent otherwise): the input, what was expected and what came back, and where the
 // expectation comes from.
 struct Evidence {
-  std::string vector;     // repository path of the manifest holding the case
+  std::string vector;  // repository path of the manifest holding the case
+  // Repository paths of the case's own input files (e.g. "vectors/spool/cases/11.1-minimal.spool"),
+  // in the order of `inputs`; none for a generated case (a resource probe) or an older report.
+  std::vector<std::string> files;
   std::string spec_text;  // the spec text the vector quotes for this operation
   std::vector<Blob>
       inputs;  // none for a case never sent (abandoned, handshake, interrupted, runner)
@@ -113,6 +119,14 @@ struct Evidence {
   // What the ARCS reference writes for the same case, for a diff against `outputs` (only for
   // operations with outputs); labelled as the reference's, never as the expectation.
   std::vector<Blob> reference_outputs;
+  // validate: the ARCS reference's own answer to the same input, its verdict and its first
+  // kMaxEvidenceFindings findings (reference_findings_total counts them all), shown beside the
+  // implementation's so that a reader sees where and why the file breaks the rules the vector
+  // names; "" and none for other operations and in older reports. Labelled as the reference's,
+  // never as the expectation (the vector decides).
+  std::string reference_verdict;
+  std::vector<FindingEvidence> reference_findings;
+  std::uint64_t reference_findings_total = 0;
 
   bool operator==(const Evidence&) const = default;
 };
@@ -305,8 +319,8 @@ Status CheckUniqueCases(const Report& report, std::string_view which);
 //    counts those left out), and each blob's content at most kMaxBlobJsonBytes (`truncated`);
 //  - a case still over its bound loses evidence until it fits, in this order: the contents of the
 //    reference outputs, outputs and inputs (each blob keeps its name and size, `truncated`), then
-//    findings from the last (`findings_total` still counts them all), then every list and text
-//    of the case is cut to kMaxShortJsonBytes.
+//    the reference's findings and then the implementation's, each from the last (the totals still
+//    count them all), then every list and text of the case is cut to kMaxShortJsonBytes.
 inline constexpr std::size_t kMaxCaseJsonBytes = std::size_t{32} << 10;
 inline constexpr std::size_t kMaxImplementationJsonBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxShortJsonBytes = 256;     // ids, names, rule ids, list items

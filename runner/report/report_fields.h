@@ -102,10 +102,12 @@ void VisitFields(RecordOf<FindingEvidence> auto& f, auto& v) {
   v("severity", f.severity);
   v("line", f.line);
   v("message", f.message);
+  v.Optional("pointer", f.pointer);  // since the reference's findings were kept
 }
 
 void VisitFields(RecordOf<Evidence> auto& e, auto& v) {
   v("vector", e.vector);
+  v.Optional("files", e.files);  // since the report linked the case's files
   v("spec_text", e.spec_text);
   v("inputs", e.inputs);
   v("expected_properties", e.expected_properties);
@@ -116,6 +118,10 @@ void VisitFields(RecordOf<Evidence> auto& e, auto& v) {
   v("findings_total", e.findings_total);
   v("outputs", e.outputs);
   v("reference_outputs", e.reference_outputs);
+  // Since the report showed the reference's findings beside the implementation's.
+  v.Optional("reference_verdict", e.reference_verdict);
+  v.Optional("reference_findings", e.reference_findings);
+  v.Optional("reference_findings_total", e.reference_findings_total);
 }
 
 void VisitFields(RecordOf<CaseResult> auto& c, auto& v) {

@@ -1,8 +1,9 @@
 "use strict";
 // The report page's filters (runner/report/render_html.cc writes the page). They read the page's
-// own text and data-* attributes and write only hidden, open, value and textContent, so no report
-// text ever becomes markup. The filters live in the address's query (?outcome=failed&q=...), so a
-// view can be shared and comes back on reload; the fragment stays free for the details' anchors.
+// own text and data-* attributes and write only hidden, open, value, textContent and class names,
+// so no report text ever becomes markup. The filters live in the address's query
+// (?outcome=failed&q=...), so a view can be shared and comes back on reload; the fragment stays
+// free for the details' anchors.
 (function () {
   var FILTERS = ["outcome", "impl", "format", "operation", "level", "ground"];
   // The matrix columns (render_html_cases.cc): case and operation, one per implementation, then
@@ -17,6 +18,15 @@
   var shown = document.getElementById("shown");
   var noMatch = document.getElementById("no-match");
   var showAll = document.getElementById("show-all");
+  // The matrix lists the matching rows CHUNK at a time, more as it is scrolled to its end or on a
+  // click: laying out thousands of table rows at once takes a second or more.
+  var CHUNK = 100;
+  var matrixBox = document.querySelector(".scroll.matrix");
+  var more = document.getElementById("matrix-more");
+  var listed = document.getElementById("matrix-listed");
+  var listNext = document.getElementById("matrix-next");
+  var matching = [], limit = CHUNK;
+  var NARROW = "(max-width: 40em)";
 
   function cell(tr, column) { return tr.cells[column < 0 ? tr.cells.length + column : column]; }
   function text(tr, column) { return cell(tr, column).textContent; }
@@ -125,23 +135,60 @@
     });
   }
 
+  // Writes an element's hidden only when it changes: every write invalidates its style.
+  function setHidden(element, hidden) {
+    if (element.hidden !== hidden) element.hidden = hidden;
+  }
+
+  // Lists the first `limit` matching rows in the matrix, and says how many more there are.
+  function list() {
+    var end = Math.min(limit, matching.length);
+    rows.forEach(function (row) { row.listed = false; });
+    for (var i = 0; i < end; i++) matching[i].listed = true;
+    rows.forEach(function (row) { setHidden(row.tr, !row.listed); });
+    setHidden(more, end >= matching.length);
+    listed.textContent = "The matrix lists the first " + end + " of these " + matching.length +
+                         " cases; scroll it to its end for more.";
+  }
+
+  function isDefaultView() {
+    return FILTERS.every(function (n) { return !controls[n].value; }) && !search.value.trim();
+  }
+
   function apply() {
     var v = {};
     FILTERS.forEach(function (name) { v[name] = controls[name].value; });
-    var impl = controls.impl.selectedIndex - 1, matches = searcher(search.value), visible = 0;
-    rows.forEach(function (row) {
+    var impl = controls.impl.selectedIndex - 1, matches = searcher(search.value);
+    matching = rows.filter(function (row) {
       var ok = outcomeMatches(row.results, v.outcome, impl) &&
                (!v.format || row.format === v.format) &&
                (!v.operation || row.operation === v.operation) &&
                (!v.level || row.level === v.level) && (!v.ground || row.ground === v.ground) &&
                matches(row);
-      row.tr.hidden = !ok;
-      if (row.details) row.details.hidden = !ok;
-      if (ok) visible++;
+      if (row.details) setHidden(row.details, !ok);
+      return ok;
     });
-    shown.textContent = visible + " of " + rows.length + " cases shown";
-    var isDefault = FILTERS.every(function (n) { return !v[n]; }) && !search.value.trim();
-    noMatch.hidden = visible > 0 || isDefault;
+    limit = CHUNK;
+    list();
+    shown.textContent = matching.length + " of " + rows.length + " cases shown";
+    noMatch.hidden = matching.length > 0 || isDefaultView();
+  }
+
+  function listMore() {
+    if (limit >= matching.length) return;
+    limit += CHUNK;
+    list();
+    markWide(matrixBox.parentElement);
+  }
+
+  // Marks each box under `root` that scrolls sideways (class "wide": the stylesheet adds a hint),
+  // reading every width before writing any class, so that the page is laid out once.
+  function markWide(root) {
+    var boxes = root.querySelectorAll(".scroll");
+    var wide = Array.prototype.map.call(boxes, function (box) {
+      return box.scrollWidth > box.clientWidth + 1;
+    });
+    Array.prototype.forEach.call(boxes, function (box, i) { box.classList.toggle("wide", wide[i]); });
   }
 
   function readAddress() {
@@ -183,6 +230,23 @@
     return target;
   }
 
+  listNext.addEventListener("click", listMore);
+  matrixBox.addEventListener("scroll", function () {
+    if (matrixBox.scrollTop + matrixBox.clientHeight > matrixBox.scrollHeight - 300) listMore();
+  }, {passive: true});
+  // An opened <details> may hold wide tables; a resized window changes which boxes are too wide.
+  document.addEventListener("toggle", function (event) {
+    if (event.target.open) markWide(event.target);
+  }, true);
+  var resizing = false;
+  window.addEventListener("resize", function () {
+    if (resizing) return;
+    resizing = true;
+    requestAnimationFrame(function () {
+      resizing = false;
+      markWide(document);
+    });
+  });
   FILTERS.forEach(function (name) { controls[name].addEventListener("change", changed); });
   search.addEventListener("input", changed);
   if (showAll) {
@@ -203,5 +267,17 @@
   window.addEventListener("hashchange", revealFragment);
   readAddress();
   apply();
+  // On a narrow screen the filters fold away too, unless the address sets one, so that the first
+  // failure is on the first screen.
+  if (window.matchMedia(NARROW).matches && isDefaultView()) {
+    document.getElementById("filter-box").open = false;
+  }
+  // The page opens on the first failure the filters show, with its evidence, unless the address
+  // names another place.
+  if (!location.hash && !document.querySelector("#failure-list > details[open]:not([hidden])")) {
+    var first = document.querySelector("#failure-list > details:not([hidden])");
+    if (first) first.open = true;
+  }
   revealFragment();
+  markWide(document);
 })();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
+#include <regex>
 
 #include "reference/core/io.h"
 #include "reference/core/json.h"
@@ -571,8 +572,12 @@ CaseResult FloodedCase() {
   e.spec_text = flood;
   e.inputs = {MakeBlob("file", flood)};
   const std::string message = flood.substr(0, 5000);
-  for (int i = 0; i < 1000; ++i) e.findings.push_back({flood.substr(0, 300), "error", 1, message});
+  for (int i = 0; i < 1000; ++i) {
+    e.findings.push_back({flood.substr(0, 300), "error", 1, message, flood.substr(0, 300)});
+    e.reference_findings.push_back({flood.substr(0, 300), "error", 1, message});
+  }
   e.findings_total = 1000;
+  e.reference_findings_total = 1000;
   for (int i = 0; i < 200; ++i) {
     e.outputs.push_back(MakeBlob(flood.substr(0, 1000) + std::to_string(i), flood));
   }
@@ -615,6 +620,8 @@ TEST(ReportBounds, ACaseTakesAtMostItsBoundWhateverTheImplementationSaid) {
   ASSERT_TRUE(c.evidence);
   EXPECT_EQ(c.evidence->findings_total, 1000u);
   EXPECT_LT(c.evidence->findings.size(), 50u);
+  EXPECT_EQ(c.evidence->reference_findings_total, 1000u);
+  EXPECT_LT(c.evidence->reference_findings.size(), c.evidence->findings.size());
   EXPECT_EQ(c.evidence->outputs.size(), kMaxEvidenceBlobs);
   EXPECT_TRUE(c.evidence->outputs[0].truncated);
   EXPECT_EQ(c.evidence->outputs[0].size, 64u << 10);
@@ -625,6 +632,24 @@ TEST(ReportBounds, ACaseTakesAtMostItsBoundWhateverTheImplementationSaid) {
     BoundCase(&bounded);
     EXPECT_EQ(bounded, kept) << kept.id;
   }
+}
+
+// The implementation's own findings are what the case is judged on: the reference's, shown beside
+// them, are shed first.
+TEST(ReportBounds, TheReferencesFindingsAreShedBeforeTheImplementations) {
+  CaseResult c;
+  c.id = "spool-many-findings";
+  c.outcome = Outcome::kFailed;
+  Evidence& e = c.evidence.emplace();
+  for (std::size_t i = 0; i < kMaxEvidenceFindings; ++i) {
+    e.findings.push_back({"SP-1-1", "error", i + 1, std::string(200, 'i'), "/a"});
+    e.reference_findings.push_back({"SP-1-1", "error", i + 1, std::string(500, 'r'), "/a"});
+  }
+  BoundCase(&c);
+  EXPECT_LE(CasesJsonBytes({c}), kMaxCaseJsonBytes);
+  EXPECT_EQ(e.findings.size(), kMaxEvidenceFindings);
+  EXPECT_GT(e.reference_findings.size(), 0u);
+  EXPECT_LT(e.reference_findings.size(), kMaxEvidenceFindings);
 }
 
 TEST(ReportBounds, AnImplementationTakesAtMostItsBoundBesidesItsCases) {
@@ -716,6 +741,45 @@ TEST(ReportEvidence, FromJsonReadsEvidenceAndRefusesItsBreakages) {
   EXPECT_EQ(
       ErrorAfterReplacing("\"requirements\": [\n    {", "\"requirements\": [\n    {\"x\": 1,"),
       "/requirements/0/x: unknown member");
+  EXPECT_EQ(
+      ErrorAfterReplacing("\"reference_findings_total\": 2", "\"reference_findings_total\": -2"),
+      "/implementations/0/cases/0/evidence/reference_findings_total: expected a non-negative "
+      "integer, found -2");
+}
+
+// Reports written before the evidence kept the case's files, the findings' pointers and the
+// reference's own answer lack those members: they read as none.
+TEST(ReportEvidence, OlderEvidenceWithoutFilesPointersOrTheReferencesAnswerIsRead) {
+  const Report sample = testing::SampleReport();
+  std::string text = ToJson(sample);
+  const std::string with_them = text;
+  for (const char* member : {"pointer", "reference_verdict", "reference_findings_total"}) {
+    text =
+        std::regex_replace(text, std::regex(",\\s*\"" + std::string(member) + "\": [^,\\n]*"), "");
+  }
+  text = std::regex_replace(text, std::regex(",\\s*\"files\": \\[[^\\]]*\\]"), "");
+  // An array of objects: up to its closing bracket at the members' indentation.
+  text = std::regex_replace(
+      text, std::regex(",\\s*\"reference_findings\": \\[(\\]|[\\s\\S]*?\\n {12}\\])"), "");
+  ASSERT_NE(text, with_them);
+  for (const char* member : {"\"pointer\"", "\"files\"", "\"reference_"}) {
+    ASSERT_EQ(text.find(std::string(member) + ":"), std::string::npos) << member;
+  }
+  Result<Report> old = FromJson(text);
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  Report expected = sample;
+  for (ImplementationReport& impl : expected.implementations) {
+    for (CaseResult& c : impl.cases) {
+      if (!c.evidence) continue;
+      Evidence& e = *c.evidence;
+      e.files.clear();
+      e.reference_verdict.clear();
+      e.reference_findings.clear();
+      e.reference_findings_total = 0;
+      for (FindingEvidence& f : e.findings) f.pointer.clear();
+    }
+  }
+  EXPECT_TRUE(*old == expected);
 }
 
 }  // namespace arcs::report

@@ -84,18 +84,37 @@ FormatSummary Format(std::string format, std::string certification,
 Evidence SampleEvidence(const CaseResult& c, bool hostile) {
   Evidence e;
   e.vector = "vectors/" + c.format + "/manifest.json";
-  e.spec_text = "Each line MUST be a complete JSON object.";
+  e.files = {"vectors/" + c.format + "/cases/3.6-lines.spool"};
+  // Quotes as the manifests hold them: a table row, inline code and emphasis in Markdown.
+  e.spec_text =
+      "§3.6: \"Each line MUST be a complete JSON object.\"; §6.1 (optional fields): \"| `author` | "
+      "string | Creator's name | | `tags` | array of strings | **Free** *labels* |\"; errata SP-E5";
   e.inputs.push_back(MakeBlob("file", "{\"type\":\"header\"}\n{\"type\":\"end\"}\n"));
   e.expected_errors = {"SP-3.6-1"};
   e.verdict = c.outcome == Outcome::kErrored ? "" : "valid";
+  if (c.operation == "validate") {
+    e.reference_verdict = "invalid";
+    e.reference_findings = {
+        {"SP-3.6-1", "error", 2, "line 2 is not a complete JSON object", ""},
+        {"SP-5.1-2", "error", 1, "\"x\" is not a lowercase hyphenated UUID", "/id"}};
+    e.reference_findings_total = 2;
+  }
   if (!hostile) return e;
+  // What a hostile input makes the reference quote, and paths that must never become links.
+  e.files = {"vectors/spool/cases/" + std::string(kAttribute), "javascript:alert(8)",
+             "vectors/../../etc/passwd"};
+  e.spec_text += "; §9: \"| " + std::string(kScript) + " | " + std::string(kMarkdown) + " |\"";
+  e.reference_findings.push_back(
+      {"SP-4.3-1", "error", 3, std::string(kEndScript), "/" + std::string(kAttribute)});
+  e.reference_findings_total = 3;
   e.inputs.push_back(MakeBlob("binary", std::string_view("\x00\xff\xfe<script>", 11)));
   e.inputs.push_back(MakeBlob("long", std::string(5000, 'x') + std::string(kEndScript)));
   e.expected_properties = "{\"answers\":[\"" + std::string(kAttribute).substr(2) + "\"]}";
   e.expected_warnings = {"SP-2.3-4"};
-  e.findings.push_back(
-      {std::string(kScript), "error", 2, std::string(kEndScript) + " " + std::string(kLinks)});
-  e.findings.push_back({"SP-3.6-1", "warning", 0, "\x1b[31mred\x07"});
+  e.findings.push_back({std::string(kScript), "error", 2,
+                        std::string(kEndScript) + " " + std::string(kLinks),
+                        std::string(kSingleQuote)});
+  e.findings.push_back({"SP-3.6-1", "warning", 0, "\x1b[31mred\x07", ""});
   e.findings_total = 60;
   e.outputs.push_back(MakeBlob("file", std::string(kEndStyle) + "\n{\"type\":\"end\"}\n"));
   e.reference_outputs.push_back(MakeBlob("file", "{\"type\":\"header\"}\n{\"type\":\"end\"}\n"));

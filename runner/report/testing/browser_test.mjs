@@ -1,13 +1,18 @@
 // The HTML report in a real browser (Debian's chromium, driven by playwright-core from tools/node):
 // the sample report (runner/report/sample.cc: every outcome, hostile strings everywhere) and the
 // committed reference report, rendered as `arcs report --html` renders them. It checks that the
-// page loads without errors or CSP violations, that the filters show exactly the expected cases
-// and live in the address, that a matrix cell leads to its evidence, that no report text becomes
-// markup or script, and that the page never scrolls sideways at 390 or 1366 px.
+// page loads without errors or CSP violations, that it opens on the first failure with its
+// evidence (on the first screen, at 1280 and at 390 px: the legend and the filters fold away on a
+// narrow screen), that the filters show exactly the expected cases and live in the address, that
+// a matrix cell leads to its evidence, that no report text becomes markup or script, that the page
+// never scrolls sideways at 390 or 1280 px (wide tables scroll in their own box, which says so),
+// and how long showing every case of the reference report takes (reported; only a gross
+// regression, past 3 s, fails).
 //
 // usage: node browser_test.mjs ARCS_REPORT_SAMPLE ARCS REFERENCE.json
-// ARCS_SCREENSHOT_DIR=DIR also writes full-page screenshots of the sample there. Exits 77 (ctest's
-// SKIP_RETURN_CODE) when chromium is missing, 1 when a check failed.
+// ARCS_SCREENSHOT_DIR=DIR also writes screenshots of the sample and the reference there, at both
+// widths: the first screen and the whole page. Exits 77 (ctest's SKIP_RETURN_CODE) when chromium
+// is missing, 1 when a check failed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,7 +52,7 @@ function checkEqual(actual, expected, what) {
 
 // Records everything that must never happen: console errors, uncaught errors, CSP violations
 // (reported to the page's own listener, installed before any of its script runs) and dialogs.
-async function open(browser, file, { width = 1366, query = '', hash = '' } = {}) {
+async function open(browser, file, { width = 1280, query = '', hash = '' } = {}) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   const problems = [];
@@ -207,8 +212,15 @@ async function checkCellDetails(browser, file) {
     input: e.querySelector('pre')?.textContent,
     hex: e.querySelector('pre.hex')?.textContent,
     diff: [...e.querySelectorAll('#c0-1 .diff .del, #c0-1 .diff .ins')].map((s) => s.textContent),
-    findings: e.querySelectorAll('#c0-1 table.findings tbody tr').length,
+    // The reference's findings, then the implementation's, side by side.
+    sides: [...e.querySelectorAll('#c0-1 .side')].map((side) => ({
+      who: side.querySelector('h6').textContent,
+      rows: [...side.querySelectorAll('table.findings tbody tr')].map(
+        (tr) => [...tr.cells].map((td) => td.textContent)),
+    })),
     spec: e.querySelector('blockquote.spec')?.textContent,
+    specTable: [...e.querySelectorAll('blockquote.spec table.quote-table tr')].map(
+      (tr) => [...tr.cells].map((td) => td.innerHTML)),
     vector: e.querySelector('code.vector')?.textContent,
   }));
   check(entry.input?.includes('{"type":"header"}'), 'sample: the input is shown');
@@ -217,9 +229,21 @@ async function checkCellDetails(browser, file) {
   check(entry.text.includes('expectedinvalid (LB-2.1-1)actualvalid'), 'sample: expected and actual');
   checkEqual(entry.diff, ['- {"type":"header"}', '+ ' + STYLE_ID], 'sample: the diff of outputs');
   check(entry.text.includes('the ARCS reference writes'), 'sample: the diff names the reference');
-  check(entry.findings === 2, 'sample: the findings table');
+  checkEqual(entry.sides.map((side) => side.who),
+             ['the ARCS reference (for comparison; the vector decides)', HOSTILE],
+             'sample: the reference\'s findings beside the implementation\'s');
+  checkEqual(entry.sides[0]?.rows[1], ['SP-5.1-2', 'error', '1', '/id',
+                                       '"x" is not a lowercase hyphenated UUID'],
+             'sample: a reference finding with its rule, line, pointer and message');
+  check(entry.sides[1]?.rows.length === 2, 'sample: the implementation\'s findings table');
   check(entry.text.includes('expected, not reportedSP-2.3-4'), 'sample: the rule id sets compared');
-  checkEqual(entry.spec, 'Each line MUST be a complete JSON object.', 'sample: the spec text');
+  check(entry.spec?.startsWith('§3.6 Each line MUST be a complete JSON object.'),
+        'sample: the spec text: ' + entry.spec);
+  check(!/\| *`|` *\|/.test(entry.spec ?? ''), 'sample: no raw table syntax in the spec text');
+  checkEqual(entry.specTable.slice(0, 2),
+             [['<code>author</code>', 'string', 'Creator\'s name'],
+              ['<code>tags</code>', 'array of strings', '<strong>Free</strong> <em>labels</em>']],
+             'sample: a quoted table as a table, its Markdown as text');
   check(entry.text.includes('Readers MUST do what LB-2.1-1 says.'), 'sample: the requirement text');
   checkEqual(entry.vector, 'vectors/lightbox/manifest.json', 'sample: the vector path');
 
@@ -251,15 +275,73 @@ async function checkInert(browser, file) {
         .map((a) => `${e.tagName} ${a.name}`)),
       scripts: document.scripts.length,
       styles: document.querySelectorAll('style').length,
+      // Only the case's own files lead out of the page: relative paths under vectors/.
       links: [...document.querySelectorAll('a')].map((a) => a.getAttribute('href'))
-        .filter((h) => !h.startsWith('#')),
+        .filter((h) => !h.startsWith('#'))
+        .filter((h) => !/^vectors\/[A-Za-z0-9._+\/-]+$/.test(h) || h.includes('..')),
+      files: document.querySelectorAll('a.file').length,
       bodyShown: getComputedStyle(document.body).display !== 'none',
     };
   });
-  checkEqual(found, { injected: [], handlers: [], scripts: 1, styles: 1, links: [], bodyShown: true },
-             'sample: nothing injected');
+  checkEqual(found, { injected: [], handlers: [], scripts: 1, styles: 1, links: [], files: 1,
+                      bodyShown: true }, 'sample: nothing injected');
   for (const row of await page.$$('#matrix td.o a')) await row.hover();
   await finish('sample (inert)');
+}
+
+// The page opens on the first failure with its evidence, on the first screen; the other failures
+// stay collapsed. On a narrow screen the legend and the filters are folded (the filters stay open
+// when the address sets one), and a wide summary table scrolls in its own box, which says so.
+async function checkFirstScreen(browser, file, width) {
+  const narrow = width < 640;
+  const { page, finish } = await open(browser, file, { width });
+  const first = await page.evaluate(() => {
+    const entries = [...document.querySelectorAll('#failure-list > details')];
+    const top = (e) => e.getBoundingClientRect().top;
+    const answer = document.querySelector('#c0-0');
+    return {
+      open: entries.map((e) => e.open),
+      summaryTop: top(entries[0].querySelector('summary')),
+      // The end of the evidence's first paragraph: the case, its vector.
+      evidenceEnd: entries[0].querySelector('summary + p').getBoundingClientRect().bottom,
+      answerShown: answer.getBoundingClientRect().height > 0,
+      height: window.innerHeight,
+      legend: document.getElementById('legend').open,
+      filters: document.getElementById('filter-box').open,
+      scrollX: document.documentElement.scrollWidth,
+    };
+  });
+  checkEqual(first.open, [true, false, false, false, false],
+             `sample at ${width} px: the first failure open, the others collapsed`);
+  check(first.summaryTop >= 0 && first.evidenceEnd < first.height && first.answerShown,
+        `sample at ${width} px: the first failure and its evidence on the first screen ` +
+        `(summary at ${first.summaryTop} px, evidence to ${first.evidenceEnd} px of ${first.height})`);
+  checkEqual([first.legend, first.filters], [false, !narrow],
+             `sample at ${width} px: the legend folded, the filters ${narrow ? 'folded' : 'open'}`);
+  check(first.scrollX <= width, `sample at ${width} px: the page is ${first.scrollX} px wide`);
+  if (narrow) {
+    const box = await page.$eval('#summary-table', (table) => {
+      const scroll = table.parentElement;
+      return {
+        wide: scroll.scrollWidth > scroll.clientWidth,
+        marked: scroll.classList.contains('wide'),
+        hint: getComputedStyle(scroll, '::before').content,
+      };
+    });
+    checkEqual(box, { wide: true, marked: true, hint: '"← scroll sideways →"' },
+               `sample at ${width} px: the summary table scrolls in its box, with a hint`);
+    await page.click('#filter-box > summary');
+    check(await page.isVisible('#filter-outcome'), `sample at ${width} px: the filters unfold`);
+  }
+  await finish(`sample first screen at ${width} px`);
+  // A view the address sets opens on its own first failure, and keeps its filters in sight.
+  const filtered = await open(browser, file, { width, query: '?outcome=errored' });
+  checkEqual(await filtered.page.$$eval('#failure-list > details[open]:not([hidden])',
+                                         (entries) => entries.map((e) => e.id)), ['c3'],
+             `sample at ${width} px: a filtered view opens on its first failure`);
+  check(await filtered.page.evaluate(() => document.getElementById('filter-box').open),
+        `sample at ${width} px: filters set by the address stay open`);
+  await filtered.finish(`sample filtered at ${width} px`);
 }
 
 // The page never scrolls sideways: in the default view, nor with every case shown and every
@@ -269,6 +351,7 @@ async function checkWidth(browser, file, name, width) {
   const wide = () => page.evaluate(() => document.documentElement.scrollWidth);
   let scrollWidth = await wide();
   check(scrollWidth <= width, `${name} at ${width} px: the page is ${scrollWidth} px wide`);
+  await page.click('#filter-box:not([open]) > summary', { timeout: 1000 }).catch(() => {});
   await page.selectOption('#filter-outcome', 'all');
   await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
   scrollWidth = await wide();
@@ -276,14 +359,29 @@ async function checkWidth(browser, file, name, width) {
   await finish(`${name} at ${width} px`);
 }
 
-async function screenshots(browser, file, dir) {
+async function screenshots(browser, files, dir) {
   mkdirSync(dir, { recursive: true });
-  for (const width of [1366, 390]) {
-    const { page, finish } = await open(browser, file, { width, hash: '#c0-1' });
-    await page.screenshot({ path: join(dir, `sample-${width}.png`), fullPage: true });
-    await finish(`sample screenshot at ${width} px`);
+  for (const [name, file] of Object.entries(files)) {
+    for (const width of [1280, 390]) {
+      const { page, finish } = await open(browser, file, { width });
+      await page.screenshot({ path: join(dir, `${name}-${width}-first-screen.png`) });
+      await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+      await finish(`${name} screenshot at ${width} px`);
+    }
   }
   console.log('screenshots in ' + dir);
+}
+
+// How long showing every case takes, from the change of the filter to the next frame, in ms.
+async function timeShowAll(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    const select = document.getElementById('filter-outcome');
+    const start = performance.now();
+    select.value = 'all';
+    select.dispatchEvent(new Event('change'));
+    void document.body.offsetHeight;  // the style and layout the change asks for
+    requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
+  }));
 }
 
 async function checkReference(browser, file) {
@@ -300,12 +398,40 @@ async function checkReference(browser, file) {
              'reference: "Show all cases" shows them');
   check((await page.evaluate(() => location.search)) === '?outcome=all',
         'reference: and says so in the address');
+  // The matrix lists them 100 at a time: more when scrolled to its end, or on a click.
+  const listed = () => page.$$eval('#matrix tbody tr:not([hidden])', (rows) => rows.length);
+  checkEqual(await listed(), 100, 'reference: the matrix lists the first 100 rows');
+  check((await page.textContent('#matrix-listed')).includes(`the first 100 of these ${total}`),
+        'reference: and says how many more there are');
+  await page.$eval('.scroll.matrix', (box) => { box.scrollTop = box.scrollHeight; });
+  await page.waitForFunction(() =>
+    document.querySelectorAll('#matrix tbody tr:not([hidden])').length === 200);
+  await page.click('#matrix-next');
+  checkEqual(await listed(), 300, 'reference: "List more" lists 100 more');
   await page.fill('#filter-q', 'spool-11.*/roundtrip');
   const globbed = await visibleRows(page);
   check(globbed.length > 0 && globbed.every((r) => /^spool-11\..*\/roundtrip$/.test(r)),
         `reference: a glob search (${globbed.length} rows)`);
   console.log(`reference: ${total} cases, loaded in ${loaded} ms`);
   await finish('reference');
+
+  // Showing every case, from the default view: the figure is reported; a generous bound catches
+  // only a gross regression (a busy machine must not fail it).
+  for (const width of [1280, 390]) {
+    const timed = await open(browser, file, { width });
+    const times = [];
+    for (let i = 0; i < 3; i++) {
+      times.push(await timeShowAll(timed.page));
+      await timed.page.$eval('#filter-outcome', (select) => {  // folded away at 390 px
+        select.value = '';
+        select.dispatchEvent(new Event('change'));
+      });
+    }
+    const best = Math.min(...times);
+    console.log(`reference at ${width} px: "all" shown in ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    check(best < 3000, `reference at ${width} px: "all" took ${best.toFixed(0)} ms`);
+    await timed.finish(`reference timed at ${width} px`);
+  }
 }
 
 const work = mkdtempSync(join(tmpdir(), 'arcs-browser-'));
@@ -319,12 +445,15 @@ try {
   await checkFilters(browser, sample);
   await checkCellDetails(browser, sample);
   await checkInert(browser, sample);
-  for (const width of [390, 1366]) {
+  for (const width of [390, 1280]) {
+    await checkFirstScreen(browser, sample, width);
     await checkWidth(browser, sample, 'sample', width);
     await checkWidth(browser, reference, 'reference', width);
   }
   await checkReference(browser, reference);
-  if (process.env.ARCS_SCREENSHOT_DIR) await screenshots(browser, sample, process.env.ARCS_SCREENSHOT_DIR);
+  if (process.env.ARCS_SCREENSHOT_DIR) {
+    await screenshots(browser, { sample, reference }, process.env.ARCS_SCREENSHOT_DIR);
+  }
 } finally {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
