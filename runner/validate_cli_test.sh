@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The command line contract of `arcs validate` (the gcc-style lines, severities and exit codes, the
 # summary, colour, folders, --json, --sarif, --explain, the pretty-printed JSON hint, --help and
-# usage errors, errata readings as warnings and --strict), `arcs formats` and `arcs vectors`.
+# usage errors, errata readings as warnings and --strict; as a linter: --select, --ignore,
+# .arcs.toml, --max-warnings, --quiet, columns, --format DIR by content, helpUri), `arcs formats`
+# and `arcs vectors`.
 set -u
 arcs=$(realpath "$1")
 root=$2
@@ -32,7 +34,8 @@ check "warning summary" "1 file checked: 0 invalid, 0 errors, 1 warning" "$(cat 
 
 printf '%s\n{"id":"x"}\n' "$session" > "$tmp/bad.spool"
 "$arcs" validate "$tmp/bad.spool" "$tmp/ok.spool" > "$tmp/out" 2> "$tmp/err"; check "invalid exit" 1 $?
-grep -q "^$tmp/bad.spool:2:1: error: \"x\" is not a lowercase hyphenated UUID (at /id) \[SP-5.1-2\]$" \
+# The column is where the pointer leads in the line: the member "id" at byte 2.
+grep -q "^$tmp/bad.spool:2:2: error: \"x\" is not a lowercase hyphenated UUID (at /id) \[SP-5.1-2\]$" \
   "$tmp/out"; check "invalid line format" 0 $?
 check "every line in the form" 0 "$(grep -cvE "$line_form" "$tmp/out")"
 check "summary" "2 files checked: 1 invalid, 3 errors, 0 warnings" "$(cat "$tmp/err")"
@@ -48,7 +51,8 @@ f = doc["files"][0]
 assert f["valid"] is False and f["errors"] >= 1 and f["format"] == "spool", f
 assert all({"rule", "level", "severity", "line", "column", "pointer", "message"} <= set(x) for x in f["findings"])
 assert {x["severity"] for x in f["findings"]} == {"error"}, f
-assert doc["summary"] == {"checked": 1, "invalid": 1, "errors": 3, "warnings": 0, "unchecked": 0}, doc
+assert doc["summary"] == {"checked": 1, "invalid": 1, "errors": 3, "warnings": 0, "ignored": 0,
+                          "unchecked": 0}, doc
 PY
 
 printf '%s\n' "$session" > "$tmp/sniffed.jsonl"
@@ -89,7 +93,7 @@ printf '%s\n{"id":"x"}\n' "$session" > "$evil_name.spool"
 "$arcs" validate "$evil_name.spool" > "$tmp/out" 2>&1; check "hostile name exit" 1 $?
 check "hostile name: no forged line" 0 "$(grep -c '^forged' "$tmp/out")"
 check "hostile name: no raw control" 0 "$(tr -d '\n' < "$tmp/out" | LC_ALL=C grep -c '[[:cntrl:]]')"
-grep -q 'x\\u000aforged.spool:1:1: error: forged \[SP-0\]\\u001b\]0;title\\u0007.spool:2:1: error: .* \[SP-5.1-2\]$' "$tmp/out"
+grep -q 'x\\u000aforged.spool:1:1: error: forged \[SP-0\]\\u001b\]0;title\\u0007.spool:2:2: error: .* \[SP-5.1-2\]$' "$tmp/out"
 check "hostile name escaped" 0 $?
 printf '%s\n{"id":"00000000-0000-0000-0000-000000000001","ts":1,"type":"tool_call","\\u001b[2J\\u202e":1}\n' \
   "$session" > "$tmp/hostile-member.spool"
@@ -124,7 +128,7 @@ mkfifo "$tmp/slow"
 "$arcs" validate "$tmp/bad.spool" "$tmp/slow" > "$tmp/streamed" 2>&1 &
 validate_pid=$!
 for _ in $(seq 1 100); do [ -s "$tmp/streamed" ] && break; sleep 0.1; done
-check "streamed before the next file" 1 "$(grep -c 'bad.spool:2:1: error: .*\[SP-5.1-2\]' "$tmp/streamed")"
+check "streamed before the next file" 1 "$(grep -c 'bad.spool:2:2: error: .*\[SP-5.1-2\]' "$tmp/streamed")"
 cat "$tmp/ok.spool" > "$tmp/slow"
 wait "$validate_pid"; check "streamed exit" 1 $?
 # Colour as gcc colours it, only on a terminal or when asked; NO_COLOR (set and not empty) turns
@@ -292,13 +296,179 @@ for bad in "--bogus $tmp/ok.spool" "--format=nope $tmp/ok.spool" "--json=1 $tmp/
 done
 "$arcs" validate --help > "$tmp/out"; check "help exit" 0 $?
 for word in "FILE:LINE:COLUMN: SEVERITY: message" "--sarif" "--explain RULE-ID" "--color" \
-  "NO_COLOR" "max_line_bytes=" "Exit status"; do
+  "NO_COLOR" "max_line_bytes=" "Exit status" "--select RULE" "--ignore RULE" "--config FILE" \
+  "--no-config" "--max-warnings N" "--quiet" ".arcs.toml" "[per-file-ignores]" "helpUri"; do
   grep -qF -- "$word" "$tmp/out"; check "help names $word" 0 $?
 done
 "$arcs" validate --format=spool "$tmp/unknown.txt" > /dev/null 2>&1; check "--format=F" 1 $?
 "$arcs" validate --limit=max_line_bytes=10 "$tmp/ok.spool" > /dev/null 2>&1; check "--limit=N=V" 1 $?
 cp "$tmp/ok.spool" "$tmp/-dash.spool"
 "$arcs" validate -- "$tmp/-dash.spool" > /dev/null 2>&1; check "-- ends the options" 0 $?
+
+# A linter users configure (issue #27 item 7). --select and --ignore choose rules by prefix of
+# their ids; an ignored finding counts for nothing, and the summary says how many were ignored.
+"$arcs" validate --ignore SP-5 "$tmp/bad.spool" > "$tmp/out" 2> "$tmp/err"; check "--ignore exit" 0 $?
+check "--ignore prints nothing" "" "$(cat "$tmp/out")"
+check "--ignore summary" "1 file checked: 0 invalid, 0 errors, 0 warnings (3 ignored)" "$(cat "$tmp/err")"
+"$arcs" validate --select SP-5.1 "$tmp/bad.spool" > "$tmp/out" 2> /dev/null; check "--select exit" 1 $?
+check "--select keeps only its rules" "SP-5.1-2" "$(grep -o '\[[A-Z0-9.-]*\]$' "$tmp/out" | tr -d '[]')"
+"$arcs" validate --select=SP-5.2 --select SP-5.3 "$tmp/bad.spool" > "$tmp/out" 2> /dev/null
+check "--select repeated" "SP-5.2-1 SP-5.3-1" "$(grep -o '\[[A-Z0-9.-]*\]$' "$tmp/out" | tr -d '[]' | tr '\n' ' ' | sed 's/ $//')"
+"$arcs" validate --select SP-5 --ignore SP-5.1 --ignore SP-5.3 "$tmp/bad.spool" > "$tmp/out" 2> /dev/null
+check "--ignore wins over --select" "SP-5.2-1" "$(grep -o '\[[A-Z0-9.-]*\]$' "$tmp/out" | tr -d '[]')"
+"$arcs" validate --ignore SP-99 --select nope "$tmp/bad.spool" > /dev/null 2> "$tmp/err"
+check "unknown prefixes: exit as before" 0 $?
+grep -q "^arcs validate: warning: --ignore 'SP-99' matches no rule of any format" "$tmp/err"
+check "unknown --ignore prefix warned" 0 $?
+grep -q "^arcs validate: warning: --select 'nope' matches no rule of any format" "$tmp/err"
+check "unknown --select prefix warned" 0 $?
+for bad in "--ignore=" "--select" "--max-warnings -1" "--max-warnings x" "--quiet=1" "--no-config=1" \
+    "--config" "--config $tmp/x --no-config"; do
+  "$arcs" validate $bad "$tmp/ok.spool" > /dev/null 2>&1; check "usage error $bad" 2 $?
+done
+
+# .arcs.toml, from each file's folder up: the nearest wins; --config FILE replaces it, --no-config
+# reads none; per-file-ignores by glob; a malformed one is an error naming FILE:LINE, exit 2.
+cfg="$tmp/cfg"
+mkdir -p "$cfg/sub/deeper" "$cfg/legacy/old" "$cfg/new"
+printf 'ignore = ["SP-5.2"]\n\n[per-file-ignores]\n"legacy/*" = ["SP-5.1"]\n"c.spool" = ["SP-5.3"]\n' > "$cfg/.arcs.toml"
+printf '# the nearest config wins whole\nselect = ["SP-5.1"]\n' > "$cfg/sub/.arcs.toml"
+for f in a.spool sub/b.spool sub/deeper/c.spool legacy/old/d.spool new/c.spool; do cp "$tmp/bad.spool" "$cfg/$f"; done
+rules_of() {  # rules_of FILE: the rule ids of FILE's lines in $tmp/out, on one line
+  grep "^$1:" "$tmp/out" | grep -o '\[[A-Z0-9.-]*\]$' | tr -d '[]' | tr '\n' ' ' | sed 's/ $//'
+}
+"$arcs" validate "$cfg" > "$tmp/out" 2> "$tmp/err"; check "config exit" 1 $?
+check "config: its ignore" "SP-5.3-1 SP-5.1-2" "$(rules_of "$cfg/a.spool")"
+check "config: per-file glob with a /" "SP-5.3-1" "$(rules_of "$cfg/legacy/old/d.spool")"
+check "config: per-file glob on the name" "SP-5.1-2" "$(rules_of "$cfg/new/c.spool")"
+check "config: the nearest wins" "SP-5.1-2" "$(rules_of "$cfg/sub/b.spool")"
+check "config: found from a deeper folder" "SP-5.1-2" "$(rules_of "$cfg/sub/deeper/c.spool")"
+check "config: summary" "5 files checked: 5 invalid, 6 errors, 0 warnings (9 ignored)" "$(cat "$tmp/err")"
+(cd "$cfg/sub" && "$arcs" validate - < "$tmp/bad.spool") > "$tmp/out" 2> /dev/null
+check "config: standard input from the working folder" "SP-5.1-2" "$(rules_of -)"
+"$arcs" validate --no-config "$cfg/sub/b.spool" > "$tmp/out" 2> /dev/null
+check "--no-config" "SP-5.2-1 SP-5.3-1 SP-5.1-2" "$(rules_of "$cfg/sub/b.spool")"
+printf 'ignore = ["SP-5"]\n' > "$tmp/all.toml"
+"$arcs" validate --config "$tmp/all.toml" "$cfg/sub/b.spool" > "$tmp/out" 2> /dev/null
+check "--config replaces the nearest" 0 $?
+"$arcs" validate --config "$tmp/all.toml" --select SP-5.1 --ignore SP-9 "$cfg/a.spool" > "$tmp/out" 2> /dev/null
+check "--select replaces the config's select, --ignore adds" 0 $?
+"$arcs" validate --config "$cfg/sub/.arcs.toml" --select SP-5.2 "$cfg/a.spool" > "$tmp/out" 2> /dev/null
+check "--select over a config's select" "SP-5.2-1" "$(rules_of "$cfg/a.spool")"
+printf 'ignore = [\n  "SP-5",\n  "SP-99",\n]\n' > "$cfg/new/.arcs.toml"
+"$arcs" validate "$cfg/new" > /dev/null 2> "$tmp/err"; check "config with an unknown prefix: exit" 0 $?
+check "config with an unknown prefix: warned once, at its line" \
+  "arcs validate: $cfg/new/.arcs.toml:3: warning: ignore 'SP-99' matches no rule of any format (arcs rules lists them)" \
+  "$(grep "warning:" "$tmp/err")"
+mkdir -p "$tmp/broken/more"
+cp "$tmp/bad.spool" "$tmp/broken/a.spool"; cp "$tmp/bad.spool" "$tmp/broken/more/b.spool"
+printf 'select = ["SP-5"]\nignroe = ["SP-5.1"]\n' > "$tmp/broken/.arcs.toml"
+"$arcs" validate "$tmp/broken" > "$tmp/out" 2> "$tmp/err"; check "malformed config exit" 2 $?
+check "malformed config: FILE:LINE: what, once" \
+  "arcs validate: $tmp/broken/.arcs.toml:2: unknown key 'ignroe' (known: select, ignore, max-warnings, per-file-ignores)
+0 files checked: 0 invalid, 0 errors, 0 warnings; 2 could not be checked" "$(cat "$tmp/err")"
+printf 'select = ["SP-5"\nignore = 1\n' > "$tmp/broken/.arcs.toml"
+"$arcs" validate "$tmp/broken/a.spool" > /dev/null 2> "$tmp/err"; check "TOML syntax error exit" 2 $?
+grep -q "^arcs validate: $tmp/broken/.arcs.toml:2: " "$tmp/err"; check "TOML syntax error: FILE:LINE" 0 $?
+"$arcs" validate --config "$tmp/broken/.arcs.toml" "$tmp/ok.spool" > /dev/null 2> "$tmp/err"
+check "malformed --config exit" 2 $?
+grep -q "^arcs validate: $tmp/broken/.arcs.toml:2: " "$tmp/err"; check "malformed --config says where" 0 $?
+"$arcs" validate --config "$tmp/none.toml" "$tmp/ok.spool" > /dev/null 2> "$tmp/err"
+check "missing --config exit" 2 $?
+grep -q "none.toml: No such file" "$tmp/err"; check "missing --config says so" 0 $?
+printf '\x00\xff\n[[[' > "$tmp/broken/.arcs.toml"
+"$arcs" validate "$tmp/broken/a.spool" > /dev/null 2> "$tmp/err"; check "binary config exit" 2 $?
+check "binary config: no raw control" 0 "$(tr -d '\n' < "$tmp/err" | LC_ALL=C grep -c '[[:cntrl:]]')"
+
+# --max-warnings N: more warnings than N is exit 1 (as eslint); from a config file it bounds the
+# files that config governs. --quiet prints errors only; the summary still counts every finding.
+"$arcs" validate --max-warnings 1 "$tmp/crlf.spool" > /dev/null 2>&1; check "--max-warnings at the bound" 0 $?
+"$arcs" validate --max-warnings=0 "$tmp/crlf.spool" > /dev/null 2> "$tmp/err"; check "--max-warnings over" 1 $?
+grep -q "^arcs validate: 1 warning, more than --max-warnings 0 allows$" "$tmp/err"
+check "--max-warnings says so" 0 $?
+mkdir -p "$tmp/warned" && cp "$tmp/crlf.spool" "$tmp/warned/a.spool" && cp "$tmp/crlf.spool" "$tmp/warned/b.spool"
+printf 'max-warnings = 1\n' > "$tmp/warned/.arcs.toml"
+"$arcs" validate "$tmp/warned" > /dev/null 2> "$tmp/err"; check "config max-warnings over" 1 $?
+grep -q "^arcs validate: 2 warnings in the files $tmp/warned/.arcs.toml governs, more than its max-warnings = 1 allows$" \
+  "$tmp/err"; check "config max-warnings says so" 0 $?
+"$arcs" validate --max-warnings 2 "$tmp/warned" > /dev/null 2>&1; check "--max-warnings replaces the config's" 0 $?
+"$arcs" validate --quiet "$tmp/bad.spool" "$tmp/crlf.spool" > "$tmp/out" 2> "$tmp/err"; check "--quiet exit" 1 $?
+check "--quiet: errors only" "3 0" "$(grep -c ': error: ' "$tmp/out") $(grep -vc ': error: ' "$tmp/out")"
+check "--quiet: the summary counts all" "2 files checked: 1 invalid, 3 errors, 1 warning" "$(cat "$tmp/err")"
+"$arcs" validate --quiet --json "$tmp/crlf.spool" | /usr/bin/python3 -c '
+import json, sys; f = json.load(sys.stdin)["files"][0]; assert f["findings"] == [] and f["warnings"] == 1, f'
+check "--quiet --json" 0 $?
+
+# Columns: where the finding's pointer leads in its line (or document), the same in the text, the
+# JSON and SARIF, over every vector of every format.
+"$arcs" validate "$root/vectors" > "$tmp/out.txt" 2> /dev/null
+"$arcs" validate --json "$root/vectors" > "$tmp/out.json" 2> /dev/null
+"$arcs" validate --sarif "$root/vectors" > "$tmp/out.sarif" 2> /dev/null
+/usr/bin/python3 - "$tmp/out.txt" "$tmp/out.json" "$tmp/out.sarif" <<'PY'; check "columns agree in every output" 0 $?
+import json, re, sys
+text = [tuple(map(int, m.groups())) for m in
+        (re.match(r"^.*?:(\d+):(\d+): (?:error|warning|note): ", l) for l in open(sys.argv[1], encoding="utf-8"))]
+doc = json.load(open(sys.argv[2], encoding="utf-8"))
+js = [(x["line"], x["column"]) for f in doc["files"] for x in f["findings"]]
+sarif = json.load(open(sys.argv[3], encoding="utf-8"))["runs"][0]["results"]
+sa = [(r["locations"][0]["physicalLocation"]["region"]["startLine"],
+       r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in sarif]
+assert len(text) == len(js) == len(sa) > 1000, (len(text), len(js), len(sa))
+assert text == js == sa
+# Every finding with a pointer into its line stands where the pointer leads: at its member's name.
+placed = [x for f in doc["files"] for x in f["findings"]
+          if x["pointer"].startswith("/") and x["pointer"].count("/") == 1 and x["column"] > 1]
+assert len(placed) > 300, len(placed)
+PY
+printf '%s\n{"id":"00000000-0000-0000-0000-000000000001",  "ts":"soon","type":"x_e"}\n' "$session" > "$tmp/col.spool"
+"$arcs" validate "$tmp/col.spool" 2> /dev/null | grep -q "^$tmp/col.spool:2:48: error: .* (at /ts) \[SP-5.2-1\]$"
+check "the column of a member" 0 $?
+"$arcs" validate - < "$tmp/col.spool" 2> /dev/null | grep -q "^-:2:48: error: .* (at /ts)"
+check "the column on standard input from a file" 0 $?
+cat "$tmp/col.spool" | "$arcs" validate --format spool - 2> /dev/null | grep -q "^-:2:1: error: .* (at /ts)"
+check "a pipe is read once: its line's column 1" 0 $?
+/usr/bin/python3 -m json.tool "$root/vectors/model_io/cases/mode-capitalized/model_io.json" > "$tmp/model_io.json"
+"$arcs" validate "$tmp/model_io.json" 2> /dev/null > "$tmp/out"
+line=$(grep -n '"mode"' "$tmp/model_io.json" | head -n 1 | cut -d: -f1)
+grep -q "^$tmp/model_io.json:$line:5: error: .* (at /mode) \[MI3\]$" "$tmp/out"
+check "a document's pointer gets its line and column" 0 $?
+
+# --format F DIR takes F's files by name and by content: a renamed events.jsonl is found; without
+# --format, only formats whose files have no name are told by content, as before.
+mkdir -p "$tmp/renamed/s1"
+cp "$root/vectors/lightbox/cases/example-chain/events.jsonl" "$tmp/renamed/s1/session-1.jsonl"
+cp "$root/vectors/lightbox/cases/example-chain/meta.json" "$tmp/renamed/s1/"
+cp "$tmp/ok.spool" "$tmp/renamed/s1/other.spool"
+"$arcs" validate --format lightbox "$tmp/renamed" > /dev/null 2> "$tmp/err"; check "--format DIR by content" 0 $?
+check "--format DIR by content: the renamed file" "1 file checked: 0 invalid, 0 errors, 0 warnings" \
+  "$(cat "$tmp/err")"
+"$arcs" validate --format lightbox --json "$tmp/renamed" | /usr/bin/python3 -c '
+import json, sys; [f] = json.load(sys.stdin)["files"]; assert f["file"].endswith("/s1/session-1.jsonl"), f'
+check "--format DIR by content: its name" 0 $?
+"$arcs" validate --format mcp-record-replay "$tmp/renamed" > /dev/null 2> "$tmp/err"
+check "--format DIR: other formats' files are not taken" 2 $?
+grep -q "no file to check below it (none told by their content as mcp-record-replay)" "$tmp/err"
+check "--format DIR: says what it looked for" 0 $?
+"$arcs" validate "$tmp/renamed" > /dev/null 2> "$tmp/err"
+check "without --format: by name only for named formats" "1 file checked: 0 invalid, 0 errors, 0 warnings" \
+  "$(cat "$tmp/err")"
+
+# SARIF rules link to their documentation: the spec's Markdown at the rule's heading.
+"$arcs" validate --sarif "$tmp/crlf.spool" "$root/vectors/model_io/cases/mode-capitalized" > "$tmp/out.sarif"
+/usr/bin/python3 - "$tmp/out.sarif" <<'PY'; check "sarif helpUri" 0 $?
+import json, os, sys, urllib.parse
+run = json.load(open(sys.argv[1]))["runs"][0]
+uris = {r["id"]: r["helpUri"] for r in run["tool"]["driver"]["rules"]}
+assert uris["SP-3.5-1"].endswith("/shared/specs/spool.md#35-line-endings"), uris
+assert uris["MI3"].endswith("/shared/specs/model-io.md#mi3-mode-valid"), uris
+for uri in uris.values():
+    parsed = urllib.parse.urlparse(uri)
+    assert parsed.scheme == "file" and os.path.isfile(urllib.parse.unquote(parsed.path)), uri
+    anchor = parsed.fragment
+    if anchor:  # the heading is in the spec, as GitHub makes anchors
+        text = open(urllib.parse.unquote(parsed.path), encoding="utf-8").read()
+        assert any(l.startswith("#") for l in text.splitlines()), uri
+PY
 
 # A format's own verbs (arcs lightbox verify/hash): the chain CPython computed verifies, and every
 # hash arcs prints is the one CPython stored.

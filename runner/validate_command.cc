@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "conformance/registry.h"
 #include "reference/core/io.h"
@@ -22,6 +23,8 @@
 #include "runner/judge.h"
 #include "runner/serve_command.h"
 #include "runner/suite.h"
+#include "runner/validate_columns.h"
+#include "runner/validate_config.h"
 #include "runner/validate_explain.h"
 #include "runner/validate_files.h"
 #include "runner/validate_hint.h"
@@ -33,7 +36,8 @@ namespace {
 
 constexpr char kValidateUsage[] =
     R"(usage: arcs validate [--format F] [--json | --sarif] [--strict] [--color[=WHEN]]
-                    [--limit NAME=VALUE]... FILE|DIR...
+                    [--select RULE]... [--ignore RULE]... [--config FILE | --no-config]
+                    [--max-warnings N] [--quiet] [--limit NAME=VALUE]... FILE|DIR...
        arcs validate --explain RULE-ID
 )";
 
@@ -43,11 +47,16 @@ Checks that each FILE is a conforming recording and prints one line per finding,
 editors and CI problem matchers read (gcc's):
   FILE:LINE:COLUMN: SEVERITY: message (at POINTER) [RULE-ID]
 SEVERITY is error, warning or note: errors make a file invalid, warnings and notes do not. LINE
-and COLUMN count from 1, COLUMN in bytes; a finding about the whole file stands at 1:1, one about
-a line with no column at the line's column 1. POINTER is the JSON Pointer of the value inside the
-line, when there is one. RULE-ID names a requirement of conformance/<format>/requirements.json:
+and COLUMN count from 1, COLUMN in bytes from the line's first byte (line 1's byte order mark
+included). POINTER is the JSON Pointer of the value inside the line (or the document), when there
+is one, and COLUMN is where it leads: a member at its name, an array element at its value; a
+member that is missing at the object that lacks it. A finding about the whole file stands at 1:1,
+one about a line with no known place in it at the line's column 1 (so are a pipe's pointer
+findings: the file is read a second time to find columns, and a pipe cannot be). --json and
+--sarif give the same LINE and COLUMN (--json marks a whole-file finding "whole_file": true).
+RULE-ID names a requirement of conformance/<format>/requirements.json (arcs rules lists them):
 --explain says what it asks. The run ends with a summary on standard error:
-  3 files checked: 1 invalid, 4 errors, 2 warnings
+  3 files checked: 1 invalid, 4 errors, 2 warnings (5 ignored)
 A JSON Lines file that is one pretty-printed JSON document (jq . over a recording) gets one
 finding that says so, not one per line.
 
@@ -57,15 +66,32 @@ a warning that names the erratum, [LB-EVENT-17, reading LB-E17]: another careful
 may read the text otherwise, so it makes no file invalid. --strict (the ARCS strict profile)
 makes such findings errors, as the reference's own answers are.
 
+Which rules count: --select RULE keeps only the findings whose rule id starts with RULE (SP-4,
+MRR-, or a whole id), --ignore RULE drops those that do; both may be repeated, and an ignored
+finding neither makes a file invalid nor counts as a warning. A RULE that starts no rule id of
+any format gets a warning on standard error. The same choices, and more, in a config file,
+.arcs.toml, read from each file's folder upward to the filesystem root (the nearest wins whole;
+standard input's is the working folder's):
+  select = ["SP-", "LB-"]          # only these (default: every rule)
+  ignore = ["SP-3.5-1"]
+  max-warnings = 10                # more warnings in the files it governs: exit 1
+  [per-file-ignores]
+  "legacy/*.spool" = ["SP-6"]      # a glob with '/': the path below the config's folder
+  "*.jsonl" = ["LB-EVENT-17"]      # a glob without '/': the file's name
+--select replaces the config's select, --ignore adds to its ignore, --max-warnings replaces its
+max-warnings (and bounds the whole run's warnings). An unknown key, a value of the wrong type or
+a TOML error is an error, FILE:LINE: what is wrong, and the files it governs are not checked.
+
 A DIR is searched at any depth for the files a format claims: by their names (*.spool,
-events.jsonl, model_io.json) or, for the formats whose specs name none, by their content; in
-sorted order, skipping names that start with '.', following links but walking each folder once;
+events.jsonl, model_io.json) or, for the formats whose specs name none, by their content; with
+--format F, F's files by their names and by their content (a renamed events.jsonl); in sorted
+order, skipping names that start with '.', following links but walking each folder once;
 an entry it cannot read (a dangling link, a link loop, a file without permission) is reported,
 never skipped, and so is a companion file that is not a regular file (a FIFO meta.json).
 FILE may be - for standard input (give --format then).
 
   --format F, --format=F  the format; default: from the extension, else from the content; with
-                          a DIR, only F's files are checked
+                          a DIR, only F's files are checked, found by name and by content
   --json                  print the findings as one JSON document
   --sarif                 print them as a SARIF 2.1.0 log (GitHub code scanning and the like)
   --strict                the ARCS strict profile: a finding that rests on an errata reading is
@@ -74,14 +100,25 @@ FILE may be - for standard input (give --format then).
                           is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always
                           (--color alone; it wins over NO_COLOR) or never
   --limit NAME=VALUE      change a resource limit of the format; names and defaults below
+  --select RULE           only findings of rules whose id starts with RULE (repeatable)
+  --ignore RULE           no findings of rules whose id starts with RULE (repeatable)
+  --config FILE           read this config file for every file, instead of each one's nearest
+                          .arcs.toml
+  --no-config             read no config file
+  --max-warnings N        exit 1 when the run has more than N warnings (as eslint)
+  --quiet                 print errors only (the summary still counts the warnings and notes)
   --explain RULE-ID       print what the requirement asks, its level, its spec and section, and
                           how ARCS covers it
   --                      every argument after it is a FILE or DIR
 
-Exit status: 0 when every file is valid (warnings allowed), 1 when any is invalid, 2 on usage or
-I/O errors (a file, folder or entry of a DIR that cannot be read, a DIR holding no file to
-check, an unknown --explain id); what cannot be read is reported on standard error and the others
-are still checked.
+SARIF rules carry helpUri: the file URI of the spec's Markdown beside the suite
+(../shared/specs/), at the heading that states the rule when it has one of its own.
+
+Exit status: 0 when every file is valid (warnings allowed), 1 when any is invalid or there are
+more warnings than --max-warnings (or a config file's max-warnings) allows, 2 on usage or I/O
+errors (a file, folder or entry of a DIR that cannot be read, a DIR holding no file to check, a
+config file that cannot be read or is malformed, an unknown --explain id); what cannot be read is
+reported on standard error and the others are still checked.
 )";
 
 constexpr char kVectorsHelp[] =
@@ -120,7 +157,16 @@ struct ValidateArgs {
   std::optional<std::string> explain;
   std::vector<std::pair<std::string, std::uint64_t>> limits;
   std::vector<std::string> files;
+  std::optional<std::vector<std::string>> select;  // --select: replaces a config file's
+  std::vector<std::string> ignore;                 // --ignore: adds to a config file's
+  std::optional<std::string> config;               // --config FILE
+  bool no_config = false;                          // --no-config
+  std::optional<std::uint64_t> max_warnings;       // --max-warnings: the whole run's bound
+  bool quiet = false;                              // --quiet: errors only
 };
+
+// Whether a finding of a rule is kept; null keeps every one.
+using RuleFilter = std::function<bool(std::string_view rule_id)>;
 
 // Returns "" or the usage error. An option that takes a value takes it after '=' or as the next
 // argument.
@@ -180,12 +226,34 @@ std::string ParseValidateArgs(const std::vector<std::string>& args, ValidateArgs
     } else if (name == "--explain") {
       out->explain = value();
       if (!out->explain) return "--explain wants a rule id";
+    } else if (name == "--select" || name == "--ignore") {
+      const std::optional<std::string> rule = value();
+      if (!rule || rule->empty()) return name + " wants a rule id or a prefix of one (SP-4, MRR-)";
+      if (name == "--select") {
+        if (!out->select) out->select.emplace();
+        out->select->push_back(*rule);
+      } else {
+        out->ignore.push_back(*rule);
+      }
+    } else if (name == "--config") {
+      out->config = value();
+      if (!out->config || out->config->empty()) return "--config wants a FILE";
+    } else if (name == "--no-config" || name == "--quiet") {
+      if (attached) return name + " takes no value";
+      (name == "--quiet" ? out->quiet : out->no_config) = true;
+    } else if (name == "--max-warnings") {
+      const std::string count = value().value_or("");
+      out->max_warnings = ParseCount(count, INT64_MAX);
+      if (!out->max_warnings) {
+        return "--max-warnings wants a count from 0 to 2^63-1, got '" + count + "'";
+      }
     } else {
       return "unknown option " + a;
     }
   }
   if (out->explain) return out->files.empty() ? "" : "--explain takes a rule id and no FILE";
   if (out->files.empty()) return "no FILE given";
+  if (out->config && out->no_config) return "give --config or --no-config, not both";
   return "";
 }
 
@@ -270,9 +338,11 @@ Status OpenCompanions(const conformance::FormatModule& format, const std::string
 // Runs the format's validator over `source`. A format read line by line is the one that bounds a
 // line (max_line_bytes): there a pretty-printed JSON document, kept up to that bound as it is
 // read, gets one finding that says so instead of one per line (runner/validate_hint.h).
+// `keep`: the rules the user keeps (--select, --ignore, config files), or null for every rule.
 void RunValidator(const conformance::FormatModule& format, const std::string& path,
                   jsonl::ByteSource* source, const conformance::CompanionSources& companions,
-                  const conformance::LimitValues& limits, Diagnostics* diagnostics) {
+                  const conformance::LimitValues& limits, const RuleFilter& keep,
+                  Diagnostics* diagnostics) {
   const auto line_limit = limits.find(conformance::kMaxLineBytesLimit);
   if (line_limit == limits.end()) {
     format.Validate(source, companions, limits, diagnostics);
@@ -289,9 +359,39 @@ void RunValidator(const conformance::FormatModule& format, const std::string& pa
           : static_cast<std::uint32_t>(std::min<std::uint64_t>(depth->second, UINT32_MAX));
   if (std::optional<Finding> hint =
           PrettyJsonHint(*text, format.title, path, *diagnostics, max_depth)) {
-    *diagnostics = Diagnostics();
-    diagnostics->Add(std::move(*hint));
+    Diagnostics one;
+    if (keep) one.KeepOnly(keep);  // the hint cites a rule, which may be one the user ignores
+    one.Add(std::move(*hint));
+    *diagnostics = std::move(one);
   }
+}
+
+// How `format` reads its file, with `limits` in force, for placing findings (validate_columns.h).
+std::optional<FileShape> ShapeOf(const conformance::LimitValues& limits) {
+  FileShape shape;
+  if (const auto line = limits.find(conformance::kMaxLineBytesLimit); line != limits.end()) {
+    shape.max_line_bytes = line->second;
+    return shape;
+  }
+  if (const auto file = limits.find("max_file_bytes"); file != limits.end()) {
+    shape.max_file_bytes = file->second;
+    return shape;
+  }
+  return std::nullopt;
+}
+
+// Gives the findings of the file `fd` was validated from the columns their pointers lead to,
+// when the file can be read again from its start (a regular file; a pipe cannot).
+void PlaceColumns(int fd, const conformance::LimitValues& limits, Diagnostics* diagnostics) {
+  struct stat st {};
+  const std::optional<FileShape> shape = ShapeOf(limits);
+  if (!shape || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || ::lseek(fd, 0, SEEK_SET) != 0) {
+    return;
+  }
+  jsonl::FdSource again(fd);
+  // A read that fails now (the file shrank, a disk error) leaves the findings where the checker
+  // put them: their line is still right, and the validation itself read the file whole.
+  (void)PlaceFindings(&again, *shape, diagnostics);
 }
 
 struct FileReport {
@@ -304,7 +404,7 @@ struct FileReport {
 // found it by, else null; such a file was a regular one when listed, and is refused if it has
 // become a FIFO since (a pipe is read only when named).
 Result<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path,
-                               const conformance::FormatModule* claimed) {
+                               const conformance::FormatModule* claimed, const RuleFilter& keep) {
   const Result<int> fd = claimed ? OpenToRead(path) : OpenInput(path);
   if (!fd.ok()) return fd.status();
   jsonl::FdSource file(*fd);
@@ -318,6 +418,7 @@ Result<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path
   Status status = format.ok() ? Status::Ok() : format.status();
   FileReport report;
   if (!args.strict) report.diagnostics.ReadingsAsWarnings();
+  if (keep) report.diagnostics.KeepOnly(keep);
   conformance::LimitValues limits;
   if (status.ok()) {
     report.format = *format;
@@ -337,7 +438,8 @@ Result<FileReport> ValidateOne(const ValidateArgs& args, const std::string& path
     std::vector<std::unique_ptr<jsonl::FdSource>> open;
     status = OpenCompanions(*report.format, path, &companions, &open, &fds);
     if (status.ok()) {
-      RunValidator(*report.format, path, &source, companions, limits, &report.diagnostics);
+      RunValidator(*report.format, path, &source, companions, limits, keep, &report.diagnostics);
+      PlaceColumns(*fd, limits, &report.diagnostics);
     }
   }
   for (int companion : fds) ::close(companion);
@@ -373,7 +475,8 @@ std::string ClaimedFiles(const conformance::FormatModule* only) {
   for (const conformance::FormatModule* f : conformance::Formats()) {
     if (only && f != only) continue;
     names.insert(names.end(), f->extensions.begin(), f->extensions.end());
-    if (f->extensions.empty()) by_content.emplace_back(f->name);
+    // With --format F, F's files are also told by their content (a renamed events.jsonl).
+    if ((f->extensions.empty() || only) && f->sniff) by_content.emplace_back(f->name);
   }
   std::string text = names.empty() ? "" : "named " + Join(names, ", ");
   if (!by_content.empty()) {
@@ -387,8 +490,12 @@ std::string ClaimedFiles(const conformance::FormatModule* only) {
 // soon as it is done, in the form asked for; failures on standard error; the tally.
 class ValidateRun {
  public:
-  explicit ValidateRun(const ValidateArgs& args)
-      : args_(args), color_(args.form == Form::kText && UseColor(args.color, STDOUT_FILENO)) {
+  // `config`: the file --config named, read already; null for the nearest one of each file.
+  ValidateRun(const ValidateArgs& args, const LintConfig* config)
+      : args_(args),
+        config_(config),
+        color_(args.form == Form::kText && UseColor(args.color, STDOUT_FILENO)),
+        sarif_(DefaultSpecsDir()) {
     if (args_.form == Form::kJson) output_.Write("{\"files\":[");
     if (args_.form == Form::kSarif) output_.Write(SarifLog::Begin());
   }
@@ -418,24 +525,95 @@ class ValidateRun {
     if (args_.form == Form::kSarif) sarif_.AppendEnd(&out);
     output_.Write(out);
     if (args_.form == Form::kText) std::cerr << TallyText(tally_) << "\n";
+    const bool too_many_warnings = TooManyWarnings();
     if (output_.error() != 0) {
       std::cerr << "arcs validate: cannot write the output: " << std::strerror(output_.error())
                 << "\n";
       return 2;
     }
     if (tally_.unchecked > 0) return 2;
-    return tally_.invalid > 0 ? 1 : 0;
+    return tally_.invalid > 0 || too_many_warnings ? 1 : 0;
   }
 
  private:
+  // The config file that governs `path` (--config's, else the nearest .arcs.toml), null for none;
+  // its warnings are printed the first time it is used.
+  Result<const LintConfig*> ConfigFor(const std::string& path) {
+    if (args_.no_config) return nullptr;
+    Result<const LintConfig*> config = config_ ? config_ : finder_.For(path);
+    if (config.ok() && *config && announced_.insert(*config).second) {
+      for (const std::string& warning : (*config)->warnings) {
+        std::cerr << "arcs validate: " << Printable(warning) << "\n";
+      }
+    }
+    return config;
+  }
+
+  // What `path` is checked for: the command line's --select (else the config's select) and every
+  // ignore of the command line, the config and its per-file-ignores. Null keeps every rule.
+  static RuleFilter FilterFor(const ValidateArgs& args, const LintConfig* config,
+                              const std::string& path) {
+    std::optional<std::vector<std::string>> select = args.select;
+    std::vector<std::string> ignore = args.ignore;
+    if (config) {
+      if (!select) select = config->select;
+      ignore.insert(ignore.end(), config->ignore.begin(), config->ignore.end());
+      const std::vector<std::string> per_file = config->IgnoresFor(AbsolutePath(path));
+      ignore.insert(ignore.end(), per_file.begin(), per_file.end());
+    }
+    if (!select && ignore.empty()) return nullptr;
+    return [select = std::move(select), ignore = std::move(ignore)](std::string_view rule) {
+      return (!select || MatchesAny(rule, *select)) && !MatchesAny(rule, ignore);
+    };
+  }
+
+  static std::string Warnings(std::uint64_t n) {
+    return std::to_string(n) + (n == 1 ? " warning" : " warnings");
+  }
+
+  // Whether the warnings pass a bound: --max-warnings over the whole run, else each config file's
+  // max-warnings over the files it governs; says so on standard error.
+  bool TooManyWarnings() const {
+    if (args_.max_warnings) {
+      if (tally_.warnings <= *args_.max_warnings) return false;
+      std::cerr << "arcs validate: " << Warnings(tally_.warnings) << ", more than --max-warnings "
+                << *args_.max_warnings << " allows\n";
+      return true;
+    }
+    bool too_many = false;
+    for (const auto& [path, counted] : warnings_by_config_) {
+      const auto& [config, warnings] = counted;
+      if (!config->max_warnings || warnings <= *config->max_warnings) continue;
+      std::cerr << "arcs validate: " << Warnings(warnings) << " in the files "
+                << Printable(config->path)
+                << " governs, more than its max-warnings = " << *config->max_warnings
+                << " allows\n";
+      too_many = true;
+    }
+    return too_many;
+  }
+
   void Check(const std::string& path, const conformance::FormatModule* claimed) {
-    Result<FileReport> report = ValidateOne(args_, path, claimed);
+    const Result<const LintConfig*> config = ConfigFor(path);
+    if (!config.ok()) {
+      // Which findings count is the config's to say: a file it governs cannot be judged without
+      // it. Its error is told once; every file it governs is counted as not checked.
+      const bool first = broken_configs_.insert(config.status().message()).second;
+      Fail(path, config.status().message(), first);
+      return;
+    }
+    Result<FileReport> report = ValidateOne(args_, path, claimed, FilterFor(args_, *config, path));
     if (!report.ok()) {
       Fail(path, report.status().message());
       return;
     }
     tally_.Add(report->diagnostics);
-    const ValidatedFile file{path, report->format->name, report->diagnostics};
+    if (*config) {
+      auto& counted = warnings_by_config_[(*config)->path];
+      counted.first = *config;
+      counted.second += report->diagnostics.warning_count();
+    }
+    const ValidatedFile file{path, report->format->name, report->diagnostics, args_.quiet};
     std::string out;
     switch (args_.form) {
       case Form::kText:
@@ -452,19 +630,41 @@ class ValidateRun {
     output_.Write(out);
   }
 
-  // `path` could not be checked, for the reason `message` gives.
-  void Fail(const std::string& path, const std::string& message) {
+  // `path` could not be checked, for the reason `message` gives (printed unless `say` is false:
+  // said already).
+  void Fail(const std::string& path, const std::string& message, bool say = true) {
     ++tally_.unchecked;
-    std::cerr << "arcs validate: " << Printable(message) << "\n";
+    if (say) std::cerr << "arcs validate: " << Printable(message) << "\n";
     if (args_.form == Form::kSarif) sarif_.AddFailure(path, message);
   }
 
   const ValidateArgs& args_;
+  const LintConfig* config_;
   const bool color_;
   Output output_;
   ValidateTally tally_;
   SarifLog sarif_;
+  ConfigFinder finder_;
+  std::set<const LintConfig*> announced_;
+  std::set<std::string> broken_configs_;
+  // By the config file's path (its messages in a stable order): the config and the warnings of
+  // the files it governs.
+  std::map<std::string, std::pair<const LintConfig*, std::uint64_t>> warnings_by_config_;
 };
+
+// Says on standard error which of the command line's rule prefixes name no rule: a typo would
+// otherwise select or ignore nothing, silently.
+void WarnUnknownPrefixes(const ValidateArgs& args) {
+  const auto warn = [](std::string_view option, const std::string& prefix) {
+    if (NamesSomeRule(prefix)) return;
+    std::cerr << "arcs validate: warning: " << option << " '" << Printable(prefix)
+              << "' matches no rule of any format (arcs rules lists them)\n";
+  };
+  for (const std::string& p : args.select.value_or(std::vector<std::string>())) {
+    warn("--select", p);
+  }
+  for (const std::string& p : args.ignore) warn("--ignore", p);
+}
 
 }  // namespace
 
@@ -479,7 +679,17 @@ int ValidateCommand(const std::vector<std::string>& args) {
     return 0;
   }
   if (parsed.explain) return Explain(*parsed.explain);
-  ValidateRun run(parsed);
+  WarnUnknownPrefixes(parsed);
+  std::optional<LintConfig> config;
+  if (parsed.config) {
+    Result<LintConfig> read = ReadLintConfig(*parsed.config);
+    if (!read.ok()) {
+      std::cerr << "arcs validate: " << Printable(read.status().message()) << "\n";
+      return 2;
+    }
+    config = std::move(*read);
+  }
+  ValidateRun run(parsed, config ? &*config : nullptr);
   for (const std::string& path : parsed.files) run.Argument(path);
   return run.Finish();
 }

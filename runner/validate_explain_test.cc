@@ -54,5 +54,36 @@ TEST(ValidateExplain, AnUnknownIdGetsExamplesAndTheIdsItStarts) {
   EXPECT_NE(UnknownRuleText("SP-").find(" more"), std::string::npos);
 }
 
+TEST(RuleHelpUri, HeadingAnchorsAsGitHubMakesThem) {
+  EXPECT_EQ(HeadingAnchor("3.5 Line Endings"), "35-line-endings");
+  EXPECT_EQ(HeadingAnchor("MI4: Interactions Array Present"), "mi4-interactions-array-present");
+  EXPECT_EQ(HeadingAnchor("F-004: Convert to Attack Config"), "f-004-convert-to-attack-config");
+  EXPECT_EQ(HeadingAnchor("SessionStats Structure (Optional, Ephemeral)"),
+            "sessionstats-structure-optional-ephemeral");
+  EXPECT_EQ(HeadingAnchor("`snake_case` names"), "snake_case-names");
+}
+
+TEST(RuleHelpUri, EveryCitedRuleLinksIntoItsSpec) {
+  const std::string specs = DefaultSpecsDir();
+  for (const conformance::FormatModule* f : conformance::Formats()) {
+    for (std::string_view id : f->rules()) {
+      const std::optional<CatalogueRule> rule = FindCatalogueRule(id);
+      ASSERT_TRUE(rule.has_value()) << id;
+      const std::string uri = RuleHelpUri(*rule, specs);
+      EXPECT_TRUE(uri.starts_with("file:///") &&
+                  uri.find("/shared/specs/" + std::string(f->spec)) != std::string::npos)
+          << id << " " << uri;
+    }
+  }
+  const std::optional<CatalogueRule> numbered = FindCatalogueRule("SP-10.1-2");
+  EXPECT_TRUE(RuleHelpUri(*numbered, specs).ends_with("spool.md#101-parsing-untrusted-files"))
+      << RuleHelpUri(*numbered, specs);
+  const std::optional<CatalogueRule> native = FindCatalogueRule("F-002");
+  EXPECT_TRUE(RuleHelpUri(*native, specs).ends_with("mcp-record-replay.md#f-002-recording-format"))
+      << RuleHelpUri(*native, specs);
+  // Without the spec at hand there is nothing to link to.
+  EXPECT_EQ(RuleHelpUri(*numbered, "/nonexistent"), "");
+}
+
 }  // namespace
 }  // namespace arcs::runner

@@ -46,10 +46,13 @@ class Walker {
 
 const conformance::FormatModule* Walker::Claim(const std::string& path) const {
   // Should the regular file have become a FIFO since it was listed, it is refused instead of
-  // waited for.
+  // waited for. With --format F, F's sniffer reads every file no other format's name claims: a
+  // session's events.jsonl renamed is still F's; without it, only the formats whose files have
+  // no name of their own are told by content (a .jsonl is not read as Lightbox by chance).
   const Result<conformance::Detection> told = conformance::DetectFormat(
       path, [&] { return conformance::ReadSniffBytes(path); },
-      conformance::Sniffing::kUnnamedFormatsOnly, only_);
+      only_ ? conformance::Sniffing::kAnyFormat : conformance::Sniffing::kUnnamedFormatsOnly,
+      only_);
   if (!told.ok()) failed_(path, told.status().message());
   return told.ok() ? told->format : nullptr;
 }

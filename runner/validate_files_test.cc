@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -97,6 +98,23 @@ TEST_F(WalkFolderTest, OnlyTheFormatAsked) {
                                       "!x/dangling.spool: No such file or directory",
                                       "!x/dangling.txt: No such file or directory",
                                   }));
+}
+
+// With a format asked for, a file whose name no format claims is also its when its content says
+// so: a session's events.jsonl renamed. Without one, named formats are taken by name only.
+TEST_F(WalkFolderTest, TheFormatAskedTakesItsFilesByContentToo) {
+  const std::string event =
+      R"({"invocation_id":"i","prev_hash":null,"hash":"h","tool":"t","ts":"x"})"
+      "\n";
+  Write("renamed/session-1.jsonl", event);
+  Write("renamed/events.spool", event);  // another format's name: not Lightbox's
+  const std::vector<std::string> lightbox = Walk("lightbox");
+  EXPECT_EQ(
+      std::vector<std::string>(lightbox.begin(), lightbox.begin() + 2),
+      (std::vector<std::string>{"renamed/session-1.jsonl:lightbox", "sess/events.jsonl:lightbox"}));
+  const std::vector<std::string> any = Walk(nullptr);
+  EXPECT_EQ(std::count(any.begin(), any.end(), "renamed/session-1.jsonl:lightbox"), 0);
+  EXPECT_EQ(std::count(any.begin(), any.end(), "renamed/events.spool:spool"), 1);
 }
 
 // An entry the walk cannot tell a file or a folder (a dangling link, a link loop) may be a

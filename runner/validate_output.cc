@@ -27,8 +27,11 @@ void AppendFindingJson(const Finding& f, std::string* out) {
   *out += "{\"rule\":";
   json::AppendQuoted(f.rule_id, out);
   *out += ",\"level\":\"" + std::string(LevelName(f.level)) + "\",\"severity\":\"" +
-          std::string(SeverityName(f.severity)) + "\",\"line\":" + std::to_string(f.location.line) +
-          ",\"column\":" + std::to_string(f.location.column) + ",\"pointer\":";
+          std::string(SeverityName(f.severity)) +
+          "\",\"line\":" + std::to_string(ShownLine(f.location)) +
+          ",\"column\":" + std::to_string(ShownColumn(f.location));
+  if (f.location.line == 0) *out += ",\"whole_file\":true";
+  *out += ",\"pointer\":";
   json::AppendQuoted(report::ValidUtf8(f.location.pointer), out);
   *out += ",\"message\":";
   json::AppendQuoted(report::ValidUtf8(f.message), out);
@@ -41,21 +44,24 @@ std::string Counted(std::uint64_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-// Where a finding is shown: its line and column, 1 for either when the checker gives none (line 0
-// is the file as a whole, column 0 unknown).
+}  // namespace
+
 std::uint64_t ShownLine(const Location& location) { return location.line == 0 ? 1 : location.line; }
 
 std::uint64_t ShownColumn(const Location& location) {
   return location.line == 0 || location.column == 0 ? 1 : location.column;
 }
 
-}  // namespace
+bool Shown(const ValidatedFile& file, const Finding& finding) {
+  return !file.errors_only || finding.severity == Severity::kError;
+}
 
 void AppendValidateText(const ValidatedFile& file, std::string* out, bool color) {
   const Paint paint(color);
   const Diagnostics& d = file.diagnostics;
   const std::string name = Printable(file.name);
   for (const Finding& f : d.findings()) {
+    if (!Shown(file, f)) continue;
     *out += paint.Bold(name + ":" + std::to_string(ShownLine(f.location)) + ":" +
                        std::to_string(ShownColumn(f.location)) + ":") +
             " " + InSeverityColor(paint, f.severity, std::string(SeverityName(f.severity)) + ":") +
@@ -82,10 +88,14 @@ void AppendValidateJson(const ValidatedFile& file, std::string* out) {
   *out += ",\"valid\":" + std::string(d.has_errors() ? "false" : "true") +
           ",\"errors\":" + std::to_string(d.error_count()) +
           ",\"warnings\":" + std::to_string(d.warning_count()) +
-          ",\"dropped\":" + std::to_string(d.dropped_count()) + ",\"findings\":[";
-  for (std::size_t i = 0; i < d.findings().size(); ++i) {
-    if (i) *out += ",";
-    AppendFindingJson(d.findings()[i], out);
+          ",\"dropped\":" + std::to_string(d.dropped_count()) +
+          ",\"ignored\":" + std::to_string(d.ignored_count()) + ",\"findings\":[";
+  bool first = true;
+  for (const Finding& f : d.findings()) {
+    if (!Shown(file, f)) continue;
+    if (!first) *out += ",";
+    first = false;
+    AppendFindingJson(f, out);
   }
   *out += "]}";
 }
@@ -95,12 +105,14 @@ void ValidateTally::Add(const Diagnostics& diagnostics) {
   if (diagnostics.has_errors()) ++invalid;
   errors += diagnostics.error_count();
   warnings += diagnostics.warning_count();
+  ignored += diagnostics.ignored_count();
 }
 
 std::string TallyText(const ValidateTally& tally) {
   std::string text = Counted(tally.checked, "file") + " checked: " + std::to_string(tally.invalid) +
                      " invalid, " + Counted(tally.errors, "error") + ", " +
                      Counted(tally.warnings, "warning");
+  if (tally.ignored > 0) text += " (" + std::to_string(tally.ignored) + " ignored)";
   if (tally.unchecked > 0) text += "; " + std::to_string(tally.unchecked) + " could not be checked";
   return text;
 }
@@ -110,6 +122,7 @@ void AppendTallyJson(const ValidateTally& tally, std::string* out) {
           ",\"invalid\":" + std::to_string(tally.invalid) +
           ",\"errors\":" + std::to_string(tally.errors) +
           ",\"warnings\":" + std::to_string(tally.warnings) +
+          ",\"ignored\":" + std::to_string(tally.ignored) +
           ",\"unchecked\":" + std::to_string(tally.unchecked) + "}";
 }
 

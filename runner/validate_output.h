@@ -18,7 +18,18 @@ struct ValidatedFile {
   std::string_view name;
   std::string_view format;
   const Diagnostics& diagnostics;
+  // --quiet: only the errors are printed (the counts still hold every finding).
+  bool errors_only = false;
 };
+
+// Where every output shows a finding (the text, the JSON and SARIF agree): its 1-based line and
+// byte column, 1 for either when the checker gives none (line 0 is the file as a whole, column 0
+// a line's finding whose place in it is not known).
+std::uint64_t ShownLine(const Location& location);
+std::uint64_t ShownColumn(const Location& location);
+
+// Whether a finding is printed: every one, or under --quiet only the errors.
+bool Shown(const ValidatedFile& file, const Finding& finding);
 
 // One line per finding, in the form gcc gives its diagnostics:
 //   FILE:LINE:COL: SEVERITY: message (at POINTER) [RULE-ID]
@@ -34,10 +45,14 @@ struct ValidatedFile {
 void AppendValidateText(const ValidatedFile& file, std::string* out, bool color = false);
 
 // {"file":..., ["file_base64":...,] "format":..., "valid":..., "errors":..., "warnings":...,
-//  "dropped":..., "findings":[{"rule","level","severity","line","column","pointer","message"}]}
+//  "dropped":..., "ignored":..., "findings":[{"rule","level","severity","line","column",
+//  ["whole_file":true,] "pointer","message"}]}
 // Valid JSON whatever the bytes: a file name that is not UTF-8 is given with U+FFFD where it is
 // ill-formed, and exactly, in base64, as file_base64. "level" is the cited requirement's keyword
-// level (MUST, SHOULD, MAY); "severity" (error, warning, note) is what decides validity.
+// level (MUST, SHOULD, MAY); "severity" (error, warning, note) is what decides validity. "line"
+// and "column" are the text's (ShownLine, ShownColumn); "whole_file" marks a finding about the
+// file as a whole, which stands at 1:1. "ignored" counts the findings --select/--ignore and the
+// config files left out.
 void AppendValidateJson(const ValidatedFile& file, std::string* out);
 
 // What a run over many files came to.
@@ -46,15 +61,16 @@ struct ValidateTally {
   std::uint64_t invalid = 0;    // of those, files with an error
   std::uint64_t errors = 0;     // error findings, dropped ones included
   std::uint64_t warnings = 0;   // warning findings, dropped ones included
+  std::uint64_t ignored = 0;    // findings left out by --select, --ignore and config files
   std::uint64_t unchecked = 0;  // files and folders that could not be read or checked
   void Add(const Diagnostics& diagnostics);
 };
 
-// "3 files checked: 1 invalid, 4 errors, 2 warnings", then "; 1 could not be checked" when some
-// could not; no newline.
+// "3 files checked: 1 invalid, 4 errors, 2 warnings", then " (5 ignored)" when findings were left
+// out, then "; 1 could not be checked" when some could not; no newline.
 std::string TallyText(const ValidateTally& tally);
 
-// {"checked":...,"invalid":...,"errors":...,"warnings":...,"unchecked":...}
+// {"checked":...,"invalid":...,"errors":...,"warnings":...,"ignored":...,"unchecked":...}
 void AppendTallyJson(const ValidateTally& tally, std::string* out);
 
 }  // namespace arcs::runner

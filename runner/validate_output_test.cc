@@ -145,6 +145,67 @@ TEST(ValidateJson, GivesLevelAndSeverity) {
   EXPECT_EQ(finding.Find("severity")->text(), "warning");
   EXPECT_EQ(finding.Find("level")->text(), "SHOULD");
   EXPECT_EQ(finding.Find("line")->text(), "1");
+  EXPECT_EQ(finding.Find("whole_file"), nullptr);
+}
+
+TEST(ValidateJson, ShowsTheTextsLineAndColumn) {
+  // The text, the JSON and SARIF agree: a column the checker does not know is 1, and so is the
+  // line of a finding about the whole file, which the JSON marks as such.
+  Diagnostics d;
+  d.Add(MakeFinding("SP-4.1-1", Severity::kError, {0, 0, ""}, "whole"));
+  d.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {3, 0, ""}, "line"));
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {4, 9, "/id"}, "placed"));
+  std::string out;
+  AppendValidateJson({"a.spool", "spool", d}, &out);
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(out)) << out;
+  const auto findings = doc.root().Find("findings")->items();
+  ASSERT_EQ(findings.size(), 3u);
+  const std::string text = Text("a.spool", d);
+  for (const json::Value& f : findings) {
+    const std::string at = "a.spool:" + std::string(f.Find("line")->text()) + ":" +
+                           std::string(f.Find("column")->text()) + ": ";
+    EXPECT_NE(text.find(at + std::string(f.Find("severity")->text()) + ": " +
+                        std::string(f.Find("message")->text())),
+              std::string::npos)
+        << at << "\n"
+        << text;
+  }
+  EXPECT_EQ(findings[0].Find("whole_file")->kind(), json::Kind::kTrue);
+  EXPECT_EQ(findings[1].Find("whole_file"), nullptr);
+  EXPECT_EQ(findings[1].Find("column")->text(), "1");
+}
+
+TEST(ValidateOutput, QuietPrintsOnlyErrorsButCountsEverything) {
+  Diagnostics d;
+  d.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 0, ""}, "CRLF"));
+  d.Add(MakeFinding("SP-3.1-1", Severity::kNote, {1, 0, ""}, "n"));
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 3, "/id"}, "not a UUID"));
+  std::string text;
+  AppendValidateText({"a.spool", "spool", d, true}, &text);
+  EXPECT_EQ(text, "a.spool:2:3: error: not a UUID (at /id) [SP-5.1-2]\n");
+  std::string out;
+  AppendValidateJson({"a.spool", "spool", d, true}, &out);
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(out)) << out;
+  EXPECT_EQ(doc.root().Find("findings")->items().size(), 1u);
+  EXPECT_EQ(doc.root().Find("warnings")->text(), "1");
+}
+
+TEST(ValidateOutput, IgnoredFindingsAreCountedApart) {
+  Diagnostics d;
+  d.KeepOnly([](std::string_view rule) { return rule != "SP-5.1-2"; });
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 1, ""}, "e"));
+  d.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 1, ""}, "w"));
+  std::string out;
+  AppendValidateJson({"a.spool", "spool", d}, &out);
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(out)) << out;
+  EXPECT_EQ(doc.root().Find("valid")->kind(), json::Kind::kTrue);
+  EXPECT_EQ(doc.root().Find("ignored")->text(), "1");
+  ValidateTally tally;
+  tally.Add(d);
+  EXPECT_EQ(TallyText(tally), "1 file checked: 0 invalid, 0 errors, 1 warning (1 ignored)");
 }
 
 TEST(ValidateTally, SaysWhatTheRunCameTo) {
@@ -164,7 +225,8 @@ TEST(ValidateTally, SaysWhatTheRunCameTo) {
             "3 files checked: 2 invalid, 4 errors, 2 warnings; 1 could not be checked");
   std::string json = "x";
   AppendTallyJson(tally, &json);
-  EXPECT_EQ(json, R"(x{"checked":3,"invalid":2,"errors":4,"warnings":2,"unchecked":1})");
+  EXPECT_EQ(json,
+            R"(x{"checked":3,"invalid":2,"errors":4,"warnings":2,"ignored":0,"unchecked":1})");
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 
 #include "conformance/registry.h"
 #include "reference/core/json.h"
+#include "reference/core/version.h"
 #include "runner/report/escape.h"
 #include "runner/validate_explain.h"
-#include "reference/core/version.h"
 
 namespace arcs::runner {
 namespace {
@@ -35,9 +35,9 @@ void AppendMessage(std::string_view name, std::string_view text, std::string* ou
   json::AppendRawMember(name, message, out);
 }
 
-// A location in `path` (standard input has none to give), at `where` when it names a line. SARIF
-// lines and columns are 1-based, as ours are; a finding about the whole file (line 0) has no
-// region, and one without a column (0) no startColumn.
+// A location in `path` (standard input has none to give), at `where` when given. SARIF lines and
+// columns are 1-based, as ours are; the region is where the text output shows the finding
+// (ShownLine, ShownColumn: a finding about the whole file at 1:1), so that the outputs agree.
 std::string LocationJson(std::string_view path, const Location* where) {
   std::string artifact = "{";
   if (path == "-") {
@@ -48,12 +48,10 @@ std::string LocationJson(std::string_view path, const Location* where) {
   artifact += "}";
   std::string physical = "{";
   json::AppendRawMember("artifactLocation", artifact, &physical);
-  if (where && where->line > 0) {
+  if (where) {
     std::string region = "{";
-    json::AppendRawMember("startLine", std::to_string(where->line), &region);
-    if (where->column > 0) {
-      json::AppendRawMember("startColumn", std::to_string(where->column), &region);
-    }
+    json::AppendRawMember("startLine", std::to_string(ShownLine(*where)), &region);
+    json::AppendRawMember("startColumn", std::to_string(ShownColumn(*where)), &region);
     region += "}";
     json::AppendRawMember("region", region, &physical);
   }
@@ -63,13 +61,18 @@ std::string LocationJson(std::string_view path, const Location* where) {
   return location + "}";
 }
 
-// The rule's reportingDescriptor: its catalogue entry, when the catalogue has it.
-void AppendRule(std::string_view id, std::string_view format, std::string* out) {
+// The rule's reportingDescriptor: its catalogue entry, when the catalogue has it, and where the
+// spec states it (RuleHelpUri) when the spec is at hand.
+void AppendRule(std::string_view id, std::string_view format, const std::string& specs_dir,
+                std::string* out) {
   *out += "{";
   json::AppendMember("id", id, out);
   const conformance::FormatModule* f = conformance::FindFormat(format);
   const conformance::Requirement* r = f ? f->BuiltInCatalogue().Find(id) : nullptr;
   if (r) {
+    if (const std::string uri = RuleHelpUri({f, r}, specs_dir); !uri.empty()) {
+      json::AppendMember("helpUri", uri, out);
+    }
     AppendMessage("shortDescription", report::Truncate(r->text, kShortDescriptionBytes), out);
     AppendMessage("fullDescription", r->text, out);
     AppendMessage("help", ExplainText({f, r}), out);
@@ -124,6 +127,7 @@ std::size_t SarifLog::RuleIndex(std::string_view id, std::string_view format) {
 
 void SarifLog::AppendResults(const ValidatedFile& file, std::string* out) {
   for (const Finding& f : file.diagnostics.findings()) {
+    if (!Shown(file, f)) continue;
     if (results_++ > 0) *out += ",";
     *out += "{";
     json::AppendMember("ruleId", f.rule_id, out);
@@ -166,7 +170,7 @@ void SarifLog::AppendEnd(std::string* out) const {
   std::string rules = "[";
   for (std::size_t i = 0; i < rules_.size(); ++i) {
     if (i) rules += ",";
-    AppendRule(rules_[i].id, rules_[i].format, &rules);
+    AppendRule(rules_[i].id, rules_[i].format, specs_dir_, &rules);
   }
   std::string driver = "{";
   json::AppendMember("name", "arcs", &driver);

@@ -4,10 +4,12 @@
 // that no file's findings are held until the end), then the invocation.
 //
 // One run; tool.driver "arcs" with its version and one rule per rule id cited (its catalogue text,
-// level, format, spec and section); one result per finding kept, with its rule, level (error,
-// warning, note), message and location. Valid JSON whatever the bytes: messages that quote a file
-// are repaired to UTF-8 as the JSON output repairs them, and a file name becomes a URI with every
-// byte outside RFC 3986's unreserved characters and '/' percent-encoded.
+// level, format, spec and section, and helpUri: the spec's Markdown at the rule's heading, see
+// RuleHelpUri); one result per finding kept and shown, with its rule (ruleIndex: SARIF gives a
+// result no helpUri of its own, viewers take its rule's), level (error, warning, note), message
+// and location, at the line and column the text output shows. Valid JSON whatever the bytes:
+// messages that quote a file are repaired to UTF-8 as the JSON output repairs them, and a file name
+// becomes a URI with every byte outside RFC 3986's unreserved characters and '/' percent-encoded.
 #ifndef ARCS_RUNNER_VALIDATE_SARIF_H_
 #define ARCS_RUNNER_VALIDATE_SARIF_H_
 
@@ -26,6 +28,8 @@ std::string ArtifactUri(std::string_view path);
 
 class SarifLog {
  public:
+  // `specs_dir`: where the rules' specs are read for their helpUri (RuleHelpUri).
+  explicit SarifLog(std::string specs_dir) : specs_dir_(std::move(specs_dir)) {}
   // The log up to its first result.
   static std::string Begin();
   // The results of one file's findings (a file name "-" stands for standard input, which has no
@@ -45,6 +49,7 @@ class SarifLog {
   std::size_t RuleIndex(std::string_view id, std::string_view format);
   void AddNotification(std::string_view path, std::string_view level, std::string_view message);
 
+  std::string specs_dir_;
   std::vector<Rule> rules_;  // in the order first cited: a result's ruleIndex
   std::map<std::string, std::size_t, std::less<>> rule_index_;
   std::size_t results_ = 0;

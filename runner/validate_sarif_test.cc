@@ -6,6 +6,7 @@
 
 #include "reference/core/json.h"
 #include "reference/core/version.h"
+#include "runner/validate_explain.h"
 
 namespace arcs::runner {
 namespace {
@@ -30,7 +31,7 @@ class SarifLogTest : public ::testing::Test {
  protected:
   // The log of `files`, parsed; `failure` is a path that could not be checked, when not empty.
   const json::Value& Log(const std::vector<ValidatedFile>& files, std::string_view failure = "") {
-    SarifLog log;
+    SarifLog log(DefaultSpecsDir());
     text_ = SarifLog::Begin();
     for (const ValidatedFile& file : files) log.AppendResults(file, &text_);
     if (!failure.empty()) log.AddFailure(failure, "cannot be read");
@@ -91,14 +92,16 @@ TEST_F(SarifLogTest, OneRunOfArcsWithItsRulesAndResults) {
   EXPECT_EQ(physical.Find("artifactLocation")->Find("uri")->text(), "a%20b.spool");
   EXPECT_EQ(physical.Find("region")->Find("startLine")->text(), "2");
   EXPECT_EQ(physical.Find("region")->Find("startColumn")->text(), "7");
-  // A line without a column has no startColumn; the whole file has no region.
+  // Where the text shows them: a line without a column at its column 1, the whole file at 1:1.
   const json::Value& no_column = *results[1].Find("locations")->items()[0].Find("physicalLocation");
   EXPECT_EQ(results[1].Find("level")->text(), "warning");
   EXPECT_EQ(results[1].Find("ruleIndex")->text(), "1");
-  EXPECT_EQ(no_column.Find("region")->Find("startColumn"), nullptr);
+  EXPECT_EQ(no_column.Find("region")->Find("startLine")->text(), "1");
+  EXPECT_EQ(no_column.Find("region")->Find("startColumn")->text(), "1");
   const json::Value& stdin_file =
       *results[2].Find("locations")->items()[0].Find("physicalLocation");
-  EXPECT_EQ(stdin_file.Find("region"), nullptr);
+  EXPECT_EQ(stdin_file.Find("region")->Find("startLine")->text(), "1");
+  EXPECT_EQ(stdin_file.Find("region")->Find("startColumn")->text(), "1");
   EXPECT_EQ(stdin_file.Find("artifactLocation")->Find("uri"), nullptr);
   EXPECT_EQ(results[2].Find("ruleIndex")->text(), "0");
   const json::Value& invocation = run.Find("invocations")->items()[0];
@@ -141,6 +144,41 @@ TEST_F(SarifLogTest, FailuresAndDroppedFindingsAreNotifications) {
                 ->Find("uri")
                 ->text(),
             "gone.spool");
+}
+
+TEST_F(SarifLogTest, RulesLinkToWhereTheirSpecStatesThem) {
+  Diagnostics spool;
+  spool.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 0, ""}, "CRLF"));
+  Diagnostics model_io;
+  model_io.Add(MakeFinding("MI4", Severity::kError, {0, 0, ""}, "no interactions"));
+  Diagnostics lightbox;
+  lightbox.Add(MakeFinding("LB-LAYOUT-5", Severity::kError, {0, 0, ""}, "too long"));
+  const json::Value& run = Log({{"a.spool", "spool", spool},
+                                {"model_io.json", "model-io", model_io},
+                                {"events.jsonl", "lightbox", lightbox}})
+                               .Find("runs")
+                               ->items()[0];
+  const auto rules = run.Find("tool")->Find("driver")->Find("rules")->items();
+  ASSERT_EQ(rules.size(), 3u);
+  // helpUri is a file URI of the spec beside the suite, at the heading of the rule.
+  const std::string_view uri = rules[0].Find("helpUri")->text();
+  EXPECT_TRUE(uri.starts_with("file:///")) << uri;
+  EXPECT_TRUE(uri.ends_with("/shared/specs/spool.md#35-line-endings")) << uri;
+  EXPECT_TRUE(rules[1].Find("helpUri")->text().ends_with(
+      "/shared/specs/model-io.md#mi4-interactions-array-present"));
+  // A rule of a topic, not a numbered section: the spec itself.
+  EXPECT_TRUE(rules[2].Find("helpUri")->text().ends_with("/shared/specs/lightbox.md"));
+}
+
+TEST_F(SarifLogTest, QuietLeavesOutAllButErrors) {
+  Diagnostics d;
+  d.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 0, ""}, "CRLF"));
+  d.Add(MakeFinding("SP-5.1-2", Severity::kError, {2, 0, "/id"}, "not a UUID"));
+  const json::Value& run = Log({{"a.spool", "spool", d, true}}).Find("runs")->items()[0];
+  const auto results = run.Find("results")->items();
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].Find("ruleId")->text(), "SP-5.1-2");
+  EXPECT_EQ(run.Find("tool")->Find("driver")->Find("rules")->items().size(), 1u);
 }
 
 TEST_F(SarifLogTest, AnEmptyRunIsALog) {

@@ -10,8 +10,8 @@ packages=(
   rapidjson-dev libssl-dev googletest libgtest-dev libbenchmark-dev
   clang libclang-rt-14-dev
   python3 python3-jsonschema
-  cmark-gfm libcmark-dev libyaml-cpp-dev libre2-dev libcpp-httplib-dev
-  jq chromium
+  cmark-gfm libcmark-dev libyaml-cpp-dev libre2-dev libcpp-httplib-dev libtomlplusplus-dev
+  jq chromium help2man
   nodejs
 )
 

@@ -37,6 +37,10 @@ bool FindingLess(const Finding& a, const Finding& b) {
 }
 
 void Diagnostics::Add(Finding finding) {
+  if (keep_ && !keep_(finding.rule_id)) {
+    ++ignored_count_;
+    return;
+  }
   if (readings_as_warnings_ && !finding.reading.empty() && finding.severity == Severity::kError) {
     finding.severity = Severity::kWarning;
   }
@@ -54,6 +58,16 @@ void Diagnostics::Add(Finding finding) {
     finding.location.pointer = Excerpt(finding.location.pointer, kMaxPointerBytes);
   }
   findings_.push_back(std::move(finding));
+}
+
+void Diagnostics::Relocate(
+    const std::function<void(const Finding& finding, Location* location)>& place) {
+  for (Finding& f : findings_) {
+    Location location = f.location;
+    place(f, &location);
+    f.location = std::move(location);
+  }
+  Sort();
 }
 
 void Diagnostics::Sort() { std::stable_sort(findings_.begin(), findings_.end(), FindingLess); }

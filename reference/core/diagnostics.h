@@ -78,6 +78,16 @@ class Diagnostics {
     level_of_ = std::move(level_of);
   }
 
+  // From now on a finding whose rule id `keep` refuses is neither kept nor counted as an error or
+  // a warning, only as ignored: a user's choice of rules (`arcs validate --ignore`), which must
+  // not make a file invalid, nor fill the bound on kept findings. Off by default.
+  void KeepOnly(std::function<bool(std::string_view rule_id)> keep) { keep_ = std::move(keep); }
+
+  // Lets `place` change where each kept finding stands, and nothing else, then sorts them again:
+  // for a caller that knows more than the checker did (`arcs validate` finds the column a
+  // pointer leads to in the line's bytes).
+  void Relocate(const std::function<void(const Finding& finding, Location* location)>& place);
+
   // Sorts by FindingLess. Call before reporting.
   void Sort();
 
@@ -85,6 +95,7 @@ class Diagnostics {
   std::uint64_t error_count() const { return error_count_; }
   std::uint64_t warning_count() const { return warning_count_; }
   std::uint64_t dropped_count() const { return dropped_count_; }
+  std::uint64_t ignored_count() const { return ignored_count_; }  // refused by KeepOnly
   bool has_errors() const { return error_count_ > 0; }
 
  private:
@@ -93,8 +104,10 @@ class Diagnostics {
   std::uint64_t error_count_ = 0;
   std::uint64_t warning_count_ = 0;
   std::uint64_t dropped_count_ = 0;
+  std::uint64_t ignored_count_ = 0;
   bool readings_as_warnings_ = false;
   std::function<Level(std::string_view)> level_of_;
+  std::function<bool(std::string_view)> keep_;
 };
 
 }  // namespace arcs

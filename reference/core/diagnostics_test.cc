@@ -155,6 +155,37 @@ TEST(DiagnosticsTest, SortOrdersByFindingLessAndIsStable) {
   for (std::size_t i = 1; i < f.size(); ++i) EXPECT_FALSE(FindingLess(f[i], f[i - 1]));
 }
 
+TEST(DiagnosticsTest, KeepOnlyNeitherKeepsNorCountsWhatItRefuses) {
+  Diagnostics diagnostics(2);
+  diagnostics.KeepOnly([](std::string_view rule) { return !rule.starts_with("SP-4"); });
+  for (int i = 0; i < 5; ++i) diagnostics.Add(Make(1, 1, "", "SP-4.3-1", "ignored"));
+  diagnostics.Add(Make(2, 1, "", "SP-4.3-1", "ignored too", Severity::kWarning));
+  diagnostics.Add(Make(3, 1, "", "SP-5.1-2", "kept", Severity::kWarning));
+  EXPECT_FALSE(diagnostics.has_errors());  // the ignored errors make nothing invalid
+  EXPECT_EQ(diagnostics.warning_count(), 1u);
+  EXPECT_EQ(diagnostics.ignored_count(), 6u);
+  EXPECT_EQ(diagnostics.dropped_count(), 0u);  // nor do they take the room of kept ones
+  ASSERT_EQ(diagnostics.findings().size(), 1u);
+  EXPECT_EQ(diagnostics.findings()[0].rule_id, "SP-5.1-2");
+}
+
+TEST(DiagnosticsTest, RelocateChangesOnlyTheLocationAndSortsAgain) {
+  Diagnostics diagnostics;
+  diagnostics.Add(Make(1, 0, "/b", "R", "first"));
+  diagnostics.Add(Make(1, 0, "/a", "R", "second", Severity::kWarning));
+  diagnostics.Relocate([](const Finding& f, Location* location) {
+    location->column = f.location.pointer == "/a" ? 20 : 5;
+  });
+  const std::vector<Finding>& f = diagnostics.findings();
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].message, "first");
+  EXPECT_EQ(f[0].location.column, 5u);
+  EXPECT_EQ(f[1].location.column, 20u);
+  EXPECT_EQ(f[1].severity, Severity::kWarning);
+  EXPECT_EQ(diagnostics.warning_count(), 1u);
+  EXPECT_EQ(diagnostics.error_count(), 1u);
+}
+
 TEST(StatusTest, OkByDefault) {
   const Status status;
   EXPECT_TRUE(status.ok());
