@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 # No "Entering directory" lines from the makes CMake runs: only the build's progress shows.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all setup build test run fuzz bench format clean
+.PHONY: all setup build test run fuzz bench format clean install deb
 
 all: build
 
@@ -24,6 +24,15 @@ run: setup
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target arcs
 	@bash tools/run.sh $(BUILD)
+
+# `make install PREFIX=DIR` (default /usr/local): arcs, its data in DIR/share/arcs, man pages.
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+# `make deb`: a Debian package of the same, in $(BUILD) (arcs_VERSION_ARCH.deb).
+deb: build
+	@cd $(BUILD) && cpack -G DEB >/dev/null && ls -1 $$PWD/arcs_*.deb
 
 fuzz: setup
 	@bash fuzz/run.sh

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
@@ -241,6 +242,13 @@ Result<Suite> LoadSuite(const std::string& root, const SuiteFilter& filter) {
 
 std::string DefaultSuiteRoot() {
   if (const char* env = std::getenv("ARCS_SOURCE_DIR"); env && *env) return env;
+  // Installed (tools/cmake/install.cmake): <prefix>/bin/arcs, its data in <prefix>/share/arcs.
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path data = exe.parent_path().parent_path() / "share" / "arcs";
+    if (std::filesystem::is_directory(data / "vectors", error)) return data.string();
+  }
   return ARCS_DEFAULT_SUITE_ROOT;
 }
 

@@ -73,8 +73,8 @@ struct Suite {
 // operation or level.
 Result<Suite> LoadSuite(const std::string& root, const SuiteFilter& filter);
 
-// Where the suite's data lives when --suite is not given: $ARCS_SOURCE_DIR, else the source tree
-// this binary was built from.
+// Where the suite's data lives when --suite is not given: $ARCS_SOURCE_DIR, else, for an installed
+// arcs, <prefix>/share/arcs beside its <prefix>/bin, else the source tree it was built from.
 std::string DefaultSuiteRoot();
 
 }  // namespace arcs::runner
