@@ -453,9 +453,11 @@ check "--format DIR: says what it looked for" 0 $?
 check "without --format: by name only for named formats" "1 file checked: 0 invalid, 0 errors, 0 warnings" \
   "$(cat "$tmp/err")"
 
-# SARIF rules link to their documentation: the spec's Markdown at the rule's heading.
+# SARIF rules link to their documentation: the spec's Markdown at the rule's heading (when the specs
+# are beside the tree; a clone without them has no helpUri to check).
 "$arcs" validate --sarif "$tmp/crlf.spool" "$root/vectors/model_io/cases/mode-capitalized" > "$tmp/out.sarif"
-/usr/bin/python3 - "$tmp/out.sarif" <<'PY'; check "sarif helpUri" 0 $?
+if [ -f "$root/../shared/specs/spool.md" ]; then
+  /usr/bin/python3 - "$tmp/out.sarif" <<'PY'
 import json, os, sys, urllib.parse
 run = json.load(open(sys.argv[1]))["runs"][0]
 uris = {r["id"]: r["helpUri"] for r in run["tool"]["driver"]["rules"]}
@@ -469,6 +471,8 @@ for uri in uris.values():
         text = open(urllib.parse.unquote(parsed.path), encoding="utf-8").read()
         assert any(l.startswith("#") for l in text.splitlines()), uri
 PY
+  check "sarif helpUri" 0 $?
+fi
 
 # A format's own verbs (arcs lightbox verify/hash): the chain CPython computed verifies, and every
 # hash arcs prints is the one CPython stored.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "conformance/registry.h"
 
 namespace arcs::runner {
@@ -65,6 +67,7 @@ TEST(RuleHelpUri, HeadingAnchorsAsGitHubMakesThem) {
 
 TEST(RuleHelpUri, EveryCitedRuleLinksIntoItsSpec) {
   const std::string specs = DefaultSpecsDir();
+  if (!std::filesystem::exists(specs + "/spool.md")) GTEST_SKIP() << "no specs in " << specs;
   for (const conformance::FormatModule* f : conformance::Formats()) {
     for (std::string_view id : f->rules()) {
       const std::optional<CatalogueRule> rule = FindCatalogueRule(id);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "reference/core/json.h"
@@ -147,6 +148,9 @@ TEST_F(SarifLogTest, FailuresAndDroppedFindingsAreNotifications) {
 }
 
 TEST_F(SarifLogTest, RulesLinkToWhereTheirSpecStatesThem) {
+  if (!std::filesystem::exists(DefaultSpecsDir() + "/spool.md")) {
+    GTEST_SKIP() << "no specs in " << DefaultSpecsDir();
+  }
   Diagnostics spool;
   spool.Add(MakeFinding("SP-3.5-1", Severity::kWarning, {1, 0, ""}, "CRLF"));
   Diagnostics model_io;
@@ -161,6 +165,7 @@ TEST_F(SarifLogTest, RulesLinkToWhereTheirSpecStatesThem) {
   const auto rules = run.Find("tool")->Find("driver")->Find("rules")->items();
   ASSERT_EQ(rules.size(), 3u);
   // helpUri is a file URI of the spec beside the suite, at the heading of the rule.
+  for (const json::Value& rule : rules) ASSERT_NE(rule.Find("helpUri"), nullptr);
   const std::string_view uri = rules[0].Find("helpUri")->text();
   EXPECT_TRUE(uri.starts_with("file:///")) << uri;
   EXPECT_TRUE(uri.ends_with("/shared/specs/spool.md#35-line-endings")) << uri;
