@@ -36,6 +36,7 @@ Then it lists what to fix, and the `arcs run` command to try next.
   --impl 'COMMAND'            the adapter, run with /bin/sh -c
   --timeout SECONDS           per case, of wall-clock time (default 10, as `arcs run`)
   --timeout-cpu SECONDS       per case, of CPU time (see `arcs run --help`)
+  --timeout-handshake SECONDS for the hello (default 10, or --timeout if longer)
   --no-resource-probes        leave out step 3
   --suite DIR                 the ARCS source tree holding vectors/ and conformance/
   --color[=WHEN]              auto (the default), always or never
@@ -48,6 +49,7 @@ struct CheckArgs {
   std::string impl;
   std::optional<double> timeout;  // wall clock; default: WallTimeout
   double timeout_cpu = 0;
+  double timeout_handshake = 0;  // 0: the default (RunOptions)
   bool resource_probes = true;
   std::string suite_root;
   ColorWhen color = ColorWhen::kAuto;
@@ -55,13 +57,14 @@ struct CheckArgs {
 
 // Whether the arguments were understood; *error says why not ("" for --help).
 bool ParseArgs(const std::vector<std::string>& raw, CheckArgs* out, std::string* error) {
-  const std::vector<std::string> args =
-      SplitOptionValues(raw, {"--impl", "--timeout", "--timeout-cpu", "--suite", "--color"});
+  const std::vector<std::string> args = SplitOptionValues(
+      raw, {"--impl", "--timeout", "--timeout-cpu", "--timeout-handshake", "--suite", "--color"});
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     std::string v;
     if (a == "--impl" && TakeValue(args, &i, &out->impl)) {
-    } else if ((a == "--timeout" || a == "--timeout-cpu") && TakeValue(args, &i, &v)) {
+    } else if ((a == "--timeout" || a == "--timeout-cpu" || a == "--timeout-handshake") &&
+               TakeValue(args, &i, &v)) {
       const std::optional<double> t = ParseDecimal(v, 0.001, 86400);
       if (!t) {
         *error = a + " wants seconds, a decimal number from 0.001 to 86400";
@@ -69,8 +72,10 @@ bool ParseArgs(const std::vector<std::string>& raw, CheckArgs* out, std::string*
       }
       if (a == "--timeout") {
         out->timeout = *t;
-      } else {
+      } else if (a == "--timeout-cpu") {
         out->timeout_cpu = *t;
+      } else {
+        out->timeout_handshake = *t;
       }
     } else if (a == "--no-resource-probes") {
       out->resource_probes = false;
@@ -205,6 +210,7 @@ int Check(const CheckArgs& args) {
   RunOptions options;
   options.timeout_seconds = WallTimeout(args.timeout, args.timeout_cpu);
   options.cpu_timeout_seconds = args.timeout_cpu;
+  options.handshake_timeout_seconds = args.timeout_handshake;
   options.max_consecutive_failures = 1 << 20;  // every check runs, whatever the ones before
   const std::atomic<bool> stop = false;
   std::cout << "arcs check-adapter: " << Printable(args.impl) << "\n";

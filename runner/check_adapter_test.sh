@@ -51,8 +51,8 @@ grep -q "this probe's request is one line of 96.0 MiB: decode it as it is read.*
 grep -q "re-run" "$tmp/out" && fail "a probe was re-run"
 
 # No hello: what a hello is, and where to look.
-expect_status 1 "no hello" "$arcs" check-adapter --impl "$fake no-hello" --timeout 1
-grep -q "^  FAIL handshake: timeout: no hello" "$tmp/out" || fail "the handshake failure"
+expect_status 1 "no hello" "$arcs" check-adapter --impl "$fake no-hello" --timeout-handshake 1
+grep -q "^  FAIL handshake: timeout: no hello within 1 s of wall-clock time" "$tmp/out" || fail "the handshake failure"
 grep -q "^       answer the first line, .*(runner/PROTOCOL.md §1)" "$tmp/out" || fail "no hint for the hello"
 
 expect_status 2 "no --impl" "$arcs" check-adapter

@@ -504,7 +504,10 @@ ImplementationRun RunImplementation(const std::string& command, bool is_referenc
   options.formats = formats;
   options.case_timeout_seconds = args.timeout_seconds;
   options.case_cpu_timeout_seconds = args.cpu_timeout_seconds;
-  options.handshake_timeout_seconds = std::max(10.0, args.timeout_seconds);
+  // 10 s at least by default: an implementation on a virtual machine (a JVM, say) starts slowly.
+  options.handshake_timeout_seconds = args.handshake_timeout_seconds > 0
+                                          ? args.handshake_timeout_seconds
+                                          : std::max(10.0, args.timeout_seconds);
   options.jobs = args.jobs;
   options.max_consecutive_failures = args.max_consecutive_failures;
   options.pin_workers = args.pin_workers;

@@ -54,6 +54,8 @@ struct RunOptions {
   int jobs = 1;
   double timeout_seconds = 10;     // per case, wall clock
   double cpu_timeout_seconds = 0;  // per case, CPU time; 0: none (see supervisor::Options)
+  // For the hello of each process started; 0: HandshakeTimeout's default.
+  double handshake_timeout_seconds = 0;
   int max_consecutive_failures = 3;
   bool filtered =
       false;  // the suite is a selection: a known-failures entry may name a case left out

@@ -222,7 +222,7 @@ expect_status 1 "answering twice" "$arcs" run --quiet --filter "$three" \
   fail "a second answer is not a protocol error of the case it answers"
 [ "$(case_field "$tmp/twice.json" spool-11.2-unknown-entry-type validate outcome)" = passed ] ||
   fail "the case pending at the second answer is blamed for it"
-expect_status 1 "no handshake" "$arcs" run --quiet --filter "$one" --timeout 0.5 \
+expect_status 1 "no handshake" "$arcs" run --quiet --filter "$one" --timeout-handshake 0.5 \
   --impl "$fake no-hello" --report "$tmp/nohello.json"
 [ "$(case_field "$tmp/nohello.json" $one validate error_kind)" = handshake ] ||
   fail "a missing handshake is not classified"

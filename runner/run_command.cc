@@ -78,6 +78,8 @@ visible "…". Options take their value as the next argument or after '=' (--imp
                               implementation's processes, read from /proc every 100 ms: a busy
                               machine does not make it run out sooner. A case over either
                               limit is a timeout, and its message says which
+  --timeout-handshake SECONDS for the hello of each process started (default 10, or --timeout
+                              if longer)
   --max-consecutive-failures N
                               abandon an implementation after N crashes, timeouts or protocol
                               errors in a row (default 3)
@@ -126,6 +128,7 @@ struct RunArgs {
   int jobs = 1;
   std::optional<double> timeout;  // wall clock; default: WallTimeout
   double timeout_cpu = 0;         // 0: none
+  double timeout_handshake = 0;   // 0: the default (RunOptions)
   int max_consecutive_failures = 3;
   std::string report_path;
   std::string suite_root;
@@ -150,7 +153,7 @@ std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
   const std::vector<std::string> args = SplitOptionValues(
       raw, {"--impl", "--format", "--operation", "--level", "--filter", "--known-failures",
             "--write-known-failures", "--report", "--suite", "--jobs", "--timeout", "--timeout-cpu",
-            "--max-consecutive-failures", "--trace"});
+            "--timeout-handshake", "--max-consecutive-failures", "--trace"});
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string* into) { return TakeValue(args, &i, into); };
@@ -188,6 +191,10 @@ std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
       std::optional<double> t = ParseDecimal(v, 0.001, 86400);
       if (!t) return "--timeout wants seconds, a decimal number from 0.001 to 86400";
       out->timeout = *t;
+    } else if (a == "--timeout-handshake" && value(&v)) {
+      std::optional<double> t = ParseDecimal(v, 0.001, 86400);
+      if (!t) return "--timeout-handshake wants seconds, a decimal number from 0.001 to 86400";
+      out->timeout_handshake = *t;
     } else if (a == "--timeout-cpu" && value(&v)) {
       std::optional<double> t = ParseDecimal(v, 0.001, 86400);
       if (!t) return "--timeout-cpu wants seconds, a decimal number from 0.001 to 86400";
@@ -634,6 +641,7 @@ int RunCommand(const std::vector<std::string>& args) {
   options.jobs = run_args.jobs;
   options.timeout_seconds = WallTimeout(run_args.timeout, run_args.timeout_cpu);
   options.cpu_timeout_seconds = run_args.timeout_cpu;
+  options.handshake_timeout_seconds = run_args.timeout_handshake;
   options.max_consecutive_failures = run_args.max_consecutive_failures;
   options.filtered = filtered;
   options.cases_left_out = run_args.filter.LeavesOutCases() || !run_args.trace.empty();
