@@ -15,7 +15,7 @@ source "$src/runner/testing/cli_checks.sh"
 action() {
   mkdir -p "$tmp/$1"
   env GITHUB_ACTION_PATH="$src" RUNNER_TEMP="$tmp/$1" GITHUB_STEP_SUMMARY="$tmp/$1/summary.md" \
-    GITHUB_OUTPUT="$tmp/$1/output" GITHUB_RUN_NUMBER=7 ARCS_BINARY="$arcs" \
+    GITHUB_OUTPUT="$tmp/$1/output" GITHUB_RUN_NUMBER=7 ARCS_BINARY="${ARCS_BINARY-$arcs}" \
     bash "$src/tools/action/run.sh" >"$tmp/$1/log" 2>&1
 }
 
@@ -59,5 +59,14 @@ results = json.load(open(d + "/arcs.sarif"))["runs"][0]["results"]
 assert any(r["ruleId"] == "SP-4.3-1" for r in results), results
 PYTHON
 grep -q "^Findings (also in arcs.sarif)" "$tmp/toy/summary.md" || fail "the summary does not show the findings"
+
+# No `arcs` input: an arcs on the PATH (the package's, say) is taken before any build.
+mkdir -p "$tmp/bin" && ln -s "$(cd "$(dirname "$arcs")" && pwd)/$(basename "$arcs")" "$tmp/bin/arcs"
+export ARCS_IMPL="" ARCS_VALIDATE="$src/vectors/spool/cases/11.1-minimal.spool" ARCS_BINARY=""
+PATH="$tmp/bin:$PATH" action on-path
+status=$?
+[ "$status" -eq 0 ] || fail "arcs on the PATH: exit $status: $(tail -5 "$tmp/on-path/log")"
+grep -q "^arcs: $tmp/bin/arcs (arcs " "$tmp/on-path/log" || fail "the arcs on the PATH was not taken"
+! grep -q "build ARCS" "$tmp/on-path/log" || fail "built although arcs is on the PATH"
 
 finish action
