@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 # No "Entering directory" lines from the makes CMake runs: only the build's progress shows.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all setup build test run fuzz bench format clean install deb
+.PHONY: all setup build test run fuzz cflite bench format clean install deb
 
 all: build
 
@@ -33,6 +33,11 @@ install: build
 # `make deb`: a Debian package of the same, in $(BUILD) (arcs_VERSION_ARCH.deb).
 deb: build
 	@cd $(BUILD) && cpack -G DEB >/dev/null && ls -1 $$PWD/arcs_*.deb
+
+# `make cflite`: .clusterfuzzlite/build.sh under the OSS-Fuzz contract on this machine, every
+# target then run over its seed corpus once (long: every target built with ASan, in build-cflite/).
+cflite: setup
+	@bash tools/cflite_build_test.sh
 
 fuzz: setup
 	@bash fuzz/run.sh

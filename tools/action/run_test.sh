@@ -19,6 +19,22 @@ action() {
     bash "$src/tools/action/run.sh" >"$tmp/$1/log" 2>&1
 }
 
+# action.yml is YAML (Debian's python3-yaml reads it), and each of its inputs reaches run.sh.
+/usr/bin/python3 - "$src/action.yml" "$src/tools/action/run.sh" "$src/.github/workflows/cflite_pr.yml" <<'PYTHON' ||
+import re, sys, yaml
+action = yaml.safe_load(open(sys.argv[1]))
+yaml.safe_load(open(sys.argv[3]))
+env = action["runs"]["steps"][0]["env"]
+script = open(sys.argv[2]).read()
+for name in action["inputs"]:
+    if name == "upload-sarif":  # a step of action.yml's own
+        continue
+    passed = [k for k, v in env.items() if v == "${{ inputs.%s }}" % name]
+    assert passed, "input %s is not passed to run.sh" % name
+    assert re.search(r"\$\{?%s\b" % passed[0], script), "run.sh does not read " + passed[0]
+PYTHON
+  fail "action.yml's inputs and run.sh disagree"
+
 export ARCS_IMPL="$arcs serve" ARCS_FORMAT="session-data" ARCS_FUZZ_RUNS=100 \
   ARCS_VALIDATE="$src/vectors/spool/cases/11.1-minimal.spool" ARCS_RUN_ARGS="--timeout-cpu 20"
 action reference
