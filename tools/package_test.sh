@@ -32,6 +32,10 @@ expect_status 0 "a run from another folder" "$arcs" run --format session-data --
 grep -q "session-data: full" "$tmp/out" || fail "the installed suite is not the whole suite"
 /usr/bin/python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["implementations"][0]["summary"]["total"] > 300' \
   "$tmp/sd.json" || fail "the installed run is short of cases"
+# Every format's vectors are there: the reference, in process, holds to each of them.
+expect_status 0 "every installed vector" "$arcs" vectors
+grep -q "spool" "$tmp/out" && grep -q "mcp-record-replay" "$tmp/out" ||
+  fail "arcs vectors did not go through every format: $(tail -3 "$tmp/out")"
 valid=$root/usr/share/arcs/vectors/spool/cases/11.1-minimal.spool
 expect_status 0 "validate an installed vector" "$arcs" validate "$valid"
 if [ -f "$src/../shared/specs/spool.md" ]; then
