@@ -11,8 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <numeric>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <thread>
