@@ -302,13 +302,6 @@ void Summarize(const protocol::ImplementationHello& hello, bool cases_left_out,
   }
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // Calls each(line_number, line) for every line of `text`, the last one without its newline.
 template <typename Fn>
 void ForEachLine(std::string_view text, Fn each) {
@@ -633,14 +626,14 @@ Result<KnownFailures> ParseKnownFailures(const std::string& path, std::string_vi
     if (std::size_t hash = line.find('#'); hash != std::string_view::npos) {
       line = line.substr(0, hash);
     }
-    line = Trim(line);
+    line = TrimBlanks(line);
     if (line.empty()) return;
     KnownFailureEntry entry;
     entry.path = path;
     entry.line = number;
     if (std::size_t colon = line.find(':'); colon != std::string_view::npos) {
-      entry.implementation = std::string(Trim(line.substr(0, colon)));
-      line = Trim(line.substr(colon + 1));
+      entry.implementation = std::string(TrimBlanks(line.substr(0, colon)));
+      line = TrimBlanks(line.substr(colon + 1));
     }
     std::size_t slash = line.rfind('/');
     if (slash == std::string_view::npos || slash == 0 || slash + 1 == line.size() ||

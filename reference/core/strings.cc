@@ -31,6 +31,15 @@ std::vector<std::string_view> LinesWithEnds(std::string_view text) {
   return lines;
 }
 
+std::string_view TrimBlanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' ||
+                           text.back() == '\n')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
 namespace {
 
 // The length of the run of ASCII bytes at the start of `text`.

@@ -18,6 +18,10 @@ std::string Join(const std::vector<std::string>& items, std::string_view separat
 // may have none): joined again, the lines are the text. "" has no line.
 std::vector<std::string_view> LinesWithEnds(std::string_view text);
 
+// `text` without the spaces and tabs around it, nor the line ending after it ("\r", "\n"): one
+// line of a hand-written list, as a person means it.
+std::string_view TrimBlanks(std::string_view text);
+
 // At most max_bytes bytes of `text`, never ending inside a UTF-8 sequence, with "…" (U+2026)
 // appended when something was cut: how a message quotes text of unbounded length.
 std::string Excerpt(std::string_view text, std::size_t max_bytes);

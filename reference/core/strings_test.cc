@@ -102,6 +102,14 @@ TEST(Strings, LinesKeepTheirEndings) {
   EXPECT_EQ(LinesWithEnds("a\rb"), (Lines{"a\rb"}));
 }
 
+TEST(Strings, TrimBlanksLeavesALineAsAPersonMeantIt) {
+  EXPECT_EQ(TrimBlanks(" \tspool-1/validate  # x \r\n"), "spool-1/validate  # x");
+  EXPECT_EQ(TrimBlanks("a b"), "a b");
+  EXPECT_EQ(TrimBlanks(" \t\r\n"), "");
+  EXPECT_EQ(TrimBlanks(""), "");
+  EXPECT_EQ(TrimBlanks("\ra"), "\ra");  // only a line's ending goes, not a control before it
+}
+
 TEST(Strings, JoinPutsTheSeparatorBetweenItemsOnly) {
   EXPECT_EQ(Join({}), "");
   EXPECT_EQ(Join({"a"}), "a");

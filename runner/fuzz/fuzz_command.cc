@@ -227,15 +227,9 @@ Result<std::vector<std::string>> ReadKnownSignatures(const std::vector<std::stri
     if (!text.ok())
       return Status(text.status().code(),
                     "--known-failures " + file + ": " + text.status().message());
-    std::string_view rest = *text;
-    while (!rest.empty()) {
-      const std::size_t end = std::min(rest.find('\n'), rest.size());
-      std::string_view line = rest.substr(0, end);
-      rest.remove_prefix(std::min(end + 1, rest.size()));
-      const std::size_t first = line.find_first_not_of(" \t\r");
-      if (first == std::string_view::npos || line[first] == '#') continue;
-      line = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
-      signatures.emplace_back(line);
+    for (std::string_view line : LinesWithEnds(*text)) {
+      line = TrimBlanks(line);
+      if (!line.empty() && line.front() != '#') signatures.emplace_back(line);
     }
   }
   return signatures;
