@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake make
-  rapidjson-dev libssl-dev googletest libgtest-dev libbenchmark-dev
+  rapidjson-dev libsimdjson-dev libssl-dev googletest libgtest-dev libbenchmark-dev
   clang libclang-rt-14-dev
   python3 python3-jsonschema python3-yaml
   cmark-gfm libcmark-dev libyaml-cpp-dev libre2-dev libcpp-httplib-dev libtomlplusplus-dev

@@ -1,7 +1,7 @@
 // Strict JSON: the only way ARCS reads JSON.
 //
-// RapidJSON 1.1.0 (Debian's) does the tokenizing; this layer makes sure none of its known defects
-// decides a verdict:
+// simdjson (FrontEnd below) or RapidJSON 1.1.0 (Debian's) does the tokenizing; this layer makes
+// sure none of RapidJSON's known defects decides a verdict:
 //  - numbers: RapidJSON's own number parser is replaced (see json.cc) by a strict RFC 8259 scanner
 //    that keeps each number's exact text. 1.1.0 rejects valid numbers such as 1e400 or a 400-digit
 //    integer even with kParseNumbersAsStringsFlag, and its full-precision path misparses or
@@ -137,6 +137,16 @@ struct ParseOptions {
   BadUnicode bad_unicode = BadUnicode::kRefuse;
 };
 
+// The tokenizer under the strict layer; both decide every text alike (the same document, the same
+// error at the same offset), which json_differential_test and fuzz/json_differential_fuzzer check.
+// kSimd, the default: simdjson's stage 1 validates and indexes the text with SIMD instructions and
+// ARCS walks the index (json_simd.h); whatever that walk refuses, RapidJSON reads again and
+// reports. kRapidJson: RapidJSON's reader alone. Process-wide; ARCS_JSON_FRONT_END=rapidjson in the
+// environment selects it at start-up.
+enum class FrontEnd : std::uint8_t { kSimd, kRapidJson };
+void SetFrontEnd(FrontEnd front_end);
+FrontEnd CurrentFrontEnd();
+
 // Owns the storage of one parsed value, including its own copy of the text (strings and names
 // point into it), so the text given to Parse() need not outlive the call. Reusable: each Parse()
 // discards the previous content, and every Value of it, but keeps the memory, so parsing line
@@ -177,11 +187,17 @@ class Document {
 
  private:
   friend struct ValueBuilder;
-  struct Arena;
+
+ public:
+  struct Arena;  // defined in json_internal.h, for the front ends
+
+ private:
   bool Start(std::string_view text, const ParseOptions& options);
   // After any repair; valid_utf8: the text is known to be well-formed UTF-8.
   bool ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8);
   bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options, bool valid_utf8);
+  bool ParseWithRapidJson(char* text, std::size_t size, const ParseOptions& options,
+                          bool valid_utf8);
   bool Fail(ErrorCode code, std::size_t offset, std::string message);
   std::unique_ptr<Arena> arena_;
   Value root_;

@@ -168,11 +168,11 @@ TEST(Strings, IsValidUtf8FollowsTheWellFormedByteSequences) {
 namespace arcs {
 namespace {
 
-// JsonPlainPrefix scans 16 bytes at a time: a special byte at every offset of strings of every
-// length around that width ends the run there; every other byte, 0x20, DEL and UTF-8 included,
-// belongs to it.
+// JsonPlainPrefix scans 64 or 16 bytes at a time: a special byte at every offset of strings of
+// every length around those widths ends the run there; every other byte, 0x20, DEL and UTF-8
+// included, belongs to it.
 TEST(Strings, JsonPlainPrefixStopsAtTheFirstByteAJsonStringMustEscape) {
-  for (std::size_t length = 0; length <= 40; ++length) {
+  for (std::size_t length = 0; length <= 150; ++length) {
     const std::string plain(length, 'a');
     EXPECT_EQ(JsonPlainPrefix(plain), length);
     for (std::size_t at = 0; at < length; ++at) {
@@ -183,7 +183,8 @@ TEST(Strings, JsonPlainPrefixStopsAtTheFirstByteAJsonStringMustEscape) {
       }
     }
   }
-  const std::string_view mixed = " \x7F\xC3\xA9\xF0\x9F\x98\x80/0123456789abcdef";
+  std::string mixed;
+  for (int i = 0; i < 8; ++i) mixed += " \x7F\xC3\xA9\xF0\x9F\x98\x80/0123456789abcdef\xFF";
   EXPECT_EQ(JsonPlainPrefix(mixed), mixed.size());
 }
 

@@ -1,0 +1,262 @@
+// The SIMD front end against RapidJSON's (json.h FrontEnd), through every entry point and option
+// set (testing/json_differential.h): crafted texts aimed at the SIMD walk's own code (its escapes,
+// token ends, and the texts it refuses after decoding strings in place), every vector file of
+// every format whole and line by line, and mutations of those lines.
+#include "reference/core/testing/json_differential.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/core/io.h"
+#include "reference/core/json.h"
+#include "reference/core/json_simd.h"
+#include "reference/core/xoshiro.h"
+
+namespace arcs::json {
+namespace {
+
+using testing::FrontEndDifference;
+
+const std::vector<std::string>& CraftedTexts() {
+  static const std::vector<std::string> texts = {
+      // Values and whitespace.
+      "0",
+      "-0",
+      "1.5e-3",
+      "[]",
+      "{}",
+      " [ ] ",
+      "\t{ }\r\n",
+      "[[[]]]",
+      "{\"a\":{\"b\":[1,{}]}}",
+      "true",
+      "false",
+      "null",
+      "\"\"",
+      "[true,false,null]",
+      "[1,\"a\",{\"b\":null}]",
+      // Not JSON, at every kind of token.
+      "",
+      " ",
+      "\n\t",
+      "tru",
+      "truex",
+      "nul",
+      "nulll",
+      "f",
+      "[tru]",
+      "[true x]",
+      "1x",
+      "-",
+      "--1",
+      "01",
+      "1.",
+      "1.e3",
+      "1e",
+      "1e+",
+      ".5",
+      "+1",
+      "1 2",
+      "\"a\" \"b\"",
+      "[1,]",
+      "[,1]",
+      "{,}",
+      "{\"a\" 1}",
+      "{\"a\":}",
+      "{\"a\":1,}",
+      "{1:2}",
+      "[1 2]",
+      "]",
+      "}",
+      "[}",
+      "{]",
+      ":",
+      ",",
+      "[1,2",
+      "{\"a\":1",
+      "\"abc",
+      "tr\"ue\"",
+      "1\"a\"",
+      "[\"a\":1]",
+      "{\"a\",1}",
+      "{\"a\":1:2}",
+      "1e400",
+      "-1e-400",
+      std::string(400, '7'),
+      "[1e999,2]",
+      // Strings: escapes of every kind, pairs, and what RapidJSON must decide.
+      "\"\\\" \\\\ \\/ \\b \\f \\n \\r \\t\"",
+      "\"\\u0041\\u00e9\\u20ac\\ud83d\\ude00\"",
+      "\"\\u0000\"",
+      "\"a\\u0000b\"",
+      "\"\\uD800\"",
+      "\"\\uDC00\"",
+      "\"\\uD800\\u0041\"",
+      "\"\\uD800\\uD800\"",
+      "\"\\uD800x\"",
+      "\"\\u12\"",
+      "\"\\u12G4\"",
+      "\"\\x\"",
+      "\"\\\"",
+      "\"\\",
+      "\"\\u",
+      "\"\\uD800\\u\"",
+      "\"\\uDBFF\\uDFFF\"",
+      "\"a\\nb\\u00",
+      "\"{[:,]}\"",
+      "\"\\n\\udc00\"",
+      "\"\\n\\udc00\\x\"",
+      "\"\\n\\x\"",
+      "\"ab\\ncd\\\"ef\\q\"",
+      // Refusals after strings were decoded in place.
+      "[\"a\\nb\", 1x]",
+      "{\"a\\\"\":1,}",
+      "[\"\\u00e9\\n\",\"x\\ty\", tru]",
+      "[\"\\n\"] 1",
+      "{\"k\\n\":\"v\\t\",\"k\\n\":1, }",
+      "[\"\\n\",\"\\uDC00\"]",
+      "[\"\\n\",\"\\n\\uD800\"]",
+      "{\"\\u0061\":1,\"a\":2}",
+      "{\"a\":1,\"a\":2,\"a\":3}",
+      // Raw bytes: control characters, NUL, ill-formed UTF-8, overlong forms, surrogates.
+      std::string("\"a\x01\""),
+      std::string("\"\x1f\""),
+      std::string("[\"a\",\x01]"),
+      std::string("\"a\0b\"", 5),
+      std::string("[1,\0]", 5),
+      "\"\xff\"",
+      "\"\xc0\xaf\"",
+      "\"\xed\xa0\x80\"",
+      "\"\xf4\x90\x80\x80\"",
+      "[\"\xe2\x82\"]",
+      "\"\xe2\x82\xac\"",
+      "\xef\xbb\xbf[]",
+      "[\"\\n\",\"\xff\"]",
+      // Bounds: depth 3 and 5 values are among the option sets.
+      "[[[1]]]",
+      "[[[[1]]]]",
+      "{\"a\":{\"b\":{\"c\":{}}}}",
+      "[1,2,3,4]",
+      "[1,2,3,4,5]",
+      "[\"\\n\",[[[\"\\t\"]]]]",
+      "[\"\\n\",1,2,3,4,5]",
+  };
+  return texts;
+}
+
+TEST(JsonFrontEnds, DecideCraftedTextsAlike) {
+  for (const std::string& text : CraftedTexts()) {
+    EXPECT_EQ(FrontEndDifference(text), "") << "text: " << text;
+  }
+}
+
+// The agreement above would hold as well if the SIMD walk refused every text: it must decide valid
+// texts itself, and reach its refusal after decoding strings in place.
+TEST(JsonFrontEnds, SimdWalkDecidesValidTextsItself) {
+  const internal::SimdCounts before = internal::ThisThreadSimdCounts();
+  Document doc;
+  for (const char* text :
+       {"[1,\"a\\n\",{\"b\":null}]", "\"\\ud83d\\ude00\"", "{\"a\":1,\"a\":2}"}) {
+    EXPECT_TRUE(doc.Parse(text)) << text;
+  }
+  EXPECT_FALSE(doc.Parse("[\"a\\nb\", 1x]"));
+  EXPECT_FALSE(doc.Parse("[1, 1x]"));
+  const internal::SimdCounts& after = internal::ThisThreadSimdCounts();
+  EXPECT_EQ(after.accepted - before.accepted, 3u);
+  EXPECT_EQ(after.neutralized - before.neutralized, 1u);
+  EXPECT_EQ(after.refused - before.refused, 1u);
+}
+
+// Long strings cross simdjson's 64-byte blocks and our 16-byte scans at every alignment.
+TEST(JsonFrontEnds, DecideLongStringsAlike) {
+  for (std::size_t length = 0; length < 300; length += 7) {
+    const std::string plain(length, 'x');
+    std::string escaped;
+    for (std::size_t i = 0; i < length; ++i) escaped += i % 5 == 0 ? "\\n" : "y";
+    for (const std::string& text :
+         {"\"" + plain + "\"", "[\"" + escaped + "\",\"" + plain + "\"]",
+          "{\"" + escaped + "\":\"" + escaped + "\\x\"}", "[\"" + escaped + "\"," + plain + "]"}) {
+      EXPECT_EQ(FrontEndDifference(text), "") << "text: " << text;
+    }
+  }
+}
+
+std::vector<std::string> VectorFiles() {
+  const char* root = std::getenv("ARCS_SOURCE_DIR");
+  std::vector<std::string> files;
+  if (root == nullptr) return files;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::filesystem::path(root) / "vectors")) {
+    if (entry.is_regular_file()) files.push_back(entry.path().string());
+  }
+  return files;
+}
+
+std::vector<std::string_view> Lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+TEST(JsonFrontEnds, DecideEveryVectorFileAndLineAlike) {
+  const std::vector<std::string> files = VectorFiles();
+  ASSERT_GT(files.size(), 1000u) << "ARCS_SOURCE_DIR/vectors not found";
+  std::size_t texts = 0;
+  for (const std::string& path : files) {
+    Result<std::string> bytes = ReadFile(path);
+    ASSERT_TRUE(bytes.ok()) << path;
+    EXPECT_EQ(FrontEndDifference(*bytes), "") << path;
+    ++texts;
+    if (bytes->find('\n') + 1 >= bytes->size()) continue;  // one line: done above
+    for (std::string_view line : Lines(*bytes)) {
+      EXPECT_EQ(FrontEndDifference(line), "") << path << ": " << line.substr(0, 200);
+      ++texts;
+    }
+  }
+  EXPECT_GT(texts, files.size());
+}
+
+// Lines of the vectors with a few bytes changed, inserted or removed: mostly texts that are not
+// JSON, at every kind of place, after every kind of string.
+TEST(JsonFrontEnds, DecideMutatedVectorLinesAlike) {
+  std::vector<std::string> lines;
+  for (const std::string& path : VectorFiles()) {
+    Result<std::string> bytes = ReadFile(path);
+    if (!bytes.ok() || bytes->size() > 64 * 1024) continue;
+    for (std::string_view line : Lines(*bytes)) lines.emplace_back(line);
+  }
+  ASSERT_FALSE(lines.empty());
+  static constexpr char kBytes[] = "{}[]:,\"\\ \nux01-e.tfn\x01\x80\xff";
+  Xoshiro256 random(29);
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = lines[random.Next() % lines.size()];
+    for (int edits = 1 + static_cast<int>(random.Next() % 3); edits > 0; --edits) {
+      const std::size_t at = text.empty() ? 0 : random.Next() % text.size();
+      const char byte = kBytes[random.Next() % (sizeof kBytes - 1)];
+      switch (random.Next() % 3) {
+        case 0:
+          if (!text.empty()) text[at] = byte;
+          break;
+        case 1:
+          text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), byte);
+          break;
+        default:
+          if (!text.empty()) text.erase(at, 1);
+      }
+    }
+    EXPECT_EQ(FrontEndDifference(text), "") << "text: " << text.substr(0, 300);
+  }
+}
+
+}  // namespace
+}  // namespace arcs::json

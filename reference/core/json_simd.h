@@ -1,0 +1,41 @@
+// Internal to reference/core's JSON parser: the SIMD front end. simdjson's stage 1 (Debian's
+// libsimdjson) validates the UTF-8 of the whole text, finds every string's extent and control
+// characters, and indexes every structural character and token start; a walk over that index then
+// applies ARCS's strict grammar and feeds the same ValueBuilder as RapidJSON's reader. It only
+// accepts: whatever it refuses, RapidJSON parses again and reports (rule, offset, message), so the
+// two front ends give the same errors by construction and the same documents by test
+// (json_differential_test.cc, fuzz/json_differential_fuzzer.cc).
+#ifndef ARCS_REFERENCE_CORE_JSON_SIMD_H_
+#define ARCS_REFERENCE_CORE_JSON_SIMD_H_
+
+#include <cstddef>
+
+#include "reference/core/json_internal.h"
+
+namespace arcs::json::internal {
+
+enum class SimdOutcome : std::uint8_t {
+  kAccepted,     // builder->values.back() is the root
+  kRefused,      // the text is as it was given
+  kNeutralized,  // strings decoded in place before the refusal were filled with 'a': the text is
+                 // one RapidJSON refuses exactly as the original (the same error at the same
+                 // offset), though not the original
+};
+
+// Parses text[0, size), NUL-terminated, decoding strings in place (never when stream->read_only:
+// such a text has no backslash). The builder has been Reset for the text.
+SimdOutcome ParseWithSimd(char* text, std::size_t size, ValueBuilder* builder, TextStream* stream);
+
+// How this thread's texts came out of ParseWithSimd, by SimdOutcome: what the walk decided itself
+// and what it left to RapidJSON (for tests and benchmarks: a walk that refused everything would
+// still agree with RapidJSON on every text).
+struct SimdCounts {
+  std::uint64_t accepted = 0;
+  std::uint64_t refused = 0;
+  std::uint64_t neutralized = 0;
+};
+const SimdCounts& ThisThreadSimdCounts();
+
+}  // namespace arcs::json::internal
+
+#endif  // ARCS_REFERENCE_CORE_JSON_SIMD_H_
