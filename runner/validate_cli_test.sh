@@ -503,7 +503,20 @@ grep -q "is a FIFO" "$tmp/err"; check "lightbox verify FIFO says so" 0 $?
 "$arcs" lightbox nope > /dev/null 2>&1; check "unknown verb" 2 $?
 "$arcs" lightbox verify "$tmp/missing" > /dev/null 2>&1; check "verify missing" 2 $?
 "$arcs" lightbox --help | grep -q "^  verify  "; check "lightbox help" 0 $?
-"$arcs" lightbox verify --help | grep -q "arcs lightbox verify SESSION"; check "lightbox verify help" 0 $?
+"$arcs" lightbox verify --help | grep -q "arcs lightbox verify \[-j N\] SESSION"
+check "lightbox verify help" 0 $?
+# -j N: the same verdict with N threads (reference/lightbox's test compares them event by event).
+lb=$root/vectors/lightbox/cases
+for j in "-j 1" "-j 3" "-j2"; do
+  # shellcheck disable=SC2086 # two words on purpose
+  "$arcs" lightbox verify $j "$lb/chain-valid" > "$tmp/out"; check "verify $j intact exit" 0 $?
+  check "verify $j intact" "$("$arcs" lightbox verify "$lb/chain-valid")" "$(cat "$tmp/out")"
+done
+for j in "-j 0" "-j x" "-j"; do
+  # shellcheck disable=SC2086
+  "$arcs" lightbox verify $j "$lb/chain-valid" > /dev/null 2> "$tmp/err"; check "verify $j" 2 $?
+  grep -q "^arcs lightbox verify: -j takes a thread count" "$tmp/err"; check "verify $j says why" 0 $?
+done
 # arcs model-io hash: Node's hash of a valid session (the spec's code, tools/node); an invalid one
 # has none, and its violations are printed; `arcs validate` knows the file by its name and by its
 # content.

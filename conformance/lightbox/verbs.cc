@@ -3,7 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "reference/core/io.h"
 #include "reference/lightbox/lightbox.h"
@@ -11,12 +15,13 @@
 namespace arcs::conformance::lightbox {
 namespace {
 
-constexpr char kVerifyHelp[] = R"(usage: arcs lightbox verify SESSION
+constexpr char kVerifyHelp[] = R"(usage: arcs lightbox verify [-j N] SESSION
 
 Checks the hash chain of SESSION (a session folder, or its events.jsonl): every event's hash is
 the SHA-256 of its canonical form, the first prev_hash is null and every other one the previous
 event's hash. Prints "intact: N events", or the first broken event (0-based), its line and why
 (content changed, events inserted, reordered or deleted before it).
+  -j N   threads that parse and hash events (default: one per core); the verdict is the same
 Exit status: 0 intact, 1 broken, 2 on usage or I/O errors.
 )";
 
@@ -46,12 +51,41 @@ std::optional<int> OpenEvents(const std::vector<std::string>& args, VerbOutput* 
   return *fd;
 }
 
-VerbOutput Verify(const std::vector<std::string>& args) {
+// Takes "-j N" (or "-jN") out of args: the thread count, 0 when absent, nullopt when malformed.
+std::optional<unsigned> TakeThreads(std::vector<std::string>* args) {
+  for (std::size_t i = 0; i < args->size(); ++i) {
+    const std::string& a = (*args)[i];
+    if (!a.starts_with("-j")) continue;
+    const bool separate = a == "-j";
+    if (separate && i + 1 == args->size()) return std::nullopt;
+    const std::string value = separate ? (*args)[i + 1] : a.substr(2);
+    unsigned threads = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), threads);
+    if (error != std::errc() || end != value.data() + value.size() || threads == 0 ||
+        threads > 1024) {
+      return std::nullopt;
+    }
+    args->erase(args->begin() + static_cast<std::ptrdiff_t>(i),
+                args->begin() + static_cast<std::ptrdiff_t>(i + (separate ? 2 : 1)));
+    return threads;
+  }
+  return 0u;
+}
+
+VerbOutput Verify(const std::vector<std::string>& given) {
   VerbOutput output;
+  std::vector<std::string> args = given;
+  const std::optional<unsigned> threads = TakeThreads(&args);
+  if (!threads) {
+    output.err.push_back("-j takes a thread count from 1 to 1024; see --help");
+    output.exit_code = 2;
+    return output;
+  }
   const std::optional<int> fd = OpenEvents(args, &output);
   if (!fd) return output;
   jsonl::FdSource events(*fd);
-  Result<arcs::lightbox::ChainVerdict> verdict = arcs::lightbox::Verify(&events, {});
+  Result<arcs::lightbox::ChainVerdict> verdict = arcs::lightbox::Verify(
+      &events, {}, *threads ? *threads : arcs::lightbox::DefaultVerifyThreads());
   ::close(*fd);
   if (!verdict.ok()) {
     output.err.push_back(verdict.status().message());

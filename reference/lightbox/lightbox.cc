@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
+#include <future>
 #include <limits>
 #include <optional>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "reference/core/canonical.h"
 #include "reference/core/sha256.h"
+#include "reference/core/worker_pool.h"
 
 namespace arcs::lightbox {
 namespace {
@@ -21,6 +26,37 @@ struct ReadEvent {
   std::string problem;
 };
 
+// One event's line parsed into `document`: the event, or null and why there is none.
+const json::Value* ParseEvent(const jsonl::Line& line, const Limits& limits,
+                              json::Document* document, std::string* problem) {
+  if (line.too_long) {
+    *problem = "line " + std::to_string(line.number) + " is longer than " +
+               std::to_string(limits.max_line_bytes) + " bytes (max_line_bytes)";
+  } else if (!document->Parse(line.text, ParseOptionsFor(limits))) {
+    *problem = "line " + std::to_string(line.number) + " is not JSON: " + document->error().message;
+  } else if (!document->root().is_object()) {
+    *problem = "line " + std::to_string(line.number) + " is not a JSON object";
+  } else {
+    return &document->root();
+  }
+  return nullptr;
+}
+
+// The next line that is an event (blank lines are skipped), or false at the end; a Status for I/O
+// errors and for max_events (`count`: the events read so far).
+Result<bool> NextEventLine(jsonl::LineReader* lines, const Limits& limits, std::uint64_t count,
+                           jsonl::Line* line) {
+  do {
+    Result<bool> more = lines->Next(line);
+    if (!more.ok() || !*more) return more;
+  } while (!line->too_long && jsonl::IsBlank(line->text));
+  if (count == limits.max_events) {
+    return Status(StatusCode::kLimitExceeded,
+                  "more than " + std::to_string(limits.max_events) + " events (max_events)");
+  }
+  return true;
+}
+
 // Reads the events of events.jsonl one by one, skipping blank lines, into one reused Document.
 class EventReader {
  public:
@@ -30,26 +66,10 @@ class EventReader {
   // False at the end; a Status for I/O errors and max_events.
   Result<bool> Next(ReadEvent* event) {
     jsonl::Line line;
-    do {
-      Result<bool> more = lines_.Next(&line);
-      if (!more.ok() || !*more) return more;
-    } while (!line.too_long && jsonl::IsBlank(line.text));
-    if (count_ == limits_.max_events) {
-      return Status(StatusCode::kLimitExceeded,
-                    "more than " + std::to_string(limits_.max_events) + " events (max_events)");
-    }
+    Result<bool> more = NextEventLine(&lines_, limits_, count_, &line);
+    if (!more.ok() || !*more) return more;
     *event = ReadEvent{count_++, nullptr, ""};
-    if (line.too_long) {
-      event->problem = "line " + std::to_string(line.number) + " is longer than " +
-                       std::to_string(limits_.max_line_bytes) + " bytes (max_line_bytes)";
-    } else if (!document_.Parse(line.text, ParseOptionsFor(limits_))) {
-      event->problem =
-          "line " + std::to_string(line.number) + " is not JSON: " + document_.error().message;
-    } else if (!document_.root().is_object()) {
-      event->problem = "line " + std::to_string(line.number) + " is not a JSON object";
-    } else {
-      event->value = &document_.root();
-    }
+    event->value = ParseEvent(line, limits_, &document_, &event->problem);
     return true;
   }
 
@@ -110,49 +130,82 @@ std::string WithLink(const json::Value& event, const std::string& prev_hash) {
   return out;
 }
 
+// What the chain check needs of one event. Taken where the event is read (by a worker, when
+// verification runs in parallel), so that the check itself, in order, touches no JSON.
+struct EventFacts {
+  std::string problem;  // why there is no event (not JSON, too long, not an object)
+  bool readable = false;
+  std::optional<std::string> hash;  // "hash" (the last one), when a string
+  enum class Prev : std::uint8_t { kMissing, kNull, kString, kOther } prev = Prev::kMissing;
+  std::string prev_hash;                        // "prev_hash" (the last one), when a string
+  std::optional<Result<std::string>> computed;  // EventHash, when it was asked for
+};
+
+EventFacts FactsOf(const json::Value* event, std::string_view problem, bool hash_it) {
+  EventFacts facts;
+  if (!event) {
+    facts.problem = std::string(problem);
+    return facts;
+  }
+  facts.readable = true;
+  const json::Value* hash = event->FindLast("hash");
+  if (hash && hash->is_string()) facts.hash = std::string(hash->text());
+  if (const json::Value* prev = event->FindLast("prev_hash")) {
+    facts.prev = prev->is_null()     ? EventFacts::Prev::kNull
+                 : prev->is_string() ? EventFacts::Prev::kString
+                                     : EventFacts::Prev::kOther;
+    if (prev->is_string()) facts.prev_hash = std::string(prev->text());
+  }
+  if (hash_it) facts.computed = EventHash(*event);
+  return facts;
+}
+
 }  // namespace
 
 struct ChainChecker::State {
+  // Whether the next event's computed hash decides anything: not once the chain broke.
+  bool NeedsHash() const { return verdict.intact() && !lookahead; }
+
   // Checks event `index` against the chain so far; records the first break.
-  void Check(std::uint64_t index, const json::Value* event, std::string_view problem) {
-    const json::Value* hash = event ? event->FindLast("hash") : nullptr;
-    const json::Value* prev = event ? event->FindLast("prev_hash") : nullptr;
-    stored.push_back(hash && hash->is_string() ? Prefix(hash->text()) : 0);
-    if (lookahead && hash && hash->is_string() && hash->text() == *lookahead) {
+  void Check(std::uint64_t index, const EventFacts& event) {
+    stored.push_back(event.hash ? Prefix(*event.hash) : 0);
+    if (lookahead && event.hash && *event.hash == *lookahead) {
       Fail(Break::kReordered,
            "its prev_hash names event " + std::to_string(index) + ", which comes after it");
       lookahead.reset();
     }
-    if (!verdict.intact() || lookahead) return;
+    if (!NeedsHash()) return;
     at = index;
-    if (!event) return Fail(Break::kUnreadable, std::string(problem));
-    if (!hash || !hash->is_string() || !prev || !(prev->is_null() || prev->is_string())) {
+    if (!event.readable) return Fail(Break::kUnreadable, event.problem);
+    using Prev = EventFacts::Prev;
+    if (!event.hash || event.prev == Prev::kMissing || event.prev == Prev::kOther) {
       return Fail(Break::kNoHash,
                   "it has no string \"hash\", or no \"prev_hash\" that is null or a string");
     }
-    Result<std::string> computed = EventHash(*event);
+    const Result<std::string>& computed = *event.computed;
     if (!computed.ok()) return Fail(Break::kUnreadable, computed.status().message());
-    if (*computed != hash->text()) {
+    if (*computed != *event.hash) {
       return Fail(Break::kContentChanged,
                   "its stored hash is not the hash of its content (" + *computed + ")");
     }
-    CheckLink(index, *prev);
-    previous_hash = std::string(hash->text());
+    CheckLink(index, event);
+    previous_hash = *event.hash;
   }
 
-  void CheckLink(std::uint64_t index, const json::Value& prev) {
+  void CheckLink(std::uint64_t index, const EventFacts& event) {
+    const bool prev_null = event.prev == EventFacts::Prev::kNull;
     if (index == 0) {
-      if (!prev.is_null()) {
+      if (!prev_null) {
         Fail(Break::kStartsMidChain,
              "the first event's prev_hash is not null: the events before it were deleted");
       }
       return;
     }
-    if (prev.is_null()) {
+    if (prev_null) {
       return Fail(Break::kReordered, "its prev_hash is null, as only the first event's may be");
     }
-    if (prev.text() == previous_hash) return;
-    const std::uint64_t target = Prefix(prev.text());
+    if (event.prev_hash == previous_hash) return;
+    const std::uint64_t target = Prefix(event.prev_hash);
     for (std::uint64_t j = 0; j + 1 < index; ++j) {
       if (stored[j] == target) {
         return Fail(Break::kInserted, "its prev_hash names event " + std::to_string(j) +
@@ -160,7 +213,7 @@ struct ChainChecker::State {
                                           ": the events between were inserted");
       }
     }
-    lookahead = std::string(prev.text());  // later in the file (reordered), or nowhere (deleted)
+    lookahead = event.prev_hash;  // later in the file (reordered), or nowhere (deleted)
   }
 
   void Fail(Break kind, std::string why) {
@@ -180,7 +233,7 @@ ChainChecker::ChainChecker() : state_(std::make_unique<State>()) {}
 ChainChecker::~ChainChecker() = default;
 
 void ChainChecker::Add(const json::Value* event, std::string_view problem) {
-  state_->Check(state_->verdict.events++, event, problem);
+  state_->Check(state_->verdict.events++, FactsOf(event, problem, state_->NeedsHash()));
 }
 
 ChainVerdict ChainChecker::Finish() {
@@ -258,6 +311,81 @@ Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits) {
                             chain.Add(event, problem);
                           });
   if (!s.ok()) return s;
+  return chain.Finish();
+}
+
+namespace {
+
+// Events for a worker: lines copied out of the reader, then each one's facts.
+struct Batch {
+  static constexpr std::size_t kBytes = 1 << 20;
+  static constexpr std::size_t kLines = 4096;
+  std::string bytes;
+  std::vector<jsonl::Line> lines;  // text is empty: its bytes are bytes[offset_in_batch...]
+  std::vector<std::size_t> starts;
+  std::vector<EventFacts> facts;
+
+  bool full() const { return bytes.size() >= kBytes || lines.size() >= kLines; }
+  void Add(const jsonl::Line& line) {
+    starts.push_back(bytes.size());
+    bytes.append(line.text);
+    lines.push_back(line);
+    lines.back().text = {};
+  }
+  void ComputeFacts(const Limits& limits) {
+    thread_local json::Document document;
+    facts.reserve(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      jsonl::Line line = lines[i];
+      const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : bytes.size();
+      line.text = std::string_view(bytes).substr(starts[i], end - starts[i]);
+      std::string problem;
+      const json::Value* event = ParseEvent(line, limits, &document, &problem);
+      facts.push_back(FactsOf(event, problem, /*hash_it=*/true));
+    }
+  }
+};
+
+}  // namespace
+
+unsigned DefaultVerifyThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// The reader (this thread) copies lines into batches, `threads` workers parse and hash them, and
+// the chain is checked here in order as batches complete. At most 2 batches a worker are held, so
+// memory stays a constant (about 2 MiB a worker) plus the longest line. Every event is hashed,
+// also past a break (the sequential Verify stops hashing there): the verdict is the same.
+Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits, unsigned threads) {
+  if (threads <= 1) return Verify(events, limits);
+  jsonl::LineReader lines(events, LineOptionsFor(limits));
+  ChainChecker chain;
+  std::deque<std::pair<std::unique_ptr<Batch>, std::future<void>>> in_flight;
+  // Declared last, so destroyed first: its threads finish the batches in flight before those are
+  // freed (on an early return).
+  WorkerPool workers(threads);
+  auto check_oldest = [&] {
+    in_flight.front().second.get();
+    for (const EventFacts& facts : in_flight.front().first->facts) {
+      chain.state_->Check(chain.state_->verdict.events++, facts);
+    }
+    in_flight.pop_front();
+  };
+  auto submit = [&](std::unique_ptr<Batch> batch) {
+    Batch* work = batch.get();
+    in_flight.emplace_back(std::move(batch),
+                           workers.Submit([work, &limits] { work->ComputeFacts(limits); }));
+    if (in_flight.size() >= 2 * threads) check_oldest();
+  };
+  auto batch = std::make_unique<Batch>();
+  jsonl::Line line;
+  for (std::uint64_t count = 0;; ++count) {
+    Result<bool> more = NextEventLine(&lines, limits, count, &line);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    batch->Add(line);
+    if (batch->full()) submit(std::exchange(batch, std::make_unique<Batch>()));
+  }
+  submit(std::move(batch));
+  while (!in_flight.empty()) check_oldest();
   return chain.Finish();
 }
 

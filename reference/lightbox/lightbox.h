@@ -87,6 +87,7 @@ class ChainChecker {
   ChainVerdict Finish();
 
  private:
+  friend Result<ChainVerdict> Verify(jsonl::ByteSource*, const Limits&, unsigned);
   struct State;
   std::unique_ptr<State> state_;
 };
@@ -95,6 +96,11 @@ class ChainChecker {
 // to the previous event's hash, each hash equal to the computed one. Blank lines are skipped (a
 // trailing newline is not an event). Status only for I/O errors and limits.
 Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits);
+// The same verdict with `threads` threads parsing and hashing events (each event's hash is
+// independent of the chain), the chain checked in order; 1 is the one-thread Verify above.
+Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits, unsigned threads);
+// The cores this machine has: the default of `arcs lightbox verify -j`.
+unsigned DefaultVerifyThreads();
 
 // Calls on_event(index, hash or the reason there is none) for each event, in order.
 Status HashEach(jsonl::ByteSource* events, const Limits& limits,

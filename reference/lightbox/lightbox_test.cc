@@ -119,8 +119,8 @@ TEST(LightboxVerify, NamesTheFirstBrokenEventAndWhy) {
   };
   for (const Case& c : cases) {
     const ChainVerdict verdict = Verified(Join(c.lines));
-    EXPECT_EQ(BreakName(verdict.first_break), BreakName(c.expected)) << c.name << ": "
-                                                                     << verdict.reason;
+    EXPECT_EQ(BreakName(verdict.first_break), BreakName(c.expected))
+        << c.name << ": " << verdict.reason;
     EXPECT_EQ(verdict.first_broken, c.index) << c.name << ": " << verdict.reason;
     EXPECT_EQ(verdict.events, c.lines.size()) << c.name;
   }
@@ -130,6 +130,60 @@ TEST(LightboxVerify, AnEmptyFileIsAnIntactChainOfNoEvents) {
   const ChainVerdict verdict = Verified("");
   EXPECT_TRUE(verdict.intact());
   EXPECT_EQ(verdict.events, 0u);
+}
+
+// Parallel verification must say exactly what the one-thread Verify says: the same verdict, or
+// the same Status. Breaks fall at, near and far from the worker batches' edges (4096 events), and
+// the chain goes on past them (a parallel verifier hashes those events too).
+TEST(LightboxVerify, InParallelGivesTheOneThreadVerdict) {
+  const std::vector<std::string> lines = Lines(Chain(9000));
+  std::vector<std::vector<std::string>> files = {lines, {}, {lines[0]}};
+  for (const std::size_t at : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096},
+                               std::size_t{4097}, std::size_t{8999}}) {
+    std::vector<std::string> edited = lines;
+    edited[at].replace(edited[at].find(R"("tool":"t")"), 10, R"("tool":"u")");
+    files.push_back(edited);
+    std::vector<std::string> unreadable = lines;
+    unreadable[at] = "{";
+    files.push_back(unreadable);
+    if (at > 0) {
+      std::vector<std::string> deleted = lines;
+      deleted.erase(deleted.begin() + static_cast<std::ptrdiff_t>(at));
+      files.push_back(deleted);
+      std::vector<std::string> reordered = lines;
+      std::swap(reordered[at - 1], reordered[at]);
+      files.push_back(reordered);
+    }
+  }
+  std::vector<std::string> blank_lines = lines;
+  for (std::size_t i = 0; i < blank_lines.size(); i += 3) blank_lines[i] += "\n";
+  files.push_back(blank_lines);
+  for (const std::vector<std::string>& file : files) {
+    const std::string text = Join(file);
+    const ChainVerdict one = Verified(text);
+    for (const unsigned threads : {2u, 3u}) {
+      jsonl::MemorySource source(text);
+      Result<ChainVerdict> many = Verify(&source, {}, threads);
+      ASSERT_TRUE(many.ok()) << many.status().message();
+      EXPECT_EQ(many->events, one.events) << threads;
+      EXPECT_EQ(BreakName(many->first_break), BreakName(one.first_break)) << one.reason;
+      EXPECT_EQ(many->first_broken, one.first_broken) << one.reason;
+      EXPECT_EQ(many->reason, one.reason) << threads;
+    }
+  }
+}
+
+TEST(LightboxVerify, InParallelStopsAtTheLimitsTheOneThreadVerifyStopsAt) {
+  const std::string text = Chain(5000);
+  Limits limits;
+  limits.max_events = 4500;
+  jsonl::MemorySource one_source(text);
+  const Result<ChainVerdict> one = Verify(&one_source, limits);
+  jsonl::MemorySource many_source(text);
+  const Result<ChainVerdict> many = Verify(&many_source, limits, 2);
+  ASSERT_FALSE(one.ok());
+  EXPECT_EQ(many.status().code(), one.status().code());
+  EXPECT_EQ(many.status().message(), one.status().message());
 }
 
 }  // namespace

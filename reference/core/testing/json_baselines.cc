@@ -1,0 +1,81 @@
+#include "reference/core/testing/json_baselines.h"
+
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+#include <simdjson.h>
+
+namespace arcs::json::testing {
+
+struct RapidJsonSaxNull::State {
+  rapidjson::Reader reader;  // reused: its parse stack is allocated once
+  rapidjson::BaseReaderHandler<> handler;
+};
+
+RapidJsonSaxNull::RapidJsonSaxNull() : state_(std::make_unique<State>()) {}
+RapidJsonSaxNull::~RapidJsonSaxNull() = default;
+
+bool RapidJsonSaxNull::Parse(const char* text, std::size_t size) {
+  rapidjson::MemoryStream stream(text, size);
+  return !state_->reader.Parse<rapidjson::kParseDefaultFlags>(stream, state_->handler).IsError();
+}
+
+struct SimdjsonOnDemandCount::State {
+  simdjson::ondemand::parser parser;
+};
+
+SimdjsonOnDemandCount::SimdjsonOnDemandCount() : state_(std::make_unique<State>()) {}
+SimdjsonOnDemandCount::~SimdjsonOnDemandCount() = default;
+
+std::string SimdjsonOnDemandCount::Padded(std::string_view bytes) {
+  std::string padded(bytes);
+  padded.append(simdjson::SIMDJSON_PADDING, ' ');
+  return padded;
+}
+
+namespace {
+
+// Every value under `value`, itself included; -1 on an error. Recursion is bounded by simdjson's
+// own depth limit.
+template <typename V>
+std::int64_t CountValues(V&& value) {
+  simdjson::ondemand::json_type type;
+  if (value.type().get(type) != simdjson::SUCCESS) return -1;
+  std::int64_t count = 1;
+  if (type == simdjson::ondemand::json_type::object) {
+    simdjson::ondemand::object object;
+    if (value.get_object().get(object) != simdjson::SUCCESS) return -1;
+    for (auto field : object) {
+      simdjson::ondemand::value member;
+      if (field.value().get(member) != simdjson::SUCCESS) return -1;
+      const std::int64_t n = CountValues(member);
+      if (n < 0) return -1;
+      count += n;
+    }
+  } else if (type == simdjson::ondemand::json_type::array) {
+    simdjson::ondemand::array array;
+    if (value.get_array().get(array) != simdjson::SUCCESS) return -1;
+    for (auto item : array) {
+      simdjson::ondemand::value element;
+      if (item.get(element) != simdjson::SUCCESS) return -1;
+      const std::int64_t n = CountValues(element);
+      if (n < 0) return -1;
+      count += n;
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+std::int64_t SimdjsonOnDemandCount::Count(const std::string& buffer, const char* text,
+                                          std::size_t size) {
+  const std::size_t room = static_cast<std::size_t>(buffer.data() + buffer.size() - text);
+  simdjson::ondemand::document document;
+  if (state_->parser.iterate(simdjson::padded_string_view(text, size, room)).get(document) !=
+      simdjson::SUCCESS) {
+    return -1;
+  }
+  return CountValues(document);
+}
+
+}  // namespace arcs::json::testing

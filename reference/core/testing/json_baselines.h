@@ -1,0 +1,62 @@
+// What the benchmarks measure ARCS's readers against, over the same bytes in the same process:
+// RapidJSON's SAX reader with a handler that does nothing, and simdjson's On Demand API counting
+// every value (the tokenizer ceiling: a strict reader that builds a document cannot beat it).
+// For reference/<format>/benchmark/.
+#ifndef ARCS_REFERENCE_CORE_TESTING_JSON_BASELINES_H_
+#define ARCS_REFERENCE_CORE_TESTING_JSON_BASELINES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace arcs::json::testing {
+
+// Calls f(line, size) for each '\n'-terminated line of bytes (and a final unterminated one).
+template <typename F>
+void ForEachLine(std::string_view bytes, F&& f) {
+  const char* p = bytes.data();
+  const char* const end = p + bytes.size();
+  while (p < end) {
+    const char* nl =
+        static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* const stop = nl ? nl : end;
+    f(p, static_cast<std::size_t>(stop - p));
+    p = stop + 1;
+  }
+}
+
+// RapidJSON 1.1.0's reader, kParseDefaultFlags, a do-nothing handler: false when it refuses.
+class RapidJsonSaxNull {
+ public:
+  RapidJsonSaxNull();
+  ~RapidJsonSaxNull();
+  bool Parse(const char* text, std::size_t size);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// simdjson On Demand over texts inside one buffer that has simdjson's padding after its end (see
+// Padded): counts every value, containers included, reading each scalar's type only. Returns the
+// count, or -1 when simdjson refuses the text.
+class SimdjsonOnDemandCount {
+ public:
+  SimdjsonOnDemandCount();
+  ~SimdjsonOnDemandCount();
+  // text[0, size) lies inside `buffer`, which Padded() made.
+  std::int64_t Count(const std::string& buffer, const char* text, std::size_t size);
+  // `bytes` followed by the padding simdjson reads past a text's end.
+  static std::string Padded(std::string_view bytes);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace arcs::json::testing
+
+#endif  // ARCS_REFERENCE_CORE_TESTING_JSON_BASELINES_H_
