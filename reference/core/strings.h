@@ -50,7 +50,7 @@ std::string PrintableDocument(std::string_view text);
 std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 
 // Whether `text` is well-formed UTF-8 (Unicode §3.9 table 3-7: no overlong form, no surrogate,
-// nothing past U+10FFFF, no truncated sequence). Runs of ASCII are checked 16 bytes at a time.
+// nothing past U+10FFFF, no truncated sequence), checked with SIMD instructions.
 bool IsValidUtf8(std::string_view text);
 
 // `text` with each byte that begins no well-formed sequence replaced by U+FFFD (EF BF BD): one

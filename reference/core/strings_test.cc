@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "reference/core/xoshiro.h"
+
 namespace arcs {
 namespace {
 
@@ -160,6 +162,30 @@ TEST(Strings, IsValidUtf8FollowsTheWellFormedByteSequences) {
         "0123456789abcdef\xE2\x82", "0123456789abcdefX\xBF"}) {
     EXPECT_FALSE(IsValidUtf8(bad)) << testing::PrintToString(bad);
   }
+}
+
+// IsValidUtf8 (simdjson's validator) against ReplaceIllFormedUtf8's own byte-by-byte reading of
+// table 3-7: a text is valid exactly when nothing in it is replaced. Random texts of lead,
+// continuation and ASCII bytes, at lengths that cross SIMD block edges.
+TEST(Strings, IsValidUtf8AgreesWithTheByteByByteReading) {
+  static constexpr unsigned char kBytes[] = {'a',  0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0,
+                                             0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0,
+                                             0xF4, 0xF5, 0xFF, 0xC3, 0xA9, 0xE2, 0x82, 0xAC};
+  Xoshiro256 random(3);
+  std::size_t valid = 0;
+  for (int i = 0; i < 100000; ++i) {
+    std::string text(random.Next() % 150, 'x');
+    const std::uint64_t density = 1 + random.Next() % 30;
+    for (char& c : text) {
+      if (random.Next() % density == 0)
+        c = static_cast<char>(kBytes[random.Next() % sizeof kBytes]);
+    }
+    const bool expected = ReplaceIllFormedUtf8(text) == text;
+    valid += expected;
+    ASSERT_EQ(IsValidUtf8(text), expected) << testing::PrintToString(text);
+  }
+  EXPECT_GT(valid, 1000u);  // both answers are exercised
+  EXPECT_LT(valid, 99000u);
 }
 
 }  // namespace
