@@ -219,7 +219,11 @@ class HttpReplay {
   // Where a reply's messages go: a response to the stream of the request it answers (which it then
   // closes), with the messages before it in the reply, which belong to its exchange (recorded
   // between its request and it, or said by the upstream before it); the rest to the current
-  // request's stream, or the GET stream. Called with mu_ held.
+  // request's stream, or the GET stream. Progress about a live request goes to that request's
+  // stream whatever else the reply holds: it was passed by another request or by an answer, and
+  // on any other stream it could reach the client after the response that ends its request, when
+  // it is about no active request (MCP's Streamable HTTP: a request's stream carries the messages
+  // related to it). Called with mu_ held.
   void Route(Reply reply, std::shared_ptr<Stream> current) {
     if (!reply.log.empty()) log_(reply.log);
     std::shared_ptr<Stream> target = current ? current : standalone_;
@@ -237,14 +241,26 @@ class HttpReplay {
         before.push_back(std::move(out));
         continue;
       }
-      for (Outgoing& earlier : std::exchange(before, {})) it->second->Push(std::move(earlier));
+      for (Outgoing& earlier : std::exchange(before, {})) Place(std::move(earlier), *it->second);
       it->second->Push(std::move(out));
       it->second->Close();
       streams_.erase(it);
       target = standalone_;
     }
-    for (Outgoing& rest : before) target->Push(std::move(rest));
+    for (Outgoing& rest : before) Place(std::move(rest), *target);
     if (reply.end) unmatched_ = true;
+  }
+
+  // A message to `stream`, unless it is progress about a request whose stream is open. Called with
+  // mu_ held.
+  void Place(Outgoing out, Stream& stream) {
+    if (!out.about.empty()) {
+      if (auto open = streams_.find(out.about); open != streams_.end()) {
+        open->second->Push(std::move(out));
+        return;
+      }
+    }
+    stream.Push(std::move(out));
   }
 
   // Answers with the stream's events as they come, each after its timing delay; with `last`, the

@@ -5,7 +5,8 @@
 // response, which may come later when it waits for the client's answer to a server request; a
 // POSTed notification or answer gets 202 Accepted, and what the replay sends then (a roots request
 // recorded after notifications/initialized, a response it released) goes to the stream of the
-// request it answers or, if none, to the GET stream, held until the client opens one. The
+// request it answers or, if none, to the GET stream, held until the client opens one; progress
+// about a request still waiting for its response goes to that request's stream. The
 // initialize response carries an Mcp-Session-Id. Under passthrough the upstream (a stdio server:
 // passthrough_session.h) answers what the recording does not: its response goes to the stream of
 // the request it answers, its notifications and requests to the GET stream.

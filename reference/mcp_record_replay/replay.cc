@@ -90,6 +90,17 @@ std::optional<std::string> UnrecordedBytes(const Value& msg) {
   return bytes;
 }
 
+// The progress token a client request asks for (params._meta.progressToken), or the one a
+// progress notification reports on (params.progressToken); null when there is none.
+const Value* ProgressToken(const Value* params, bool request) {
+  if (!params || !params->is_object()) return nullptr;
+  if (request) {
+    params = params->FindLast("_meta");
+    if (!params || !params->is_object()) return nullptr;
+  }
+  return params->FindLast("progressToken");
+}
+
 }  // namespace
 
 std::vector<std::string> ParamLeaves(const json::Value* params) {
@@ -157,7 +168,12 @@ Status Replayer::Index() {
   const std::vector<RecordedMessage>& messages = recording_->messages;
   partner_.assign(messages.size(), kNone);
   answered_.assign(messages.size(), false);
+  progress_of_.assign(messages.size(), kNone);
+  sent_.assign(messages.size(), false);
+  matched_.assign(messages.size(), false);
+  with_progress_.assign(messages.size(), false);
   PendingIds pending[2];  // by the side that asked
+  PendingIds tokens;      // the client's requests by the progress token they ask for
   json::Document doc;
   Status status;
   for (std::size_t i = 0; i < messages.size(); ++i) {
@@ -170,12 +186,28 @@ Status Replayer::Index() {
     const bool client = m.dir == Direction::kClientToServer;
     if (c.kind == MessageKind::kNotification) {
       if (client) notifications_[std::string(c.method)].items.push_back(i);
+      if (!client && c.method == "notifications/progress") {
+        if (const Value* token = ProgressToken(c.params, false)) {
+          // The request still waiting for its response that asked for this token (MCP: a token
+          // is unique among the active requests); those already answered are dropped on the way.
+          while (std::optional<std::uint64_t> asked = tokens.Take(*token)) {
+            if (partner_[*asked] != kNone) continue;
+            progress_of_[i] = *asked;
+            with_progress_[*asked] = true;
+            tokens.Add(*token, *asked);
+            break;
+          }
+        }
+      }
       continue;
     }
     if (!c.id) continue;
     if (c.kind == MessageKind::kRequest) {
       pending[client ? 0 : 1].Add(*c.id, i);  // paired all the same, so it answers no other
-      if (client) IndexMatching(i, c);
+      if (client) {
+        IndexMatching(i, c);
+        if (const Value* token = ProgressToken(c.params, true)) tokens.Add(*token, i);
+      }
       continue;
     }
     if (std::optional<std::uint64_t> asked = pending[client ? 1 : 0].Take(*c.id)) {
@@ -312,12 +344,11 @@ std::optional<std::size_t> Replayer::Fuzzy(std::string_view method, const Value*
 }
 
 // Sends what follows `anchor` in the recording up to the next line the live session must pass:
-// the server's notifications and requests recorded there (MRR-E39 in-recorded-place); a request's
-// id is remembered, so that the client's answer finds it.
+// the server's notifications and requests recorded there (MRR-E39 in-recorded-place), except
+// progress about a client request not matched yet, which waits for the match, and progress already
+// sent (just before its response), which is not sent again.
 void Replayer::Pass(std::size_t anchor, Reply* reply) {
   const std::vector<RecordedMessage>& messages = recording_->messages;
-  json::Document doc;
-  Status status;
   for (std::size_t j = anchor == kNone ? 0 : anchor + 1; j < messages.size(); ++j) {
     const RecordedMessage& m = messages[j];
     if (m.kind == MessageKind::kOther) continue;  // never sent (MRR-E26)
@@ -325,16 +356,56 @@ void Replayer::Pass(std::size_t anchor, Reply* reply) {
         m.dir == Direction::kServerToClient &&
         (m.kind == MessageKind::kRequest || m.kind == MessageKind::kNotification);
     if (!server_initiated) return;
-    const Value* msg = MsgOf(*lines_, m, &doc, &status);
-    if (!msg) continue;
-    if (m.kind == MessageKind::kRequest) {
-      if (const Value* id = msg->FindLast("id")) awaited_.Add(*id, j);
+    if (const std::size_t about = progress_of_[j]; about != kNone) {
+      if (sent_[j]) continue;
+      if (!matched_[about]) {
+        deferred_[about].push_back(j);
+        continue;
+      }
     }
-    if (std::optional<std::string> bytes = UnrecordedBytes(*msg)) {
-      reply->messages.push_back({std::move(*bytes), 0, true});
-      continue;
+    Emit(j, reply);
+  }
+}
+
+// Sends the server's message j; a request's id is remembered, so that the client's answer finds
+// it.
+void Replayer::Emit(std::size_t j, Reply* reply) {
+  const RecordedMessage& m = recording_->messages[j];
+  json::Document doc;
+  Status status;
+  sent_[j] = true;
+  const Value* msg = MsgOf(*lines_, m, &doc, &status);
+  if (!msg) return;
+  if (m.kind == MessageKind::kRequest) {
+    if (const Value* id = msg->FindLast("id")) awaited_.Add(*id, j);
+  }
+  if (std::optional<std::string> bytes = UnrecordedBytes(*msg)) {
+    reply->messages.push_back({std::move(*bytes), 0, true});
+    return;
+  }
+  Outgoing out{json::ToString(*msg), 0};
+  if (progress_of_[j] != kNone) {
+    if (auto live = live_ids_.find(progress_of_[j]); live != live_ids_.end()) {
+      out.about = live->second;
     }
-    reply->messages.push_back({json::ToString(*msg), 0});
+  }
+  reply->messages.push_back(std::move(out));
+}
+
+// A recorded request matched by a live one: its progress may go out from now on, that whose place
+// was passed before first (recorded after what Pass(request) sends: later than the next client
+// line).
+void Replayer::Matched(std::size_t request, const Value& live_id, Reply* reply) {
+  matched_[request] = true;
+  live_ids_[request] = json::ToString(live_id);
+  Pass(request, reply);
+  if (auto waiting = deferred_.find(request); waiting != deferred_.end()) {
+    std::vector<std::size_t> progress = std::move(waiting->second);
+    deferred_.erase(waiting);
+    std::sort(progress.begin(), progress.end());
+    for (std::size_t j : progress) {
+      if (!sent_[j]) Emit(j, reply);
+    }
   }
 }
 
@@ -342,7 +413,7 @@ void Replayer::Pass(std::size_t anchor, Reply* reply) {
 // client has still to answer a server request recorded between the two (then it is held).
 void Replayer::Serve(std::size_t request, const Value& live_id, Reply* reply) {
   reply->matched = true;
-  Pass(request, reply);
+  Matched(request, live_id, reply);
   const std::size_t response = partner_[request];
   for (std::size_t j = request + 1; j < response; ++j) {
     const RecordedMessage& m = recording_->messages[j];
@@ -355,8 +426,16 @@ void Replayer::Serve(std::size_t request, const Value& live_id, Reply* reply) {
 }
 
 // The recorded response with the live id (MRR-E37), its delay, and what the server recorded after
-// it.
+// it; before it, the progress about its request recorded before it that has not gone out yet
+// (its place not passed), since after the response it would be about no active request.
 void Replayer::Send(std::size_t response, const Value& live_id, Reply* reply) {
+  if (const std::size_t request = partner_[response]; request != kNone && with_progress_[request]) {
+    for (std::size_t j = request + 1; j < response; ++j) {
+      if (progress_of_[j] == request && !sent_[j]) Emit(j, reply);
+    }
+    deferred_.erase(request);
+  }
+  live_ids_.erase(partner_[response]);
   const RecordedMessage& m = recording_->messages[response];
   json::Document doc;
   Status status;
@@ -421,7 +500,7 @@ Reply Replayer::Request(const Classified& live) {
   if (!request) return Unmatched(live.method, *live.id);
   Reply reply;
   if (partner_[*request] == kNone) {  // matched, never answered: passed all the same
-    Pass(*request, &reply);
+    Matched(*request, *live.id, &reply);
     Reply unmatched = Unmatched(live.method, *live.id);
     for (Outgoing& out : unmatched.messages) reply.messages.push_back(std::move(out));
     unmatched.messages = std::move(reply.messages);

@@ -8,6 +8,7 @@
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_REPLAY_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,10 @@ struct Outgoing {
   // `line` is the bytes of a server line the recorder could not record as a message (errata
   // MRR-E51), sent as the server sent them: not necessarily JSON, nor UTF-8.
   bool unrecorded = false;
+  // A progress notification about a live request still waiting for its response: that request's
+  // live id (as JSON), so that a transport with a stream per request (Streamable HTTP) puts it on
+  // that request's stream; "" otherwise.
+  std::string about{};
 };
 
 // What the mock server does with one client message.
@@ -81,6 +86,15 @@ class Replayer {
   // it (MRR-E39); ReleaseHeld sends every such response without waiting any longer (when the
   // client has closed its input, or has not answered in time), with a log line naming the
   // requests left unanswered.
+  //
+  // A progress notification about a recorded client request (its progressToken the request's
+  // params._meta.progressToken, recorded between that request and its response) is sent only
+  // while the live request matched to it waits for its response, as MCP allows progress only for
+  // an active request: one whose recorded place is passed before that request is matched waits
+  // for the match, and those whose place is not passed when the response goes out go out just
+  // before it. Their recorded place relative to the client's other lines is an accident of
+  // timing (a client answering a server request while it sends the call); their place before the
+  // response is not.
   bool Holding() const { return !held_.empty(); }
   Reply ReleaseHeld();
 
@@ -102,6 +116,8 @@ class Replayer {
   Reply Answer(const json::Value& id);
   Reply Unmatched(std::string_view method, const json::Value& live_id);
   void Pass(std::size_t anchor, Reply* reply);
+  void Emit(std::size_t j, Reply* reply);
+  void Matched(std::size_t request, const json::Value& live_id, Reply* reply);
   void Serve(std::size_t request, const json::Value& live_id, Reply* reply);
   void Send(std::size_t response, const json::Value& live_id, Reply* reply);
 
@@ -147,6 +163,16 @@ class Replayer {
   PendingIds answers_;
   PendingIds awaited_;
   std::vector<bool> answered_;  // by message: a server request the client has answered
+  // Progress about the client's requests: by message, the request a progress notification is
+  // about (kNone for any other); which of them have been sent (once only); which requests have been
+  // matched, and the live ids of those still waiting for their response; the progress whose place
+  // was passed before its request was matched, by request.
+  std::vector<std::size_t> progress_of_;
+  std::vector<bool> sent_;
+  std::vector<bool> matched_;
+  std::vector<bool> with_progress_;  // by message: a client request some progress is about
+  std::map<std::size_t, std::string> live_ids_;
+  std::map<std::size_t, std::vector<std::size_t>> deferred_;
   struct Held {
     std::size_t request, response;
     std::string live_id;  // the live request's id, as JSON

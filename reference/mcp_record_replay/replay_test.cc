@@ -173,6 +173,73 @@ TEST(ReplayTest, AResponseWaitsForTheClientsAnswerToAServerRequestBeforeIt) {
   EXPECT_FALSE(unanswered.Holding());
 }
 
+// A call's progress recorded after the client's answer to a server request sent before the call
+// (the client sent the call, then answered): whichever the live client sends first, the progress
+// goes out while the call is active, with its live id, and never after its response (MCP allows
+// progress only for an active request). Progress about no request stays in its place.
+TEST(ReplayTest, ProgressGoesOutWhileItsRequestIsActive) {
+  const std::string roots = R"({"jsonrpc":"2.0","id":0,"method":"roots/list"})";
+  const std::string answer = Response("0", R"({"roots":[]})");
+  const std::string log = R"({"jsonrpc":"2.0","method":"notifications/message"})";
+  auto progress = [](const std::string& token, int n) {
+    return R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":)" +
+           token + ",\"progress\":" + std::to_string(n) + "}}";
+  };
+  const std::string call = R"({"name":"long","_meta":{"progressToken":2}})";
+  const std::string rec = Recording({{"c2s", Request("1", "prompts/get", "{}")},
+                                     {"s2c", Response("1", "\"P\"")},
+                                     {"s2c", roots},
+                                     {"c2s", Request("2", "tools/call", call)},
+                                     {"c2s", answer},
+                                     {"s2c", log},
+                                     {"s2c", progress("2", 1)},
+                                     {"s2c", progress("\"other\"", 1)},
+                                     {"s2c", progress("2", 2)},
+                                     {"s2c", Response("2", "\"done\"")}});
+  // The call first: its progress, whose place the answer has not passed, goes out before its
+  // response; the answer then sends the rest.
+  Replay call_first(rec, Mode(MatchMode::kByRequest));
+  EXPECT_EQ(call_first.Answer(Request("7", "prompts/get", "{}")),
+            Response("7", "\"P\"") + "\n" + roots);
+  const Reply served = call_first.Send(Request("\"c\"", "tools/call", call));
+  EXPECT_EQ(Replay::Lines(served),
+            progress("2", 1) + "\n" + progress("2", 2) + "\n" + Response("\"c\"", "\"done\""));
+  ASSERT_EQ(served.messages.size(), 3u);
+  EXPECT_EQ(served.messages[0].about, "\"c\"");
+  EXPECT_EQ(served.messages[1].about, "\"c\"");
+  EXPECT_EQ(served.messages[2].about, "");
+  EXPECT_EQ(call_first.Answer(answer), log + "\n" + progress("\"other\"", 1));
+
+  // The answer first: the call's progress waits for the call.
+  Replay answer_first(rec, Mode(MatchMode::kByRequest));
+  answer_first.Answer(Request("7", "prompts/get", "{}"));
+  EXPECT_EQ(answer_first.Answer(answer), log + "\n" + progress("\"other\"", 1));
+  EXPECT_EQ(answer_first.Answer(Request("\"c\"", "tools/call", call)),
+            progress("2", 1) + "\n" + progress("2", 2) + "\n" + Response("\"c\"", "\"done\""));
+}
+
+// A call held for the client's answers to two server requests: the progress the first answer
+// passes is about the call, which is still active (for the transport's routing).
+TEST(ReplayTest, ProgressPassedByAnAnswerNamesItsHeldRequest) {
+  const std::string progress =
+      R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}})";
+  Replay r(Recording({{"c2s", Request("1", "tools/call", R"({"_meta":{"progressToken":"t"}})")},
+                      {"s2c", R"({"jsonrpc":"2.0","id":"a","method":"roots/list"})"},
+                      {"s2c", R"({"jsonrpc":"2.0","id":"b","method":"sampling/createMessage"})"},
+                      {"c2s", Response("\"a\"", "{}")},
+                      {"s2c", progress},
+                      {"c2s", Response("\"b\"", "{}")},
+                      {"s2c", Response("1", "\"done\"")}}),
+           Mode(MatchMode::kSequential));
+  r.Send(Request("5", "tools/call", R"({"_meta":{"progressToken":"t"}})"));
+  const Reply passed = r.Send(Response("\"a\"", "{}"));
+  ASSERT_EQ(passed.messages.size(), 1u);
+  EXPECT_EQ(passed.messages[0].line, progress);
+  EXPECT_EQ(passed.messages[0].about, "5");
+  EXPECT_TRUE(r.Holding());
+  EXPECT_EQ(r.Answer(Response("\"b\"", "{}")), Response("5", "\"done\""));
+}
+
 TEST(ReplayTest, AnUnrecordedServerLineGoesOutAsItsBytes) {  // errata MRR-E51
   // base64 of "not json \xff" and of a line cut short: the first goes out as those bytes, the
   // second as the notification the recording holds.

@@ -6,7 +6,8 @@
 # end with its footer after SIGTERM and hold the session's messages; the same for the rich session
 # (roots, sampling, progress: the server's requests and notifications travel on event streams),
 # which then replays identically over Streamable HTTP (in order and reversed) and on stdio; and
-# the legacy HTTP+SSE transport recorded alike.
+# the legacy HTTP+SSE transport recorded alike, its recording also replayed with the server's
+# roots request moved before the long-running call.
 # Every wait is bounded, and every process started is ended on exit.
 # usage: http_roundtrip_test.sh ARCS REPO
 set -uo pipefail
@@ -148,6 +149,37 @@ check "the HTTP+SSE recording is valid, with no finding, its footer last" \
 check "the HTTP+SSE recording replayed over Streamable HTTP" \
   replayed sse "$work/sse-replayed.json" -- --rich
 check "... the same results" cmp "$work/sse-recorded.json" "$work/sse-replayed.json"
+# The order a slower run records (server-everything asks for the roots 350 ms after
+# notifications/initialized, about when the long-running call starts): the roots request just
+# before the call, the client's answer just after it, so that the call's progress follows the
+# answer. The replayed call must still get its progress before its response, whichever of the call
+# and the answer the client sends first.
+roots_before_call() {  # roots_before_call IN OUT
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+lines = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
+def find(dir, test):
+    return next(i for i, d in enumerate(lines) if d.get("dir") == dir and test(d["msg"]))
+roots = lines.pop(find("s2c", lambda m: m.get("method") == "roots/list"))
+answer = lines.pop(find("c2s", lambda m: "result" in m and m.get("id") == roots["msg"]["id"]))
+call = find("c2s", lambda m: m.get("method") == "tools/call" and
+            m["params"]["name"] == "trigger-long-running-operation")
+lines[call + 1:call + 1] = [answer]
+lines[call:call] = [roots]
+seq = 1
+for d in lines:
+    if d["type"] == "message":
+        d["seq"], seq = seq, seq + 1
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    for d in lines:
+        out.write(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n")
+PY
+}
+check "the HTTP+SSE recording with the roots request before the long call" \
+  roots_before_call "$work/sse.jsonl" "$work/sse-roots.jsonl"
+check "... replayed over Streamable HTTP" replayed sse-roots "$work/sse-roots-replayed.json" -- --rich
+check "... the same results, the call's progress included" \
+  cmp "$work/sse-recorded.json" "$work/sse-roots-replayed.json"
 
 check "--upstream-http without --http is a usage error" \
   bash -c "'$arcs' mcp record --upstream-http '$upstream' -o '$work/x.jsonl' 2>&1; test \$? -eq 2"
