@@ -111,12 +111,97 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t MoveUntilBackslashAvx512
 }
 #endif
 
-using MoveUntilBackslash = std::size_t (*)(const char*, const char*, char*);
-const MoveUntilBackslash kMoveUntilBackslash = [] {
+// One escape at *src (a backslash; the text ends at text_end), decoded at *dst.
+inline bool Unescape(char** src, const char* text_end, char** dst) {
+  const char* p = *src;
+  const std::string_view rest(p, static_cast<std::size_t>(text_end - p));
+  char simple = 0;
+  switch (rest.size() > 1 ? p[1] : '\0') {
+    case '"':
+      simple = '"';
+      break;
+    case '\\':
+      simple = '\\';
+      break;
+    case '/':
+      simple = '/';
+      break;
+    case 'b':
+      simple = '\b';
+      break;
+    case 'f':
+      simple = '\f';
+      break;
+    case 'n':
+      simple = '\n';
+      break;
+    case 'r':
+      simple = '\r';
+      break;
+    case 't':
+      simple = '\t';
+      break;
+    case 'u':
+      break;
+    default:
+      return false;
+  }
+  if (simple != 0) {
+    *(*dst)++ = simple;
+    *src += 2;
+    return true;
+  }
+  const int unit = Hex4(rest, 2);
+  if (unit < 0 || (unit >= 0xDC00 && unit <= 0xDFFF)) return false;  // RapidJSON decides
+  std::uint32_t code_point = static_cast<std::uint32_t>(unit);
+  std::size_t taken = 6;
+  if (unit >= 0xD800 && unit <= 0xDBFF) {
+    const int low = rest.size() >= 12 && rest[6] == '\\' && rest[7] == 'u' ? Hex4(rest, 8) : -1;
+    if (low < 0xDC00 || low > 0xDFFF) return false;
+    code_point = 0x10000 + ((code_point - 0xD800) << 10) + static_cast<std::uint32_t>(low - 0xDC00);
+    taken = 12;
+  }
+  AppendUtf8(code_point, dst);
+  *src += taken;
+  return true;
+}
+
+// Decodes a string's body in place from its first backslash (*src == *dst) up to its closing quote
+// at `close`: true with *src == close, or false with *src at the escape that is not JSON (or past
+// the quote, which stage 1 rules out). One call a string: the runs between escapes are moved
+// inline.
+template <std::size_t (*MoveRun)(const char*, const char*, char*)>
+inline bool DecodeEscapes(char** src, char** dst, const char* close, const char* text_end) {
+  while (*src < close) {
+    if (**src != '\\') {
+      const std::size_t run = MoveRun(*src, close, *dst);
+      *src += run;
+      *dst += run;
+    } else if (!Unescape(src, text_end, dst)) {
+      return false;
+    }
+  }
+  return *src == close;
+}
+
+bool DecodeEscapesPortable(char** src, char** dst, const char* close, const char* text_end) {
+  return DecodeEscapes<MoveUntilBackslashPortable>(src, dst, close, text_end);
+}
+
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512bw")) return &MoveUntilBackslashAvx512;
+__attribute__((target("avx512f,avx512bw"))) bool DecodeEscapesAvx512(char** src, char** dst,
+                                                                     const char* close,
+                                                                     const char* text_end) {
+  return DecodeEscapes<MoveUntilBackslashAvx512>(src, dst, close, text_end);
+}
 #endif
-  return &MoveUntilBackslashPortable;
+
+using DecodeEscapesFunction = bool (*)(char**, char**, const char*, const char*);
+const DecodeEscapesFunction kDecodeEscapes = [] {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512bw")) return &DecodeEscapesAvx512;
+#endif
+  return &DecodeEscapesPortable;
 }();
 
 // One walk over the structural index: values in, events out to the builder. Iterative; the
@@ -253,79 +338,15 @@ class Walker {
     char* src =
         static_cast<char*>(std::memchr(start, '\\', static_cast<std::size_t>(close - start)));
     char* dst = src;
-    while (src != nullptr && src < close) {
-      const std::size_t run = *src == '\\' ? 0 : kMoveUntilBackslash(src, close, dst);
-      src += run;
-      dst += run;
-      if (src < close && !Unescape(&src, &dst)) {
-        // What lies before the bad escape was read, and written over once an escape shortened it.
-        written_.emplace_back(start - text_, src - text_);
-        return false;
-      }
-    }
     if (src != nullptr) {
-      written_.emplace_back(start - text_, close - text_);
-      if (src != close) return false;  // an escape ran past the quote: RapidJSON decides
+      const bool decoded_all = kDecodeEscapes(&src, &dst, close, text_ + size_);
+      // What lies before src was read, and written over once an escape shortened it.
+      written_.emplace_back(start - text_, src - text_);
+      if (!decoded_all) return false;
     }
     *decoded = start;
     *length = static_cast<std::size_t>((src ? dst : close) - start);
     stream_.cur = close + 1;
-    return true;
-  }
-
-  // One escape at *src (a backslash), written at *dst.
-  bool Unescape(char** src, char** dst) {
-    const char* p = *src;
-    const std::string_view rest(p, static_cast<std::size_t>(text_ + size_ - p));
-    char simple = 0;
-    switch (rest.size() > 1 ? p[1] : '\0') {
-      case '"':
-        simple = '"';
-        break;
-      case '\\':
-        simple = '\\';
-        break;
-      case '/':
-        simple = '/';
-        break;
-      case 'b':
-        simple = '\b';
-        break;
-      case 'f':
-        simple = '\f';
-        break;
-      case 'n':
-        simple = '\n';
-        break;
-      case 'r':
-        simple = '\r';
-        break;
-      case 't':
-        simple = '\t';
-        break;
-      case 'u':
-        break;
-      default:
-        return false;
-    }
-    if (simple != 0) {
-      *(*dst)++ = simple;
-      *src += 2;
-      return true;
-    }
-    const int unit = Hex4(rest, 2);
-    if (unit < 0 || (unit >= 0xDC00 && unit <= 0xDFFF)) return false;  // RapidJSON decides
-    std::uint32_t code_point = static_cast<std::uint32_t>(unit);
-    std::size_t taken = 6;
-    if (unit >= 0xD800 && unit <= 0xDBFF) {
-      const int low = rest.size() >= 12 && rest[6] == '\\' && rest[7] == 'u' ? Hex4(rest, 8) : -1;
-      if (low < 0xDC00 || low > 0xDFFF) return false;
-      code_point =
-          0x10000 + ((code_point - 0xD800) << 10) + static_cast<std::uint32_t>(low - 0xDC00);
-      taken = 12;
-    }
-    AppendUtf8(code_point, dst);
-    *src += taken;
     return true;
   }
 
