@@ -65,9 +65,10 @@ bool InRange(unsigned char byte, unsigned char low, unsigned char high) {
 
 namespace {
 
-// JsonPlainPrefix's scan, 16 bytes at a time with SSE2 (every x86-64 has it), from `i` on; the
-// scalar tail finishes what is shorter than a vector.
-std::size_t JsonPlainPrefixSse2(std::string_view text, std::size_t i) {
+// JsonPlainPrefix's scan, 16 bytes at a time with SSE2 (every x86-64 has it); the scalar tail
+// finishes what is shorter than a vector.
+std::size_t JsonPlainPrefixSse2(std::string_view text) {
+  std::size_t i = 0;
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i backslash = _mm_set1_epi8('\\');
@@ -94,18 +95,22 @@ std::size_t JsonPlainPrefixSse2(std::string_view text, std::size_t i) {
 // a parse spends inside them.
 __attribute__((target("avx512f,avx512bw"))) std::size_t JsonPlainPrefixAvx512(
     std::string_view text) {
-  std::size_t i = 0;
   const __m512i quote = _mm512_set1_epi8('"');
   const __m512i backslash = _mm512_set1_epi8('\\');
   const __m512i space = _mm512_set1_epi8(0x20);
-  for (; i + 64 <= text.size(); i += 64) {
-    const __m512i v = _mm512_loadu_si512(text.data() + i);
-    const __mmask64 special = _mm512_cmpeq_epi8_mask(v, quote) |
-                              _mm512_cmpeq_epi8_mask(v, backslash) |
-                              _mm512_cmplt_epu8_mask(v, space);
+  // The last block is loaded masked (nothing past the text is read), so short strings, and the
+  // tail of every string a writer escapes, take one block too.
+  for (std::size_t i = 0; i < text.size(); i += 64) {
+    const std::size_t left = text.size() - i;
+    const __mmask64 valid = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(valid, text.data() + i);
+    const __mmask64 special = (_mm512_cmpeq_epi8_mask(v, quote) |
+                               _mm512_cmpeq_epi8_mask(v, backslash) |
+                               _mm512_cmplt_epu8_mask(v, space)) &
+                              valid;
     if (special != 0) return i + static_cast<std::size_t>(__builtin_ctzll(special));
   }
-  return JsonPlainPrefixSse2(text, i);
+  return text.size();
 }
 #endif
 
@@ -116,7 +121,7 @@ std::size_t JsonPlainPrefix(std::string_view text) {
   static const bool avx512 = __builtin_cpu_supports("avx512bw");
   if (avx512) return JsonPlainPrefixAvx512(text);
 #endif
-  return JsonPlainPrefixSse2(text, 0);
+  return JsonPlainPrefixSse2(text);
 }
 
 namespace {
