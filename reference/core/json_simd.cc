@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "reference/core/strings.h"
+
 namespace arcs::json::internal {
 namespace {
 
@@ -199,7 +201,7 @@ __attribute__((target("avx512f,avx512bw"))) bool DecodeEscapesAvx512(char** src,
 using DecodeEscapesFunction = bool (*)(char**, char**, const char*, const char*);
 const DecodeEscapesFunction kDecodeEscapes = [] {
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512bw")) return &DecodeEscapesAvx512;
+  if (UseAvx512Bw()) return &DecodeEscapesAvx512;
 #endif
   return &DecodeEscapesPortable;
 }();

@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <charconv>
+#include <cstdlib>
 
 #include "reference/core/json.h"
 #include "reference/core/number.h"
@@ -104,10 +105,10 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t JsonPlainPrefixAvx512(
     const std::size_t left = text.size() - i;
     const __mmask64 valid = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
     const __m512i v = _mm512_maskz_loadu_epi8(valid, text.data() + i);
-    const __mmask64 special = (_mm512_cmpeq_epi8_mask(v, quote) |
-                               _mm512_cmpeq_epi8_mask(v, backslash) |
-                               _mm512_cmplt_epu8_mask(v, space)) &
-                              valid;
+    const __mmask64 special =
+        (_mm512_cmpeq_epi8_mask(v, quote) | _mm512_cmpeq_epi8_mask(v, backslash) |
+         _mm512_cmplt_epu8_mask(v, space)) &
+        valid;
     if (special != 0) return i + static_cast<std::size_t>(__builtin_ctzll(special));
   }
   return text.size();
@@ -116,10 +117,22 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t JsonPlainPrefixAvx512(
 
 }  // namespace
 
+bool UseAvx512Bw() {
+  static const bool use = [] {
+    const char* simd = std::getenv("ARCS_SIMD");
+    if (simd != nullptr && std::string_view(simd) == "portable") return false;
+#if defined(__x86_64__)
+    return static_cast<bool>(__builtin_cpu_supports("avx512bw"));
+#else
+    return false;
+#endif
+  }();
+  return use;
+}
+
 std::size_t JsonPlainPrefix(std::string_view text) {
 #if defined(__x86_64__)
-  static const bool avx512 = __builtin_cpu_supports("avx512bw");
-  if (avx512) return JsonPlainPrefixAvx512(text);
+  if (UseAvx512Bw()) return JsonPlainPrefixAvx512(text);
 #endif
   return JsonPlainPrefixSse2(text);
 }

@@ -64,6 +64,10 @@ std::string ReplaceIllFormedUtf8(std::string_view text);
 // with SSE2 (every x86-64 has it).
 std::size_t JsonPlainPrefix(std::string_view text);
 
+// Whether the code paths written for AVX-512BW run: the CPU has it, and the environment does not
+// say ARCS_SIMD=portable (read once; the tests run the portable paths that way on any CPU).
+bool UseAvx512Bw();
+
 // Numbers on a command line, strictly: the whole text, nothing skipped or clamped (strtoull
 // would read " -1" as 2^64-1 and an overflow as its maximum; strtod takes hex and "inf").
 // A count: decimal digits only, at most `max`.
