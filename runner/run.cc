@@ -137,6 +137,20 @@ std::vector<std::string> CaseFiles(const SuiteCase& c) {
   return files;
 }
 
+// An answer's verdict ("" unless it is one) and its first kMaxEvidenceFindings findings, with how
+// many it reported.
+void KeepVerdictAndFindings(const protocol::Answer& answer, std::string* verdict,
+                            std::vector<report::FindingEvidence>* findings, std::uint64_t* total) {
+  if (answer.status == protocol::AnswerStatus::kOk) {
+    *verdict = std::string(protocol::VerdictName(answer.verdict));
+  }
+  *total = answer.findings.size();
+  for (const protocol::ReportedFinding& f : answer.findings) {
+    if (findings->size() == report::kMaxEvidenceFindings) break;
+    findings->push_back({f.rule, f.severity, f.line, f.message, f.pointer});
+  }
+}
+
 // What a person needs to see why the case did not pass: its input, the vector's expectation and
 // what came back, with the reference's outputs beside the implementation's to diff them, and, for
 // validate, the reference's own findings beside the implementation's.
@@ -161,26 +175,12 @@ report::Evidence Gather(const SuiteCase& c, const supervisor::CaseRun& o,
   // Where and why the file breaks the rules the vector names, as the reference sees it (a probe's
   // input is tens of MB: its findings would say little and cost a second run).
   if (c.operation == "validate" && !c.resource_probe()) {
-    const protocol::Answer& ref = reference.Get();
-    if (ref.status == protocol::AnswerStatus::kOk) {
-      e.reference_verdict = std::string(protocol::VerdictName(ref.verdict));
-    }
-    e.reference_findings_total = ref.findings.size();
-    for (const protocol::ReportedFinding& f : ref.findings) {
-      if (e.reference_findings.size() == report::kMaxEvidenceFindings) break;
-      e.reference_findings.push_back({f.rule, f.severity, f.line, f.message, f.pointer});
-    }
+    KeepVerdictAndFindings(reference.Get(), &e.reference_verdict, &e.reference_findings,
+                           &e.reference_findings_total);
   }
   if (o.fate != supervisor::Fate::kAnswered) return e;
   const protocol::Answer& answer = o.answer;
-  if (answer.status == protocol::AnswerStatus::kOk) {
-    e.verdict = std::string(protocol::VerdictName(answer.verdict));
-  }
-  e.findings_total = answer.findings.size();
-  for (const protocol::ReportedFinding& f : answer.findings) {
-    if (e.findings.size() == report::kMaxEvidenceFindings) break;
-    e.findings.push_back({f.rule, f.severity, f.line, f.message, f.pointer});
-  }
+  KeepVerdictAndFindings(answer, &e.verdict, &e.findings, &e.findings_total);
   e.outputs = Blobs(answer.outputs);
   // The reference's outputs only help beside an implementation's; a probe's are tens of MB.
   if (!answer.outputs.empty() && !c.resource_probe()) {

@@ -321,7 +321,7 @@ struct Batch {
   static constexpr std::size_t kBytes = 1 << 20;
   static constexpr std::size_t kLines = 4096;
   std::string bytes;
-  std::vector<jsonl::Line> lines;  // text is empty: its bytes are bytes[offset_in_batch...]
+  std::vector<jsonl::Line> lines;  // text left empty: line i is bytes[starts[i], starts[i + 1])
   std::vector<std::size_t> starts;
   std::vector<EventFacts> facts;
 

@@ -1,23 +1,8 @@
 #include "reference/core/testing/json_baselines.h"
 
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
 #include <simdjson.h>
 
 namespace arcs::json::testing {
-
-struct RapidJsonSaxNull::State {
-  rapidjson::Reader reader;  // reused: its parse stack is allocated once
-  rapidjson::BaseReaderHandler<> handler;
-};
-
-RapidJsonSaxNull::RapidJsonSaxNull() : state_(std::make_unique<State>()) {}
-RapidJsonSaxNull::~RapidJsonSaxNull() = default;
-
-bool RapidJsonSaxNull::Parse(const char* text, std::size_t size) {
-  rapidjson::MemoryStream stream(text, size);
-  return !state_->reader.Parse<rapidjson::kParseDefaultFlags>(stream, state_->handler).IsError();
-}
 
 struct SimdjsonOnDemandCount::State {
   simdjson::ondemand::parser parser;
