@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <future>
 #include <limits>
 #include <optional>
 #include <set>
@@ -107,9 +108,13 @@ double IndexValue(const json::Value& i) {
                                    : std::numeric_limits<double>::infinity();
 }
 
+// Whether Verifier compares MI7's response_hash with the content's SHA-256 (most of its time).
+enum class ContentHashes : std::uint8_t { kCheck, kSkip };
+
 class Verifier {
  public:
-  explicit Verifier(const Limits& limits) : limits_(limits) {}
+  explicit Verifier(const Limits& limits, ContentHashes content_hashes = ContentHashes::kCheck)
+      : limits_(limits), content_hashes_(content_hashes) {}
 
   std::vector<Violation> Run(const json::Value& session) {
     CheckDoubleRange(session);
@@ -157,51 +162,48 @@ class Verifier {
 
   // MIO-JSON-4: every number of the document rounds to a finite double (RFC 8785 §3.1). Depth
   // first, with a stack of its own (the depth limit may be raised far past what recursion
-  // survives) and one JSON Pointer, extended by a token on the way down and cut back on the way
-  // up: a pointer copied per value would cost depth^2 bytes down a deep nest.
+  // survives); a number's JSON Pointer is spelled from the stack only when it is out of range.
   void CheckDoubleRange(const json::Value& root) {
     struct Frame {
       const json::Value* value;
-      std::size_t next;       // its next child: items, then members
-      std::size_t path_size;  // the pointer's length before the value's own token
+      std::size_t next;  // its next child: items, then members
     };
-    std::string path;
-    CheckDouble(root, path);
-    std::vector<Frame> stack{{&root, 0, 0}};
+    CheckDouble(root, [] { return std::string(); });
+    std::vector<Frame> stack{{&root, 0}};
+    auto pointer = [&] {  // of the child the top frame is at
+      std::string path;
+      for (std::size_t d = 0; d < stack.size(); ++d) {
+        const std::size_t k = stack[d].next - 1;
+        const std::span<const json::Value> items = stack[d].value->items();
+        path += '/';
+        if (k < items.size()) {
+          path += std::to_string(k);
+        } else {
+          json::AppendPointerToken(stack[d].value->members()[k - items.size()].name, &path);
+        }
+      }
+      return path;
+    };
     while (!stack.empty()) {
       Frame& top = stack.back();
       const std::span<const json::Value> items = top.value->items();
       const std::span<const json::Member> members = top.value->members();
       if (top.next == items.size() + members.size()) {
-        path.resize(top.path_size);
         stack.pop_back();
         continue;
       }
       const std::size_t k = top.next++;
-      const std::size_t before = path.size();
-      path += '/';
-      const json::Value* child = nullptr;
-      if (k < items.size()) {
-        path += std::to_string(k);
-        child = &items[k];
-      } else {
-        const json::Member& member = members[k - items.size()];
-        json::AppendPointerToken(member.name, &path);
-        child = &member.value;
-      }
-      CheckDouble(*child, path);
-      if (child->items().empty() && child->members().empty()) {
-        path.resize(before);
-      } else {
-        stack.push_back({child, 0, before});
-      }
+      const json::Value& child = k < items.size() ? items[k] : members[k - items.size()].value;
+      CheckDouble(child, pointer);
+      if (!child.items().empty() || !child.members().empty()) stack.push_back({&child, 0});
     }
   }
 
-  void CheckDouble(const json::Value& v, const std::string& path) {
+  template <typename Pointer>
+  void CheckDouble(const json::Value& v, const Pointer& pointer) {
     if (v.is_number() && !json::ToDouble(v.text())) {
       // JSON numbers have no range: only MIO-E20's reading (RFC 8785 §3.1) refuses it.
-      Add(kDoubleRangeRule, path,
+      Add(kDoubleRangeRule, pointer(),
           "the number " + Excerpt(v.text(), 40) + " is beyond the range of IEEE 754 doubles",
           "MIO-E20");
     }
@@ -315,7 +317,7 @@ class Verifier {
     if (hash && !IsContentHash(hash->text())) {
       Add("MI7", path + "/response_hash",
           "response_hash is " + Describe(hash) + ", not \"sha256:\" and 64 lowercase hex digits");
-    } else if (hash && content) {
+    } else if (hash && content && content_hashes_ == ContentHashes::kCheck) {
       const std::string computed = ContentHash(content->text());
       if (computed != hash->text()) {
         Add("MI7", path + "/response_hash",
@@ -333,6 +335,7 @@ class Verifier {
   }
 
   Limits limits_;
+  ContentHashes content_hashes_;
   std::vector<Violation> violations_;
   std::optional<double> previous_index_;
   std::set<std::pair<std::string_view, double>> pairs_;  // views into the session's document
@@ -426,16 +429,21 @@ std::vector<std::string_view> VerifyRules() {
 
 std::string ContentHash(std::string_view bytes) { return "sha256:" + ToHex(Sha256::Of(bytes)); }
 
-Status WriteCanonicalCore(const json::Value& session, const Limits& limits,
-                          const std::function<void(std::string_view)>& sink) {
-  const std::vector<Violation> violations = Verify(session, limits);
-  if (!violations.empty()) {
-    const Violation& v = violations.front();
-    return Status(StatusCode::kParseError,
-                  "the session breaks " + v.rule_id + " at " + (v.path.empty() ? "/" : v.path) +
-                      " (" + v.message + "), and " + std::to_string(violations.size() - 1) +
-                      " more: ARCS computes no ModelIOCore for an invalid session");
-  }
+namespace {
+
+// kParseError naming the first of `violations` (sorted), or Ok when there are none.
+Status RefuseInvalid(const std::vector<Violation>& violations) {
+  if (violations.empty()) return Status::Ok();
+  const Violation& v = violations.front();
+  return Status(StatusCode::kParseError,
+                "the session breaks " + v.rule_id + " at " + (v.path.empty() ? "/" : v.path) +
+                    " (" + v.message + "), and " + std::to_string(violations.size() - 1) +
+                    " more: ARCS computes no ModelIOCore for an invalid session");
+}
+
+// The canonical core of a session whose structure verifies (MI7's content hashes aside).
+void WriteVerifiedCore(const json::Value& session,
+                       const std::function<void(std::string_view)>& sink) {
   // Members in UTF-16 order, which for these ASCII names is byte order. The interactions are
   // already sorted by i: MI5 holds, so interaction k has i == k.
   std::string piece;
@@ -467,6 +475,25 @@ Status WriteCanonicalCore(const json::Value& session, const Limits& limits,
   }
   piece += '}';
   sink(piece);
+}
+
+// Below this many content bytes a second thread costs more than the hashing it takes over.
+constexpr std::uint64_t kContentBytesWorthAThread = std::uint64_t{1} << 20;
+
+std::uint64_t ContentBytes(const json::Value& verified_session) {
+  std::uint64_t bytes = 0;
+  for (const json::Value& interaction : verified_session.FindLast("interactions")->items()) {
+    bytes += interaction.FindLast("response_content")->text().size();
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Status WriteCanonicalCore(const json::Value& session, const Limits& limits,
+                          const std::function<void(std::string_view)>& sink) {
+  if (Status s = RefuseInvalid(Verify(session, limits)); !s.ok()) return s;
+  WriteVerifiedCore(session, sink);
   return Status::Ok();
 }
 
@@ -477,11 +504,22 @@ Result<std::string> CanonicalCore(const json::Value& session, const Limits& limi
   return out;
 }
 
+// Once the structure verifies, the core can be written; MI7's content hashes, which Verify spends
+// most of its time on, are then checked on a second thread while this one writes and hashes the
+// core. The hash is returned only when the whole Verify finds nothing, as in the serial order.
 Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits) {
+  if (!Verifier(limits, ContentHashes::kSkip).Run(session).empty()) {
+    return RefuseInvalid(Verify(session, limits));
+  }
+  std::future<std::vector<Violation>> verified;
+  if (ContentBytes(session) >= kContentBytesWorthAThread) {
+    verified = std::async(std::launch::async, [&] { return Verify(session, limits); });
+  }
   Sha256 hasher;
-  Status s =
-      WriteCanonicalCore(session, limits, [&](std::string_view piece) { hasher.Update(piece); });
-  if (!s.ok()) return s;
+  WriteVerifiedCore(session, [&](std::string_view piece) { hasher.Update(piece); });
+  const std::vector<Violation> violations =
+      verified.valid() ? verified.get() : Verify(session, limits);
+  if (Status s = RefuseInvalid(violations); !s.ok()) return s;
   return "sha256:" + ToHex(hasher.Finish());
 }
 

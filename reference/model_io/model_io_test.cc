@@ -158,6 +158,43 @@ TEST(ModelIo, NoCoreForAnInvalidSession) {
       << hash.status().message();
 }
 
+// Sessions with a megabyte of content or more check MI7's content hashes on a second thread while
+// the core is hashed. SHA-256 of a million "a" is FIPS 180-2's test value (Appendix B.3).
+std::string MillionASession(std::string_view second_hash) {
+  const std::string content(1'000'000, 'a');
+  const std::string interaction = R"(,"prompt_hash":")" + std::string(kZeros) +
+                                  R"(","response_content":")" + content + R"(","response_hash":")";
+  return R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m","mode":"record",
+      "interactions":[{"i":0)" +
+         interaction +
+         R"(sha256:cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},{"i":1)" +
+         interaction + std::string(second_hash) + R"("}]})";
+}
+
+TEST(ModelIo, ALargeSessionHashesItsCore) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(
+      MillionASession("sha256:cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")));
+  Result<std::string> hash = ModelIOHash(doc.root(), Limits{});
+  ASSERT_TRUE(hash.ok()) << hash.status().message();
+  Result<std::string> core = CanonicalCore(doc.root(), Limits{});
+  ASSERT_TRUE(core.ok());
+  EXPECT_EQ(*hash, ContentHash(*core));
+}
+
+TEST(ModelIo, ALargeSessionWithAWrongContentHashHasNoCore) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(MillionASession(kZeros)));
+  Result<std::string> hash = ModelIOHash(doc.root(), Limits{});
+  ASSERT_FALSE(hash.ok());
+  EXPECT_EQ(hash.status().code(), StatusCode::kParseError);
+  EXPECT_NE(hash.status().message().find("MI7 at /interactions/1/response_hash"), std::string::npos)
+      << hash.status().message();
+  Result<std::string> core = CanonicalCore(doc.root(), Limits{});
+  ASSERT_FALSE(core.ok());
+  EXPECT_EQ(hash.status().message(), core.status().message());
+}
+
 TEST(ModelIo, ContentLimitsCountUtf8Bytes) {
   Limits small;
   small.max_content_bytes = 4;
