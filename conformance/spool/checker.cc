@@ -749,6 +749,7 @@ class Checker {
     record.ts = CheckTs(entry, is_session);
     record.has_redacted = entry.Find("_redacted") != nullptr;
     std::optional<Uuid> id = CheckId(entry);
+    const std::uint64_t id_hash = id ? index_.Prefetch(*id) : 0;  // for the Insert below
 
     const EntryType* entry_type =
         type_value && type_value->is_string() ? FindEntryType(type) : nullptr;
@@ -758,7 +759,7 @@ class Checker {
 
     if (id && !dry_run_) {
       record.id = *id;
-      switch (index_.Insert(record)) {
+      switch (index_.Insert(record, id_hash)) {
         case IdIndex<EntryRecord>::Inserted::kAdded:
           break;
         case IdIndex<EntryRecord>::Inserted::kDuplicate:

@@ -52,6 +52,25 @@ TEST(IdIndex, DuplicatesMarkTheFirstAndAddNothing) {
   EXPECT_FALSE(index.Find(IdOf(2))->duplicated);
 }
 
+// The checker inserts with the hash Prefetch gave it, taken before the entry's other checks: the
+// same index as inserting by the id alone, across growth, duplicates included.
+TEST(IdIndex, InsertingWithThePrefetchedHashIsInsertingTheId) {
+  IdIndex<Record> index;
+  constexpr std::uint32_t kCount = 5000;  // grows from 1024 slots to 8192
+  for (std::uint32_t n = 0; n < kCount; ++n) {
+    const std::uint64_t hash = index.Prefetch(IdOf(n));
+    ASSERT_EQ(index.Insert({IdOf(n), n, false}, hash), IdIndex<Record>::Inserted::kAdded) << n;
+  }
+  for (std::uint32_t n = 0; n < kCount; n += 7) {
+    EXPECT_EQ(index.Insert({IdOf(n), 0, false}), IdIndex<Record>::Inserted::kDuplicate) << n;
+    const std::uint64_t hash = index.Prefetch(IdOf(n));
+    EXPECT_EQ(index.Insert({IdOf(n), 0, false}, hash), IdIndex<Record>::Inserted::kDuplicate);
+    ASSERT_NE(index.Find(IdOf(n)), nullptr);
+    EXPECT_EQ(index.Find(IdOf(n))->value, n);
+  }
+  EXPECT_EQ(index.size(), kCount);
+}
+
 // Full means full, never a wrapped index or a lost record; duplicates are still recognized.
 TEST(IdIndex, RefusesRecordsBeyondItsCapacity) {
   IdIndex<Record> index(12);  // at most 4096 slots: 3072 records
