@@ -276,6 +276,14 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   }
   bool Key(const char* s, rapidjson::SizeType n, bool) {
     if (HadEscape(s, n) && HasEncodedSurrogate(s, n)) return Stop(ErrorCode::kLoneSurrogate);
+    return PairedKey(s, n);
+  }
+  // A string or name whose \u escapes the caller decoded itself, refusing every unpaired
+  // surrogate (the SIMD walk): nothing is left for HasEncodedSurrogate to find.
+  bool PairedString(const char* s, rapidjson::SizeType n) {
+    return PushText(Kind::kString, s, n, !HadEscape(s, n));
+  }
+  bool PairedKey(const char* s, rapidjson::SizeType n) {
     pending_key = {s, n};
     pending_key_offset = stream->Tell();
     return true;

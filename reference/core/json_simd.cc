@@ -7,6 +7,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -77,42 +78,6 @@ void AppendUtf8(std::uint32_t code_point, char** out) {
   *out = p;
 }
 
-// Moves the bytes from src up to the next backslash, or up to `end`, down to dst (dst <= src; they
-// may overlap), and returns how many. Inside a string that stage 1 accepted (no raw quote or
-// control character), the only byte that ends a plain run is a backslash.
-std::size_t MoveUntilBackslashPortable(const char* src, const char* end, char* dst) {
-  const void* backslash = std::memchr(src, '\\', static_cast<std::size_t>(end - src));
-  const std::size_t run =
-      static_cast<std::size_t>((backslash ? static_cast<const char*>(backslash) : end) - src);
-  std::memmove(dst, src, run);
-  return run;
-}
-
-#if defined(__x86_64__)
-// The same, 64 bytes at a time, with masked loads (nothing past `end` is read) and masked stores
-// (only the run is written, so nothing not yet read is overwritten): strings in recordings have an
-// escape every few dozen bytes (\n), and a call to memmove per run cost more than the run.
-__attribute__((target("avx512f,avx512bw"))) std::size_t MoveUntilBackslashAvx512(const char* src,
-                                                                                 const char* end,
-                                                                                 char* dst) {
-  const __m512i backslash = _mm512_set1_epi8('\\');
-  std::size_t moved = 0;
-  for (;;) {
-    const std::size_t left = static_cast<std::size_t>(end - src) - moved;
-    if (left == 0) return moved;
-    const __mmask64 valid = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
-    const __m512i v = _mm512_maskz_loadu_epi8(valid, src + moved);
-    const __mmask64 stops = _mm512_cmpeq_epi8_mask(v, backslash) & valid;
-    const std::size_t run =
-        stops ? static_cast<std::size_t>(__builtin_ctzll(stops)) : std::min<std::size_t>(left, 64);
-    const __mmask64 written = run >= 64 ? ~__mmask64{0} : (__mmask64{1} << run) - 1;
-    _mm512_mask_storeu_epi8(dst + moved, written, v);
-    moved += run;
-    if (stops) return moved;
-  }
-}
-#endif
-
 // One escape at *src (a backslash; the text ends at text_end), decoded at *dst.
 inline bool Unescape(char** src, const char* text_end, char** dst) {
   const char* p = *src;
@@ -154,7 +119,9 @@ inline bool Unescape(char** src, const char* text_end, char** dst) {
     return true;
   }
   const int unit = Hex4(rest, 2);
-  if (unit < 0 || (unit >= 0xDC00 && unit <= 0xDFFF)) return false;  // RapidJSON decides
+  // An unpaired surrogate is refused here, and RapidJSON decides: so the walk hands the builder
+  // only strings with none (ValueBuilder::PairedString).
+  if (unit < 0 || (unit >= 0xDC00 && unit <= 0xDFFF)) return false;
   std::uint32_t code_point = static_cast<std::uint32_t>(unit);
   std::size_t taken = 6;
   if (unit >= 0xD800 && unit <= 0xDBFF) {
@@ -168,42 +135,146 @@ inline bool Unescape(char** src, const char* text_end, char** dst) {
   return true;
 }
 
-// Decodes a string's body in place from its first backslash (*src == *dst) up to its closing quote
-// at `close`: true with *src == close, or false with *src at the escape that is not JSON (or past
-// the quote, which stage 1 rules out). One call a string: the runs between escapes are moved
-// inline.
-template <std::size_t (*MoveRun)(const char*, const char*, char*)>
-inline bool DecodeEscapes(char** src, char** dst, const char* close, const char* text_end) {
+// A string's body [start, close), decoded in place as RapidJSON decodes it. *src: null when the
+// body has no backslash (nothing moves); otherwise where decoding stopped, with *dst where the
+// decoded bytes end: true with *src == close, or false with *src at an escape that is not JSON
+// (or past the quote, which stage 1 rules out). Inside a string that stage 1 accepted (no raw
+// quote or control character), the only byte that ends a plain run is a backslash.
+bool DecodeStringPortable(char* start, char* close, const char* text_end, char** src, char** dst) {
+  *src = static_cast<char*>(std::memchr(start, '\\', static_cast<std::size_t>(close - start)));
+  *dst = *src;
+  if (*src == nullptr) return true;
   while (*src < close) {
-    if (**src != '\\') {
-      const std::size_t run = MoveRun(*src, close, *dst);
-      *src += run;
-      *dst += run;
-    } else if (!Unescape(src, text_end, dst)) {
-      return false;
+    if (**src == '\\') {
+      if (!Unescape(src, text_end, dst)) return false;
+      continue;
     }
+    const void* backslash = std::memchr(*src, '\\', static_cast<std::size_t>(close - *src));
+    const std::size_t run =
+        static_cast<std::size_t>((backslash ? static_cast<const char*>(backslash) : close) - *src);
+    std::memmove(*dst, *src, run);
+    *src += run;
+    *dst += run;
   }
   return *src == close;
 }
 
-bool DecodeEscapesPortable(char** src, char** dst, const char* close, const char* text_end) {
-  return DecodeEscapes<MoveUntilBackslashPortable>(src, dst, close, text_end);
+#if defined(__x86_64__)
+#define ARCS_DECODE_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")))
+
+// The backslashes of `backslashes` (a block's, which starts outside any escape) that begin an
+// escape: in each run of them, the first and every other one after it. Without a branch: adding a
+// run's first bit to the run carries through it, so the runs that start at an even position are
+// the backslashes that addition clears; in those the even positions begin escapes, in the others
+// the odd ones.
+inline std::uint64_t EscapeStarts(std::uint64_t backslashes) {
+  constexpr std::uint64_t kEven = 0x5555555555555555;
+  const std::uint64_t run_starts = backslashes & ~(backslashes << 1);
+  const std::uint64_t in_even_runs = backslashes & ~(backslashes + (run_starts & kEven));
+  return (in_even_runs & kEven) | (backslashes & ~in_even_runs & ~kEven);
 }
 
-#if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw"))) bool DecodeEscapesAvx512(char** src, char** dst,
-                                                                     const char* close,
-                                                                     const char* text_end) {
-  return DecodeEscapes<MoveUntilBackslashAvx512>(src, dst, close, text_end);
+// What each escaped letter of a two-character escape stands for, by the letter's code (0: it does
+// not make one).
+constexpr std::array<char, 128> kEscapedLetters = [] {
+  std::array<char, 128> letters{};
+  for (const auto& [letter, meaning] : {std::pair{'"', '"'},
+                                        {'/', '/'},
+                                        {'\\', '\\'},
+                                        {'b', '\b'},
+                                        {'f', '\f'},
+                                        {'n', '\n'},
+                                        {'r', '\r'},
+                                        {'t', '\t'}}) {
+    letters[static_cast<unsigned char>(letter)] = meaning;
+  }
+  return letters;
+}();
+
+inline std::uint64_t LowBits(std::size_t n) {
+  return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
 }
+
+// The same, a block of 64 bytes at a time, with AVX-512 VBMI2: a block's two-character escapes are
+// decoded together (each escaped letter looked up in a table, the backslashes squeezed out by one
+// compress), so that the escape every few dozen bytes of a recording's text (\n) costs no branch
+// of its own; a \u escape, or one that is not JSON, is left to Unescape. Loads are masked
+// (nothing past `close` is read). Decoded bytes go to a scratch buffer in whole-block stores and
+// are copied into place a chunk at a time (dst stays at or before src, so the copy overwrites only
+// what was read).
+ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char* text_end,
+                                           char** src_out, char** dst_out) {
+  const __m512i backslash = _mm512_set1_epi8('\\');
+  char* src = start;
+  for (;;) {  // the plain prefix stays where it is
+    const std::size_t left = static_cast<std::size_t>(close - src);
+    if (left == 0) {
+      *src_out = *dst_out = nullptr;
+      return true;
+    }
+    const __mmask64 valid = LowBits(left);
+    const __m512i v = _mm512_maskz_loadu_epi8(valid, src);
+    const __mmask64 stops = _mm512_cmpeq_epi8_mask(v, backslash) & valid;
+    if (stops != 0) {
+      src += __builtin_ctzll(stops);
+      break;
+    }
+    src += std::min<std::size_t>(left, 64);
+  }
+  const __m512i letters_low = _mm512_loadu_si512(kEscapedLetters.data());
+  const __m512i letters_high = _mm512_loadu_si512(kEscapedLetters.data() + 64);
+  constexpr std::size_t kChunk = 16 * 1024;
+  thread_local char scratch[kChunk + 64];  // a chunk, and a whole block stored at its end
+  char* dst = src;
+  bool ok = true;
+  while (ok && src < close) {
+    char* out = scratch;
+    while (src < close && out < scratch + kChunk) {
+      const std::size_t whole = std::min<std::size_t>(static_cast<std::size_t>(close - src), 64);
+      const __m512i v = _mm512_maskz_loadu_epi8(LowBits(whole), src);
+      const std::uint64_t backslashes = _mm512_cmpeq_epi8_mask(v, backslash) & LowBits(whole);
+      std::size_t taken = whole;
+      if (backslashes == 0) {
+        _mm512_storeu_si512(out, v);
+        out += whole;
+      } else {
+        const std::uint64_t starts = EscapeStarts(backslashes);
+        const __m512i decoded = _mm512_permutex2var_epi8(letters_low, v, letters_high);
+        // Escapes this block does not decode: a letter outside the table (u, not JSON, or past
+        // the text) or past the block. The block is cut before the first of them.
+        const std::uint64_t not_two_char =
+            (_mm512_cmpeq_epi8_mask(decoded, _mm512_setzero_si512()) | _mm512_movepi8_mask(v));
+        const std::uint64_t refused = (starts << 1 & not_two_char) >> 1 | (starts & 1ull << 63);
+        if (refused != 0) taken = static_cast<std::size_t>(__builtin_ctzll(refused));
+        const std::uint64_t kept = LowBits(taken) & ~starts;
+        const __m512i block = _mm512_mask_mov_epi8(v, starts << 1, decoded);
+        _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(kept, block));
+        out += __builtin_popcountll(kept);
+      }
+      src += taken;
+      // Cut before an escape this block does not decode: Unescape takes it now.
+      if (taken < whole && !(ok = Unescape(&src, text_end, &out))) break;
+    }
+    const auto decoded = static_cast<std::size_t>(out - scratch);
+    std::memcpy(dst, scratch, decoded);
+    dst += decoded;
+  }
+  *src_out = src;
+  *dst_out = dst;
+  return ok && src == close;
+}
+#undef ARCS_DECODE_TARGET
 #endif
 
-using DecodeEscapesFunction = bool (*)(char**, char**, const char*, const char*);
-const DecodeEscapesFunction kDecodeEscapes = [] {
+using DecodeStringFunction = bool (*)(char*, char*, const char*, char**, char**);
+const DecodeStringFunction kDecodeString = [] {
 #if defined(__x86_64__)
-  if (UseAvx512Bw()) return &DecodeEscapesAvx512;
+  if (UseAvx512Bw() && __builtin_cpu_supports("avx512vbmi") &&
+      __builtin_cpu_supports("avx512vbmi2")) {
+    return &DecodeStringAvx512;
+  }
 #endif
-  return &DecodeEscapesPortable;
+  return &DecodeStringPortable;
 }();
 
 // One walk over the structural index: values in, events out to the builder. Iterative; the
@@ -281,7 +352,7 @@ class Walker {
     const char* name;
     std::size_t length;
     if (!String(&name, &length) || !AtTokenEnd()) return false;
-    if (!builder_.Key(name, static_cast<rapidjson::SizeType>(length), false)) return false;
+    if (!builder_.PairedKey(name, static_cast<rapidjson::SizeType>(length))) return false;
     return next_ < count_ && Structural() == ':';
   }
 
@@ -295,7 +366,7 @@ class Walker {
       const char* s;
       std::size_t length;
       return String(&s, &length) &&
-             builder_.String(s, static_cast<rapidjson::SizeType>(length), false);
+             builder_.PairedString(s, static_cast<rapidjson::SizeType>(length));
     }
     if (c == 't') return Literal("true") && builder_.Bool(true);
     if (c == 'f') return Literal("false") && builder_.Bool(false);
@@ -337,11 +408,10 @@ class Walker {
     char* close = text_ + (next_ < count_ ? at_[next_] : size_);
     while (close > start && IsJsonSpace(close[-1])) --close;
     if (close == start || *--close != '"') return false;
-    char* src =
-        static_cast<char*>(std::memchr(start, '\\', static_cast<std::size_t>(close - start)));
-    char* dst = src;
+    char* src;
+    char* dst;
+    const bool decoded_all = kDecodeString(start, close, text_ + size_, &src, &dst);
     if (src != nullptr) {
-      const bool decoded_all = kDecodeEscapes(&src, &dst, close, text_ + size_);
       // What lies before src was read, and written over once an escape shortened it.
       written_.emplace_back(start - text_, src - text_);
       if (!decoded_all) return false;
