@@ -207,39 +207,46 @@ class Evaluator {
 
   void Run(int index, const Value& v, const PathStep& path) {
     const Node& n = nodes_[index];
-    if (n.always == Node::Always::kTrue) return;
+    if (n.always == Node::Always::kTrue || Settled()) return;
     if (n.always == Node::Always::kFalse) {
-      Add(n, "false", path, "no value is allowed here");
+      Fail(n, "false", path, [] { return "no value is allowed here"; });
       return;
     }
     if (n.ref >= 0) Run(n.ref, v, path);
     if (!n.types.empty() && !std::any_of(n.types.begin(), n.types.end(),
                                          [&](std::string_view t) { return TypeMatches(t, v); })) {
-      Add(n, "type", path,
-          std::string(KindName(v.kind())) + " is not of type " + Join(Strings(n.types), " or "));
+      Fail(n, "type", path, [&] {
+        return std::string(KindName(v.kind())) + " is not of type " +
+               Join(Strings(n.types), " or ");
+      });
     }
     if (n.constant && !SameData(v, *n.constant)) {
-      Add(n, "const", path, Describe(v) + " is not " + ToString(*n.constant));
+      Fail(n, "const", path, [&] { return Describe(v) + " is not " + ToString(*n.constant); });
     }
     if (n.enumeration && !std::any_of(n.enumeration->items().begin(), n.enumeration->items().end(),
                                       [&](const Value& e) { return SameData(v, e); })) {
-      Add(n, "enum", path, Describe(v) + " is not one of " + ToString(*n.enumeration));
+      Fail(n, "enum", path,
+           [&] { return Describe(v) + " is not one of " + ToString(*n.enumeration); });
     }
     if (n.date_time && v.is_string() && !IsRfc3339DateTime(v.text())) {
-      Add(n, "format", path, Describe(v) + " is not an RFC 3339 date-time");
+      Fail(n, "format", path, [&] { return Describe(v) + " is not an RFC 3339 date-time"; });
     }
     if (n.minimum && v.is_number() && AsDouble(v) < *n.minimum) {
-      Add(n, "minimum", path, Excerpt(v.text(), 40) + " is less than the minimum");
+      Fail(n, "minimum", path, [&] { return Excerpt(v.text(), 40) + " is less than the minimum"; });
     }
     if (n.pattern && v.is_string() &&
         !std::regex_search(v.text().begin(), v.text().end(), *n.pattern)) {
-      Add(n, "pattern", path, Describe(v) + " does not match " + Quoted(n.pattern_text, 60));
+      Fail(n, "pattern", path,
+           [&] { return Describe(v) + " does not match " + Quoted(n.pattern_text, 60); });
     }
-    if (!n.one_of.empty()) OneOf(n, v, path);
-    if (v.is_object()) Object(n, v, path);
+    if (!n.one_of.empty() && !Settled()) OneOf(n, v, path);
+    if (v.is_object() && !Settled()) Object(n, v, path);
     if (v.is_array() && n.items >= 0) {
       std::size_t i = 0;
-      for (const Value& item : v.items()) Run(n.items, item, PathStep(path, i++));
+      for (const Value& item : v.items()) {
+        if (Settled()) break;
+        Run(n.items, item, PathStep(path, i++));
+      }
     }
   }
 
@@ -247,26 +254,45 @@ class Evaluator {
 
  private:
   // Exactly one branch holds; otherwise one error, every branch's errors in its context (as
-  // Python's jsonschema reports a oneOf).
+  // Python's jsonschema reports a oneOf). Which branches hold is asked quietly: the errors of the
+  // branches that fail are written out only when the oneOf itself fails (a message per branch per
+  // value, thrown away, was most of the time MCP recordings spent in their schemas).
   void OneOf(const Node& n, const Value& v, const PathStep& path) {
-    std::vector<SchemaError> context;
     std::size_t holding = 0;
+    for (int branch : n.one_of) holding += Holds(branch, v, path);
+    if (holding == 1) return;
+    const auto message = [holding] {
+      return holding == 0 ? std::string("the value is valid under none of the oneOf schemas")
+                          : "the value is valid under " + std::to_string(holding) +
+                                " of the oneOf schemas, not exactly one";
+    };
+    if (quiet_) return Fail(n, "oneOf", path, message);
+    std::vector<SchemaError> context;
     for (int branch : n.one_of) {
       std::vector<SchemaError> outer = std::move(errors_);
       errors_.clear();
       Run(branch, v, path);
-      holding += errors_.empty();
       context.insert(context.end(), std::make_move_iterator(errors_.begin()),
                      std::make_move_iterator(errors_.end()));
       errors_ = std::move(outer);
     }
-    if (holding == 1) return;
-    Add(n, "oneOf", path,
-        holding == 0 ? "the value is valid under none of the oneOf schemas"
-                     : "the value is valid under " + std::to_string(holding) +
-                           " of the oneOf schemas, not exactly one");
+    Fail(n, "oneOf", path, message);
     errors_.back().context = std::move(context);
   }
+
+  // Whether `v` is valid under node `index`, found without writing an error.
+  bool Holds(int index, const Value& v, const PathStep& path) {
+    const bool quiet = std::exchange(quiet_, true);
+    const bool failed = std::exchange(failed_, false);
+    Run(index, v, path);
+    const bool holds = !failed_;
+    quiet_ = quiet;
+    failed_ = failed;
+    return holds;
+  }
+
+  // Quietly, once one error is found nothing more can change the answer.
+  bool Settled() const { return quiet_ && failed_; }
 
   static std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
     return {views.begin(), views.end()};
@@ -276,8 +302,14 @@ class Evaluator {
     return v.is_string() ? Quoted(v.text(), 60) : Excerpt(ToString(v), 60);
   }
 
-  void Add(const Node& n, std::string_view keyword, const PathStep& path, std::string message) {
-    errors_.push_back({n.location, std::string(keyword), path.ToPointer(), std::move(message), {}});
+  // An error at `path`: its message is made only when errors are being written.
+  template <typename Message>
+  void Fail(const Node& n, std::string_view keyword, const PathStep& path, const Message& message) {
+    if (quiet_) {
+      failed_ = true;
+      return;
+    }
+    errors_.push_back({n.location, std::string(keyword), path.ToPointer(), message(), {}});
   }
 
   // The members the instance holds, each name once when the last one counts: built only for an
@@ -303,7 +335,9 @@ class Evaluator {
 
   void Object(const Node& n, const Value& v, const PathStep& path) {
     for (std::string_view name : n.required) {
-      if (!v.Find(name)) Add(n, "required", path, Quoted(name) + " is a required property");
+      if (!v.Find(name)) {
+        Fail(n, "required", path, [&] { return Quoted(name) + " is a required property"; });
+      }
     }
     if (n.properties.empty() && n.additional < 0) return;
     std::vector<std::string> unexpected;  // the first few names, quoted
@@ -316,7 +350,9 @@ class Evaluator {
         Run(p->second, m.value, at);
       } else if (n.additional >= 0) {
         if (nodes_[n.additional].always == Node::Always::kFalse) {
-          if (unexpected_count++ < kNamesQuoted) unexpected.push_back(Quoted(m.name, 40));
+          if (unexpected_count++ < kNamesQuoted && !quiet_) {
+            unexpected.push_back(Quoted(m.name, 40));
+          }
         } else {
           Run(n.additional, m.value, at);
         }
@@ -325,15 +361,18 @@ class Evaluator {
     if (unexpected_count > kNamesQuoted) {
       unexpected.push_back("and " + std::to_string(unexpected_count - kNamesQuoted) + " more");
     }
-    if (!unexpected.empty()) {
-      Add(n, "additionalProperties", path,
-          "additional properties are not allowed (" + Join(unexpected) + " unexpected)");
+    if (unexpected_count > 0) {
+      Fail(n, "additionalProperties", path, [&] {
+        return "additional properties are not allowed (" + Join(unexpected) + " unexpected)";
+      });
     }
   }
 
   const std::vector<Node>& nodes_;
   RepeatedNamesRead repeated_;
   std::vector<SchemaError> errors_;
+  bool quiet_ = false;   // inside Holds: errors are counted, not written
+  bool failed_ = false;  // an error was found while quiet
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace arcs::json {
 namespace {
@@ -147,6 +148,41 @@ TEST(JsonSchemaTest, Draft7OneOfIntegerMinimumPattern) {
       (Keys_{"# oneOf", "  #/definitions/a required", "  #/definitions/a/properties/type const",
              "  #/definitions/b/properties/v pattern"}));
   EXPECT_EQ(Draft7(R"({"type":"a","n":1e400})")[1], "  #/definitions/a/properties/n type");
+}
+
+// Which oneOf branches hold is found quietly, and the errors are written only for a oneOf that
+// fails: a failing inner oneOf in a branch that does not matter leaves no error, and one in a
+// failing outer oneOf is reported with its own context, as if every branch had been written out.
+TEST(JsonSchemaTest, NestedOneOfReportsOnlyWhatFails) {
+  Result<Schema> schema = Schema::Compile(R"({
+    "oneOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}],
+    "$defs": {
+      "a": {"type": "object", "required": ["x"],
+            "properties": {"x": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}},
+      "b": {"type": "object", "required": ["y"]}
+    }
+  })");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  auto keys = [&](std::string_view instance) {
+    Document doc;
+    EXPECT_TRUE(doc.Parse(instance)) << instance;
+    std::vector<std::string> out;
+    std::function<void(const std::vector<SchemaError>&, const std::string&)> add =
+        [&](const std::vector<SchemaError>& errors, const std::string& indent) {
+          for (const SchemaError& e : errors) {
+            out.push_back(indent + e.location + " " + e.keyword + " @" + e.instance_pointer);
+            add(e.context, indent + "  ");
+          }
+        };
+    add(schema->Evaluate(doc.root(), RepeatedNamesRead::kLastWins), "");
+    return out;
+  };
+  EXPECT_EQ(keys(R"({"x": 1.5, "y": 0})"), Keys_{});
+  EXPECT_EQ(keys(R"({"x": 1, "y": 0})"), Keys_{"# oneOf @"});  // both branches hold
+  EXPECT_EQ(keys(R"({"x": 1.5})"),
+            (Keys_{"# oneOf @", "  #/$defs/a/properties/x oneOf @/x",
+                   "    #/$defs/a/properties/x/oneOf/0 type @/x",
+                   "    #/$defs/a/properties/x/oneOf/1 type @/x", "  #/$defs/b required @"}));
 }
 
 TEST(JsonSchemaTest, BooleanSchemas) {
