@@ -52,6 +52,9 @@ class Value {
   // A string whose source had no escape, so text() holds no '"', '\\' or control character:
   // writers copy it without looking for one.
   bool is_escape_free() const { return escape_free_; }
+  // An object in which some member name occurs more than once (Document::duplicates() says
+  // where): readers that keep one member per name need to look only at these.
+  bool repeats_a_name() const { return repeats_a_name_; }
   std::span<const Value> items() const;     // array elements; empty unless an array
   std::span<const Member> members() const;  // object members in source order; empty unless object
 
@@ -66,6 +69,7 @@ class Value {
   friend struct ValueBuilder;
   Kind kind_ = Kind::kNull;
   bool escape_free_ = false;
+  bool repeats_a_name_ = false;
   std::uint32_t size_ = 0;
   union {
     const char* chars_ = nullptr;

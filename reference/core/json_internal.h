@@ -319,10 +319,12 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     for (std::size_t i = 0; i < n; ++i) {
       new (&members[i]) Member{names[frame.names_start + i].text, values[frame.start + i]};
     }
+    const std::size_t duplicates_before = duplicates->size();
     FindDuplicates(members, n, frame.names_start);
     frames.pop_back();
     Value v;
     v.kind_ = Kind::kObject;
+    v.repeats_a_name_ = duplicates->size() != duplicates_before;
     v.members_ = members;
     return Close(frame, v, n);
   }

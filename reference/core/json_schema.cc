@@ -313,10 +313,10 @@ class Evaluator {
   }
 
   // The members the instance holds, each name once when the last one counts: built only for an
-  // object that repeats a name, which the caller's flag says may happen at all.
+  // object that repeats a name (Value::repeats_a_name) when the caller's flag says it counts.
   template <typename F>
   void ForEachMember(const Value& object, F f) const {
-    if (repeated_ == RepeatedNamesRead::kAllMembers || object.members().size() < 2) {
+    if (repeated_ == RepeatedNamesRead::kAllMembers || !object.repeats_a_name()) {
       for (const Member& m : object.members()) f(m);
       return;
     }

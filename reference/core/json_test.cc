@@ -91,6 +91,12 @@ TEST(JsonParse, DuplicateNamesAreReportedAndKept) {
   EXPECT_EQ(doc.duplicates()[1].pointer, "/a");
   EXPECT_EQ(doc.root().members().size(), 3u);  // nothing dropped
   EXPECT_EQ(doc.root().Find("a")->text(), "1");
+  // Each object that repeats a name says so; the others, and non-objects, do not.
+  const Value& b = *doc.root().Find("b");
+  EXPECT_TRUE(doc.root().repeats_a_name());
+  EXPECT_FALSE(b.repeats_a_name());
+  EXPECT_FALSE(b.Find("x")->repeats_a_name());
+  EXPECT_TRUE(b.Find("x")->items()[0].repeats_a_name());
   EXPECT_EQ(ToString(doc.root()), R"({"a":1,"b":{"x":[{"k":1,"k/~":2,"k":3}]},"a":2})");
 }
 
@@ -103,6 +109,9 @@ TEST(JsonParse, DuplicateNamesInLargeObjects) {
   ASSERT_EQ(doc.duplicates().size(), 2u);
   EXPECT_EQ(doc.duplicates()[0].pointer, "/k50");
   EXPECT_EQ(doc.duplicates()[1].pointer, "/a~0b");
+  EXPECT_TRUE(doc.root().repeats_a_name());
+  ASSERT_TRUE(doc.Parse(R"({"k0":{"a":1},"k1":2})"));
+  EXPECT_FALSE(doc.root().repeats_a_name());
 }
 
 TEST(JsonParse, EmptyNameIsAMemberName) {

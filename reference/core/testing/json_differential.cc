@@ -20,8 +20,8 @@ class FrontEndScope {
   FrontEnd previous_;
 };
 
-// The first difference between two values, by JSON Pointer; escape-free marks count. Recursion is
-// bounded by the parse's depth bound.
+// The first difference between two values, by JSON Pointer; escape-free and repeated-name marks
+// count. Recursion is bounded by the parse's depth bound.
 std::string ValueDifference(const Value& a, const Value& b, const std::string& pointer) {
   if (a.kind() != b.kind()) return pointer + ": kinds differ";
   // text() is a string's or a number's only.
@@ -29,6 +29,7 @@ std::string ValueDifference(const Value& a, const Value& b, const std::string& p
   if (a.is_string() && a.is_escape_free() != b.is_escape_free()) {
     return pointer + ": escape-free marks differ";
   }
+  if (a.repeats_a_name() != b.repeats_a_name()) return pointer + ": repeated-name marks differ";
   if (a.items().size() != b.items().size() || a.members().size() != b.members().size()) {
     return pointer + ": sizes differ";
   }
