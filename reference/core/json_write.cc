@@ -12,45 +12,69 @@
 
 namespace arcs::json {
 
-// Python's dict keeps the last value of a repeated name, and sort_keys orders names by code
-// point, which is the byte order of their UTF-8.
+namespace {
+
+// Appends an object's members to *sorted in the order WriteStyle::kPython writes them: Python's
+// dict keeps the last value of a repeated name, and sort_keys orders names by code point, which is
+// the byte order of their UTF-8.
+void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted) {
+  const std::size_t first = sorted->size();
+  for (const Member& m : object.members()) sorted->push_back(&m);
+  const auto begin = sorted->begin() + static_cast<std::ptrdiff_t>(first);
+  auto by_name = [](const Member* a, const Member* b) { return a->name < b->name; };
+  // A canonical writer's output, already in order with no repeated name, is the common case.
+  if (std::adjacent_find(begin, sorted->end(), [](const Member* a, const Member* b) {
+        return !(a->name < b->name);
+      }) == sorted->end()) {
+    return;
+  }
+  std::stable_sort(begin, sorted->end(), by_name);
+  const auto last =
+      std::unique(std::make_reverse_iterator(sorted->end()), std::make_reverse_iterator(begin),
+                  [](const Member* a, const Member* b) { return a->name == b->name; });
+  sorted->erase(begin, last.base());
+}
+
+}  // namespace
+
 std::vector<const Member*> MembersSortedLastWins(const Value& object) {
   std::vector<const Member*> sorted;
   sorted.reserve(object.members().size());
-  for (const Member& m : object.members()) sorted.push_back(&m);
-  auto by_name = [](const Member* a, const Member* b) { return a->name < b->name; };
-  if (std::is_sorted(sorted.begin(), sorted.end(), by_name) &&
-      std::adjacent_find(sorted.begin(), sorted.end(), [](const Member* a, const Member* b) {
-        return a->name == b->name;
-      }) == sorted.end()) {
-    return sorted;  // a canonical writer's output: already in order, no repeated name
-  }
-  std::stable_sort(sorted.begin(), sorted.end(), by_name);
-  std::vector<const Member*> last;
-  last.reserve(sorted.size());
-  for (std::size_t i = 0; i < sorted.size(); ++i) {
-    if (i + 1 < sorted.size() && sorted[i + 1]->name == sorted[i]->name) continue;
-    last.push_back(sorted[i]);
-  }
-  return last;
+  AppendMembersSortedLastWins(object, &sorted);
+  return sorted;
 }
 
 namespace {
 
-// One open container while walking: the value and how many children have been visited, and
-// for sorted objects the order to visit its members in.
+// One open container while walking: the value and how many children have been visited, and for
+// sorted objects where the order to visit its members in starts in the walk's `sorted` list.
 struct Cursor {
   const Value* value;
   std::size_t next;
-  std::vector<const Member*> sorted;  // WriteStyle::kPython only
+  std::size_t sorted_start;  // WriteStyle::kPython only
+  std::size_t size;          // children to visit
 };
 
-Cursor Open(const Value* value, WriteStyle style) {
-  Cursor cursor{value, 0, {}};
-  if (value->is_object() && style == WriteStyle::kPython) {
-    cursor.sorted = MembersSortedLastWins(*value);
+// The walk's stack and the sorted member lists of its open objects, kept by each thread from one
+// Write to the next: a canonical form is written for every event of a log.
+struct WriteScratch {
+  std::vector<Cursor> stack;
+  std::vector<const Member*> sorted;
+
+  // What a deep or wide document grew is not kept for the thread's life.
+  void ReleaseIfLarge() {
+    constexpr std::size_t kKept = 4096;
+    if (stack.capacity() > kKept) std::vector<Cursor>().swap(stack);
+    if (sorted.capacity() > kKept) std::vector<const Member*>().swap(sorted);
   }
-  return cursor;
+};
+
+Cursor Open(const Value* value, WriteStyle style, std::vector<const Member*>* sorted) {
+  if (value->is_array()) return {value, 0, 0, value->items().size()};
+  if (style != WriteStyle::kPython) return {value, 0, 0, value->members().size()};
+  const std::size_t start = sorted->size();
+  AppendMembersSortedLastWins(*value, sorted);
+  return {value, 0, start, sorted->size() - start};
 }
 
 void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyle::kAsParsed) {
@@ -165,31 +189,31 @@ void AppendQuotedAscii(std::string_view s, std::string* out) {
 }
 
 void AppendPointerToken(std::string_view token, std::string* out) {
-  for (char c : token) {
-    if (c == '~') {
-      out->append("~0");
-    } else if (c == '/') {
-      out->append("~1");
-    } else {
-      out->push_back(c);
+  std::size_t run = 0;  // the pending bytes that need no escaping, appended at once
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if (token[i] == '~' || token[i] == '/') {
+      out->append(token.substr(run, i - run)).append(token[i] == '~' ? "~0" : "~1");
+      run = i + 1;
     }
   }
+  out->append(token.substr(run));
 }
 
 void Write(const Value& value, std::string* out, WriteStyle style) {
   if (!value.is_array() && !value.is_object()) return AppendScalar(value, out, style);
-  std::vector<Cursor> stack;
-  stack.push_back(Open(&value, style));
+  thread_local WriteScratch scratch;
+  std::vector<Cursor>& stack = scratch.stack;
+  std::vector<const Member*>& sorted = scratch.sorted;
+  const std::size_t stack_base = stack.size();  // the scratch is empty unless Write is re-entered
+  const std::size_t sorted_base = sorted.size();
+  stack.push_back(Open(&value, style, &sorted));
   out->push_back(value.is_array() ? '[' : '{');
-  while (!stack.empty()) {
+  while (stack.size() > stack_base) {
     Cursor& top = stack.back();
     const Value& container = *top.value;
-    const bool sorted = container.is_object() && style == WriteStyle::kPython;
-    const std::size_t size = container.is_array() ? container.items().size()
-                             : sorted             ? top.sorted.size()
-                                                  : container.members().size();
-    if (top.next == size) {
+    if (top.next == top.size) {
       out->push_back(container.is_array() ? ']' : '}');
+      if (container.is_object() && style == WriteStyle::kPython) sorted.resize(top.sorted_start);
       stack.pop_back();
       continue;
     }
@@ -198,7 +222,8 @@ void Write(const Value& value, std::string* out, WriteStyle style) {
     if (container.is_array()) {
       child = &container.items()[top.next];
     } else {
-      const Member& m = sorted ? *top.sorted[top.next] : container.members()[top.next];
+      const Member& m = style == WriteStyle::kPython ? *sorted[top.sorted_start + top.next]
+                                                     : container.members()[top.next];
       AppendQuoted(m.name, out);
       out->push_back(':');
       child = &m.value;
@@ -206,11 +231,13 @@ void Write(const Value& value, std::string* out, WriteStyle style) {
     ++top.next;
     if (child->is_array() || child->is_object()) {
       out->push_back(child->is_array() ? '[' : '{');
-      stack.push_back(Open(child, style));  // may move `top`: not used again in this turn
+      stack.push_back(Open(child, style, &sorted));  // may move `top`: not used again in this turn
     } else {
       AppendScalar(*child, out, style);
     }
   }
+  sorted.resize(sorted_base);
+  if (stack_base == 0) scratch.ReleaseIfLarge();
 }
 
 void AppendRawMember(std::string_view name, std::string_view raw, std::string* out) {
