@@ -509,6 +509,8 @@ TEST(JsonParse, BadUnicodeCanBeReadAsGoReadsIt) {
       {"[\"\xF4\x90\x80\x80\"]", fffd + fffd + fffd + fffd},  // past U+10FFFF
       {R"(["\ud800"])", fffd},                                // a lone high surrogate
       {R"(["\udc00x"])", fffd + "x"},                         // a lone low surrogate
+      {R"(["\uD800"])", fffd},                                // upper-case hex
+      {R"(["x\uDFFF"])", "x" + fffd},                         // upper-case hex
       {R"(["\ud800\u0041"])", fffd + "A"},                    // a high one, then not a low one
       {R"(["\udc00\ud800"])", fffd + fffd},                   // the wrong order
       {R"(["\ud83d\ude00"])", "\xF0\x9F\x98\x80"},            // a pair
