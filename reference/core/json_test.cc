@@ -360,7 +360,7 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
     return out + "\"";
   };
   for (char special : {'"', '\\', '\0', '\x01', '\x1f', '\n'}) {
-    for (std::size_t length = 1; length <= 40; ++length) {
+    for (std::size_t length = 1; length <= 150; length += length < 40 ? 1 : 7) {
       for (std::size_t at = 0; at < length; ++at) {
         std::string s(length, 'a');
         s[at] = special;
@@ -369,6 +369,19 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
         AppendQuoted(s, &out);
         ASSERT_EQ(out, escaped_slowly(s)) << "length " << length << " at " << at;
       }
+    }
+  }
+  // Escapes six times as long as their byte, everywhere or every few bytes, after what the output
+  // already held: the output grows past any room made for the string as it stands.
+  for (std::size_t length = 0; length <= 400; length += 13) {
+    for (std::size_t every : {1, 2, 5, 63, 64, 65}) {
+      std::string s;
+      for (std::size_t i = 0; i < length; ++i) {
+        s += i % every == 0 ? static_cast<char>(i % 0x20) : static_cast<char>('a' + i % 26);
+      }
+      std::string out = "[1,";
+      AppendQuoted(s, &out);
+      ASSERT_EQ(out, "[1," + escaped_slowly(s)) << "length " << length << " every " << every;
     }
   }
 }

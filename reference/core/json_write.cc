@@ -6,6 +6,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "reference/core/json.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
@@ -28,7 +32,17 @@ void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>
       }) == sorted->end()) {
     return;
   }
-  std::stable_sort(begin, sorted->end(), by_name);
+  if (sorted->end() - begin <= 16) {
+    // Insertion sort, stable: objects are small, and std::stable_sort allocates a buffer.
+    for (auto i = begin + 1; i != sorted->end(); ++i) {
+      const Member* m = *i;
+      auto j = i;
+      for (; j != begin && by_name(m, *(j - 1)); --j) *j = *(j - 1);
+      *j = m;
+    }
+  } else {
+    std::stable_sort(begin, sorted->end(), by_name);
+  }
   const auto last =
       std::unique(std::make_reverse_iterator(sorted->end()), std::make_reverse_iterator(begin),
                   [](const Member* a, const Member* b) { return a->name == b->name; });
@@ -108,46 +122,98 @@ void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyl
 
 }  // namespace
 
-void AppendQuoted(std::string_view s, std::string* out) {
+namespace {
+
+// The escape of byte c, which JsonPlainPrefix stops at, written at o; returns its end.
+char* WriteEscape(unsigned char c, char* o) {
   static constexpr char kHex[] = "0123456789abcdef";
+  switch (c) {
+    case '"':
+      return std::copy_n("\\\"", 2, o);
+    case '\\':
+      return std::copy_n("\\\\", 2, o);
+    case '\b':
+      return std::copy_n("\\b", 2, o);
+    case '\f':
+      return std::copy_n("\\f", 2, o);
+    case '\n':
+      return std::copy_n("\\n", 2, o);
+    case '\r':
+      return std::copy_n("\\r", 2, o);
+    case '\t':
+      return std::copy_n("\\t", 2, o);
+    default: {
+      const char escape[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+      return std::copy_n(escape, 6, o);
+    }
+  }
+}
+
+void AppendQuotedPortable(std::string_view s, std::string* out) {
   out->push_back('"');
   std::size_t run = 0;  // start of the pending run of bytes that need no escaping
   for (std::size_t i = 0; i < s.size(); ++i) {
     i += JsonPlainPrefix(s.substr(i));
     if (i == s.size()) break;
-    const auto c = static_cast<unsigned char>(s[i]);
     out->append(s.data() + run, i - run);
     run = i + 1;
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default: {
-        char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        out->append(esc, sizeof esc);
-      }
-    }
+    char escape[6];
+    out->append(escape, WriteEscape(static_cast<unsigned char>(s[i]), escape));
   }
   out->append(s.data() + run, s.size() - run);
   out->push_back('"');
+}
+
+#if defined(__x86_64__)
+// The same, a block of 64 bytes at a time, each block stored whole into room made at the end of
+// *out and kept up to its first byte to escape: a call per run of plain bytes (strings in
+// recordings have a \n every few dozen bytes) cost more than the run.
+__attribute__((target("avx512f,avx512bw"))) void AppendQuotedAvx512(std::string_view s,
+                                                                    std::string* out) {
+  constexpr std::size_t kSlack = 64;  // a whole block stored at the last position, or an escape
+  std::size_t at = out->size();
+  out->resize(at + 1 + s.size() + kSlack + 1);
+  (*out)[at++] = '"';
+  const __m512i quote = _mm512_set1_epi8('"');
+  const __m512i backslash = _mm512_set1_epi8('\\');
+  const __m512i space = _mm512_set1_epi8(0x20);
+  for (std::size_t i = 0; i < s.size();) {
+    // Room for this block and an escape: escapes lengthen the output past what was reserved.
+    if (at + kSlack + (s.size() - i) + 1 > out->size()) {
+      out->resize(at + kSlack + (s.size() - i) + 1 + s.size() / 2);
+    }
+    const std::size_t left = s.size() - i;
+    const __mmask64 valid = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(valid, s.data() + i);
+    const __mmask64 special =
+        (_mm512_cmpeq_epi8_mask(v, quote) | _mm512_cmpeq_epi8_mask(v, backslash) |
+         _mm512_cmplt_epu8_mask(v, space)) &
+        valid;
+    _mm512_storeu_si512(out->data() + at, v);
+    if (special == 0) {
+      const std::size_t n = std::min<std::size_t>(left, 64);
+      at += n;
+      i += n;
+      continue;
+    }
+    const auto n = static_cast<std::size_t>(__builtin_ctzll(special));
+    at += n;
+    i += n;
+    char* const o = out->data() + at;
+    at += static_cast<std::size_t>(WriteEscape(static_cast<unsigned char>(s[i++]), o) - o);
+  }
+  (*out)[at++] = '"';
+  out->resize(at);
+}
+#endif
+
+}  // namespace
+
+void AppendQuoted(std::string_view s, std::string* out) {
+#if defined(__x86_64__)
+  if (UseAvx512Bw()) return AppendQuotedAvx512(s, out);
+#endif
+  AppendQuotedPortable(s, out);
 }
 
 void AppendQuotedAscii(std::string_view s, std::string* out) {
