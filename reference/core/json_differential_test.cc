@@ -233,6 +233,17 @@ TEST(JsonFrontEnds, DecideEscapesAtEveryOffsetOfABlockAlike) {
   EXPECT_EQ(accepted_by_the_walk, valid);
 }
 
+// Decoded bytes are copied into place 16 KiB at a time: escapes of every length at and around
+// that boundary, and a run of \u escapes across it.
+TEST(JsonFrontEnds, DecideStringsAcrossTheDecodingChunkAlike) {
+  for (std::size_t plain = 16300; plain < 16500; ++plain) {
+    for (const char* escape : {"\\ud83d\\ude00", "\\u00e9\\u05d0\\u05d1", "\\t"}) {
+      const std::string text = "[\"\\n" + std::string(plain, 'a') + escape + "b\"]";
+      ASSERT_EQ(FrontEndDifference(text), "") << "plain " << plain << " " << escape;
+    }
+  }
+}
+
 std::vector<std::string> VectorFiles() {
   const char* root = std::getenv("ARCS_SOURCE_DIR");
   std::vector<std::string> files;

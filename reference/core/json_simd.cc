@@ -224,7 +224,9 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
   const __m512i letters_low = _mm512_loadu_si512(kEscapedLetters.data());
   const __m512i letters_high = _mm512_loadu_si512(kEscapedLetters.data() + 64);
   constexpr std::size_t kChunk = 16 * 1024;
-  thread_local char scratch[kChunk + 64];  // a chunk, and a whole block stored at its end
+  // A chunk; past it, a whole block stored where the chunk ends, and after 63 of that block's bytes
+  // an escape Unescape decodes (4 bytes at most).
+  thread_local char scratch[kChunk + 64 + 4];
   char* dst = src;
   bool ok = true;
   while (ok && src < close) {
@@ -252,8 +254,14 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
         out += __builtin_popcountll(kept);
       }
       src += taken;
-      // Cut before an escape this block does not decode: Unescape takes it now.
-      if (taken < whole && !(ok = Unescape(&src, text_end, &out))) break;
+      if (taken == whole) continue;
+      // Cut before an escape this block does not decode: Unescape takes it now, and the \u
+      // escapes right after it (text written by an ASCII-only writer, Python's json.dumps, has
+      // one for each character that is not ASCII) without a block between them.
+      do {
+        if (!(ok = Unescape(&src, text_end, &out))) break;
+      } while (src + 1 < close && src[0] == '\\' && src[1] == 'u' && out < scratch + kChunk);
+      if (!ok) break;
     }
     const auto decoded = static_cast<std::size_t>(out - scratch);
     std::memcpy(dst, scratch, decoded);
