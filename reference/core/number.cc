@@ -86,9 +86,16 @@ Decimal Normalize(const Parts& p) {
 }  // namespace
 
 NumberInfo Classify(std::string_view text) {
+  NumberInfo info;
+  if (text.find_first_of(".eE") == std::string_view::npos) {
+    // An integer token (most numbers): its digits need no normalizing to tell what it is.
+    info.negative = text.starts_with('-');
+    info.integral = true;
+    info.zero = text.find_first_not_of('0', info.negative ? 1 : 0) == std::string_view::npos;
+    return info;
+  }
   Parts p = Split(text);
   Decimal d = Normalize(p);
-  NumberInfo info;
   info.negative = p.negative;
   info.has_fraction = !p.fraction.empty();
   info.has_exponent = !p.exponent.empty();
@@ -105,6 +112,8 @@ std::optional<std::int64_t> ToInt64(std::string_view text) {
 }
 
 std::optional<std::int64_t> IntegralValueToInt64(std::string_view text) {
+  // An integer token in range (timestamps, counts: nearly every call) is its own exact value.
+  if (std::optional<std::int64_t> plain = ToInt64(text)) return plain;
   Parts p = Split(text);
   Decimal d = Normalize(p);
   if (d.digits.empty()) return 0;

@@ -26,6 +26,17 @@ TEST(NumberClassify, Integrality) {
   EXPECT_TRUE(Classify(std::string(500, '9')).integral);
 }
 
+// Integer tokens are told from their text alone (no digits normalized): the same answers.
+TEST(NumberClassify, IntegerTokens) {
+  for (const char* text : {"0", "-0", "10", "-12", "900"}) {
+    const NumberInfo info = Classify(text);
+    EXPECT_TRUE(info.integral) << text;
+    EXPECT_FALSE(info.has_fraction || info.has_exponent) << text;
+    EXPECT_EQ(info.negative, text[0] == '-') << text;
+    EXPECT_EQ(info.zero, std::string_view(text) == "0" || std::string_view(text) == "-0") << text;
+  }
+}
+
 TEST(NumberToInt64, IntegerTokensOnly) {
   EXPECT_EQ(ToInt64("0"), 0);
   EXPECT_EQ(ToInt64("-0"), 0);
@@ -38,6 +49,10 @@ TEST(NumberToInt64, IntegerTokensOnly) {
 
 TEST(NumberToInt64, IntegralValues) {
   EXPECT_EQ(IntegralValueToInt64("1.0"), 1);
+  EXPECT_EQ(IntegralValueToInt64("-9223372036854775808"), INT64_MIN);
+  EXPECT_EQ(IntegralValueToInt64("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(IntegralValueToInt64("9223372036854775808"), std::nullopt);
+  EXPECT_EQ(IntegralValueToInt64(std::string(30, '9')), std::nullopt);
   EXPECT_EQ(IntegralValueToInt64("1e2"), 100);
   EXPECT_EQ(IntegralValueToInt64("-0.0"), 0);
   EXPECT_EQ(IntegralValueToInt64("12.50e1"), 125);
