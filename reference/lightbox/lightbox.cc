@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <deque>
-#include <future>
+#include <condition_variable>
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -346,46 +348,103 @@ struct Batch {
   }
 };
 
+// The shared side of a parallel verification: the one reader, from which each worker takes the
+// next batch (copying lines is a small part of the work, and a batch copied by the worker that
+// hashes it stays in that core's cache), and the finished batches, which the checking thread takes
+// in order. At most 2 batches a worker are read and not yet checked, so memory stays a constant
+// (about 2 MiB a worker) plus the longest line.
+class BatchQueue {
+ public:
+  BatchQueue(jsonl::ByteSource* events, const Limits& limits, unsigned workers)
+      : limits_(limits), lines_(events, LineOptionsFor(limits)), most_ahead_(2 * workers) {}
+
+  // A worker's loop: read a batch, compute its facts, hand it over; until the input ends.
+  void Work() {
+    for (;;) {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return reading_done_ || next_ < checked_ + most_ahead_; });
+      if (reading_done_) return;
+      const std::uint64_t sequence = next_++;
+      std::unique_ptr<Batch> batch = ReadBatch();
+      lock.unlock();
+      batch->ComputeFacts(limits_);
+      lock.lock();
+      done_.emplace(sequence, std::move(batch));
+      changed_.notify_all();
+    }
+  }
+
+  // The checking thread's: batch `sequence` once it is done, or null after the last one.
+  std::unique_ptr<Batch> Take(std::uint64_t sequence) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock,
+                  [&] { return done_.contains(sequence) || (reading_done_ && sequence >= next_); });
+    auto found = done_.find(sequence);
+    if (found == done_.end()) return nullptr;
+    std::unique_ptr<Batch> batch = std::move(found->second);
+    done_.erase(found);
+    checked_ = sequence + 1;
+    changed_.notify_all();
+    return batch;
+  }
+
+  // Why reading stopped before the end (I/O, max_events), once every batch is taken.
+  const Status& status() const { return status_; }
+
+ private:
+  // The next lines, with the lock held; the end of input or a Status ends reading.
+  std::unique_ptr<Batch> ReadBatch() {
+    auto batch = std::make_unique<Batch>();
+    jsonl::Line line;
+    while (!batch->full()) {
+      Result<bool> more = NextEventLine(&lines_, limits_, events_, &line);
+      if (!more.ok() || !*more) {
+        if (!more.ok()) status_ = more.status();
+        reading_done_ = true;
+        break;
+      }
+      ++events_;
+      batch->Add(line);
+    }
+    return batch;
+  }
+
+  const Limits limits_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  jsonl::LineReader lines_;
+  std::uint64_t events_ = 0;   // events read
+  std::uint64_t next_ = 0;     // the next batch's sequence number
+  std::uint64_t checked_ = 0;  // batches taken by the checking thread
+  const std::uint64_t most_ahead_;
+  bool reading_done_ = false;
+  Status status_;
+  std::map<std::uint64_t, std::unique_ptr<Batch>> done_;
+};
+
 }  // namespace
 
 unsigned DefaultVerifyThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-// The reader (this thread) copies lines into batches, `threads` workers parse and hash them, and
-// the chain is checked here in order as batches complete. At most 2 batches a worker are held, so
-// memory stays a constant (about 2 MiB a worker) plus the longest line. Every event is hashed,
-// also past a break (the sequential Verify stops hashing there): the verdict is the same.
+// `threads` workers read, parse and hash batches of events; this thread checks the chain in order
+// as they complete. Every event is hashed, also past a break (the sequential Verify stops hashing
+// there): the verdict is the same.
 Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits, unsigned threads) {
   if (threads <= 1) return Verify(events, limits);
-  jsonl::LineReader lines(events, LineOptionsFor(limits));
+  BatchQueue queue(events, limits, threads);
   ChainChecker chain;
-  std::deque<std::pair<std::unique_ptr<Batch>, std::future<void>>> in_flight;
-  // Declared last, so destroyed first: its threads finish the batches in flight before those are
-  // freed (on an early return).
-  WorkerPool workers(threads);
-  auto check_oldest = [&] {
-    in_flight.front().second.get();
-    for (const EventFacts& facts : in_flight.front().first->facts) {
-      chain.state_->Check(chain.state_->verdict.events++, facts);
+  {
+    WorkerPool workers(threads);  // its destructor waits for the workers, which end with the input
+    for (unsigned k = 0; k < threads; ++k) workers.Submit([&queue] { queue.Work(); });
+    for (std::uint64_t sequence = 0;; ++sequence) {
+      const std::unique_ptr<Batch> batch = queue.Take(sequence);
+      if (!batch) break;
+      for (const EventFacts& facts : batch->facts) {
+        chain.state_->Check(chain.state_->verdict.events++, facts);
+      }
     }
-    in_flight.pop_front();
-  };
-  auto submit = [&](std::unique_ptr<Batch> batch) {
-    Batch* work = batch.get();
-    in_flight.emplace_back(std::move(batch),
-                           workers.Submit([work, &limits] { work->ComputeFacts(limits); }));
-    if (in_flight.size() >= 2 * threads) check_oldest();
-  };
-  auto batch = std::make_unique<Batch>();
-  jsonl::Line line;
-  for (std::uint64_t count = 0;; ++count) {
-    Result<bool> more = NextEventLine(&lines, limits, count, &line);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-    batch->Add(line);
-    if (batch->full()) submit(std::exchange(batch, std::make_unique<Batch>()));
   }
-  submit(std::move(batch));
-  while (!in_flight.empty()) check_oldest();
+  if (!queue.status().ok()) return queue.status();
   return chain.Finish();
 }
 
