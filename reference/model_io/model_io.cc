@@ -108,13 +108,9 @@ double IndexValue(const json::Value& i) {
                                    : std::numeric_limits<double>::infinity();
 }
 
-// Whether Verifier compares MI7's response_hash with the content's SHA-256 (most of its time).
-enum class ContentHashes : std::uint8_t { kCheck, kSkip };
-
 class Verifier {
  public:
-  explicit Verifier(const Limits& limits, ContentHashes content_hashes = ContentHashes::kCheck)
-      : limits_(limits), content_hashes_(content_hashes) {}
+  explicit Verifier(const Limits& limits) : limits_(limits) {}
 
   std::vector<Violation> Run(const json::Value& session) {
     CheckDoubleRange(session);
@@ -317,7 +313,7 @@ class Verifier {
     if (hash && !IsContentHash(hash->text())) {
       Add("MI7", path + "/response_hash",
           "response_hash is " + Describe(hash) + ", not \"sha256:\" and 64 lowercase hex digits");
-    } else if (hash && content && content_hashes_ == ContentHashes::kCheck) {
+    } else if (hash && content) {
       const std::string computed = ContentHash(content->text());
       if (computed != hash->text()) {
         Add("MI7", path + "/response_hash",
@@ -335,7 +331,6 @@ class Verifier {
   }
 
   Limits limits_;
-  ContentHashes content_hashes_;
   std::vector<Violation> violations_;
   std::optional<double> previous_index_;
   std::set<std::pair<std::string_view, double>> pairs_;  // views into the session's document
@@ -441,29 +436,33 @@ Status RefuseInvalid(const std::vector<Violation>& violations) {
                     " more: ARCS computes no ModelIOCore for an invalid session");
 }
 
-// The canonical core of a session whose structure verifies (MI7's content hashes aside).
-void WriteVerifiedCore(const json::Value& session,
-                       const std::function<void(std::string_view)>& sink) {
+// The canonical core of a session that verifies. Any other session is written too, without a
+// fault, as far as it has the members the core needs (what comes out is then thrown away): so the
+// core can be written while Verify runs on another thread.
+void WriteCore(const json::Value& session, const std::function<void(std::string_view)>& sink) {
   // Members in UTF-16 order, which for these ASCII names is byte order. The interactions are
   // already sorted by i: MI5 holds, so interaction k has i == k.
   std::string piece;
-  auto member = [&](std::string_view name, const json::Value& value, bool first) {
+  auto member = [&](std::string_view name, const json::Value* value, bool first) {
     if (!first) piece += ',';
     json::AppendQuoted(name, &piece);
     piece += ':';
-    (void)canonical::AppendJcs(value, &piece);  // strings and finite numbers: cannot fail
+    // Strings and finite numbers in a session that verifies: it cannot fail then.
+    if (value) (void)canonical::AppendJcs(*value, &piece);
   };
   piece += '{';
-  member("adapter_id", *session.FindLast("adapter_id"), true);
+  member("adapter_id", session.FindLast("adapter_id"), true);
   piece += ",\"interactions\":[";
   bool first = true;
-  for (const json::Value& interaction : session.FindLast("interactions")->items()) {
+  const json::Value* interactions = session.FindLast("interactions");
+  for (const json::Value& interaction :
+       interactions ? interactions->items() : std::span<const json::Value>()) {
     if (!first) piece += ',';
     first = false;
     piece += '{';
-    member("i", *interaction.FindLast("i"), true);
+    member("i", interaction.FindLast("i"), true);
     for (std::string_view name : {"prompt_hash", "response_content", "response_hash"}) {
-      member(name, *interaction.FindLast(name), false);
+      member(name, interaction.FindLast(name), false);
     }
     piece += '}';
     sink(piece);
@@ -471,19 +470,23 @@ void WriteVerifiedCore(const json::Value& session,
   }
   piece += ']';
   for (std::string_view name : {"mode", "model_id", "model_io_schema_version"}) {
-    member(name, *session.FindLast(name), false);
+    member(name, session.FindLast(name), false);
   }
   piece += '}';
   sink(piece);
 }
 
-// Below this many content bytes a second thread costs more than the hashing it takes over.
+// Below this many bytes of content a second thread costs more than the hashing it takes over.
 constexpr std::uint64_t kContentBytesWorthAThread = std::uint64_t{1} << 20;
 
-std::uint64_t ContentBytes(const json::Value& verified_session) {
+std::uint64_t ContentBytes(const json::Value& session) {
   std::uint64_t bytes = 0;
-  for (const json::Value& interaction : verified_session.FindLast("interactions")->items()) {
-    bytes += interaction.FindLast("response_content")->text().size();
+  const json::Value* interactions = session.FindLast("interactions");
+  for (const json::Value& interaction :
+       interactions ? interactions->items() : std::span<const json::Value>()) {
+    if (const json::Value* content = interaction.FindLast("response_content")) {
+      bytes += content->text().size();
+    }
   }
   return bytes;
 }
@@ -493,7 +496,7 @@ std::uint64_t ContentBytes(const json::Value& verified_session) {
 Status WriteCanonicalCore(const json::Value& session, const Limits& limits,
                           const std::function<void(std::string_view)>& sink) {
   if (Status s = RefuseInvalid(Verify(session, limits)); !s.ok()) return s;
-  WriteVerifiedCore(session, sink);
+  WriteCore(session, sink);
   return Status::Ok();
 }
 
@@ -504,22 +507,21 @@ Result<std::string> CanonicalCore(const json::Value& session, const Limits& limi
   return out;
 }
 
-// Once the structure verifies, the core can be written; MI7's content hashes, which Verify spends
-// most of its time on, are then checked on a second thread while this one writes and hashes the
-// core. The hash is returned only when the whole Verify finds nothing, as in the serial order.
+// A session with a megabyte of content or more is verified on a second thread while this one
+// writes and hashes its core (Verify spends most of its time on MI7's content hashes); the hash is
+// returned only when Verify finds nothing, as in the serial order.
 Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits) {
-  if (!Verifier(limits, ContentHashes::kSkip).Run(session).empty()) {
-    return RefuseInvalid(Verify(session, limits));
-  }
   std::future<std::vector<Violation>> verified;
   if (ContentBytes(session) >= kContentBytesWorthAThread) {
     verified = std::async(std::launch::async, [&] { return Verify(session, limits); });
+  } else if (Status s = RefuseInvalid(Verify(session, limits)); !s.ok()) {
+    return s;
   }
   Sha256 hasher;
-  WriteVerifiedCore(session, [&](std::string_view piece) { hasher.Update(piece); });
-  const std::vector<Violation> violations =
-      verified.valid() ? verified.get() : Verify(session, limits);
-  if (Status s = RefuseInvalid(violations); !s.ok()) return s;
+  WriteCore(session, [&](std::string_view piece) { hasher.Update(piece); });
+  if (verified.valid()) {
+    if (Status s = RefuseInvalid(verified.get()); !s.ok()) return s;
+  }
   return "sha256:" + ToHex(hasher.Finish());
 }
 

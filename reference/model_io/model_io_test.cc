@@ -195,6 +195,38 @@ TEST(ModelIo, ALargeSessionWithAWrongContentHashHasNoCore) {
   EXPECT_EQ(hash.status().message(), core.status().message());
 }
 
+// A large session's core is written while it is verified, so the writer meets sessions of any
+// shape: whatever is missing or mistyped, the hash is refused with the serial path's message.
+TEST(ModelIo, ALargeSessionOfAnyShapeIsRefusedAsTheSerialPathRefusesIt) {
+  const std::string valid =
+      MillionASession("sha256:cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  const std::pair<std::string_view, std::string_view> edits[] = {
+      {R"("adapter_id":"a",)", ""},
+      {R"("mode":"record")", R"("mode":7)"},
+      {R"("model_id":"m")", R"("model_id":{"m":[]})"},
+      {R"("interactions":[)", R"("interactions":[42,)"},
+      {R"({"i":0,)", "{"},
+      {R"({"i":0,)", R"({"i":"zero",)"},
+      {R"("prompt_hash":")", R"("prompt_hash":null,"x":")"},
+      {R"("model_io_schema_version":"1.0.0",)", ""},
+  };
+  for (const auto& [from, to] : edits) {
+    std::string text = valid;
+    text.replace(text.find(from), from.size(), to);
+    json::Document doc;
+    ASSERT_TRUE(doc.Parse(text)) << from;
+    Result<std::string> hash = ModelIOHash(doc.root(), Limits{});
+    ASSERT_FALSE(hash.ok()) << from;
+    Result<std::string> core = CanonicalCore(doc.root(), Limits{});
+    ASSERT_FALSE(core.ok()) << from;
+    EXPECT_EQ(hash.status().message(), core.status().message()) << from;
+  }
+  json::Document doc;  // interactions not an array, the content elsewhere: no second thread
+  ASSERT_TRUE(doc.Parse(R"({"interactions":{"response_content":")" + std::string(2'000'000, 'a') +
+                        R"("}})"));
+  EXPECT_FALSE(ModelIOHash(doc.root(), Limits{}).ok());
+}
+
 TEST(ModelIo, ContentLimitsCountUtf8Bytes) {
   Limits small;
   small.max_content_bytes = 4;
