@@ -13,6 +13,7 @@
 
 #include "reference/core/json_internal.h"
 #include "reference/core/json_simd.h"
+#include "reference/core/number.h"
 #include "reference/core/strings.h"
 
 namespace arcs::json {
@@ -202,6 +203,22 @@ const Value* Value::FindLast(std::string_view name) const {
   const std::span<const Member> all = members();
   for (auto m = all.rbegin(); m != all.rend(); ++m) {
     if (m->name == name) return &m->value;
+  }
+  return nullptr;
+}
+
+const Value* FirstNumberBeyondDoubles(const Value& root) {
+  std::vector<const Value*> pending = {&root};
+  while (!pending.empty()) {
+    const Value* v = pending.back();
+    pending.pop_back();
+    if (v->is_number() && !IsWithinDoubles(v->text())) return v;
+    for (auto item = v->items().rbegin(); item != v->items().rend(); ++item) {
+      pending.push_back(&*item);
+    }
+    for (auto m = v->members().rbegin(); m != v->members().rend(); ++m) {
+      pending.push_back(&m->value);
+    }
   }
   return nullptr;
 }

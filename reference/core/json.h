@@ -96,6 +96,10 @@ bool Equal(const Value& a, const Value& b);
 enum class RepeatedNames : std::uint8_t { kKeepAll, kFirst, kLast };
 bool SameData(const Value& a, const Value& b, RepeatedNames repeated = RepeatedNames::kKeepAll);
 
+// The first number of `root` (depth first) that no finite double holds: RFC 8785 and serde_json
+// refuse those. Iterative: any depth the parser allowed.
+const Value* FirstNumberBeyondDoubles(const Value& root);
+
 enum class ErrorCode : std::uint8_t {
   kNone,
   kEmpty,             // no value at all (only whitespace)

@@ -57,7 +57,9 @@ bool TypeMatches(std::string_view type, const Value& v) {
   if (type == "boolean") return v.is_bool();
   // An integer is a number whose value is one (1.0 is; a number past the doubles is an infinity
   // to Python, which is not).
-  if (type == "integer") return v.is_number() && Classify(v.text()).integral && ToDouble(v.text());
+  if (type == "integer") {
+    return v.is_number() && Classify(v.text()).integral && IsWithinDoubles(v.text());
+  }
   return KindName(v.kind()) == type;
 }
 

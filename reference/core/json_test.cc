@@ -114,6 +114,20 @@ TEST(JsonParse, DuplicateNamesInLargeObjects) {
   EXPECT_FALSE(doc.root().repeats_a_name());
 }
 
+TEST(JsonNumbers, TheFirstNumberBeyondDoublesInDocumentOrder) {
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"([1, {"a": 1e999, "b": [2e999]}, 3e999])"));
+  ASSERT_NE(FirstNumberBeyondDoubles(doc.root()), nullptr);
+  EXPECT_EQ(FirstNumberBeyondDoubles(doc.root())->text(), "1e999");
+  ASSERT_TRUE(doc.Parse(R"([1, {"a": 1e308, "b": [-2.5]}, "1e999"])"));
+  EXPECT_EQ(FirstNumberBeyondDoubles(doc.root()), nullptr);
+  const std::size_t depth = 100'000;  // iterative: no recursion to overflow
+  ASSERT_TRUE(doc.Parse(std::string(depth, '[') + "-1e400" + std::string(depth, ']'),
+                        ParseOptions{.max_depth = static_cast<std::uint32_t>(depth + 1)}));
+  ASSERT_NE(FirstNumberBeyondDoubles(doc.root()), nullptr);
+  EXPECT_EQ(FirstNumberBeyondDoubles(doc.root())->text(), "-1e400");
+}
+
 TEST(JsonParse, EmptyNameIsAMemberName) {
   Document doc;
   ASSERT_TRUE(doc.Parse(R"({"":{"":1,"":2}})"));

@@ -170,4 +170,11 @@ std::optional<double> ToDouble(std::string_view text) {
   return value;
 }
 
+bool IsWithinDoubles(std::string_view text) {
+  // Without an exponent, a magnitude past the largest double (about 1.8e308) needs 309 integer
+  // digits.
+  if (text.size() < 309 && text.find_first_of("eE") == std::string_view::npos) return true;
+  return ToDouble(text).has_value();
+}
+
 }  // namespace arcs::json

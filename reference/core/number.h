@@ -47,6 +47,9 @@ std::string ValueKey(std::string_view text);
 // The nearest double, when it is finite; nullopt when the value overflows a double.
 std::optional<double> ToDouble(std::string_view text);
 
+// Whether ToDouble has a value for the text; most numbers are told by their length alone.
+bool IsWithinDoubles(std::string_view text);
+
 }  // namespace arcs::json
 
 #endif  // ARCS_REFERENCE_CORE_NUMBER_H_

@@ -37,6 +37,23 @@ TEST(NumberClassify, IntegerTokens) {
   }
 }
 
+// The largest double is about 1.797e308 (IEEE 754 binary64).
+TEST(NumberWithinDoubles, AsToDoubleSaysWhateverTheSpelling) {
+  for (const std::string& text :
+       {std::string("0"), std::string("-1.5e-400"), std::string("1e308"), std::string("-1e308"),
+        std::string(308, '9'), "1" + std::string(308, '0'), "0." + std::string(400, '0') + "1",
+        std::string("17976931348623157e292")}) {
+    EXPECT_TRUE(IsWithinDoubles(text)) << text;
+    EXPECT_TRUE(ToDouble(text).has_value()) << text;
+  }
+  for (const std::string& text :
+       {std::string("1e309"), std::string("-1e400"), "2" + std::string(308, '0'),
+        std::string(309, '9'), std::string("17976931348623159e292")}) {
+    EXPECT_FALSE(IsWithinDoubles(text)) << text;
+    EXPECT_FALSE(ToDouble(text).has_value()) << text;
+  }
+}
+
 TEST(NumberToInt64, IntegerTokensOnly) {
   EXPECT_EQ(ToInt64("0"), 0);
   EXPECT_EQ(ToInt64("-0"), 0);

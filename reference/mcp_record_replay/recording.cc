@@ -234,20 +234,6 @@ bool MajorOne(std::string_view version) {
   return major == "1";
 }
 
-// The first number of a line beyond the doubles, which serde_json refuses ("number out of
-// range"); iterative: any depth the parser allowed.
-const Value* NumberBeyondDoubles(const Value& root) {
-  std::vector<const Value*> pending = {&root};
-  while (!pending.empty()) {
-    const Value* v = pending.back();
-    pending.pop_back();
-    if (v->is_number() && !json::ToDouble(v->text())) return v;
-    for (const Value& item : v->items()) pending.push_back(&item);
-    for (const json::Member& m : v->members()) pending.push_back(&m.value);
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 class LineChecker::Impl {
@@ -354,7 +340,7 @@ class LineChecker::Impl {
             "the line is a JSON " + std::string(json::KindName(root.kind())) + ", not an object");
       return "";
     }
-    if (const Value* big = NumberBeyondDoubles(root)) {
+    if (const Value* big = json::FirstNumberBeyondDoubles(root)) {
       unread_reading_ = kSerdeJsonReading;
       Error(kNotJson, "",
             "the number " + Excerpt(big->text(), 40) +

@@ -222,20 +222,6 @@ class WaitingRequests {
   std::size_t size_ = 0;
 };
 
-// The first number beyond the doubles, which serde_json (the format's Serde statement) refuses,
-// so a recording holding it would not load (errata MRR-E2). Iterative: any depth.
-const json::Value* NumberBeyondDoubles(const json::Value& root) {
-  std::vector<const json::Value*> pending = {&root};
-  while (!pending.empty()) {
-    const json::Value* v = pending.back();
-    pending.pop_back();
-    if (v->is_number() && !json::ToDouble(v->text())) return v;
-    for (const json::Value& item : v->items()) pending.push_back(&item);
-    for (const json::Member& m : v->members()) pending.push_back(&m.value);
-  }
-  return nullptr;
-}
-
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 }  // namespace
@@ -421,7 +407,7 @@ class RecordingSession::Impl {
       return {"not-an-object",
               "a JSON " + std::string(json::KindName(doc_.root().kind())) + ", not an object"};
     }
-    if (const json::Value* big = NumberBeyondDoubles(doc_.root())) {
+    if (const json::Value* big = json::FirstNumberBeyondDoubles(doc_.root())) {
       return {"number-range", "the number " + Excerpt(big->text(), 40) +
                                   " is beyond the doubles, which the format's Serde types refuse"};
     }

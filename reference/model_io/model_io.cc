@@ -197,7 +197,7 @@ class Verifier {
 
   template <typename Pointer>
   void CheckDouble(const json::Value& v, const Pointer& pointer) {
-    if (v.is_number() && !json::ToDouble(v.text())) {
+    if (v.is_number() && !json::IsWithinDoubles(v.text())) {
       // JSON numbers have no range: only MIO-E20's reading (RFC 8785 §3.1) refuses it.
       Add(kDoubleRangeRule, pointer(),
           "the number " + Excerpt(v.text(), 40) + " is beyond the range of IEEE 754 doubles",

@@ -83,7 +83,7 @@ bool FoldEqual(std::string_view name, std::string_view field) {
 
 // Go's ParseFloat refuses a number beyond float64's range (an UnmarshalTypeError); one that
 // underflows becomes 0 without error, as json::ToDouble reads it.
-bool FitsFloat64(std::string_view number) { return json::ToDouble(number).has_value(); }
+bool FitsFloat64(std::string_view number) { return json::IsWithinDoubles(number); }
 
 // Decodes a parsed file into the spec's Go types as encoding/json does, collecting a finding for
 // every value of the wrong JSON type (Unmarshal goes on and returns the first; ARCS lists all).
