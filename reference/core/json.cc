@@ -24,12 +24,6 @@ namespace {
 // scan jumps from backslash to backslash and needs no notion of where strings are.
 std::vector<std::size_t> LoneSurrogateEscapes(std::string_view text) {
   std::vector<std::size_t> lone;
-  // Only an escape \uDxxx can be one. Most texts have none, and memmem passes over them much
-  // faster than the walk below goes from one backslash to the next.
-  auto holds = [&](std::string_view needle) {
-    return memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
-  };
-  if (!holds("\\ud") && !holds("\\uD")) return lone;
   for (std::size_t i = text.find('\\'); i != std::string_view::npos; i = text.find('\\', i)) {
     const int unit = i + 1 < text.size() && text[i + 1] == 'u' ? Hex4(text, i + 2) : -1;
     const bool high = unit >= 0xD800 && unit <= 0xDBFF, low = unit >= 0xDC00 && unit <= 0xDFFF;
