@@ -162,12 +162,14 @@ bool ChronoRelaxed(std::string_view s) {
     i += l.size();
     return true;
   };
-  // Between min and max ASCII digits (as many as there are), their value in *out.
+  // Between min and max ASCII digits (as many as there are), their value in *out. The value is
+  // summed only when asked for (at most 4 digits then): a fraction's digits have no bound.
   const auto digits = [&](std::size_t min, std::size_t max, int* out) {
     std::size_t n = 0;
     int value = 0;
     while (i < s.size() && n < max && s[i] >= '0' && s[i] <= '9') {
-      value = value * 10 + (s[i++] - '0');
+      if (out) value = value * 10 + (s[i] - '0');
+      ++i;
       ++n;
     }
     if (out) *out = value;
