@@ -358,8 +358,10 @@ class BatchQueue {
   BatchQueue(jsonl::ByteSource* events, const Limits& limits, unsigned workers)
       : limits_(limits), lines_(events, LineOptionsFor(limits)), most_ahead_(2 * workers) {}
 
-  // A worker's loop: read a batch, compute its facts, hand it over; until the input ends.
-  void Work() {
+  // A worker's loop: read a batch, compute its facts, hand it over; until the input ends. An
+  // exception (memory exhausted) ends the process here rather than leave the checking thread
+  // waiting for a batch that never comes.
+  void Work() noexcept {
     for (;;) {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] { return reading_done_ || next_ < checked_ + most_ahead_; });
