@@ -294,18 +294,13 @@ bool Document::Start(std::string_view text, const ParseOptions& options) {
   return true;
 }
 
-// After RepairAsGo the text is well-formed UTF-8, whether it was repaired or found so: the parse
-// need not check again.
 bool Document::Parse(std::string_view text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
   borrowed_ = false;
-  const bool go = options.bad_unicode == BadUnicode::kReplaceAsGo;
-  if (go) {
-    if (std::optional<std::string> repaired = RepairAsGo(text, &replaced_ill_formed_utf8_)) {
-      return ParseOwned(std::move(*repaired), options, true);
-    }
-  }
-  return Start(text, options) && ParseInPlace(arena_->CopyText(text), text.size(), options, go);
+  if (!Start(text, options)) return false;
+  char* copy = arena_->CopyText(text);
+  if (options.bad_unicode == BadUnicode::kReplaceAsGo) return ParseAsGo(copy, text.size(), options);
+  return ParseInPlace(copy, text.size(), options, false);
 }
 
 bool Document::ParseBorrowing(const std::string& text, const ParseOptions& options) {
@@ -320,15 +315,15 @@ bool Document::ParseBorrowing(const std::string& text, const ParseOptions& optio
 bool Document::ParseTaking(std::string text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
   borrowed_ = false;
-  const bool go = options.bad_unicode == BadUnicode::kReplaceAsGo;
-  if (go) {
-    if (std::optional<std::string> repaired = RepairAsGo(text, &replaced_ill_formed_utf8_)) {
-      text = std::move(*repaired);
-    }
-  }
-  return ParseOwned(std::move(text), options, go);
+  if (!Start(text, options)) return false;
+  const std::size_t size = text.size();
+  char* taken = arena_->TakeText(std::move(text));
+  if (options.bad_unicode == BadUnicode::kReplaceAsGo) return ParseAsGo(taken, size, options);
+  return ParseInPlace(taken, size, options, false);
 }
 
+// After RepairAsGo the text is well-formed UTF-8, whether it was repaired or found so: the parse
+// need not check again.
 bool Document::ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8) {
   if (!Start(text, options)) return false;
   const std::size_t size = text.size();
@@ -363,24 +358,57 @@ FrontEnd CurrentFrontEnd() { return g_front_end; }
 
 bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& options,
                             bool valid_utf8) {
-  bool neutralized = false;
+  auto outcome = internal::SimdOutcome::kRefused;
   if (CurrentFrontEnd() == FrontEnd::kSimd) {
-    TextStream stream{text, text, text + size};
-    stream.read_only = borrowed_;
-    ValueBuilder& builder = BuilderFor(size, &stream, arena_.get(), options, &duplicates_);
-    switch (internal::ParseWithSimd(text, size, &builder, &stream)) {
-      case internal::SimdOutcome::kAccepted:
-        root_ = builder.values.back();
-        return true;
-      case internal::SimdOutcome::kRefused:
-        break;
-      case internal::SimdOutcome::kNeutralized:
-        neutralized = true;
-        break;
-    }
+    outcome = WalkWithSimd(text, size, options, internal::LoneSurrogates::kRefuse);
+    if (outcome == internal::SimdOutcome::kAccepted) return true;
+  }
+  return ReadAgainWithRapidJson(text, size, options, valid_utf8,
+                                outcome == internal::SimdOutcome::kNeutralized);
+}
+
+// BadUnicode::kReplaceAsGo, the text in the arena. Stage 1 checks the UTF-8 and the walk decodes a
+// lone surrogate escape as U+FFFD itself, so a text that needs no other repair is read in one pass,
+// with no scan before it. Any other is repaired (RepairAsGo) and read again: the text as given, or
+// as a refusing walk left it (neutralized: the strings it filled with 'a' were valid and are still,
+// so it repairs and reads as the original would).
+bool Document::ParseAsGo(char* text, std::size_t size, const ParseOptions& options) {
+  auto outcome = internal::SimdOutcome::kRefused;
+  if (CurrentFrontEnd() == FrontEnd::kSimd) {
+    outcome = WalkWithSimd(text, size, options, internal::LoneSurrogates::kReplace);
+    if (outcome == internal::SimdOutcome::kAccepted) return true;
+  }
+  const bool neutralized = outcome == internal::SimdOutcome::kNeutralized;
+  std::optional<std::string> repaired = RepairAsGo({text, size}, &replaced_ill_formed_utf8_);
+  if (repaired && !neutralized) return ParseOwned(std::move(*repaired), options, true);
+  if (repaired) {
+    if (!Start(*repaired, options)) return false;
+    size = repaired->size();
+    text = arena_->TakeText(std::move(*repaired));
+  }
+  return ReadAgainWithRapidJson(text, size, options, true, neutralized);
+}
+
+internal::SimdOutcome Document::WalkWithSimd(char* text, std::size_t size,
+                                             const ParseOptions& options,
+                                             internal::LoneSurrogates lone) {
+  TextStream stream{text, text, text + size};
+  stream.read_only = borrowed_;
+  ValueBuilder& builder = BuilderFor(size, &stream, arena_.get(), options, &duplicates_);
+  const internal::SimdOutcome outcome =
+      internal::ParseWithSimd(text, size, lone, &builder, &stream);
+  if (outcome == internal::SimdOutcome::kAccepted) {
+    root_ = builder.values.back();
+  } else {
     arena_->Reset();
     duplicates_.clear();
   }
+  return outcome;
+}
+
+// A text the walk did not accept (or was not asked to), read by RapidJSON, which reports the error.
+bool Document::ReadAgainWithRapidJson(char* text, std::size_t size, const ParseOptions& options,
+                                      bool valid_utf8, bool neutralized) {
   const bool accepted = ParseWithRapidJson(text, size, options, valid_utf8);
   if (accepted && neutralized) {
     // Never expected (the differential fuzzer looks for it): refusing is safer than a document

@@ -28,6 +28,11 @@
 
 namespace arcs::json {
 
+namespace internal {  // the SIMD front end's (json_simd.h)
+enum class SimdOutcome : std::uint8_t;
+enum class LoneSurrogates : std::uint8_t;
+}  // namespace internal
+
 enum class Kind : std::uint8_t { kNull, kFalse, kTrue, kNumber, kString, kArray, kObject };
 std::string_view KindName(Kind kind);  // "null", "boolean", "number", "string", "array", "object"
 
@@ -172,9 +177,10 @@ class Document {
   // Returns false and fills error() on failure; root() is then null.
   bool Parse(std::string_view text, const ParseOptions& options = {});
   // The same for a text the document may keep: moved in, not copied, and decoded in place, so a
-  // file read whole is held once. (Its spare capacity takes the few bytes of padding the parser
-  // needs; without it the string grows once.)
+  // file read whole is held once. (Its spare capacity takes the kTakenTextSpare bytes of padding
+  // the parser needs; without them the string grows, and is copied, once.)
   bool ParseTaking(std::string text, const ParseOptions& options = {});
+  static constexpr std::size_t kTakenTextSpare = 8;
   // The same for a text that outlives the document and every Value of it, parsed where it stands
   // and never written when nothing in it needs decoding: no backslash, and well-formed UTF-8.
   // Other texts are copied as Parse copies them. For a large input read by a caller who still
@@ -204,6 +210,11 @@ class Document {
   // After any repair; valid_utf8: the text is known to be well-formed UTF-8.
   bool ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8);
   bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options, bool valid_utf8);
+  bool ParseAsGo(char* text, std::size_t size, const ParseOptions& options);
+  internal::SimdOutcome WalkWithSimd(char* text, std::size_t size, const ParseOptions& options,
+                                     internal::LoneSurrogates lone);
+  bool ReadAgainWithRapidJson(char* text, std::size_t size, const ParseOptions& options,
+                              bool valid_utf8, bool neutralized);
   bool ParseWithRapidJson(char* text, std::size_t size, const ParseOptions& options,
                           bool valid_utf8);
   bool Fail(ErrorCode code, std::size_t offset, std::string message);

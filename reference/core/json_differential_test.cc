@@ -123,6 +123,15 @@ const std::vector<std::string>& CraftedTexts() {
       "[\"\\n\",\"\\n\\uD800\"]",
       "{\"\\u0061\":1,\"a\":2}",
       "{\"a\":1,\"a\":2,\"a\":3}",
+      // Read as Go, the walk decodes a lone surrogate as U+FFFD; refusals after that, before a
+      // lone one it did not reach, with ill-formed UTF-8, and names equal once replaced.
+      "[\"\\ud800\", 1x]",
+      "[\"\\ud800\\n\", tru, \"\\udc00\"]",
+      "[\"\\n\", 1x, \"\\udc00\"]",
+      "[\"\\udc00\", \"\xff\"]",
+      "[\"\\ud800\\ud800\\udc00\",\"\\udfff\\ud800\"]",
+      "{\"\\ud800\":1,\"\\udbff\":2}",
+      "{\"\\ud800\":1,\"\xef\xbf\xbd\":2,\"\\ufffd\":3}",
       // Raw bytes: control characters, NUL, ill-formed UTF-8, overlong forms, surrogates.
       std::string("\"a\x01\""),
       std::string("\"\x1f\""),
@@ -166,8 +175,12 @@ TEST(JsonFrontEnds, SimdWalkDecidesValidTextsItself) {
   }
   EXPECT_FALSE(doc.Parse("[\"a\\nb\", 1x]"));
   EXPECT_FALSE(doc.Parse("[1, 1x]"));
+  // Read as Go, lone surrogates need no repair before the walk: it decodes them itself.
+  const ParseOptions as_go{.bad_unicode = BadUnicode::kReplaceAsGo};
+  EXPECT_TRUE(doc.Parse("[\"\\ud800\",\"x\\udfffy\"]", as_go));
+  EXPECT_EQ(doc.root().items()[1].text(), "x\xEF\xBF\xBDy");
   const internal::SimdCounts& after = internal::ThisThreadSimdCounts();
-  EXPECT_EQ(after.accepted - before.accepted, 3u);
+  EXPECT_EQ(after.accepted - before.accepted, 4u);
   EXPECT_EQ(after.neutralized - before.neutralized, 1u);
   EXPECT_EQ(after.refused - before.refused, 1u);
 }

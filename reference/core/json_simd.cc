@@ -78,8 +78,9 @@ void AppendUtf8(std::uint32_t code_point, char** out) {
   *out = p;
 }
 
-// One escape at *src (a backslash; the text ends at text_end), decoded at *dst.
-inline bool Unescape(char** src, const char* text_end, char** dst) {
+// One escape at *src (a backslash; the text ends at text_end), decoded at *dst. A surrogate without
+// its partner is refused, or with kReplace decoded as U+FFFD, as Go's decoder reads it.
+inline bool Unescape(char** src, const char* text_end, char** dst, LoneSurrogates lone) {
   const char* p = *src;
   const std::string_view rest(p, static_cast<std::size_t>(text_end - p));
   char simple = 0;
@@ -119,16 +120,21 @@ inline bool Unescape(char** src, const char* text_end, char** dst) {
     return true;
   }
   const int unit = Hex4(rest, 2);
-  // An unpaired surrogate is refused here, and RapidJSON decides: so the walk hands the builder
-  // only strings with none (ValueBuilder::PairedString).
-  if (unit < 0 || (unit >= 0xDC00 && unit <= 0xDFFF)) return false;
+  if (unit < 0) return false;
   std::uint32_t code_point = static_cast<std::uint32_t>(unit);
   std::size_t taken = 6;
-  if (unit >= 0xD800 && unit <= 0xDBFF) {
-    const int low = rest.size() >= 12 && rest[6] == '\\' && rest[7] == 'u' ? Hex4(rest, 8) : -1;
-    if (low < 0xDC00 || low > 0xDFFF) return false;
+  const int low =
+      unit >= 0xD800 && unit <= 0xDBFF && rest.size() >= 12 && rest[6] == '\\' && rest[7] == 'u'
+          ? Hex4(rest, 8)
+          : -1;
+  if (low >= 0xDC00 && low <= 0xDFFF) {
     code_point = 0x10000 + ((code_point - 0xD800) << 10) + static_cast<std::uint32_t>(low - 0xDC00);
     taken = 12;
+  } else if (unit >= 0xD800 && unit <= 0xDFFF) {
+    // Refused, RapidJSON decides: so the walk hands the builder only strings without an unpaired
+    // surrogate (ValueBuilder::PairedString). Go's decoder reads the lone escape alone, as U+FFFD.
+    if (lone == LoneSurrogates::kRefuse) return false;
+    code_point = 0xFFFD;
   }
   AppendUtf8(code_point, dst);
   *src += taken;
@@ -140,13 +146,14 @@ inline bool Unescape(char** src, const char* text_end, char** dst) {
 // decoded bytes end: true with *src == close, or false with *src at an escape that is not JSON
 // (or past the quote, which stage 1 rules out). Inside a string that stage 1 accepted (no raw
 // quote or control character), the only byte that ends a plain run is a backslash.
-bool DecodeStringPortable(char* start, char* close, const char* text_end, char** src, char** dst) {
+bool DecodeStringPortable(char* start, char* close, const char* text_end, LoneSurrogates lone,
+                          char** src, char** dst) {
   *src = static_cast<char*>(std::memchr(start, '\\', static_cast<std::size_t>(close - start)));
   *dst = *src;
   if (*src == nullptr) return true;
   while (*src < close) {
     if (**src == '\\') {
-      if (!Unescape(src, text_end, dst)) return false;
+      if (!Unescape(src, text_end, dst, lone)) return false;
       continue;
     }
     const void* backslash = std::memchr(*src, '\\', static_cast<std::size_t>(close - *src));
@@ -203,7 +210,7 @@ inline std::uint64_t LowBits(std::size_t n) {
 // are copied into place a chunk at a time (dst stays at or before src, so the copy overwrites only
 // what was read).
 ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char* text_end,
-                                           char** src_out, char** dst_out) {
+                                           LoneSurrogates lone, char** src_out, char** dst_out) {
   const __m512i backslash = _mm512_set1_epi8('\\');
   char* src = start;
   for (;;) {  // the plain prefix stays where it is
@@ -259,7 +266,7 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
       // escapes right after it (text written by an ASCII-only writer, Python's json.dumps, has
       // one for each character that is not ASCII) without a block between them.
       do {
-        if (!(ok = Unescape(&src, text_end, &out))) break;
+        if (!(ok = Unescape(&src, text_end, &out, lone))) break;
       } while (src + 1 < close && src[0] == '\\' && src[1] == 'u' && out < scratch + kChunk);
       if (!ok) break;
     }
@@ -274,7 +281,7 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
 #undef ARCS_DECODE_TARGET
 #endif
 
-using DecodeStringFunction = bool (*)(char*, char*, const char*, char**, char**);
+using DecodeStringFunction = bool (*)(char*, char*, const char*, LoneSurrogates, char**, char**);
 const DecodeStringFunction kDecodeString = [] {
 #if defined(__x86_64__)
   if (UseAvx512Bw() && __builtin_cpu_supports("avx512vbmi") &&
@@ -289,10 +296,11 @@ const DecodeStringFunction kDecodeString = [] {
 // builder's frames are the only stack.
 class Walker {
  public:
-  Walker(char* text, std::size_t size, const StructuralIndex& index, ValueBuilder* builder,
-         TextStream* stream)
+  Walker(char* text, std::size_t size, LoneSurrogates lone, const StructuralIndex& index,
+         ValueBuilder* builder, TextStream* stream)
       : text_(text),
         size_(size),
+        lone_(lone),
         at_(index.positions()),
         count_(index.count()),
         builder_(*builder),
@@ -418,7 +426,7 @@ class Walker {
     if (close == start || *--close != '"') return false;
     char* src;
     char* dst;
-    const bool decoded_all = kDecodeString(start, close, text_ + size_, &src, &dst);
+    const bool decoded_all = kDecodeString(start, close, text_ + size_, lone_, &src, &dst);
     if (src != nullptr) {
       // What lies before src was read, and written over once an escape shortened it.
       written_.emplace_back(start - text_, src - text_);
@@ -432,6 +440,7 @@ class Walker {
 
   char* const text_;
   const std::size_t size_;
+  const LoneSurrogates lone_;
   const std::uint32_t* const at_;
   const std::uint32_t count_;
   std::uint32_t next_ = 0;
@@ -446,13 +455,14 @@ namespace {
 
 thread_local SimdCounts counts;
 
-SimdOutcome Walk(char* text, std::size_t size, ValueBuilder* builder, TextStream* stream) {
+SimdOutcome Walk(char* text, std::size_t size, LoneSurrogates lone, ValueBuilder* builder,
+                 TextStream* stream) {
   thread_local StructuralIndex index;
   if (!index.Build(text, size)) {
     index.ReleaseIfLarge();
     return SimdOutcome::kRefused;
   }
-  Walker walker(text, size, index, builder, stream);
+  Walker walker(text, size, lone, index, builder, stream);
   const bool accepted = walker.Run();
   index.ReleaseIfLarge();
   if (accepted) return SimdOutcome::kAccepted;
@@ -465,8 +475,9 @@ SimdOutcome Walk(char* text, std::size_t size, ValueBuilder* builder, TextStream
 
 }  // namespace
 
-SimdOutcome ParseWithSimd(char* text, std::size_t size, ValueBuilder* builder, TextStream* stream) {
-  const SimdOutcome outcome = Walk(text, size, builder, stream);
+SimdOutcome ParseWithSimd(char* text, std::size_t size, LoneSurrogates lone, ValueBuilder* builder,
+                          TextStream* stream) {
+  const SimdOutcome outcome = Walk(text, size, lone, builder, stream);
   switch (outcome) {
     case SimdOutcome::kAccepted:
       ++counts.accepted;

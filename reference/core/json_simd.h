@@ -22,9 +22,15 @@ enum class SimdOutcome : std::uint8_t {
                  // offset), though not the original
 };
 
+// What the walk makes of a \u escape of a surrogate without its partner: it refuses the text (and
+// RapidJSON reports it), or decodes the escape as U+FFFD, as Go's encoding/json does
+// (BadUnicode::kReplaceAsGo).
+enum class LoneSurrogates : std::uint8_t { kRefuse, kReplace };
+
 // Parses text[0, size), NUL-terminated, decoding strings in place (never when stream->read_only:
 // such a text has no backslash). The builder has been Reset for the text.
-SimdOutcome ParseWithSimd(char* text, std::size_t size, ValueBuilder* builder, TextStream* stream);
+SimdOutcome ParseWithSimd(char* text, std::size_t size, LoneSurrogates lone, ValueBuilder* builder,
+                          TextStream* stream);
 
 // How this thread's texts came out of ParseWithSimd, by SimdOutcome: what the walk decided itself
 // and what it left to RapidJSON (for tests and benchmarks: a walk that refused everything would
