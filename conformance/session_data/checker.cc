@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "conformance/catalogue.h"
+#include "reference/core/json.h"
 
 namespace arcs::conformance::session_data {
 namespace {
@@ -44,7 +45,12 @@ void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limit
     diagnostics->Add(std::move(failure));
     return;
   }
-  const Reading reading = Reading::Read(*text, limits);
+  // The reading takes a copy (it decodes strings in place) with room for the parser's padding,
+  // so that it is the only one; the file's bytes stay, to place findings.
+  std::string copy;
+  copy.reserve(text->size() + json::Document::kTakenTextSpare);
+  copy.assign(*text);
+  const Reading reading = Reading::Read(std::move(copy), limits);
   for (const Finding& f : reading.findings()) {
     const std::string rule = RuleOf(f);
     Location where = f.statement == Statement::kJson && f.pointer.empty()

@@ -102,6 +102,7 @@ struct TextStream {
 // the text's last byte makes it Take() the terminator and then two more bytes (and Put() them back
 // in place) before it reports the invalid sequence. The padding keeps all of that inside the copy.
 constexpr std::size_t kTextPadding = 4;
+static_assert(1 + kTextPadding <= Document::kTakenTextSpare);
 
 // A UTF-8 encoded surrogate (ED A0..BF xx). RapidJSON's encoding validation rejects these as raw
 // input, so in a decoded string they can only come from a \uDC00-style escape with no partner.

@@ -1,5 +1,6 @@
 #include "reference/core/jsonl.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,6 +41,14 @@ Result<std::size_t> FdSource::Read(char* buf, std::size_t size) {
   }
 }
 
+std::optional<std::uint64_t> FdSource::SizeHint() const {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+  if (at < 0 || at > st.st_size) return std::nullopt;
+  return static_cast<std::uint64_t>(st.st_size - at);
+}
+
 Result<std::string> ReadHead(ByteSource* source, std::size_t max) {
   std::string head(max, '\0');
   std::size_t filled = 0;
@@ -61,6 +70,12 @@ Result<std::size_t> PrefixedSource::Read(char* buf, std::size_t size) {
     return n;
   }
   return rest_->Read(buf, size);
+}
+
+std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
+  const std::optional<std::uint64_t> rest = rest_->SizeHint();
+  if (!rest) return std::nullopt;
+  return prefix_.size() - offset_ + *rest;
 }
 
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {

@@ -59,6 +59,8 @@ class FdSource : public ByteSource {
  public:
   explicit FdSource(int fd) : fd_(fd) {}
   Result<std::size_t> Read(char* buf, std::size_t size) override;
+  // A regular file's bytes from the current offset to its end (a pipe's are unknown).
+  std::optional<std::uint64_t> SizeHint() const override;
 
  private:
   int fd_;
@@ -85,6 +87,7 @@ class PrefixedSource : public ByteSource {
  public:
   PrefixedSource(std::string prefix, ByteSource* rest) : prefix_(std::move(prefix)), rest_(rest) {}
   Result<std::size_t> Read(char* buf, std::size_t size) override;
+  std::optional<std::uint64_t> SizeHint() const override;
 
  private:
   std::string prefix_;

@@ -779,6 +779,34 @@ TEST(FdSourceTest, ReadsATemporaryFile) {
   EXPECT_EQ(got.lines, Split(input, LineOptions{}.max_line_bytes));
 }
 
+// A regular file knows how much of it is left (so a file read whole is read into one buffer of its
+// size, not one grown by doubling); a pipe does not.
+TEST(FdSourceTest, HintsTheRestOfARegularFileOnly) {
+  std::string path = testing::TempDir() + "arcs_jsonl_test_XXXXXX";
+  const int fd = mkstemp(path.data());
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, "0123456789", 10), 10);
+  ASSERT_EQ(lseek(fd, 3, SEEK_SET), 3);
+  FdSource file(fd);
+  EXPECT_EQ(file.SizeHint(), std::optional<std::uint64_t>(7));
+  char buf[4];
+  ASSERT_EQ(*file.Read(buf, sizeof buf), 4u);
+  EXPECT_EQ(file.SizeHint(), std::optional<std::uint64_t>(3));
+  PrefixedSource prefixed("abcd", &file);
+  EXPECT_EQ(prefixed.SizeHint(), std::optional<std::uint64_t>(7));
+  ASSERT_EQ(*prefixed.Read(buf, 3), 3u);
+  EXPECT_EQ(prefixed.SizeHint(), std::optional<std::uint64_t>(4));
+  close(fd);
+  unlink(path.c_str());
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  EXPECT_EQ(FdSource(fds[0]).SizeHint(), std::nullopt);
+  FdSource pipe_end(fds[0]);
+  EXPECT_EQ(PrefixedSource("abcd", &pipe_end).SizeHint(), std::nullopt);
+  close(fds[0]);
+  close(fds[1]);
+}
+
 TEST(FdSourceTest, BadDescriptorIsIoError) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
