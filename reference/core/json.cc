@@ -188,7 +188,7 @@ std::span<const Member> Value::members() const {
 
 const Value* Value::Find(std::string_view name) const {
   for (const Member& m : members()) {
-    if (m.name == name) return &m.value;
+    if (SameBytes(m.name, name)) return &m.value;
   }
   return nullptr;
 }
@@ -196,7 +196,7 @@ const Value* Value::Find(std::string_view name) const {
 const Value* Value::FindLast(std::string_view name) const {
   const std::span<const Member> all = members();
   for (auto m = all.rbegin(); m != all.rend(); ++m) {
-    if (m->name == name) return &m->value;
+    if (SameBytes(m->name, name)) return &m->value;
   }
   return nullptr;
 }

@@ -20,6 +20,8 @@ struct Node {
   enum class Always : std::uint8_t { kEvaluate, kTrue, kFalse };
   Always always = Always::kEvaluate;
   std::vector<std::string_view> types;  // empty: no type keyword
+  std::uint8_t type_kinds = 0;          // the Kinds the types name, a bit each ("integer" aside)
+  bool type_integer = false;            // "integer" is among them
   const Value* constant = nullptr;
   const Value* enumeration = nullptr;
   std::vector<std::string_view> required;
@@ -53,14 +55,12 @@ double AsDouble(const Value& v) {
   return v.text().starts_with('-') ? -HUGE_VAL : HUGE_VAL;
 }
 
-bool TypeMatches(std::string_view type, const Value& v) {
-  if (type == "boolean") return v.is_bool();
-  // An integer is a number whose value is one (1.0 is; a number past the doubles is an infinity
-  // to Python, which is not).
-  if (type == "integer") {
-    return v.is_number() && Classify(v.text()).integral && IsWithinDoubles(v.text());
-  }
-  return KindName(v.kind()) == type;
+// Whether v is of one of n's types. An integer is a number whose value is one (1.0 is; a number
+// past the doubles is an infinity to Python, which is not).
+bool OfType(const Node& n, const Value& v) {
+  if (n.type_kinds >> static_cast<int>(v.kind()) & 1) return true;
+  return n.type_integer && v.is_number() && Classify(v.text()).integral &&
+         IsWithinDoubles(v.text());
 }
 
 class Compiler {
@@ -97,7 +97,7 @@ class Compiler {
         std::end(kAnnotations)) {
       return Status::Ok();
     }
-    if (m.name == "type") return Types(m.value, here, &node().types);
+    if (m.name == "type") return Types(m.value, here, &node());
     if (m.name == "const") {
       node().constant = &m.value;
     } else if (m.name == "enum") {
@@ -156,8 +156,7 @@ class Compiler {
     return Status::Ok();
   }
 
-  static Status Types(const Value& type, const std::string& here,
-                      std::vector<std::string_view>* out) {
+  static Status Types(const Value& type, const std::string& here, Node* out) {
     std::vector<const Value*> names;
     if (type.is_string()) names.push_back(&type);
     for (const Value& v : type.items()) names.push_back(&v);
@@ -166,9 +165,13 @@ class Compiler {
           std::find(std::begin(kTypes), std::end(kTypes), v->text()) == std::end(kTypes)) {
         return Status(StatusCode::kUnsupported, here + ": unsupported type");
       }
-      out->push_back(v->text());
+      out->types.push_back(v->text());
+      out->type_integer |= v->text() == "integer";
+      for (int kind = 0; kind <= static_cast<int>(Kind::kObject); ++kind) {
+        if (KindName(static_cast<Kind>(kind)) == v->text()) out->type_kinds |= 1u << kind;
+      }
     }
-    if (out->empty()) return Fail(here, "type names at least one type");
+    if (out->types.empty()) return Fail(here, "type names at least one type");
     return Status::Ok();
   }
 
@@ -215,8 +218,7 @@ class Evaluator {
       return;
     }
     if (n.ref >= 0) Run(n.ref, v, path);
-    if (!n.types.empty() && !std::any_of(n.types.begin(), n.types.end(),
-                                         [&](std::string_view t) { return TypeMatches(t, v); })) {
+    if (!n.types.empty() && !OfType(n, v)) {
       Fail(n, "type", path, [&] {
         return std::string(KindName(v.kind())) + " is not of type " +
                Join(Strings(n.types), " or ");
@@ -346,7 +348,7 @@ class Evaluator {
     std::size_t unexpected_count = 0;
     ForEachMember(v, [&](const Member& m) {
       auto p = std::find_if(n.properties.begin(), n.properties.end(),
-                            [&](const auto& prop) { return prop.first == m.name; });
+                            [&](const auto& prop) { return SameBytes(prop.first, m.name); });
       const PathStep at(path, m.name);
       if (p != n.properties.end()) {
         Run(p->second, m.value, at);

@@ -232,5 +232,27 @@ TEST(Strings, ReplaceIllFormedUtf8ReplacesByteByByte) {
   EXPECT_EQ(ReplaceIllFormedUtf8(""), "");
 }
 
+// Every length the word loads cover and past them, equal and with one byte changed at each
+// position (each of the loads, and the bytes they overlap), against byte-by-byte comparison.
+TEST(SameBytesTest, AgreesWithComparingEveryByte) {
+  for (std::size_t n = 0; n <= 40; ++n) {
+    std::string a(n, 'x');
+    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<char>('a' + i % 26);
+    const std::string copy = a;
+    EXPECT_TRUE(SameBytes(a, copy)) << n;
+    EXPECT_FALSE(SameBytes(a, a + "!")) << n;
+    EXPECT_FALSE(SameBytes(a + "!", a)) << n;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string b = a;
+      b[i] = static_cast<char>(b[i] ^ 0x80);
+      EXPECT_FALSE(SameBytes(a, b)) << n << " at " << i;
+      EXPECT_FALSE(SameBytes(b, a)) << n << " at " << i;
+    }
+  }
+  const std::string line = "[\"prev_hash\",\"hash\"]";  // views into a longer text
+  EXPECT_TRUE(SameBytes(std::string_view(line).substr(14, 4), "hash"));
+  EXPECT_FALSE(SameBytes(std::string_view(line).substr(2, 4), "hash"));
+}
+
 }  // namespace
 }  // namespace arcs
