@@ -122,17 +122,43 @@ Result<std::size_t> MemorySource::Read(char* buf, std::size_t size) {
 }
 
 LineReader::LineReader(ByteSource* source, LineOptions options)
-    : source_(source),
-      options_(options),
-      buffer_size_(BufferSizeFor(*source)),
-      // Uninitialized: only bytes read from the source are ever looked at. (Zero-filling 1 MiB
-      // per reader cost the fuzzers over a third of their time.)
-      buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
+    : source_(source), options_(options) {
+  if (std::optional<std::string_view> bytes = source->Unread()) {
+    // Bytes in memory already are read where they are (every line a view of them), not copied
+    // into a buffer: what is within max_total_bytes is in view from the start.
+    in_memory_ = bytes->size();
+    data_ = bytes->data();
+    end_ = static_cast<std::size_t>(std::min<std::uint64_t>(*in_memory_, options_.max_total_bytes));
+    total_ = end_;
+    return;
+  }
+  buffer_size_ = BufferSizeFor(*source);
+  // Uninitialized: only bytes read from the source are ever looked at. (Zero-filling 1 MiB per
+  // reader cost the fuzzers over a third of their time.)
+  buffer_ = std::make_unique_for_overwrite<char[]>(buffer_size_);
+  data_ = buffer_.get();
+}
+
+Status LineReader::TotalLimitExceeded() const {
+  return Status(StatusCode::kLimitExceeded, "input is larger than max_total_bytes (" +
+                                                std::to_string(options_.max_total_bytes) +
+                                                " bytes)");
+}
 
 // Reads once from the source into the free end of the buffer. Returns true when bytes arrived;
 // false at end of input or on failure, which is then in error_.
 bool LineReader::Fill() {
   if (eof_ || !error_.ok()) return false;
+  if (in_memory_) {
+    // Past the bytes in view: the end, or the byte that is one over the limit.
+    if (*in_memory_ > end_) {
+      total_ = end_ + 1;
+      error_ = TotalLimitExceeded();
+    } else {
+      eof_ = true;
+    }
+    return false;
+  }
   if (begin_ == end_) {
     begin_ = end_ = 0;
   } else if (end_ == buffer_size_) {
@@ -169,9 +195,7 @@ bool LineReader::Fill() {
   end_ += n;
   total_ += n;
   if (total_ > options_.max_total_bytes) {
-    error_ = Status(StatusCode::kLimitExceeded, "input is larger than max_total_bytes (" +
-                                                    std::to_string(options_.max_total_bytes) +
-                                                    " bytes)");
+    error_ = TotalLimitExceeded();
     return false;
   }
   return true;
@@ -188,7 +212,7 @@ Result<bool> LineReader::Next(Line* line) {
     while (end_ - begin_ < kBom.size() && Fill()) {
     }
     if (!error_.ok()) return error_;
-    if (std::string_view(buffer_.get() + begin_, end_ - begin_).starts_with(kBom)) {
+    if (std::string_view(data_ + begin_, end_ - begin_).starts_with(kBom)) {
       begin_ += kBom.size();
       consumed_ += kBom.size();
       bom = true;
@@ -206,7 +230,7 @@ Result<bool> LineReader::Next(Line* line) {
   bool dropping = false;     // past `keep`: the rest of the line is counted, never stored
 
   for (;;) {
-    const char* data = buffer_.get() + begin_;
+    const char* data = data_ + begin_;
     const std::size_t avail = end_ - begin_;
     const char* newline =
         avail == 0 ? nullptr : static_cast<const char*>(std::memchr(data, '\n', avail));

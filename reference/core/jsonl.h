@@ -109,14 +109,18 @@ class LineReader {
 
  private:
   bool Fill();
+  Status TotalLimitExceeded() const;
   ByteSource* source_;
   LineOptions options_;
-  // The read buffer, never zero-filled: 1 MiB, or less when the source says it holds less.
-  std::size_t buffer_size_;
+  // The read buffer, never zero-filled: 1 MiB, or less when the source says it holds less. None
+  // for a source whose bytes are in memory: they are read where they are.
+  std::size_t buffer_size_ = 0;
   std::unique_ptr<char[]> buffer_;
-  std::size_t begin_ = 0;  // start of unconsumed bytes in buffer_
-  std::size_t end_ = 0;    // end of valid bytes in buffer_
-  std::string long_line_;  // a line that spans buffer refills
+  std::optional<std::uint64_t> in_memory_;  // the size of those bytes
+  const char* data_ = nullptr;              // buffer_, or the bytes in memory
+  std::size_t begin_ = 0;                   // start of unconsumed bytes in data_
+  std::size_t end_ = 0;                     // end of valid bytes in data_
+  std::string long_line_;                   // a line that spans buffer refills
   std::uint64_t total_ = 0;
   std::uint64_t line_number_ = 0;
   std::uint64_t consumed_ = 0;  // bytes of input handed out as lines (with endings)

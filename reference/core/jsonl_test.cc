@@ -739,6 +739,39 @@ std::string MixedInput() {
   return input;
 }
 
+// Bytes in memory are read where they are, not through the buffer: the same lines, offsets,
+// errors and bytes read as a source read a few bytes at a time, at every total limit around the
+// input's size and across its lines, with long lines, a BOM and no final newline.
+TEST(LineReaderTest, BytesInMemoryReadAsAStreamIs) {
+  for (const std::string& input :
+       {MixedInput(), std::string(kBom) + "{}\r\n\n" + Repeat('y', 5000) + "\r\nend",
+        std::string("a\nbb\n"), std::string(""), std::string("\n"), std::string(kBom)}) {
+    for (std::uint64_t max_line :
+         {std::uint64_t{0}, std::uint64_t{2}, std::uint64_t{4096}, LineOptions().max_line_bytes}) {
+      std::vector<std::uint64_t> totals = {0, 1, 2, 3, 4, input.size() + 1, UINT64_MAX};
+      for (std::uint64_t cut = 1; cut <= input.size(); cut += 1 + input.size() / 40) {
+        totals.push_back(cut);
+        totals.push_back(input.size() - cut);
+      }
+      for (std::uint64_t total : totals) {
+        LineOptions options;
+        options.max_line_bytes = max_line;
+        options.max_total_bytes = total;
+        MemorySource memory(input);
+        ChunkSource stream(input, {3, 1, 4099});
+        const Outcome in_memory = ReadAll(&memory, options);
+        const Outcome streamed = ReadAll(&stream, options);
+        const std::string where = "size " + std::to_string(input.size()) + ", max_line " +
+                                  std::to_string(max_line) + ", total " + std::to_string(total);
+        EXPECT_EQ(in_memory.lines, streamed.lines) << where;
+        EXPECT_EQ(in_memory.status.code(), streamed.status.code()) << where;
+        EXPECT_EQ(in_memory.status.message(), streamed.status.message()) << where;
+        EXPECT_EQ(in_memory.bytes_read, streamed.bytes_read) << where;
+      }
+    }
+  }
+}
+
 TEST(FdSourceTest, ReadsAPipeFedInUnevenWrites) {
   const std::string input = MixedInput();
   int fds[2];
