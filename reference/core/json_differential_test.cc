@@ -199,6 +199,31 @@ TEST(JsonFrontEnds, DecideLongStringsAlike) {
   }
 }
 
+// Strings of up to 16 bytes are looked over for a backslash in a word or two before any decoding:
+// an escape at each place of each such length, as a name and as a value, decoded by the walk.
+TEST(JsonFrontEnds, DecideShortStringsAlike) {
+  for (std::size_t length = 0; length <= 20; ++length) {
+    for (std::size_t at = 0; at <= length; ++at) {
+      for (const auto& [escape, decoded] : {std::pair<std::string, std::string>{"\\n", "\n"},
+                                            {"\\\\", "\\"},
+                                            {"\\u00e9", "\xC3\xA9"},
+                                            {"", ""}}) {
+        const std::string body = std::string(at, 'a') + escape + std::string(length - at, 'b');
+        if (body.size() > 20) continue;
+        const std::string text = "{\"" + body + "\":\"" + body + "\"}";
+        ASSERT_EQ(FrontEndDifference(text), "") << text;
+        Document doc;
+        const std::uint64_t before = internal::ThisThreadSimdCounts().accepted;
+        ASSERT_TRUE(doc.Parse(text)) << text;
+        EXPECT_EQ(internal::ThisThreadSimdCounts().accepted - before, 1u) << text;
+        const std::string expected = std::string(at, 'a') + decoded + std::string(length - at, 'b');
+        EXPECT_EQ(doc.root().members()[0].name, expected) << text;
+        EXPECT_EQ(doc.root().members()[0].value.text(), expected) << text;
+      }
+    }
+  }
+}
+
 // Escapes are decoded a 64-byte block at a time, all the two-character ones of a block together,
 // and the block is cut before a \u escape, one that is not JSON, or one split by the block's end.
 // Each escape (and runs of backslashes, where only every other one begins an escape) at every

@@ -281,6 +281,24 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
 #undef ARCS_DECODE_TARGET
 #endif
 
+// False when [start, close) holds no backslash, which most names and short values are seen to hold
+// here, in a word or two, without a call to the decoder; true for those that may (and all longer).
+inline bool MayHoldABackslash(const char* start, const char* close) {
+  const auto n = static_cast<std::size_t>(close - start);
+  if (n > 16) return true;
+  const auto has = [](std::uint64_t word) {  // a byte of `word` is a backslash
+    word ^= 0x5C5C5C5C5C5C5C5Cull;
+    return ((word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull) != 0;
+  };
+  const auto at = [&](std::size_t offset, auto word) {
+    std::memcpy(&word, start + offset, sizeof word);
+    return static_cast<std::uint64_t>(word);
+  };
+  if (n >= 8) return has(at(0, std::uint64_t{})) || has(at(n - 8, std::uint64_t{}));
+  if (n >= 4) return has(at(0, std::uint32_t{})) || has(at(n - 4, std::uint32_t{}));
+  return std::find(start, close, '\\') != close;
+}
+
 using DecodeStringFunction = bool (*)(char*, char*, const char*, LoneSurrogates, char**, char**);
 const DecodeStringFunction kDecodeString = [] {
 #if defined(__x86_64__)
@@ -424,9 +442,10 @@ class Walker {
     char* close = text_ + (next_ < count_ ? at_[next_] : size_);
     while (close > start && IsJsonSpace(close[-1])) --close;
     if (close == start || *--close != '"') return false;
-    char* src;
-    char* dst;
-    const bool decoded_all = kDecodeString(start, close, text_ + size_, lone_, &src, &dst);
+    char* src = nullptr;
+    char* dst = nullptr;
+    const bool decoded_all = !MayHoldABackslash(start, close) ||
+                             kDecodeString(start, close, text_ + size_, lone_, &src, &dst);
     if (src != nullptr) {
       // What lies before src was read, and written over once an escape shortened it.
       written_.emplace_back(start - text_, src - text_);
