@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "conformance/catalogue.h"
+#include "reference/core/huge_pages.h"
 #include "reference/core/json.h"
 
 namespace arcs::conformance::session_data {
@@ -49,6 +50,7 @@ void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limit
   // so that it is the only one; the file's bytes stay, to place findings.
   std::string copy;
   copy.reserve(text->size() + json::Document::kTakenTextSpare);
+  AdviseHugePages(copy.data(), copy.capacity());
   copy.assign(*text);
   const Reading reading = Reading::Read(std::move(copy), limits);
   for (const Finding& f : reading.findings()) {

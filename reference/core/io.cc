@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "reference/core/huge_pages.h"
+
 namespace arcs {
 namespace {
 
@@ -70,7 +72,10 @@ std::string Directory(const std::string& path) {
 Result<std::string> ReadExpecting(int fd, const std::string& name, std::size_t max_bytes,
                                   std::size_t expected) {
   std::string bytes;
-  if (expected > 0) bytes.reserve(std::min(expected, max_bytes) + 64);
+  if (expected > 0) {
+    bytes.reserve(std::min(expected, max_bytes) + 64);
+    AdviseHugePages(bytes.data(), bytes.capacity());
+  }
   char buffer[64 * 1024];
   for (;;) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);

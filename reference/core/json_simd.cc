@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "reference/core/huge_pages.h"
 #include "reference/core/strings.h"
 
 namespace arcs::json::internal {
@@ -52,6 +53,7 @@ class StructuralIndex {
       return false;
     }
     capacity_ = capacity;
+    AdviseHugePages(parser_->structural_indexes.get(), capacity * sizeof(std::uint32_t));
     return true;
   }
   std::unique_ptr<simdjson::internal::dom_parser_implementation> parser_;

@@ -9,6 +9,8 @@
 #include <limits>
 #include <system_error>
 
+#include "reference/core/huge_pages.h"
+
 namespace arcs::jsonl {
 namespace {
 
@@ -84,6 +86,7 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
   if (std::optional<std::uint64_t> hint = source->SizeHint()) {
     // Room for the last, empty read too: growing then would double the buffer.
     out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
+    AdviseHugePages(out.data(), out.capacity());
   }
   for (;;) {
     const std::size_t before = out.size();
