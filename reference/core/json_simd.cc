@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "reference/core/huge_pages.h"
+#include "reference/core/simd_blocks.h"
 #include "reference/core/strings.h"
 
 namespace arcs::json::internal {
@@ -200,10 +201,6 @@ constexpr std::array<char, 128> kEscapedLetters = [] {
   return letters;
 }();
 
-inline std::uint64_t LowBits(std::size_t n) {
-  return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-}
-
 // The same, a block of 64 bytes at a time, with AVX-512 VBMI2: a block's two-character escapes are
 // decoded together (each escaped letter looked up in a table, the backslashes squeezed out by one
 // compress), so that the escape every few dozen bytes of a recording's text (\n) costs no branch
@@ -221,7 +218,7 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
       *src_out = *dst_out = nullptr;
       return true;
     }
-    const __mmask64 valid = LowBits(left);
+    const __mmask64 valid = simd::LowBits(left);
     const __m512i v = _mm512_maskz_loadu_epi8(valid, src);
     const __mmask64 stops = _mm512_cmpeq_epi8_mask(v, backslash) & valid;
     if (stops != 0) {
@@ -242,8 +239,8 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
     char* out = scratch;
     while (src < close && out < scratch + kChunk) {
       const std::size_t whole = std::min<std::size_t>(static_cast<std::size_t>(close - src), 64);
-      const __m512i v = _mm512_maskz_loadu_epi8(LowBits(whole), src);
-      const std::uint64_t backslashes = _mm512_cmpeq_epi8_mask(v, backslash) & LowBits(whole);
+      const __m512i v = _mm512_maskz_loadu_epi8(simd::LowBits(whole), src);
+      const std::uint64_t backslashes = _mm512_cmpeq_epi8_mask(v, backslash) & simd::LowBits(whole);
       std::size_t taken = whole;
       if (backslashes == 0) {
         _mm512_storeu_si512(out, v);
@@ -257,7 +254,7 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
             (_mm512_cmpeq_epi8_mask(decoded, _mm512_setzero_si512()) | _mm512_movepi8_mask(v));
         const std::uint64_t refused = (starts << 1 & not_two_char) >> 1 | (starts & 1ull << 63);
         if (refused != 0) taken = static_cast<std::size_t>(__builtin_ctzll(refused));
-        const std::uint64_t kept = LowBits(taken) & ~starts;
+        const std::uint64_t kept = simd::LowBits(taken) & ~starts;
         const __m512i block = _mm512_mask_mov_epi8(v, starts << 1, decoded);
         _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(kept, block));
         out += __builtin_popcountll(kept);

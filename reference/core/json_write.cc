@@ -6,12 +6,9 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 #include "reference/core/json.h"
 #include "reference/core/number.h"
+#include "reference/core/simd_blocks.h"
 #include "reference/core/strings.h"
 
 namespace arcs::json {
@@ -174,27 +171,20 @@ void AppendQuotedPortable(std::string_view s, std::string* out) {
 // The same, a block of 64 bytes at a time, each block stored whole into room made at the end of
 // *out and kept up to its first byte to escape: a call per run of plain bytes (strings in
 // recordings have a \n every few dozen bytes) cost more than the run.
-__attribute__((target("avx512f,avx512bw"))) void AppendQuotedAvx512(std::string_view s,
-                                                                    std::string* out) {
+ARCS_AVX512BW_TARGET void AppendQuotedAvx512(std::string_view s, std::string* out) {
   constexpr std::size_t kSlack = 64;  // a whole block stored at the last position, or an escape
   std::size_t at = out->size();
   out->resize(at + 1 + s.size() + kSlack + 1);
   (*out)[at++] = '"';
-  const __m512i quote = _mm512_set1_epi8('"');
-  const __m512i backslash = _mm512_set1_epi8('\\');
-  const __m512i space = _mm512_set1_epi8(0x20);
   for (std::size_t i = 0; i < s.size();) {
     // Room for this block and an escape: escapes lengthen the output past what was reserved.
     if (at + kSlack + (s.size() - i) + 1 > out->size()) {
       out->resize(at + kSlack + (s.size() - i) + 1 + s.size() / 2);
     }
     const std::size_t left = s.size() - i;
-    const __mmask64 valid = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const __mmask64 valid = simd::LowBits(left);
     const __m512i v = _mm512_maskz_loadu_epi8(valid, s.data() + i);
-    const __mmask64 special =
-        (_mm512_cmpeq_epi8_mask(v, quote) | _mm512_cmpeq_epi8_mask(v, backslash) |
-         _mm512_cmplt_epu8_mask(v, space)) &
-        valid;
+    const __mmask64 special = simd::BytesToEscape(v, valid);
     _mm512_storeu_si512(out->data() + at, v);
     if (special == 0) {
       const std::size_t n = std::min<std::size_t>(left, 64);

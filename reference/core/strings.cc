@@ -11,6 +11,7 @@
 
 #include "reference/core/json.h"
 #include "reference/core/number.h"
+#include "reference/core/simd_blocks.h"
 
 namespace arcs {
 
@@ -94,21 +95,13 @@ std::size_t JsonPlainPrefixSse2(std::string_view text) {
 // The same, 64 bytes at a time, on CPUs with AVX-512BW (chosen at run time: the build targets
 // every x86-64). Strings in recordings are long (base64, model output): this is most of the time
 // a parse spends inside them.
-__attribute__((target("avx512f,avx512bw"))) std::size_t JsonPlainPrefixAvx512(
-    std::string_view text) {
-  const __m512i quote = _mm512_set1_epi8('"');
-  const __m512i backslash = _mm512_set1_epi8('\\');
-  const __m512i space = _mm512_set1_epi8(0x20);
+ARCS_AVX512BW_TARGET std::size_t JsonPlainPrefixAvx512(std::string_view text) {
   // The last block is loaded masked (nothing past the text is read), so short strings, and the
   // tail of every string a writer escapes, take one block too.
   for (std::size_t i = 0; i < text.size(); i += 64) {
-    const std::size_t left = text.size() - i;
-    const __mmask64 valid = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
-    const __m512i v = _mm512_maskz_loadu_epi8(valid, text.data() + i);
+    const __mmask64 valid = simd::LowBits(text.size() - i);
     const __mmask64 special =
-        (_mm512_cmpeq_epi8_mask(v, quote) | _mm512_cmpeq_epi8_mask(v, backslash) |
-         _mm512_cmplt_epu8_mask(v, space)) &
-        valid;
+        simd::BytesToEscape(_mm512_maskz_loadu_epi8(valid, text.data() + i), valid);
     if (special != 0) return i + static_cast<std::size_t>(__builtin_ctzll(special));
   }
   return text.size();

@@ -1,7 +1,7 @@
 // A fixed set of threads running submitted tasks in order of submission: for work split into
-// independent pieces (Lightbox's parallel verification runs one batch-taking loop on each). Threads live as long as the pool, so
-// per-thread state (a reused json::Document, a parser's buffers) is built once per thread, not
-// once per task.
+// independent pieces (Lightbox's parallel verification runs one batch-taking loop on each).
+// Threads live as long as the pool, so per-thread state (a reused json::Document, a parser's
+// buffers) is built once per thread, not once per task.
 #ifndef ARCS_REFERENCE_CORE_WORKER_POOL_H_
 #define ARCS_REFERENCE_CORE_WORKER_POOL_H_
 
