@@ -217,6 +217,10 @@ const Value* FirstNumberBeyondDoubles(const Value& root) {
   return nullptr;
 }
 
+const Value* FirstNumberBeyondDoubles(const Document& document) {
+  return document.numbers_may_pass_doubles_ ? FirstNumberBeyondDoubles(document.root()) : nullptr;
+}
+
 Document::Document() : arena_(std::make_unique<Arena>()) {}
 Document::~Document() = default;
 
@@ -286,6 +290,7 @@ bool Document::Fail(ErrorCode code, std::size_t offset, std::string message) {
 bool Document::Start(std::string_view text, const ParseOptions& options) {
   arena_->Reset();
   root_ = Value();
+  numbers_may_pass_doubles_ = false;
   error_ = ParseError();
   duplicates_.clear();
   if (text.size() >= std::numeric_limits<rapidjson::SizeType>::max()) {
@@ -399,6 +404,7 @@ internal::SimdOutcome Document::WalkWithSimd(char* text, std::size_t size,
       internal::ParseWithSimd(text, size, lone, &builder, &stream);
   if (outcome == internal::SimdOutcome::kAccepted) {
     root_ = builder.values.back();
+    numbers_may_pass_doubles_ = builder.numbers_may_pass_doubles;
   } else {
     arena_->Reset();
     duplicates_.clear();
@@ -463,6 +469,7 @@ bool Document::ParseWithRapidJson(char* text, std::size_t size, const ParseOptio
                 MessageFor(ErrorCode::kTrailingContent, options));
   }
   root_ = builder.values.back();
+  numbers_may_pass_doubles_ = builder.numbers_may_pass_doubles;
   return true;
 }
 

@@ -101,9 +101,13 @@ bool Equal(const Value& a, const Value& b);
 enum class RepeatedNames : std::uint8_t { kKeepAll, kFirst, kLast };
 bool SameData(const Value& a, const Value& b, RepeatedNames repeated = RepeatedNames::kKeepAll);
 
+class Document;
+
 // The first number of `root` (depth first) that no finite double holds: RFC 8785 and serde_json
 // refuse those. Iterative: any depth the parser allowed.
 const Value* FirstNumberBeyondDoubles(const Value& root);
+// The same for a document's root, without the walk when the parser saw no number that could be.
+const Value* FirstNumberBeyondDoubles(const Document& document);
 
 enum class ErrorCode : std::uint8_t {
   kNone,
@@ -206,6 +210,7 @@ class Document {
   struct Arena;  // defined in json_internal.h, for the front ends
 
  private:
+  friend const Value* FirstNumberBeyondDoubles(const Document& document);
   bool Start(std::string_view text, const ParseOptions& options);
   // After any repair; valid_utf8: the text is known to be well-formed UTF-8.
   bool ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8);
@@ -223,7 +228,8 @@ class Document {
   ParseError error_;
   std::vector<Duplicate> duplicates_;
   bool replaced_ill_formed_utf8_ = false;
-  bool borrowed_ = false;  // the text parsed last is a caller's (ParseBorrowing)
+  bool numbers_may_pass_doubles_ = false;  // see ValueBuilder::numbers_may_pass_doubles
+  bool borrowed_ = false;                  // the text parsed last is a caller's (ParseBorrowing)
 };
 
 // How Write lays values out. kAsParsed: members in source order, numbers as their source text.

@@ -214,6 +214,9 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   std::vector<Duplicate>* duplicates = nullptr;
   ErrorCode stop_reason = ErrorCode::kNone;  // why a handler call returned false
   std::size_t stop_offset = 0;
+  // Whether a number had an exponent or 309 characters, without which no number is beyond the
+  // doubles (IsWithinDoubles): most documents then need no walk to look for one.
+  bool numbers_may_pass_doubles = false;
 
   // Ready for a text of text_bytes bytes. A value takes at least two bytes of text (one and a
   // separator), so the stack never outgrows this reservation: it is never copied to grow, and
@@ -229,6 +232,7 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     frames.clear();
     pending_key = {};
     stop_reason = ErrorCode::kNone;
+    numbers_may_pass_doubles = false;
   }
 
   bool Stop(ErrorCode reason) {
@@ -264,6 +268,9 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     return Push(v);
   }
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    if (n >= 309 || std::any_of(s, s + n, [](char c) { return (c | 0x20) == 'e'; })) {
+      numbers_may_pass_doubles = true;
+    }
     return PushText(Kind::kNumber, s, n);
   }
   // Whether the string just decoded (the closing quote is taken) had an escape in its source: it

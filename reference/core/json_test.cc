@@ -128,6 +128,27 @@ TEST(JsonNumbers, TheFirstNumberBeyondDoublesInDocumentOrder) {
   EXPECT_EQ(FirstNumberBeyondDoubles(doc.root())->text(), "-1e400");
 }
 
+// The Document overload skips the walk when the parser saw no exponent and no 309-character number:
+// it must find what the walk finds, also in a document reused after one that had such a number.
+TEST(JsonNumbers, TheDocumentsNumberFlagNeverHidesANumberBeyondTheDoubles) {
+  const std::string digits309 = "1" + std::string(308, '0') + "0";  // 1e309
+  const std::string digits308 = std::string(308, '9');              // below DBL_MAX
+  Document doc;
+  for (const std::string& text :
+       {std::string("[1e999]"), std::string("{\"a\":[2E400]}"), std::string("[1, -1e-999]"),
+        "[" + digits309 + "]", "[" + digits308 + "]", std::string("[1e2, 3]"),
+        std::string("[1, 2.5, \"1e999\"]"), std::string("{}"), std::string("[1e999")}) {
+    doc.Parse(text);
+    EXPECT_EQ(FirstNumberBeyondDoubles(doc), FirstNumberBeyondDoubles(doc.root())) << text;
+  }
+  ASSERT_TRUE(doc.Parse("[" + digits309 + "]"));
+  ASSERT_NE(FirstNumberBeyondDoubles(doc), nullptr);
+  EXPECT_EQ(FirstNumberBeyondDoubles(doc)->text(), digits309);
+  ASSERT_TRUE(doc.Parse("[1e999]"));
+  ASSERT_TRUE(doc.Parse("[1]"));
+  EXPECT_EQ(FirstNumberBeyondDoubles(doc), nullptr);
+}
+
 TEST(JsonParse, EmptyNameIsAMemberName) {
   Document doc;
   ASSERT_TRUE(doc.Parse(R"({"":{"":1,"":2}})"));

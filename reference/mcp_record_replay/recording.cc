@@ -342,7 +342,7 @@ class LineChecker::Impl {
             "the line is a JSON " + std::string(json::KindName(root.kind())) + ", not an object");
       return "";
     }
-    if (const Value* big = json::FirstNumberBeyondDoubles(root)) {
+    if (const Value* big = json::FirstNumberBeyondDoubles(doc_)) {
       unread_reading_ = kSerdeJsonReading;
       Error(kNotJson, "",
             "the number " + Excerpt(big->text(), 40) +

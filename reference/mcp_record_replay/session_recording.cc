@@ -407,7 +407,7 @@ class RecordingSession::Impl {
       return {"not-an-object",
               "a JSON " + std::string(json::KindName(doc_.root().kind())) + ", not an object"};
     }
-    if (const json::Value* big = json::FirstNumberBeyondDoubles(doc_.root())) {
+    if (const json::Value* big = json::FirstNumberBeyondDoubles(doc_)) {
       return {"number-range", "the number " + Excerpt(big->text(), 40) +
                                   " is beyond the doubles, which the format's Serde types refuse"};
     }

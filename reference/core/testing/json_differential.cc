@@ -48,6 +48,12 @@ std::string ValueDifference(const Value& a, const Value& b, const std::string& p
 }
 
 std::string DocumentDifference(const Document& a, const Document& b) {
+  for (const Document* d : {&a, &b}) {
+    if (FirstNumberBeyondDoubles(*d) != FirstNumberBeyondDoubles(d->root())) {
+      return std::string(d == &a ? "first" : "second") +
+             " document: its number flag hides a number beyond the doubles";
+    }
+  }
   if (a.error().code != b.error().code) {
     return "error codes differ: " + std::string(ErrorCodeName(a.error().code)) + " / " +
            std::string(ErrorCodeName(b.error().code)) + " (" + a.error().message + " / " +
