@@ -1,5 +1,6 @@
 #include "conformance/spool/checker.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -862,11 +863,11 @@ class Checker {
       Error(rule::kIdPresent, line_, "", "the entry has no \"id\"");
       return std::nullopt;
     }
-    return CheckUuid(*id, "/id", rule::kIdFormat);
+    return CheckUuid(*id, "id", rule::kIdFormat);
   }
 
   // `reference`: the value names another entry (a `uuid` field), not the entry's own id.
-  std::optional<Uuid> CheckUuid(const Value& value, const std::string& pointer, const RuleRef& rule,
+  std::optional<Uuid> CheckUuid(const Value& value, std::string_view member, const RuleRef& rule,
                                 bool reference = false) {
     std::optional<Uuid> uuid;
     if (value.is_string()) uuid = ParseLowercaseUuid(value.text());
@@ -881,7 +882,7 @@ class Checker {
         if (ParseLowercaseUuid(lower)) because = reading::kUppercaseReference;
       }
       ErrorByReading(
-          because, rule, line_, pointer,
+          because, rule, line_, MemberPointer(member),
           (value.is_string() ? Quoted(value.text())
                              : std::string("a ") + std::string(json::KindName(value.kind()))) +
               " is not a lowercase hyphenated UUID");
@@ -967,6 +968,14 @@ class Checker {
                        std::string(expected));
   }
 
+  // A non-negative integer without fraction or exponent, as nearly every count and time is written:
+  // CheckInteger has nothing to report of it, so its caller need not build a pointer.
+  static bool IsPlainCount(const Value& value) {
+    if (!value.is_number()) return false;
+    const std::string_view text = value.text();
+    return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  }
+
   // `because`: the errata entry under whose reading alone the enclosing value is checked at all.
   void CheckInteger(const RuleRef& rule, const std::string& pointer, const Value& value,
                     std::string_view because = {}) {
@@ -990,34 +999,35 @@ class Checker {
   }
 
   void CheckField(const Field& field, const Value& value, const RuleRef& rule) {
-    std::string pointer = MemberPointer(field.name);
+    // Built only for a finding: nearly every member is valid.
+    const auto pointer = [&] { return MemberPointer(field.name); };
     switch (field.type) {
       case FieldType::kString:
-        if (!value.is_string()) TypeError(rule, pointer, "a string", value);
+        if (!value.is_string()) TypeError(rule, pointer(), "a string", value);
         break;
       case FieldType::kBoolean:
-        if (!value.is_bool()) TypeError(rule, pointer, "a boolean", value);
+        if (!value.is_bool()) TypeError(rule, pointer(), "a boolean", value);
         break;
       case FieldType::kInteger:
-        CheckInteger(rule, pointer, value);
+        if (!IsPlainCount(value)) CheckInteger(rule, pointer(), value);
         break;
       case FieldType::kObject:
-        if (!value.is_object()) TypeError(rule, pointer, "an object", value);
+        if (!value.is_object()) TypeError(rule, pointer(), "an object", value);
         break;
       case FieldType::kUuidRef:
         break;  // a reference: checked with its target, in CheckReferences
       case FieldType::kIso8601:
         if (!value.is_string()) {
-          TypeError(rule, pointer, "an ISO 8601 date-time string", value);
+          TypeError(rule, pointer(), "an ISO 8601 date-time string", value);
         } else if (!IsRfc3339DateTime(value.text())) {
           ErrorByReading(IsIso8601DateTime(value.text()) ? reading::kIso8601 : std::string_view(),
-                         rule, line_, pointer,
+                         rule, line_, pointer(),
                          Quoted(value.text()) + " is not an RFC 3339 date-time");
         } else if (!IsIso8601DateTime(value.text()) ||
                    value.text().find_first_of("tz") != std::string_view::npos) {
           // RFC 3339 accepts lower-case "t"/"z" and "-00:00"; SP-E14's `iso-8601-date-time`
           // reading (ISO 8601 as printed: upper-case designators, no "-00:00") refuses them.
-          NoteByReading(reading::kIso8601, rule, line_, pointer,
+          NoteByReading(reading::kIso8601, rule, line_, pointer(),
                         Quoted(value.text()) +
                             " is an RFC 3339 date-time, not ISO 8601 as printed "
                             "(upper-case T and Z, no -00:00)");
@@ -1025,12 +1035,12 @@ class Checker {
         break;
       case FieldType::kStringArray:
         if (!value.is_array()) {
-          TypeError(rule, pointer, "an array of strings", value);
+          TypeError(rule, pointer(), "an array of strings", value);
           break;
         }
         for (std::size_t i = 0; i < value.items().size(); ++i) {
           if (!value.items()[i].is_string()) {
-            TypeError(rule, pointer + "/" + std::to_string(i), "a string", value.items()[i]);
+            TypeError(rule, pointer() + "/" + std::to_string(i), "a string", value.items()[i]);
           }
         }
         break;
@@ -1038,24 +1048,24 @@ class Checker {
         if (value.is_object()) {
           const Value* t = value.Find("type");
           if (t && t->is_string() && t->text() == "binary") {
-            CheckBinary(value, pointer, {});
+            CheckBinary(value, pointer(), {});
           } else {
-            NoteByReading(reading::kObjectOutput, rule::kBinaryRequired, line_, pointer,
+            NoteByReading(reading::kObjectOutput, rule::kBinaryRequired, line_, pointer(),
                           "an object output without \"type\":\"binary\" is taken as "
                           "free-form structured output, not a binary object");
           }
         } else if (!value.is_string() && !value.is_null()) {  // null: CheckTypeSpecific
-          TypeError(rule::kOutputErrorTypes, pointer, "a string or an object", value);
+          TypeError(rule::kOutputErrorTypes, pointer(), "a string or an object", value);
         }
         break;
       case FieldType::kAttachments:
         if (!value.is_array()) {
-          TypeError(rule, pointer, "an array of binary objects", value);
+          TypeError(rule, pointer(), "an array of binary objects", value);
           break;
         }
         for (std::size_t i = 0; i < value.items().size(); ++i) {
           const Value& item = value.items()[i];
-          std::string item_pointer = pointer + "/" + std::to_string(i);
+          std::string item_pointer = pointer() + "/" + std::to_string(i);
           const Value* t = item.Find("type");
           if (!item.is_object() || !t || !t->is_string() || t->text() != "binary") {
             ErrorByReading(reading::kAttachmentItems, rule::kAttachmentIsBinary, line_,
@@ -1067,7 +1077,7 @@ class Checker {
         }
         break;
       case FieldType::kTrimmed:
-        CheckTrimmed(value, pointer);
+        CheckTrimmed(value, pointer());
         break;
       case FieldType::kAny:
         break;
@@ -1089,7 +1099,7 @@ class Checker {
     };
     for (const Part& part : kParts) {
       const Value* v = binary.Find(part.name);
-      std::string p = pointer + "/" + std::string(part.name);
+      const auto p = [&] { return pointer + "/" + std::string(part.name); };
       const RuleRef& rule = part.required ? rule::kBinaryRequired : rule::kBinaryOptional;
       if (!v) {
         if (part.required) {
@@ -1101,11 +1111,11 @@ class Checker {
       std::string_view why =
           because.empty() && !part.required && v->is_null() ? reading::kNullMember : because;
       if (part.type == FieldType::kInteger) {
-        CheckInteger(rule, p, *v, why);
+        if (!IsPlainCount(*v)) CheckInteger(rule, p(), *v, why);
       } else if (part.type == FieldType::kBoolean && !v->is_bool()) {
-        TypeError(rule, p, "a boolean", *v, why);
+        TypeError(rule, p(), "a boolean", *v, why);
       } else if (part.type == FieldType::kString && !v->is_string()) {
-        TypeError(rule, p, "a string", *v, why);
+        TypeError(rule, p(), "a string", *v, why);
       }
     }
     const Value* encoding = binary.Find("encoding");
@@ -1239,9 +1249,8 @@ class Checker {
       // A missing required reference is reported with the table, a null optional one by
       // CheckFields.
       if (!value || (!f.required && value->is_null())) continue;
-      std::optional<Uuid> target =
-          CheckUuid(*value, MemberPointer(f.name),
-                    f.required ? type.required_rule : type.optional_rule, /*reference=*/true);
+      std::optional<Uuid> target = CheckUuid(
+          *value, f.name, f.required ? type.required_rule : type.optional_rule, /*reference=*/true);
       if (!target) continue;
       PendingRef ref{*target, record.ts, record.line, RefKindOf(f.name, type.name),
                      inline_redaction};
