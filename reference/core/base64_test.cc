@@ -67,6 +67,21 @@ TEST(Base64Test, RejectsCharactersOutsideTheAlphabet) {
   ExpectInvalid("Zm.v");
 }
 
+// Every byte value at every place before the final quantum, where no '=' may stand: accepted only
+// for the 64 characters of RFC 4648's Table 1.
+TEST(Base64Test, EveryByteBeforeTheFinalQuantum) {
+  const std::string_view table1 =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (std::size_t pos = 0; pos < 8; ++pos) {
+    for (int b = 0; b < 256; ++b) {
+      std::string text = "Zm9vYmFyYmF6";
+      text[pos] = static_cast<char>(b);
+      const bool in_table = table1.find(static_cast<char>(b)) != std::string_view::npos;
+      EXPECT_EQ(DecodedSize(text).has_value(), in_table) << "byte " << b << " at " << pos;
+    }
+  }
+}
+
 TEST(Base64Test, RejectsWhitespace) {
   ExpectInvalid("Zm9v Zm9v");
   ExpectInvalid("Zm9v\nZm9v");

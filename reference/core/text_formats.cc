@@ -1,6 +1,7 @@
 #include "reference/core/text_formats.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include "reference/core/keyed_hash.h"
@@ -8,19 +9,43 @@
 namespace arcs {
 namespace {
 
-// Lowercase hex digit values; kNotHex (a bit no digit has) for every other byte.
-constexpr std::uint8_t kNotHex = 0x10;
-constexpr std::array<std::uint8_t, 256> kHexValue = [] {
-  std::array<std::uint8_t, 256> table{};
-  table.fill(kNotHex);
-  for (int c = '0'; c <= '9'; ++c) table[c] = static_cast<std::uint8_t>(c - '0');
-  for (int c = 'a'; c <= 'f'; ++c) table[c] = static_cast<std::uint8_t>(c - 'a' + 10);
-  return table;
-}();
+static_assert(std::endian::native == std::endian::little, "the word-wide readers below");
 
-// Where each of a UUID's 16 bytes starts in its 8-4-4-4-12 text.
-constexpr std::uint8_t kUuidByteOffsets[16] = {0,  2,  4,  6,  9,  11, 14, 16,
-                                               19, 21, 24, 26, 28, 30, 32, 34};
+constexpr std::uint64_t kEachByte = 0x0101010101010101;
+
+// The bytes of `x` strictly between `low` and `high` (both at most 128): each such byte's high bit,
+// exactly, with no carry between bytes (a byte of 128 or more is never between).
+constexpr std::uint64_t BytesBetween(std::uint64_t x, std::uint64_t low, std::uint64_t high) {
+  const std::uint64_t low7 = x & (kEachByte * 0x7F);
+  return (kEachByte * (127 + high) - low7) & ~x & (low7 + kEachByte * (127 - low)) &
+         (kEachByte * 0x80);
+}
+
+// Eight lowercase hex digits, in text order in a little-endian word, to the four bytes they spell;
+// false when any is not one. Word-wide: a UUID's 32 digits take four of these, not 32 lookups.
+bool HexWordToBytes(std::uint64_t x, std::uint8_t* out) {
+  const std::uint64_t letters = BytesBetween(x, 'a' - 1, 'f' + 1);
+  if ((BytesBetween(x, '0' - 1, '9' + 1) | letters) != kEachByte * 0x80) return false;
+  // A digit's low nibble is its value; a letter's is its value less 9.
+  std::uint64_t v = (x & (kEachByte * 0x0F)) + (letters >> 7) * 9;
+  v = ((v << 4) | (v >> 8)) & 0x00FF00FF00FF00FF;  // byte 2k: digit 2k high, digit 2k+1 low
+  v = (v | (v >> 8)) & 0x0000FFFF0000FFFF;
+  v = v | (v >> 16);
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
+  return true;
+}
+
+template <typename Word>
+Word Load(const char* p) {
+  Word word;
+  std::memcpy(&word, p, sizeof word);
+  return word;
+}
+
+// Two runs of four digits (a UUID's middle groups), as one word of eight.
+std::uint64_t JoinHalves(const char* first, const char* second) {
+  return Load<std::uint32_t>(first) | std::uint64_t{Load<std::uint32_t>(second)} << 32;
+}
 
 // Reads `width` decimal digits at text[*pos]; nullopt when any is not a digit.
 std::optional<int> Digits(std::string_view text, std::size_t* pos, int width) {
@@ -58,16 +83,14 @@ std::optional<Uuid> ParseLowercaseUuid(std::string_view text) {
       text[23] != '-') {
     return std::nullopt;
   }
-  // Every byte is decoded, and the digits are judged once at the end (no branch per character).
+  const char* p = text.data();
   Uuid out{};
-  std::uint8_t seen = 0;
-  for (std::size_t i = 0; i < 16; ++i) {
-    const std::uint8_t hi = kHexValue[static_cast<unsigned char>(text[kUuidByteOffsets[i]])];
-    const std::uint8_t lo = kHexValue[static_cast<unsigned char>(text[kUuidByteOffsets[i] + 1])];
-    seen |= hi | lo;
-    out[i] = static_cast<std::uint8_t>(hi << 4 | (lo & 0x0F));
+  if (!HexWordToBytes(Load<std::uint64_t>(p), &out[0]) ||
+      !HexWordToBytes(JoinHalves(p + 9, p + 14), &out[4]) ||
+      !HexWordToBytes(JoinHalves(p + 19, p + 24), &out[8]) ||
+      !HexWordToBytes(Load<std::uint64_t>(p + 28), &out[12])) {
+    return std::nullopt;
   }
-  if (seen & kNotHex) return std::nullopt;
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -45,6 +46,24 @@ TEST(Uuid, EveryByteAtEveryPosition) {
       const std::uint8_t byte = (*id)[hex_index / 2];
       EXPECT_EQ(hex_index % 2 ? (byte & 0x0F) : (byte >> 4), value) << "at " << pos;
     }
+  }
+}
+
+// Random ids written as text (each byte as two lowercase digits, by snprintf) read back whole: the
+// word-wide reader keeps every digit's nibble in its byte, with no carry into its neighbours.
+TEST(Uuid, ReadsBackEveryByteOfRandomIds) {
+  std::mt19937_64 rng(11);
+  for (int n = 0; n < 20000; ++n) {
+    Uuid id{};
+    for (std::uint8_t& byte : id) byte = static_cast<std::uint8_t>(rng());
+    char text[37];
+    std::snprintf(text, sizeof text,
+                  "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", id[0],
+                  id[1], id[2], id[3], id[4], id[5], id[6], id[7], id[8], id[9], id[10], id[11],
+                  id[12], id[13], id[14], id[15]);
+    const std::optional<Uuid> read = ParseLowercaseUuid(text);
+    ASSERT_TRUE(read.has_value()) << text;
+    ASSERT_EQ(*read, id) << text;
   }
 }
 
