@@ -58,6 +58,9 @@ TEST(SessionDataChecker, AReadingReachesTheFinding) {
 
 TEST(SessionDataChecker, AJsonErrorIsPlacedByLineAndColumn) {
   EXPECT_EQ(Findings("{\n  \"a\": tru\n}"), std::vector<std::string>{"SD-JSON-1 2:11  json error"});
+  // Placed in the bytes as read: the line feeds that escapes before it decode to do not count.
+  EXPECT_EQ(Findings("{\n  \"s\": \"x\\ny\\u000a\",\n  \"a\": tru\n}"),
+            std::vector<std::string>{"SD-JSON-1 3:11  json error"});
   // A byte order mark, then the text after it judged and placed in the file's own bytes.
   EXPECT_EQ(Findings("\xEF\xBB\xBF{\n  \"a\": tru\n}"),
             (std::vector<std::string>{"SD-JSON-1 1:1  json error", "SD-JSON-1 2:11  json error"}));

@@ -80,4 +80,19 @@ Location LocationOf(std::string_view text, std::size_t offset) {
           offset - line_start + 1, ""};
 }
 
+LineFeeds::LineFeeds(std::string_view text) : size_(text.size()) {
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos;
+       at = text.find('\n', at + 1)) {
+    offsets_.push_back(at);
+  }
+}
+
+Location LineFeeds::LocationOf(std::size_t offset) const {
+  offset = std::min(offset, size_);
+  // The line feeds before `offset`; the last of them ends the line before offset's.
+  const auto before = std::lower_bound(offsets_.begin(), offsets_.end(), offset);
+  const std::size_t line_start = before == offsets_.begin() ? 0 : *(before - 1) + 1;
+  return {static_cast<std::uint64_t>(before - offsets_.begin()) + 1, offset - line_start + 1, ""};
+}
+
 }  // namespace arcs

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -252,6 +253,27 @@ TEST(LocationOfTest, LinesAndByteColumnsAreOneBased) {
   EXPECT_EQ(LocationOf("ab\ncd", 4).line, 2u);
   EXPECT_EQ(LocationOf("ab\ncd", 4).column, 2u);
   EXPECT_EQ(LocationOf("ab", 99).column, 3u);  // past the end: just after the last byte
+}
+
+// Kept line feeds place every offset as the text itself does: before, on and after each feed, at
+// the ends, past the end, and in texts that start or end with one or hold several in a row.
+TEST(LocationOfTest, KeptLineFeedsPlaceOffsetsAsTheTextDoes) {
+  std::string generated;
+  std::mt19937 rng(3);
+  for (int i = 0; i < 2000; ++i) generated += rng() % 5 == 0 ? '\n' : 'x';
+  for (const std::string& text :
+       {std::string(), std::string("\n"), std::string("\n\n\n"), std::string("ab\ncd"),
+        std::string("ab\n"), std::string("\nab"), generated}) {
+    const LineFeeds feeds(text);
+    for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
+      const Location want = LocationOf(text, offset);
+      const Location got = feeds.LocationOf(offset);
+      ASSERT_EQ(got.line, want.line) << "offset " << offset << " of " << text.size();
+      ASSERT_EQ(got.column, want.column) << "offset " << offset << " of " << text.size();
+    }
+  }
+  EXPECT_EQ(LineFeeds("ab\ncd").LocationOf(4).line, 2u);
+  EXPECT_EQ(LineFeeds("ab\ncd").LocationOf(4).column, 2u);
 }
 
 }  // namespace
