@@ -137,9 +137,26 @@ std::string_view ExponentDigits(const Parts& p) {
   return first == std::string_view::npos ? std::string_view() : p.exponent.substr(first);
 }
 
+// ValueKey of an integer token (an optional '-', then digits: most JSON-RPC ids), without
+// normalizing its parts: its digits less their trailing zeros, which are its exponent.
+std::optional<std::string> IntegerKey(std::string_view text) {
+  const bool negative = text.starts_with('-');
+  const std::string_view digits = text.substr(negative ? 1 : 0);
+  if (digits.empty() || (digits.size() > 1 && digits[0] == '0') ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  const std::size_t last = digits.find_last_not_of('0');
+  if (last == std::string_view::npos) return "0";
+  std::string key(negative ? "-" : "+");
+  key.append(digits, 0, last + 1).append("e").append(std::to_string(digits.size() - 1 - last));
+  return key;
+}
+
 }  // namespace
 
 std::string ValueKey(std::string_view text) {
+  if (std::optional<std::string> key = IntegerKey(text)) return *std::move(key);
   const Parts p = Split(text);
   const Decimal d = Normalize(p);
   if (d.digits.empty()) return "0";  // zero is zero whatever its sign and exponent

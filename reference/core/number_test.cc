@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace arcs::json {
 namespace {
@@ -134,6 +135,29 @@ TEST(Number, ValueKeyTellsApartWhatOneDoubleJoins) {
     EXPECT_EQ(key, ValueKey(id + "000e0")) << id;
     previous = key;
   }
+}
+
+// An integer token takes a shorter way to its key (no fraction or exponent to normalize): it must
+// end where the general way takes the same value written with a fraction and an exponent.
+TEST(Number, IntegerTokensKeyAsTheirValueWrittenOtherwise) {
+  std::vector<std::string> integers = {"0",
+                                       "-0",
+                                       "7",
+                                       "-7",
+                                       "10",
+                                       "100",
+                                       "1200",
+                                       "-1200",
+                                       "9007199254740993",
+                                       "123456789012345678901234567890",
+                                       "100000000000000000000000000000"};
+  for (int i = 0; i < 3000; i += 7) integers.push_back(std::to_string(i * 1000 + i % 10));
+  for (const std::string& integer : integers) {
+    EXPECT_EQ(ValueKey(integer), ValueKey(integer + ".000e0")) << integer;
+    EXPECT_EQ(ValueKey(integer), ValueKey(integer + "0e-1")) << integer;
+  }
+  EXPECT_EQ(ValueKey("1200"), "+12e2");
+  EXPECT_EQ(ValueKey("-0"), "0");
 }
 
 }  // namespace

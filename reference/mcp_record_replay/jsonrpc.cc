@@ -113,16 +113,24 @@ std::string Key(const json::Value& id) {
 }  // namespace
 
 void PendingIds::Add(const json::Value& id, std::uint64_t payload) {
-  if (id.is_string() || id.is_number()) waiting_[Key(id)].push_back(payload);
+  if (id.is_string() || id.is_number()) waiting_[Key(id)].payloads.push_back(payload);
 }
 
 std::optional<std::uint64_t> PendingIds::Take(const json::Value& id) {
   if (!id.is_string() && !id.is_number()) return std::nullopt;
   const auto it = waiting_.find(Key(id));
   if (it == waiting_.end()) return std::nullopt;
-  const std::uint64_t payload = it->second.front();
-  it->second.pop_front();
-  if (it->second.empty()) waiting_.erase(it);
+  Waiting& waiting = it->second;
+  const std::uint64_t payload = waiting.payloads[waiting.taken++];
+  if (waiting.taken == waiting.payloads.size()) {
+    waiting_.erase(it);
+  } else if (waiting.taken * 2 > waiting.payloads.size()) {
+    // Answered payloads are dropped once they are half: an id reused while another request with
+    // it still waits keeps at most twice its waiting requests, at O(1) a request.
+    waiting.payloads.erase(waiting.payloads.begin(),
+                           waiting.payloads.begin() + static_cast<std::ptrdiff_t>(waiting.taken));
+    waiting.taken = 0;
+  }
   return payload;
 }
 

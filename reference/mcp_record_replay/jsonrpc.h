@@ -6,7 +6,6 @@
 #define ARCS_REFERENCE_MCP_RECORD_REPLAY_JSONRPC_H_
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,7 +71,13 @@ class PendingIds {
   std::optional<std::uint64_t> Take(const json::Value& id);
 
  private:
-  KeyedStringMap<std::deque<std::uint64_t>> waiting_;  // by "s" + string, or "n" + ValueKey
+  // The payloads of an id's requests, the first `taken` of them answered (dropped once they are
+  // half). Not a std::deque, which allocates a 512-byte block for every id that waits.
+  struct Waiting {
+    std::vector<std::uint64_t> payloads;
+    std::size_t taken = 0;
+  };
+  KeyedStringMap<Waiting> waiting_;  // by "s" + string, or "n" + ValueKey
 };
 
 }  // namespace arcs::mcp_record_replay

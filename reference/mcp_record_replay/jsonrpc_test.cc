@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <optional>
+#include <random>
 #include <string>
 
 namespace arcs::mcp_record_replay {
@@ -107,6 +110,34 @@ TEST(PendingIdsTest, IdsBeyondADoublesPrecisionStayApart) {
   PendingIds pending;
   for (std::uint64_t i = 0; i < kIds; ++i) pending.Add(ids[i], i);
   for (std::uint64_t i = kIds; i-- > 0;) ASSERT_EQ(pending.Take(ids[i]), i);
+}
+
+// Requests and responses interleaved at random over a few ids, one of them reused while others
+// with it wait: every response takes the earliest waiting request of its id, as a queue per id
+// (std::deque, the model) would give it.
+TEST(PendingIdsTest, ReusedIdsAnswerTheirRequestsInTurn) {
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(R"([7, "7", 8, 7.0])"));
+  const auto& ids = doc.root().items();
+  const int kinds[] = {0, 1, 2, 0};  // 7 and 7.0 are one id
+  std::map<int, std::deque<std::uint64_t>> model;
+  PendingIds pending;
+  std::mt19937 rng(5);
+  for (std::uint64_t step = 0; step < 20000; ++step) {
+    const std::size_t which = rng() % ids.size();
+    if (rng() % 5 < 3) {
+      pending.Add(ids[which], step);
+      model[kinds[which]].push_back(step);
+      continue;
+    }
+    std::deque<std::uint64_t>& queue = model[kinds[which]];
+    std::optional<std::uint64_t> want;
+    if (!queue.empty()) {
+      want = queue.front();
+      queue.pop_front();
+    }
+    ASSERT_EQ(pending.Take(ids[which]), want) << "step " << step;
+  }
 }
 
 }  // namespace
