@@ -1,6 +1,7 @@
 #include "reference/core/diagnostics.h"
 
 #include <algorithm>
+#include <bit>
 #include <tuple>
 
 #include "reference/core/strings.h"
@@ -80,19 +81,44 @@ Location LocationOf(std::string_view text, std::size_t offset) {
           offset - line_start + 1, ""};
 }
 
-LineFeeds::LineFeeds(std::string_view text) : size_(text.size()) {
+LineFeeds::LineFeeds(std::string_view text) : bits_((text.size() + 63) / 64), size_(text.size()) {
   for (std::size_t at = text.find('\n'); at != std::string_view::npos;
        at = text.find('\n', at + 1)) {
-    offsets_.push_back(at);
+    bits_[at / 64] |= std::uint64_t{1} << (at % 64);
+  }
+  std::uint64_t count = 0;
+  for (std::size_t w = 0; w < bits_.size(); ++w) {
+    if (w % kWordsPerCount == 0) counts_.push_back(count);
+    count += static_cast<std::uint64_t>(std::popcount(bits_[w]));
   }
 }
 
 Location LineFeeds::LocationOf(std::size_t offset) const {
   offset = std::min(offset, size_);
-  // The line feeds before `offset`; the last of them ends the line before offset's.
-  const auto before = std::lower_bound(offsets_.begin(), offsets_.end(), offset);
-  const std::size_t line_start = before == offsets_.begin() ? 0 : *(before - 1) + 1;
-  return {static_cast<std::uint64_t>(before - offsets_.begin()) + 1, offset - line_start + 1, ""};
+  const std::size_t word = offset / 64;
+  // The line feeds before `offset`: those of its own word below it, and of the words before.
+  const std::uint64_t below =
+      word < bits_.size() ? bits_[word] & ((std::uint64_t{1} << (offset % 64)) - 1) : 0;
+  std::uint64_t feeds = static_cast<std::uint64_t>(std::popcount(below));
+  if (word > 0) {
+    feeds += counts_[(word - 1) / kWordsPerCount];
+    for (std::size_t w = (word - 1) / kWordsPerCount * kWordsPerCount; w < word; ++w) {
+      feeds += static_cast<std::uint64_t>(std::popcount(bits_[w]));
+    }
+  }
+  // The line starts after the last of them (one finding's search; a long line is a long search).
+  std::size_t line_start = 0;
+  if (below != 0) {
+    line_start = word * 64 + 63 - static_cast<std::size_t>(std::countl_zero(below)) + 1;
+  } else {
+    for (std::size_t w = word; w-- > 0;) {
+      if (bits_[w] != 0) {
+        line_start = w * 64 + 63 - static_cast<std::size_t>(std::countl_zero(bits_[w])) + 1;
+        break;
+      }
+    }
+  }
+  return {feeds + 1, offset - line_start + 1, ""};
 }
 
 }  // namespace arcs

@@ -256,14 +256,17 @@ TEST(LocationOfTest, LinesAndByteColumnsAreOneBased) {
 }
 
 // Kept line feeds place every offset as the text itself does: before, on and after each feed, at
-// the ends, past the end, and in texts that start or end with one or hold several in a row.
+// the ends, past the end, in texts that start or end with one or hold several in a row, across the
+// counts kept every 4 KiB, and in lines that run for thousands of bytes.
 TEST(LocationOfTest, KeptLineFeedsPlaceOffsetsAsTheTextDoes) {
-  std::string generated;
+  std::string dense;
   std::mt19937 rng(3);
-  for (int i = 0; i < 2000; ++i) generated += rng() % 5 == 0 ? '\n' : 'x';
-  for (const std::string& text :
-       {std::string(), std::string("\n"), std::string("\n\n\n"), std::string("ab\ncd"),
-        std::string("ab\n"), std::string("\nab"), generated}) {
+  for (int i = 0; i < 10000; ++i) dense += rng() % 5 == 0 ? '\n' : 'x';
+  std::string sparse(9000, 'x');
+  sparse[5] = sparse[4096] = sparse[8191] = sparse[8192] = '\n';
+  for (const std::string& text : {std::string(), std::string("\n"), std::string("\n\n\n"),
+                                  std::string("ab\ncd"), std::string("ab\n"), std::string("\nab"),
+                                  std::string(64, '\n'), std::string(128, 'x'), dense, sparse}) {
     const LineFeeds feeds(text);
     for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
       const Location want = LocationOf(text, offset);
