@@ -49,8 +49,7 @@ ARCS_AVX512BW_TARGET bool AllInAlphabetAvx512(std::string_view text) {
 // Whether every character of `text` is one of the alphabet's 64 ('=' is not).
 bool AllInAlphabet(std::string_view text) {
 #if defined(__x86_64__)
-  static const bool kAvx512 = UseAvx512Bw();
-  if (kAvx512 && text.size() >= 64) return AllInAlphabetAvx512(text);
+  if (text.size() >= 64 && UseAvx512Bw()) return AllInAlphabetAvx512(text);
 #endif
   for (char c : text) {
     if (Sextet(c) == kInvalid) return false;
