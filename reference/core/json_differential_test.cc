@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -269,6 +270,45 @@ TEST(JsonFrontEnds, DecideEscapesAtEveryOffsetOfABlockAlike) {
   }
   EXPECT_EQ(valid, 18u * 140u);
   EXPECT_EQ(accepted_by_the_walk, valid);
+}
+
+// A \u escape's four digits are read as one word, and an escape's letter is looked up in a table:
+// every code unit outside the surrogates in one text (even units in lowercase hex, odd ones in
+// uppercase), each byte value at each digit of an escape and of a pair's second half, and each
+// byte value after a backslash (then four hex digits), against RapidJSON's decoding.
+TEST(JsonFrontEnds, DecideEveryUnicodeEscapeAlike) {
+  std::string all = "[";
+  for (unsigned unit = 0; unit < 0x10000; ++unit) {
+    if (unit >= 0xD800 && unit <= 0xDFFF) continue;
+    char escape[16];
+    std::snprintf(escape, sizeof escape, unit % 2 ? "\"\\u%04X\"," : "\"\\u%04x\",", unit);
+    all += escape;
+  }
+  all.back() = ']';
+  ASSERT_EQ(FrontEndDifference(all), "");
+  Document doc;
+  ASSERT_TRUE(doc.Parse(all));
+  ASSERT_EQ(doc.root().items().size(), 0x10000u - 0x800u);
+  EXPECT_EQ(doc.root().items()[0].text(), std::string(1, '\0'));
+  EXPECT_EQ(doc.root().items()[0xE9].text(), "\xC3\xA9");
+  EXPECT_EQ(doc.root().items()[0xABCD].text(), "\xEA\xAF\x8D");
+  EXPECT_EQ(doc.root().items().back().text(), "\xEF\xBF\xBF");
+  for (std::size_t digit = 0; digit < 4; ++digit) {
+    for (unsigned byte = 0; byte < 256; ++byte) {
+      std::string single = "\\u0041";
+      std::string pair = "\\ud83d\\ude00";
+      single[2 + digit] = static_cast<char>(byte);
+      pair[8 + digit] = static_cast<char>(byte);
+      for (const std::string& escape : {single, pair}) {
+        const std::string text = "[\"a" + escape + "b\"]";
+        ASSERT_EQ(FrontEndDifference(text), "") << "digit " << digit << " byte " << byte;
+      }
+    }
+  }
+  for (unsigned byte = 0; byte < 256; ++byte) {
+    const std::string text = "[\"a\\" + std::string(1, static_cast<char>(byte)) + "0041b\"]";
+    ASSERT_EQ(FrontEndDifference(text), "") << "byte " << byte;
+  }
 }
 
 // Decoded bytes are copied into place 16 KiB at a time: escapes of every length at and around

@@ -18,25 +18,29 @@
 
 #include "reference/core/huge_pages.h"
 #include "reference/core/json.h"
+#include "reference/core/swar.h"
 
 namespace arcs::json {
 
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// The value of four hex digits at text[at], or -1.
+// The value of four hex digits at text[at], or -1. Read as one word: a recording written with
+// ASCII-only escapes (Python's json.dumps) has a \u escape for every other character of text
+// that is not ASCII.
 inline int Hex4(std::string_view text, std::size_t at) {
-  if (at + 4 > text.size()) return -1;
-  int value = 0;
-  for (const char c : text.substr(at, 4)) {
-    const char lower = static_cast<char>(c | 0x20);
-    int digit = -1;
-    if (IsDigit(c)) digit = c - '0';
-    if (lower >= 'a' && lower <= 'f') digit = lower - 'a' + 10;
-    if (digit < 0) return -1;
-    value = value * 16 + digit;
-  }
-  return value;
+  if (at > text.size() || text.size() - at < 4) return -1;
+  std::uint32_t word;
+  std::memcpy(&word, text.data() + at, sizeof word);
+  const std::uint64_t x = word;
+  // 'A'-'F' and 'a'-'f' are the only bytes whose lowercase (bit 5 set) is a letter a-f.
+  const std::uint64_t letters = swar::BytesBetween(x | swar::kEachByte * 0x20, 'a' - 1, 'f' + 1);
+  if ((swar::BytesBetween(x, '0' - 1, '9' + 1) | letters) != 0x80808080) return -1;
+  // A digit's low nibble is its value; a letter's is its value less 9. Then the four nibbles,
+  // first digit highest: bytes 0 and 2 take two each, and are joined.
+  const std::uint64_t nibbles = (x & (swar::kEachByte * 0x0F)) + (letters >> 7) * 9;
+  const std::uint64_t pairs = ((nibbles << 4) | (nibbles >> 8)) & 0x00FF00FF;
+  return static_cast<int>(((pairs & 0xFF) << 8) | ((pairs >> 16) & 0xFF));
 }
 
 // The strict RFC 8259 number grammar, over a NUL-terminated text (the NUL ends any scan). Both

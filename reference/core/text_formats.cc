@@ -1,25 +1,16 @@
 #include "reference/core/text_formats.h"
 
 #include <array>
-#include <bit>
 #include <cstring>
 
 #include "reference/core/keyed_hash.h"
+#include "reference/core/swar.h"
 
 namespace arcs {
 namespace {
 
-static_assert(std::endian::native == std::endian::little, "the word-wide readers below");
-
-constexpr std::uint64_t kEachByte = 0x0101010101010101;
-
-// The bytes of `x` strictly between `low` and `high` (both at most 128): each such byte's high bit,
-// exactly, with no carry between bytes (a byte of 128 or more is never between).
-constexpr std::uint64_t BytesBetween(std::uint64_t x, std::uint64_t low, std::uint64_t high) {
-  const std::uint64_t low7 = x & (kEachByte * 0x7F);
-  return (kEachByte * (127 + high) - low7) & ~x & (low7 + kEachByte * (127 - low)) &
-         (kEachByte * 0x80);
-}
+using swar::BytesBetween;
+using swar::kEachByte;
 
 // Eight lowercase hex digits, in text order in a little-endian word, to the four bytes they spell;
 // false when any is not one. Word-wide: a UUID's 32 digits take four of these, not 32 lookups.

@@ -1,0 +1,26 @@
+// Internal to reference/core: bytes tested a word at a time (SIMD within a register), for the
+// readers of short fixed-width fields (hex digits of UUIDs and JSON's \u escapes) where a vector
+// unit would cost more to set up than the field takes to read.
+#ifndef ARCS_REFERENCE_CORE_SWAR_H_
+#define ARCS_REFERENCE_CORE_SWAR_H_
+
+#include <bit>
+#include <cstdint>
+
+namespace arcs::swar {
+
+static_assert(std::endian::native == std::endian::little, "words hold text's first byte lowest");
+
+inline constexpr std::uint64_t kEachByte = 0x0101010101010101;
+
+// The bytes of `x` strictly between `low` and `high` (both at most 128): each such byte's high bit,
+// exactly, with no carry between bytes (a byte of 128 or more is never between).
+constexpr std::uint64_t BytesBetween(std::uint64_t x, std::uint64_t low, std::uint64_t high) {
+  const std::uint64_t low7 = x & (kEachByte * 0x7F);
+  return (kEachByte * (127 + high) - low7) & ~x & (low7 + kEachByte * (127 - low)) &
+         (kEachByte * 0x80);
+}
+
+}  // namespace arcs::swar
+
+#endif  // ARCS_REFERENCE_CORE_SWAR_H_
