@@ -112,6 +112,17 @@ TEST(SameData, ComparesDataNotSpelling) {
   EXPECT_FALSE(Same(R"({"a":9007199254740993})", R"({"a":9007199254740992})"));
   EXPECT_FALSE(Same(R"({"a":true})", R"({"a":false})"));
   EXPECT_FALSE(Same(R"({"a":{}})", R"({"a":{},"b":{}})"));
+  // Scalars at the top, compared without a container around them.
+  EXPECT_TRUE(Same("1", "1.0e0"));
+  EXPECT_TRUE(Same(R"("\u0061")", R"("a")"));
+  EXPECT_TRUE(Same("null", "null"));
+  EXPECT_FALSE(Same("1", R"("1")"));
+  EXPECT_FALSE(Same(R"("a")", R"("b")"));
+  EXPECT_FALSE(Same("null", "false"));
+  EXPECT_FALSE(Same("true", "false"));
+  EXPECT_FALSE(Same("1", "[1]"));
+  EXPECT_FALSE(Same("[1]", "1"));
+  EXPECT_FALSE(Same("{}", "[]"));
 }
 
 TEST(SameData, RepeatedNamesMayCountOnce) {

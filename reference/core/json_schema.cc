@@ -235,7 +235,9 @@ class Evaluator {
     if (n.date_time && v.is_string() && !IsRfc3339DateTime(v.text())) {
       Fail(n, "format", path, [&] { return Describe(v) + " is not an RFC 3339 date-time"; });
     }
-    if (n.minimum && v.is_number() && AsDouble(v) < *n.minimum) {
+    // A number written without a minus sign is at least any minimum that is not above zero.
+    if (n.minimum && v.is_number() && (v.text().front() == '-' || *n.minimum > 0) &&
+        AsDouble(v) < *n.minimum) {
       Fail(n, "minimum", path, [&] { return Excerpt(v.text(), 40) + " is less than the minimum"; });
     }
     if (n.pattern && v.is_string() &&
@@ -339,14 +341,16 @@ class Evaluator {
 
   void Object(const Node& n, const Value& v, const PathStep& path) {
     for (std::string_view name : n.required) {
+      if (Settled()) return;
       if (!v.Find(name)) {
         Fail(n, "required", path, [&] { return Quoted(name) + " is a required property"; });
       }
     }
-    if (n.properties.empty() && n.additional < 0) return;
+    if ((n.properties.empty() && n.additional < 0) || Settled()) return;
     std::vector<std::string> unexpected;  // the first few names, quoted
     std::size_t unexpected_count = 0;
     ForEachMember(v, [&](const Member& m) {
+      if (Settled()) return;
       auto p = std::find_if(n.properties.begin(), n.properties.end(),
                             [&](const auto& prop) { return SameBytes(prop.first, m.name); });
       const PathStep at(path, m.name);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 namespace arcs::json {
@@ -148,6 +149,28 @@ TEST(JsonSchemaTest, Draft7OneOfIntegerMinimumPattern) {
       (Keys_{"# oneOf", "  #/definitions/a required", "  #/definitions/a/properties/type const",
              "  #/definitions/b/properties/v pattern"}));
   EXPECT_EQ(Draft7(R"({"type":"a","n":1e400})")[1], "  #/definitions/a/properties/n type");
+}
+
+// A number without a minus sign is not compared as a double with a minimum that is not above zero:
+// numbers of each sign and size against minimums below, at and above zero, written out and asked
+// quietly (in a oneOf), against strtod's reading of the same texts.
+TEST(JsonSchemaTest, MinimumHoldsForNumbersOfEverySign) {
+  for (const char* minimum : {"-1.5", "-0", "0", "2.5", "1e-300"}) {
+    const std::string bound = std::string(R"({"minimum": )") + minimum + "}";
+    Result<Schema> plain = Schema::Compile(bound);
+    Result<Schema> quiet = Schema::Compile(R"({"oneOf": [)" + bound + "]}");
+    ASSERT_TRUE(plain.ok() && quiet.ok()) << minimum;
+    for (const char* number : {"-2", "-1.5", "-1e-400", "-0", "0", "0.0", "1e-400", "1e-300", "2",
+                               "2.5", "3", "1e400", "-1e400"}) {
+      Document doc;
+      ASSERT_TRUE(doc.Parse(number)) << number;
+      const bool holds = std::strtod(number, nullptr) >= std::strtod(minimum, nullptr);
+      for (const Schema* schema : {&*plain, &*quiet}) {
+        EXPECT_EQ(schema->Evaluate(doc.root(), RepeatedNamesRead::kAllMembers).empty(), holds)
+            << number << " against minimum " << minimum;
+      }
+    }
+  }
 }
 
 // Which oneOf branches hold is found quietly, and the errors are written only for a oneOf that

@@ -350,7 +350,23 @@ struct Comparison {
   RepeatedNames repeated = RepeatedNames::kKeepAll;
 };
 
+// Two values of the same kind that is not a container.
+bool SameScalar(const Value& x, const Value& y, const Comparison& how) {
+  switch (x.kind()) {
+    case Kind::kNumber:
+      return how.by_text ? x.text() == y.text() : SameValue(x.text(), y.text());
+    case Kind::kString:
+      return x.text() == y.text();
+    default:
+      return true;
+  }
+}
+
+bool IsContainer(const Value& v) { return v.is_array() || v.is_object(); }
+
 bool Compare(const Value& a, const Value& b, const Comparison& how) {
+  // Most comparisons are of scalars (a schema's const and enum against a name or a tag): no stack.
+  if (!IsContainer(a)) return a.kind() == b.kind() && SameScalar(a, b, how);
   std::vector<std::pair<const Value*, const Value*>> work;
   work.emplace_back(&a, &b);
   while (!work.empty()) {
@@ -358,12 +374,6 @@ bool Compare(const Value& a, const Value& b, const Comparison& how) {
     work.pop_back();
     if (x->kind() != y->kind()) return false;
     switch (x->kind()) {
-      case Kind::kNumber:
-        if (how.by_text ? x->text() != y->text() : !SameValue(x->text(), y->text())) return false;
-        break;
-      case Kind::kString:
-        if (x->text() != y->text()) return false;
-        break;
       case Kind::kArray: {
         auto xs = x->items();
         auto ys = y->items();
@@ -382,6 +392,7 @@ bool Compare(const Value& a, const Value& b, const Comparison& how) {
         break;
       }
       default:
+        if (!SameScalar(*x, *y, how)) return false;
         break;
     }
   }
