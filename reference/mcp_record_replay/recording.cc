@@ -109,22 +109,22 @@ std::optional<std::uint64_t> U64(const Value& v) {
 
 // Why `v` does not decode as `type`, or "" when it does.
 std::string Mismatch(const Value& v, FieldType type) {
-  const std::string kind(json::KindName(v.kind()));
+  const auto kind = [&] { return std::string(json::KindName(v.kind())); };  // only for a finding
   switch (type) {
     case FieldType::kOptionalString:
       if (v.is_null()) return "";
       [[fallthrough]];
     case FieldType::kString:
-      return v.is_string() ? "" : "a " + kind + ", not a string";
+      return v.is_string() ? "" : "a " + kind() + ", not a string";
     case FieldType::kStringList:
-      if (!v.is_array()) return "a " + kind + ", not an array of strings";
+      if (!v.is_array()) return "a " + kind() + ", not an array of strings";
       for (const Value& item : v.items()) {
         if (!item.is_string())
           return "an array holding a " + std::string(json::KindName(item.kind()));
       }
       return "";
     case FieldType::kDateTime:
-      if (!v.is_string()) return "a " + kind + ", not a date-time string";
+      if (!v.is_string()) return "a " + kind() + ", not a date-time string";
       return IsRfc3339DateTime(v.text()) ? ""
                                          : Quoted(v.text(), 60) + " is not an RFC 3339 date-time";
     case FieldType::kOptionalU64:
@@ -132,7 +132,7 @@ std::string Mismatch(const Value& v, FieldType type) {
       [[fallthrough]];
     case FieldType::kU64:
       return U64(v) ? ""
-                    : (v.is_number() ? Excerpt(v.text(), 40) : "a " + kind) +
+                    : (v.is_number() ? Excerpt(v.text(), 40) : "a " + kind()) +
                           ", not an unsigned 64-bit integer written with digits only";
     case FieldType::kDirection:
       return v.is_string() && (v.text() == "c2s" || v.text() == "s2c")
@@ -376,9 +376,11 @@ class LineChecker::Impl {
   // The schema statement (Python's json keeps the last of repeated names). A oneOf error with a
   // definition the line's type names is reported as that definition's errors.
   void Schema(const Value& root, std::string_view kind) {
+    std::vector<json::SchemaError> errors =
+        RecordingSchema().Evaluate(root, json::RepeatedNamesRead::kLastWins);
+    if (errors.empty()) return;
     const std::string selected = "#/definitions/" + std::string(kind);
-    for (json::SchemaError& e :
-         RecordingSchema().Evaluate(root, json::RepeatedNamesRead::kLastWins)) {
+    for (json::SchemaError& e : errors) {
       std::vector<json::SchemaError> cited;
       for (json::SchemaError& c : e.context) {
         if (!kind.empty() && (c.location == selected || c.location.starts_with(selected + "/"))) {
@@ -445,17 +447,17 @@ class LineChecker::Impl {
   void Fields(const Value& line, const Field (&fields)[N]) {
     for (const Field& f : fields) {
       const Value* v = line.Find(f.name);
-      const std::string pointer = "/" + std::string(f.name);
+      const auto pointer = [&] { return "/" + std::string(f.name); };  // only for a finding
       if (!v) {
-        if (f.required) Error(f.rule, pointer, std::string(f.name) + " is missing");
+        if (f.required) Error(f.rule, pointer(), std::string(f.name) + " is missing");
         continue;
       }
       if (line.FindLast(f.name) != v) {
-        Error(f.rule, pointer, std::string(f.name) + " is written twice: serde refuses it",
+        Error(f.rule, pointer(), std::string(f.name) + " is written twice: serde refuses it",
               kTwoStatements);
       }
       if (std::string why = Mismatch(*v, f.type); !why.empty()) {
-        Error(f.rule, pointer, std::string(f.name) + " is " + why, MismatchReading(*v, f.type));
+        Error(f.rule, pointer(), std::string(f.name) + " is " + why, MismatchReading(*v, f.type));
       }
     }
   }

@@ -133,6 +133,25 @@ TEST(RecordingTest, SerdeFields) {
             Ids{"2:MRR-MESSAGE-6"});
 }
 
+// A Serde field's finding names the member by its pointer, and says what the value is.
+TEST(RecordingTest, SerdeFieldFindingsNameTheMember) {
+  std::vector<std::string> found;
+  const std::string text = kHeader + std::string(R"({"type":"message","seq":"1","ts":[],)") +
+                           R"("dir":"c2s","dir":"s2c","msg":)" + kRequest + "}\n";
+  jsonl::MemorySource source(text);
+  ASSERT_TRUE(CheckRecording(&source, {}, [&](RecordingFinding f) {
+                if (!f.rule_id.empty())
+                  found.push_back(f.rule_id + " " + f.pointer + " " + f.message);
+              }).ok());
+  EXPECT_EQ(found,
+            (std::vector<std::string>{
+                "MRR-JSON-4 /dir a member name repeated in its object",
+                "MRR-MESSAGE-2 /seq seq is a string, not an unsigned 64-bit integer written with "
+                "digits only",
+                "MRR-MESSAGE-3 /ts ts is a array, not a date-time string",
+                "MRR-MESSAGE-4 /dir dir is written twice: serde refuses it"}));
+}
+
 TEST(RecordingTest, SeqIncreasesGapsAllowed) {
   EXPECT_EQ(Check(kHeader + Message(5, "c2s", kRequest) + Message(9, "s2c", kResponse)), Ids{});
   EXPECT_EQ(Check(kHeader + Message(2, "c2s", kRequest) + Message(2, "s2c", kResponse)),
