@@ -2,6 +2,9 @@
 
 #include <simdjson.h>
 
+#include "reference/core/json.h"
+#include "reference/core/strings.h"
+
 namespace arcs::json::testing {
 
 struct SimdjsonOnDemandCount::State {
@@ -61,6 +64,22 @@ std::int64_t SimdjsonOnDemandCount::Count(const std::string& buffer, const char*
     return -1;
   }
   return CountValues(document);
+}
+
+// The kernel this file's On Demand code was compiled for (-march=native): simdjson names it by
+// a macro; the library's builtin_implementation() names the library's own, built for any x86-64.
+#define ARCS_NAME_OF(kernel) ARCS_NAME_OF_TOKEN(kernel)
+#define ARCS_NAME_OF_TOKEN(kernel) #kernel
+
+std::string CodePaths() {
+  const simdjson::implementation* stage1 = simdjson::get_active_implementation();
+  const std::string front_end =
+      CurrentFrontEnd() == FrontEnd::kSimd
+          ? "simd (simdjson's " + stage1->name() + " stage 1: " + stage1->description() + ")"
+          : std::string("rapidjson");
+  return "code paths: ARCS's JSON front end " + front_end + "; ARCS's AVX-512BW paths " +
+         (UseAvx512Bw() ? "on" : "off") + "; the ceiling's On Demand " +
+         ARCS_NAME_OF(SIMDJSON_BUILTIN_IMPLEMENTATION);
 }
 
 }  // namespace arcs::json::testing

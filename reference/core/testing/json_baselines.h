@@ -45,6 +45,12 @@ class SimdjsonOnDemandCount {
   std::unique_ptr<State> state_;
 };
 
+// One line naming the code paths behind a benchmark's figures, for its summary: which JSON front
+// end ARCS runs, the simdjson kernel of its stage 1, whether ARCS's AVX-512BW paths run, and the
+// kernel of the On Demand ceiling (compiled for this machine). Figures from machines that differ
+// there are not comparable.
+std::string CodePaths();
+
 }  // namespace arcs::json::testing
 
 #endif  // ARCS_REFERENCE_CORE_TESTING_JSON_BASELINES_H_

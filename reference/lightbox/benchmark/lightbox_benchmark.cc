@@ -167,6 +167,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const double verify = median("LightboxVerify");
     std::printf("\nfile: %zu bytes, %llu lines (medians over %zu repetition(s))\n", g_bytes.size(),
                 static_cast<unsigned long long>(g_lines), rates_["LightboxVerify"].size());
+    std::printf("%s\n", arcs::json::testing::CodePaths().c_str());
     for (const char* base : {kBaseline, "Baseline/SaxOnly", "Baseline/Sha256Only"}) {
       const double b = median(base);
       if (b <= 0 || verify <= 0) continue;

@@ -528,6 +528,7 @@ Outcome LoadPart(const Options& options) {
       "each (MB = 10^6 B):\n",
       file.size(), size / 1e6, static_cast<unsigned long long>(times.messages),
       static_cast<unsigned long long>(options.runs));
+  std::printf("  %s\n", arcs::json::testing::CodePaths().c_str());
   std::printf("  baseline: RapidJSON SAX, null handler   %8.1f MB/s\n", base);
   std::printf(
       "  LoadRecording (parse-only loader)       %8.1f MB/s  ratio %.3f, target >= 0.5: "

@@ -189,6 +189,7 @@ int main(int argc, char** argv) {
   const double top = mb / Median(ceiling);
   std::printf("SessionData, %zu bytes (%.1f MB), median of %llu runs each (MB = 10^6 B):\n",
               file.size(), mb, static_cast<unsigned long long>(runs));
+  std::printf("  %s\n", arcs::json::testing::CodePaths().c_str());
   std::printf("  baseline: RapidJSON SAX, null handler  %8.1f MB/s\n", base);
   std::printf(
       "  validate (both statements, prose)      %8.1f MB/s  ratio %.3f, target >= 0.5: %s\n", v,

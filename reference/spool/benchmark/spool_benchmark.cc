@@ -196,6 +196,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const double arcs = median("ArcsValidate");
     std::printf("\nfile: %zu bytes, %llu lines (medians over %zu repetition(s))\n", g_bytes.size(),
                 static_cast<unsigned long long>(g_lines), rates_["ArcsValidate"].size());
+    std::printf("%s\n", arcs::json::testing::CodePaths().c_str());
     // The targets of issue #29; NulTerminated and ArcsParse are for information.
     const struct {
       const char* base;
