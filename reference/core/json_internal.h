@@ -26,8 +26,7 @@ inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The value of four hex digits at text[at], or -1. Read as one word: a recording written with
-// ASCII-only escapes (Python's json.dumps) has a \u escape for every other character of text
-// that is not ASCII.
+// ASCII-only escapes (Python's json.dumps) has a \u escape for each character that is not ASCII.
 inline int Hex4(std::string_view text, std::size_t at) {
   if (at > text.size() || text.size() - at < 4) return -1;
   std::uint32_t word;
