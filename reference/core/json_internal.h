@@ -35,10 +35,8 @@ inline int Hex4(std::string_view text, std::size_t at) {
   // 'A'-'F' and 'a'-'f' are the only bytes whose lowercase (bit 5 set) is a letter a-f.
   const std::uint64_t letters = swar::BytesBetween(x | swar::kEachByte * 0x20, 'a' - 1, 'f' + 1);
   if ((swar::BytesBetween(x, '0' - 1, '9' + 1) | letters) != 0x80808080) return -1;
-  // A digit's low nibble is its value; a letter's is its value less 9. Then the four nibbles,
-  // first digit highest: bytes 0 and 2 take two each, and are joined.
-  const std::uint64_t nibbles = (x & (swar::kEachByte * 0x0F)) + (letters >> 7) * 9;
-  const std::uint64_t pairs = ((nibbles << 4) | (nibbles >> 8)) & 0x00FF00FF;
+  // Bytes 0 and 2 spell the high and the low byte of the value.
+  const std::uint64_t pairs = swar::JoinDigitPairs(swar::HexDigitValues(x, letters));
   return static_cast<int>(((pairs & 0xFF) << 8) | ((pairs >> 16) & 0xFF));
 }
 

@@ -17,9 +17,7 @@ using swar::kEachByte;
 bool HexWordToBytes(std::uint64_t x, std::uint8_t* out) {
   const std::uint64_t letters = BytesBetween(x, 'a' - 1, 'f' + 1);
   if ((BytesBetween(x, '0' - 1, '9' + 1) | letters) != kEachByte * 0x80) return false;
-  // A digit's low nibble is its value; a letter's is its value less 9.
-  std::uint64_t v = (x & (kEachByte * 0x0F)) + (letters >> 7) * 9;
-  v = ((v << 4) | (v >> 8)) & 0x00FF00FF00FF00FF;  // byte 2k: digit 2k high, digit 2k+1 low
+  std::uint64_t v = swar::JoinDigitPairs(swar::HexDigitValues(x, letters));
   v = (v | (v >> 8)) & 0x0000FFFF0000FFFF;
   v = v | (v >> 16);
   for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
