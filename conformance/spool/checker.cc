@@ -10,6 +10,7 @@
 #include "conformance/spool/id_index.h"
 #include "reference/core/base64.h"
 #include "reference/core/json.h"
+#include "reference/core/json_fields.h"
 #include "reference/core/keyed_hash.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
@@ -881,11 +882,9 @@ class Checker {
         }
         if (ParseLowercaseUuid(lower)) because = reading::kUppercaseReference;
       }
-      ErrorByReading(
-          because, rule, line_, MemberPointer(member),
-          (value.is_string() ? Quoted(value.text())
-                             : std::string("a ") + std::string(json::KindName(value.kind()))) +
-              " is not a lowercase hyphenated UUID");
+      ErrorByReading(because, rule, line_, MemberPointer(member),
+                     (value.is_string() ? Quoted(value.text()) : json::DescribeKind(value.kind())) +
+                         " is not a lowercase hyphenated UUID");
     }
     return uuid;
   }
@@ -964,7 +963,7 @@ class Checker {
   void TypeError(const RuleRef& rule, const std::string& pointer, std::string_view expected,
                  const Value& value, std::string_view because = {}) {
     ErrorByReading(because, rule, line_, pointer,
-                   pointer + " is a " + std::string(json::KindName(value.kind())) + ", expected " +
+                   pointer + " is " + json::DescribeKind(value.kind()) + ", expected " +
                        std::string(expected));
   }
 

@@ -42,6 +42,19 @@ TEST(SpoolChecker, FindingsAreSortedAndLocated) {
   EXPECT_EQ(d.error_count(), 3u);
 }
 
+// A value of the wrong type is named with its article: "an object", "an array".
+TEST(SpoolChecker, TypeErrorsSayWhatTheValueIs) {
+  const Diagnostics d = Check(
+      std::string(kSession) + "\n" + R"({"id":{},"ts":1,"type":"response","content":[]})" + "\n" +
+      R"({"id":"00000000-0000-0000-0000-000000000002","ts":2,"type":"response","content":{}})" +
+      "\n");
+  std::vector<std::string> messages;
+  for (const auto& f : d.findings()) messages.push_back(f.message);
+  EXPECT_EQ(messages, (std::vector<std::string>{"/content is an array, expected a string",
+                                                "an object is not a lowercase hyphenated UUID",
+                                                "/content is an object, expected a string"}));
+}
+
 TEST(SpoolChecker, JsonErrorColumnsCountTheBom) {
   Diagnostics d = Check("\xEF\xBB\xBF{\"id\":x}\n");
   bool found = false;

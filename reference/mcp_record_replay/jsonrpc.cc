@@ -1,12 +1,13 @@
 #include "reference/mcp_record_replay/jsonrpc.h"
 
+#include "reference/core/json_fields.h"
 #include "reference/core/number.h"
 #include "reference/core/strings.h"
 
 namespace arcs::mcp_record_replay {
 namespace {
 
-std::string Kind(const json::Value& v) { return std::string(json::KindName(v.kind())); }
+std::string Kind(const json::Value& v) { return json::DescribeKind(v.kind()); }
 
 void Add(Classified* c, Departure d, std::string message) {
   c->issues.push_back({d, std::move(message)});

@@ -67,6 +67,23 @@ TEST(JsonRpcTest, KindsAndDepartures) {
   }
 }
 
+// A departure's message says what the value is, with its article.
+TEST(JsonRpcTest, DeparturesSayWhatTheValueIs) {
+  const auto messages = [](std::string_view text) {
+    json::Document doc;
+    EXPECT_TRUE(doc.Parse(text)) << text;
+    std::vector<std::string> out;
+    for (const Issue& i : Classify(doc.root()).issues) out.push_back(i.message);
+    return out;
+  };
+  EXPECT_EQ(messages(R"({"jsonrpc":"2.0","id":{},"method":"m"})"),
+            std::vector<std::string>{"id is an object: it must be a string, a number or null"});
+  EXPECT_EQ(messages(R"({"jsonrpc":"2.0","id":1,"method":[]})").front(),
+            "method is an array: it must be a string");
+  EXPECT_EQ(messages(R"({"jsonrpc":"2.0","id":1,"error":null})"),
+            std::vector<std::string>{"error is null: it must be an object"});
+}
+
 TEST(JsonRpcTest, RequestsKeepTheirMethodIdAndParams) {
   json::Document doc;
   ASSERT_TRUE(doc.Parse(R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":[1]})"));

@@ -109,22 +109,21 @@ std::optional<std::uint64_t> U64(const Value& v) {
 
 // Why `v` does not decode as `type`, or "" when it does.
 std::string Mismatch(const Value& v, FieldType type) {
-  const auto kind = [&] { return std::string(json::KindName(v.kind())); };  // only for a finding
+  const auto kind = [&] { return json::DescribeKind(v.kind()); };  // only for a finding
   switch (type) {
     case FieldType::kOptionalString:
       if (v.is_null()) return "";
       [[fallthrough]];
     case FieldType::kString:
-      return v.is_string() ? "" : "a " + kind() + ", not a string";
+      return v.is_string() ? "" : kind() + ", not a string";
     case FieldType::kStringList:
-      if (!v.is_array()) return "a " + kind() + ", not an array of strings";
+      if (!v.is_array()) return kind() + ", not an array of strings";
       for (const Value& item : v.items()) {
-        if (!item.is_string())
-          return "an array holding a " + std::string(json::KindName(item.kind()));
+        if (!item.is_string()) return "an array holding " + json::DescribeKind(item.kind());
       }
       return "";
     case FieldType::kDateTime:
-      if (!v.is_string()) return "a " + kind() + ", not a date-time string";
+      if (!v.is_string()) return kind() + ", not a date-time string";
       return IsRfc3339DateTime(v.text()) ? ""
                                          : Quoted(v.text(), 60) + " is not an RFC 3339 date-time";
     case FieldType::kOptionalU64:
@@ -132,7 +131,7 @@ std::string Mismatch(const Value& v, FieldType type) {
       [[fallthrough]];
     case FieldType::kU64:
       return U64(v) ? ""
-                    : (v.is_number() ? Excerpt(v.text(), 40) : "a " + kind()) +
+                    : (v.is_number() ? Excerpt(v.text(), 40) : kind()) +
                           ", not an unsigned 64-bit integer written with digits only";
     case FieldType::kDirection:
       return v.is_string() && (v.text() == "c2s" || v.text() == "s2c")

@@ -148,8 +148,31 @@ TEST(RecordingTest, SerdeFieldFindingsNameTheMember) {
                 "MRR-JSON-4 /dir a member name repeated in its object",
                 "MRR-MESSAGE-2 /seq seq is a string, not an unsigned 64-bit integer written with "
                 "digits only",
-                "MRR-MESSAGE-3 /ts ts is a array, not a date-time string",
+                "MRR-MESSAGE-3 /ts ts is an array, not a date-time string",
                 "MRR-MESSAGE-4 /dir dir is written twice: serde refuses it"}));
+}
+
+// What a value is, with its article: "an array", "an object", "a number", "null".
+TEST(RecordingTest, SerdeFieldFindingsSayWhatTheValueIs) {
+  const auto messages = [](const std::string& header) {
+    std::vector<std::string> found;
+    const std::string text = header + "\n";
+    jsonl::MemorySource source(text);
+    EXPECT_TRUE(CheckRecording(&source, {}, [&](RecordingFinding f) {
+                  if (f.rule_id.starts_with("MRR-HEADER")) found.push_back(f.message);
+                }).ok());
+    return found;
+  };
+  const std::string start =
+      R"({"type":"header","version":"1.0","recorded_at":"2025-02-04T10:00:00Z",)";
+  EXPECT_EQ(messages(start + R"("upstream":{},"thoughtjack_version":"0.3.0"})"),
+            std::vector<std::string>{"upstream is an object, not a string"});
+  EXPECT_EQ(messages(start + R"("upstream":null,"thoughtjack_version":"0.3.0"})"),
+            std::vector<std::string>{"upstream is null, not a string"});
+  EXPECT_EQ(messages(start + R"("upstream":"x","thoughtjack_version":"0.3.0","tags":["a",7]})"),
+            std::vector<std::string>{"tags is an array holding a number"});
+  EXPECT_EQ(messages(start + R"("upstream":"x","thoughtjack_version":"0.3.0","tags":true})"),
+            std::vector<std::string>{"tags is a boolean, not an array of strings"});
 }
 
 TEST(RecordingTest, SeqIncreasesGapsAllowed) {
