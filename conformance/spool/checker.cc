@@ -296,33 +296,6 @@ constexpr std::string_view kLaterMajor = "SP-E42";          // §7.5's MAY is a 
 constexpr std::string_view kNullMember = "SP-E43";          // null: present or absent
 }  // namespace reading
 
-// `count` ASCII digits at *pos, as a number.
-std::optional<int> TakeDigits(std::string_view text, std::size_t* pos, std::size_t count) {
-  if (*pos + count > text.size()) return std::nullopt;
-  int value = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    char c = text[*pos + i];
-    if (c < '0' || c > '9') return std::nullopt;
-    value = value * 10 + (c - '0');
-  }
-  *pos += count;
-  return value;
-}
-
-bool Take(std::string_view text, std::size_t* pos, char a, char b = '\0') {
-  if (*pos < text.size() && (text[*pos] == a || (b != '\0' && text[*pos] == b))) {
-    ++*pos;
-    return true;
-  }
-  return false;
-}
-
-int DaysIn(int year, int month) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[month - 1];
-}
-
 // Whether `text` is a date or date-time under SP-E14's `iso-8601` reading: an ISO 8601 complete
 // calendar date, alone or with a time of day of reduced precision or not (hh, hh:mm, hh:mm:ss, a
 // decimal fraction on the last, 24:00 as the end of the day, second 60), then nothing, a UTC
@@ -330,6 +303,9 @@ int DaysIn(int year, int month) {
 // extended format throughout, never mixed; "T" and "Z" in either case. A string RFC 3339 refuses
 // but this accepts is an error only under ARCS's `rfc-3339` reading.
 bool IsIso8601DateTime(std::string_view text) {
+  using date_time::DaysInMonth;
+  using date_time::Take;
+  using date_time::TakeDigits;
   std::size_t pos = 0;
   std::optional<int> year = TakeDigits(text, &pos, 4);
   if (!year) return false;
@@ -337,7 +313,7 @@ bool IsIso8601DateTime(std::string_view text) {
   std::optional<int> month = TakeDigits(text, &pos, 2);
   if (!month || *month < 1 || *month > 12 || (extended && !Take(text, &pos, '-'))) return false;
   std::optional<int> day = TakeDigits(text, &pos, 2);
-  if (!day || *day < 1 || *day > DaysIn(*year, *month)) return false;
+  if (!day || *day < 1 || *day > DaysInMonth(*year, *month)) return false;
   if (pos == text.size()) return true;
   if (!Take(text, &pos, 'T', 't')) return false;
   // Hours, then minutes and seconds while they follow (after ':' in extended format).

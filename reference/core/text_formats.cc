@@ -36,12 +36,15 @@ std::uint64_t JoinHalves(const char* first, const char* second) {
   return Load<std::uint32_t>(first) | std::uint64_t{Load<std::uint32_t>(second)} << 32;
 }
 
-// Reads `width` decimal digits at text[*pos]; nullopt when any is not a digit.
-std::optional<int> Digits(std::string_view text, std::size_t* pos, int width) {
+}  // namespace
+
+namespace date_time {
+
+std::optional<int> TakeDigits(std::string_view text, std::size_t* pos, std::size_t width) {
   if (*pos + width > text.size()) return std::nullopt;
   int value = 0;
-  for (int i = 0; i < width; ++i) {
-    char c = text[*pos + i];
+  for (std::size_t i = 0; i < width; ++i) {
+    const char c = text[*pos + i];
     if (c < '0' || c > '9') return std::nullopt;
     value = value * 10 + (c - '0');
   }
@@ -49,7 +52,7 @@ std::optional<int> Digits(std::string_view text, std::size_t* pos, int width) {
   return value;
 }
 
-bool Expect(std::string_view text, std::size_t* pos, char a, char b = '\0') {
+bool Take(std::string_view text, std::size_t* pos, char a, char b) {
   if (*pos >= text.size() || (text[*pos] != a && (b == '\0' || text[*pos] != b))) return false;
   ++*pos;
   return true;
@@ -57,11 +60,11 @@ bool Expect(std::string_view text, std::size_t* pos, char a, char b = '\0') {
 
 int DaysInMonth(int year, int month) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
-}  // namespace
+}  // namespace date_time
 
 std::size_t UuidHash::operator()(const Uuid& id) const {
   return KeyedHash(std::string_view(reinterpret_cast<const char*>(id.data()), id.size()));
@@ -84,19 +87,22 @@ std::optional<Uuid> ParseLowercaseUuid(std::string_view text) {
 }
 
 bool IsRfc3339DateTime(std::string_view text) {
+  using date_time::DaysInMonth;
+  using date_time::Take;
+  using date_time::TakeDigits;
   std::size_t pos = 0;
-  auto year = Digits(text, &pos, 4);
-  if (!year || !Expect(text, &pos, '-')) return false;
-  auto month = Digits(text, &pos, 2);
-  if (!month || *month < 1 || *month > 12 || !Expect(text, &pos, '-')) return false;
-  auto day = Digits(text, &pos, 2);
+  auto year = TakeDigits(text, &pos, 4);
+  if (!year || !Take(text, &pos, '-')) return false;
+  auto month = TakeDigits(text, &pos, 2);
+  if (!month || *month < 1 || *month > 12 || !Take(text, &pos, '-')) return false;
+  auto day = TakeDigits(text, &pos, 2);
   if (!day || *day < 1 || *day > DaysInMonth(*year, *month)) return false;
-  if (!Expect(text, &pos, 'T', 't')) return false;
-  auto hour = Digits(text, &pos, 2);
-  if (!hour || *hour > 23 || !Expect(text, &pos, ':')) return false;
-  auto minute = Digits(text, &pos, 2);
-  if (!minute || *minute > 59 || !Expect(text, &pos, ':')) return false;
-  auto second = Digits(text, &pos, 2);
+  if (!Take(text, &pos, 'T', 't')) return false;
+  auto hour = TakeDigits(text, &pos, 2);
+  if (!hour || *hour > 23 || !Take(text, &pos, ':')) return false;
+  auto minute = TakeDigits(text, &pos, 2);
+  if (!minute || *minute > 59 || !Take(text, &pos, ':')) return false;
+  auto second = TakeDigits(text, &pos, 2);
   if (!second || *second > 60) return false;
   if (pos < text.size() && text[pos] == '.') {
     ++pos;
@@ -104,11 +110,11 @@ bool IsRfc3339DateTime(std::string_view text) {
     while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
     if (pos == start) return false;
   }
-  if (Expect(text, &pos, 'Z', 'z')) return pos == text.size();
-  if (!Expect(text, &pos, '+', '-')) return false;
-  auto offset_hour = Digits(text, &pos, 2);
-  if (!offset_hour || *offset_hour > 23 || !Expect(text, &pos, ':')) return false;
-  auto offset_minute = Digits(text, &pos, 2);
+  if (Take(text, &pos, 'Z', 'z')) return pos == text.size();
+  if (!Take(text, &pos, '+', '-')) return false;
+  auto offset_hour = TakeDigits(text, &pos, 2);
+  if (!offset_hour || *offset_hour > 23 || !Take(text, &pos, ':')) return false;
+  auto offset_minute = TakeDigits(text, &pos, 2);
   return offset_minute && *offset_minute <= 59 && pos == text.size();
 }
 

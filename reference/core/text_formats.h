@@ -27,6 +27,17 @@ std::optional<Uuid> ParseLowercaseUuid(std::string_view text);
 // second) as RFC 3339 does; hours 00-23, minutes 00-59, offsets up to 23:59.
 bool IsRfc3339DateTime(std::string_view text);
 
+// The steps of a date-time reader, this one's and Spool's of ISO 8601 (errata SP-E14), each reading
+// at text[*pos] and moving *pos past what it took only when it succeeds.
+namespace date_time {
+// `width` ASCII digits, as a number; nullopt when the text ends first or one is not a digit.
+std::optional<int> TakeDigits(std::string_view text, std::size_t* pos, std::size_t width);
+// One character, `a` or (when not '\0') `b`.
+bool Take(std::string_view text, std::size_t* pos, char a, char b = '\0');
+// The days of a month (1-12) of the proleptic Gregorian calendar.
+int DaysInMonth(int year, int month);
+}  // namespace date_time
+
 }  // namespace arcs
 
 #endif  // ARCS_REFERENCE_CORE_TEXT_FORMATS_H_

@@ -129,5 +129,31 @@ TEST(DateTime, Rfc3339) {
   }
 }
 
+// The steps the date-time readers share move past what they take, and only when they take it.
+TEST(DateTime, StepsTakeOnlyWhatTheyRead) {
+  std::size_t pos = 1;
+  EXPECT_EQ(date_time::TakeDigits("x2025-", &pos, 4), 2025);
+  EXPECT_EQ(pos, 5u);
+  EXPECT_EQ(date_time::TakeDigits("x2025-", &pos, 2), std::nullopt);  // '-' is no digit
+  EXPECT_EQ(pos, 5u);
+  EXPECT_EQ(date_time::TakeDigits("07", &(pos = 1), 2), std::nullopt);  // the text ends first
+  EXPECT_EQ(pos, 1u);
+  EXPECT_EQ(date_time::TakeDigits("007", &(pos = 0), 3), 7);
+  EXPECT_TRUE(date_time::Take("Tt", &(pos = 0), 't', 'T'));
+  EXPECT_TRUE(date_time::Take("Tt", &pos, 't'));
+  EXPECT_FALSE(date_time::Take("Tt", &pos, 't', 'T'));  // at the end
+  EXPECT_EQ(pos, 2u);
+  EXPECT_FALSE(date_time::Take(std::string_view("\0", 1), &(pos = 0), 'x'));  // '\0' is no `b`
+  EXPECT_EQ(pos, 0u);
+  for (const auto& [year, february] :
+       {std::pair{2024, 29}, {2023, 28}, {2000, 29}, {1900, 28}, {2100, 28}, {2400, 29}}) {
+    EXPECT_EQ(date_time::DaysInMonth(year, 2), february) << year;
+  }
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  for (int month = 1; month <= 12; ++month) {
+    EXPECT_EQ(date_time::DaysInMonth(2023, month), kDays[month - 1]) << month;
+  }
+}
+
 }  // namespace
 }  // namespace arcs
