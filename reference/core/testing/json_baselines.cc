@@ -2,6 +2,9 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "reference/core/json.h"
 #include "reference/core/strings.h"
 
@@ -80,6 +83,22 @@ std::string CodePaths() {
   return "code paths: ARCS's JSON front end " + front_end + "; ARCS's AVX-512BW paths " +
          (UseAvx512Bw() ? "on" : "off") + "; the ceiling's On Demand " +
          ARCS_NAME_OF(SIMDJSON_BUILTIN_IMPLEMENTATION);
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+double PairedSpeedRatio(const std::vector<double>& baseline_seconds,
+                        const std::vector<double>& candidate_seconds) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < std::min(baseline_seconds.size(), candidate_seconds.size()); ++i) {
+    ratios.push_back(baseline_seconds[i] / candidate_seconds[i]);
+  }
+  return Median(std::move(ratios));
 }
 
 }  // namespace arcs::json::testing

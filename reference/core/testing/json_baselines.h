@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace arcs::json::testing {
 
@@ -50,6 +51,18 @@ class SimdjsonOnDemandCount {
 // kernel of the On Demand ceiling (compiled for this machine). Figures from machines that differ
 // there are not comparable.
 std::string CodePaths();
+
+// The median of `values` (of the middle two, their mean); 0 for none.
+double Median(std::vector<double> values);
+
+// How many times the baseline's time a candidate's throughput is, over the same bytes, from runs
+// timed in turn (baseline then candidate, --runs times): the median over runs i of
+// baseline_seconds[i] / candidate_seconds[i]. A shared machine's speed drifts from minute to
+// minute (up to 1.6x on the 2-core VMs here), and each pair, timed within a second, drifts alike;
+// a ratio of the two medians does not cancel it (SessionData's validate / SAX over six runs of
+// the benchmark: 0.88-0.96 paired, 0.88-1.11 from the medians). Only the pairs both hold count.
+double PairedSpeedRatio(const std::vector<double>& baseline_seconds,
+                        const std::vector<double>& candidate_seconds);
 
 }  // namespace arcs::json::testing
 
