@@ -23,8 +23,8 @@ are held to the same readings.
 import os
 
 from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, load_schemas,
-                            make_format_checker, parse_line, report_rule_tables, run_arcs,
-                            schema_errors, split_lines)
+                            make_format_checker, parse_line, prefetch_arcs, report_rule_tables,
+                            run_arcs, schema_errors, split_lines)
 
 EVENT_SCHEMA = "schemas/lightbox/event.schema.json"
 META_SCHEMA = "schemas/lightbox/meta.schema.json"
@@ -189,6 +189,10 @@ def check(tally, arcs, cases, catalogue_ids):
     seen_known = set()
     stats = {"compared": 0, "invalid": 0, "blank": 0, "not_json": 0, "limit": 0, "one_way": 0}
     base = "vectors/lightbox"
+    prefetch_arcs(arcs, "lightbox",
+                  [(os.path.dirname(os.path.join(base, str(c["inputs"]["events"]))),
+                    (c.get("args") or {}).get("limits"))
+                   for c in cases if "events" in (c.get("inputs") or {})])
     for case in cases:
         cid = case.get("id")
         inputs = case.get("inputs") or {}

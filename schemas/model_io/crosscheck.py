@@ -28,7 +28,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from crosscheck_lib import (EntryValidator, NotJson, Tally, fmt_finding, load_json,  # noqa: E402
                             load_schemas, make_format_checker, parse_line,
-                            report_rule_tables, run_arcs, schema_errors)
+                            prefetch_arcs, report_rule_tables, run_arcs, schema_errors)
 
 SCHEMA = "schemas/model_io/model_io.schema.json"
 MANIFEST = "vectors/model_io/manifest.json"
@@ -184,6 +184,10 @@ def check(tally, arcs, cases, catalogue_ids):
     # 2. Every case.
     unclassified = set()
     stats = {"compared": 0, "invalid": 0, "not_json": 0, "limit": 0, "reference": 0}
+    if arcs:
+        prefetch_arcs(arcs, FORMAT,
+                      [(os.path.join(base, str((c.get("inputs") or {}).get("file", ""))),
+                        (c.get("args") or {}).get("limits")) for c in cases])
     for case in cases:
         cid = case.get("id")
         path = os.path.join(base, str((case.get("inputs") or {}).get("file", "")))

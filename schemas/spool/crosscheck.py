@@ -25,8 +25,8 @@ import os
 import re
 
 from crosscheck_lib import (EntryValidator, NotJson, fmt_finding, load_schemas,
-                            make_format_checker, parse_line, report_rule_tables, run_arcs,
-                            schema_errors, split_lines)
+                            make_format_checker, parse_line, prefetch_arcs, report_rule_tables,
+                            run_arcs, schema_errors, split_lines)
 
 ENTRY_SCHEMA = "schemas/spool/entry.schema.json"
 
@@ -201,6 +201,8 @@ def check(tally, arcs, cases, catalogue_ids):
     # 3. Per-line comparison with the reference.
     unclassified = set()
     stats = {"compared": 0, "invalid": 0, "blank": 0, "not_json": 0, "limit": 0, "one_way": 0}
+    prefetch_arcs(arcs, "spool", [(c["_path"], (c.get("args") or {}).get("limits"))
+                                  for c in cases if os.path.isfile(c["_path"])])
     for case in cases:
         path = case["_path"]
         if not os.path.isfile(path):

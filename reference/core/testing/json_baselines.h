@@ -55,8 +55,8 @@ std::string CodePaths();
 // The median of `values` (of the middle two, their mean); 0 for none.
 double Median(std::vector<double> values);
 
-// How many times the baseline's time a candidate's throughput is, over the same bytes, from runs
-// timed in turn (baseline then candidate, --runs times): the median over runs i of
+// A candidate's throughput as a multiple of the baseline's over the same bytes, from runs timed in
+// turn (baseline then candidate, --runs times): the median over runs i of
 // baseline_seconds[i] / candidate_seconds[i]. A shared machine's speed drifts from minute to
 // minute (up to 1.6x on the 2-core VMs here), and each pair, timed within a second, drifts alike;
 // a ratio of the two medians does not cancel it (SessionData's validate / SAX over six runs of
