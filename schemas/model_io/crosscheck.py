@@ -186,8 +186,9 @@ def check(tally, arcs, cases, catalogue_ids):
     stats = {"compared": 0, "invalid": 0, "not_json": 0, "limit": 0, "reference": 0}
     if arcs:
         prefetch_arcs(arcs, FORMAT,
-                      [(os.path.join(base, str((c.get("inputs") or {}).get("file", ""))),
-                        (c.get("args") or {}).get("limits")) for c in cases])
+                      [(os.path.join(base, str(c["inputs"]["file"])),
+                        (c.get("args") or {}).get("limits"))
+                       for c in cases if "file" in (c.get("inputs") or {})])
     for case in cases:
         cid = case.get("id")
         path = os.path.join(base, str((case.get("inputs") or {}).get("file", "")))
