@@ -226,7 +226,7 @@ def _validate(arcs, format_name, paths, limits):
     try:
         files = json.loads(proc.stdout.decode("utf-8"))["files"]
         if len(files) != len(paths):
-            raise ValueError(f"{len(files)} file reports for {len(paths)} paths")
+            raise ValueError(f"{len(files)} file reports, not {len(paths)}")
         # Several are matched to their paths by name: a path's own, or for a folder a file in it
         # (a Lightbox session is reported as its events.jsonl).
         if len(paths) > 1 and not all(f["file"] == p or f["file"].startswith(p.rstrip("/") + "/")

@@ -24,7 +24,6 @@
 #include <rapidjson/reader.h>
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
