@@ -19,7 +19,7 @@
 namespace arcs::runner {
 namespace {
 
-constexpr char kHelp[] = R"(usage: arcs check-adapter --impl 'COMMAND' [options]
+constexpr char kCheckAdapterHelp[] = R"(usage: arcs check-adapter --impl 'COMMAND' [options]
 
 A first look at an adapter before a whole `arcs run`, in well under a minute. It checks, in the
 order a new adapter meets them:
@@ -56,7 +56,8 @@ struct CheckArgs {
 };
 
 // Whether the arguments were understood; *error says why not ("" for --help).
-bool ParseArgs(const std::vector<std::string>& raw, CheckArgs* out, std::string* error) {
+bool ParseCheckAdapterArgs(const std::vector<std::string>& raw, CheckArgs* out,
+                           std::string* error) {
   const std::vector<std::string> args = SplitOptionValues(
       raw, {"--impl", "--timeout", "--timeout-cpu", "--timeout-handshake", "--suite", "--color"});
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -257,12 +258,12 @@ int Check(const CheckArgs& args) {
 int CheckAdapterCommand(const std::vector<std::string>& args) {
   CheckArgs parsed;
   std::string error;
-  if (!ParseArgs(args, &parsed, &error)) {
+  if (!ParseCheckAdapterArgs(args, &parsed, &error)) {
     if (error.empty()) {
-      std::cout << kHelp;
+      std::cout << kCheckAdapterHelp;
       return 0;
     }
-    std::cerr << "arcs check-adapter: " << error << "\n" << kHelp;
+    std::cerr << "arcs check-adapter: " << error << "\n" << kCheckAdapterHelp;
     return 2;
   }
   return Check(parsed);

@@ -9,7 +9,7 @@
 namespace arcs::runner {
 namespace {
 
-constexpr char kHelp[] = R"(usage: arcs formats [--json]
+constexpr char kFormatsHelp[] = R"(usage: arcs formats [--json]
 
 Lists the formats ARCS certifies: spec, vectors, catalogue and errata, the resource limits (name,
 default, the requirement a finding over it cites), the policies an implementation declares, the
@@ -131,7 +131,7 @@ int FormatsCommand(const std::vector<std::string>& args) {
   bool as_json = false;
   for (const std::string& a : args) {
     if (a == "--help" || a == "-h") {
-      std::cout << kHelp;
+      std::cout << kFormatsHelp;
       return 0;
     }
     if (a != "--json") {

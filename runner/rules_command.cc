@@ -9,7 +9,7 @@
 namespace arcs::runner {
 namespace {
 
-constexpr char kHelp[] = R"(usage: arcs rules [--format F]... [--json]
+constexpr char kRulesHelp[] = R"(usage: arcs rules [--format F]... [--json]
 
 Lists every rule of the selected formats (default all), as the catalogue built into arcs holds
 it: the id findings, vectors and known-failures lists name, its level as the spec writes it
@@ -53,7 +53,7 @@ int RulesCommand(const std::vector<std::string>& args) {
   bool as_json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << kHelp;
+      std::cout << kRulesHelp;
       return 0;
     }
     if (args[i] == "--json") {
@@ -66,7 +66,7 @@ int RulesCommand(const std::vector<std::string>& args) {
       }
       formats.push_back(format);
     } else {
-      std::cerr << "arcs rules: unknown argument " << Quoted(args[i], 60) << "\n" << kHelp;
+      std::cerr << "arcs rules: unknown argument " << Quoted(args[i], 60) << "\n" << kRulesHelp;
       return 2;
     }
   }

@@ -32,7 +32,7 @@ constexpr char kUsage[] =
     "usage: arcs run [--impl 'COMMAND']... [--format F] [--filter GLOB] [-j N] "
     "[--known-failures [NAME=]FILE]... [--report PATH] [options]\n";
 
-constexpr char kHelp[] = R"(
+constexpr char kRunHelp[] = R"(
 Runs implementations over the runner protocol (runner/PROTOCOL.md) against every conformance
 vector and scores them. With no --impl, runs the reference (`arcs serve`). With several, runs
 them one after the other and reports them side by side: at most 32 implementations and 32,768
@@ -149,7 +149,7 @@ KnownFailuresArg ParseKnownFailuresArg(const std::string& value) {
 }
 
 // Returns "" or the usage error.
-std::string ParseArgs(const std::vector<std::string>& raw, RunArgs* out) {
+std::string ParseRunArgs(const std::vector<std::string>& raw, RunArgs* out) {
   const std::vector<std::string> args = SplitOptionValues(
       raw, {"--impl", "--format", "--operation", "--level", "--filter", "--known-failures",
             "--write-known-failures", "--report", "--suite", "--jobs", "--timeout", "--timeout-cpu",
@@ -574,11 +574,11 @@ int RunCommand(const std::vector<std::string>& args) {
   supervisor::ReturnLargeBlocksWhenFreed();
   if (std::find_if(args.begin(), args.end(),
                    [](const std::string& a) { return a == "--help" || a == "-h"; }) != args.end()) {
-    std::cout << kUsage << kHelp;
+    std::cout << kUsage << kRunHelp;
     return 0;
   }
   RunArgs run_args;
-  if (std::string error = ParseArgs(args, &run_args); !error.empty()) return UsageError(error);
+  if (std::string error = ParseRunArgs(args, &run_args); !error.empty()) return UsageError(error);
   if (run_args.suite_root.empty()) run_args.suite_root = DefaultSuiteRoot();
   Result<Suite> suite = LoadSuite(run_args.suite_root, run_args.filter);
   if (!suite.ok()) {

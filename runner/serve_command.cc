@@ -12,7 +12,7 @@
 namespace arcs::runner {
 namespace {
 
-constexpr char kHelp[] = R"(usage: arcs serve
+constexpr char kServeHelp[] = R"(usage: arcs serve
 
 Speaks the ARCS runner protocol (runner/PROTOCOL.md) on stdin/stdout as the reference
 implementation: `arcs run` with no --impl runs `arcs serve`. Stops at {"type":"shutdown"} or at
@@ -71,7 +71,7 @@ int Serve(jsonl::ByteSource* input, std::FILE* output, std::uint64_t max_line_by
 int ServeCommand(const std::vector<std::string>& args) {
   if (!args.empty()) {
     bool help = args[0] == "--help" || args[0] == "-h";
-    (help ? std::cout : std::cerr) << kHelp;
+    (help ? std::cout : std::cerr) << kServeHelp;
     return help ? 0 : 2;
   }
   jsonl::FdSource input(0);

@@ -6,11 +6,10 @@
 #include <vector>
 
 #include "reference/core/json_locate.h"
+#include "reference/core/strings.h"
 
 namespace arcs::runner {
 namespace {
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 // A finding the checker gave a pointer into its line's (or document's) value, and no column.
 bool Unplaced(const Finding& f) {
@@ -43,7 +42,7 @@ Status PlaceInLines(jsonl::ByteSource* source, std::uint64_t max_line_bytes,
         // Columns count the byte order mark's bytes, as the checkers' own columns do.
         if (places[i]) {
           columns[{line.number, std::string(next->second[i])}] =
-              places[i]->offset + 1 + (line.bom ? kBom.size() : 0);
+              places[i]->offset + 1 + (line.bom ? kUtf8Bom.size() : 0);
         }
       }
     }
@@ -66,7 +65,7 @@ Status PlaceInDocument(jsonl::ByteSource* source, std::uint64_t max_file_bytes,
   if (pointers.empty()) return Status::Ok();
   Result<std::string> text = jsonl::ReadSource(source, max_file_bytes);
   if (!text.ok()) return text.status();
-  const std::size_t bom = std::string_view(*text).starts_with(kBom) ? kBom.size() : 0;
+  const std::size_t bom = std::string_view(*text).starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   const std::vector<std::optional<json::PointerPlace>> places =
       json::LocatePointers(std::string_view(*text).substr(bom), pointers);
   std::map<std::string, Location, std::less<>> where;  // copies, as above

@@ -6,17 +6,17 @@
 #include <vector>
 
 #include "reference/core/json.h"
+#include "reference/core/strings.h"
 
 namespace arcs::runner {
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 // A lone bracket, with the whitespace a pretty-printer might leave around it, is never longer: a
 // first line that has grown past this without ending is something else.
 constexpr std::size_t kMaxBracketLineBytes = 256;
 
 bool IsLoneBracket(std::string_view line) {
-  if (line.starts_with(kBom)) line.remove_prefix(kBom.size());
+  if (line.starts_with(kUtf8Bom)) line.remove_prefix(kUtf8Bom.size());
   const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
   while (!line.empty() && space(line.front())) line.remove_prefix(1);
   while (!line.empty() && space(line.back())) line.remove_suffix(1);
@@ -75,7 +75,7 @@ std::optional<std::string_view> PrettyJsonWatch::Kept() const {
 std::optional<Finding> PrettyJsonHint(std::string_view text, std::string_view format_title,
                                       std::string_view file_name, const Diagnostics& diagnostics,
                                       std::uint32_t max_depth) {
-  if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
+  if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
   json::Document document;
   json::ParseOptions options;
   options.max_depth = max_depth;

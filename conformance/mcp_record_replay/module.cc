@@ -163,7 +163,7 @@ Result<mrr::LoadedRecording> LoadCase(const CaseInput& input) {
   return mrr::LoadRecording(&source, load);
 }
 
-Result<mrr::ReplayOptions> ReplayOptionsOf(std::string_view args) {
+Result<mrr::ReplayOptions> ReplayOptionsFromArgs(std::string_view args) {
   mrr::ReplayOptions options;
   Result<mrr::MatchMode> mode = mrr::ParseMatchMode(ArgumentOf(args, "match_mode", "sequential"));
   Result<mrr::Timing> timing = mrr::ParseTiming(ArgumentOf(args, "timing", "instant"));
@@ -185,7 +185,7 @@ Result<mrr::ReplayOptions> ReplayOptionsOf(std::string_view args) {
 protocol::Answer ReplayAnswer(const CaseInput& input) {
   protocol::Answer answer;
   answer.verdict = protocol::Verdict::kInvalid;
-  Result<mrr::ReplayOptions> options = ReplayOptionsOf(input.args);
+  Result<mrr::ReplayOptions> options = ReplayOptionsFromArgs(input.args);
   if (!options.ok()) return answer;
   std::optional<mrr::StubForwarder> upstream;
   if (options->on_unmatched == mrr::OnUnmatched::kPassthrough) {

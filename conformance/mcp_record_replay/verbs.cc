@@ -152,7 +152,7 @@ VerbOutput UsageError(std::string message) {
   return output;
 }
 
-Result<mrr::ReplayOptions> ReplayOptionsOf(const Flags& flags) {
+Result<mrr::ReplayOptions> ReplayOptionsFromFlags(const Flags& flags) {
   mrr::ReplayOptions options;
   if (auto mode = flags.Get("--match-mode")) {
     Result<mrr::MatchMode> m = mrr::ParseMatchMode(*mode);
@@ -226,7 +226,7 @@ VerbOutput Replay(const std::vector<std::string>& args) {
     if (!parsed.ok()) return UsageError("--http: " + parsed.status().message());
     http = *parsed;
   }
-  Result<mrr::ReplayOptions> options = ReplayOptionsOf(flags);
+  Result<mrr::ReplayOptions> options = ReplayOptionsFromFlags(flags);
   if (!options.ok()) return UsageError(options.status().message());
   const bool passthrough = options->on_unmatched == mrr::OnUnmatched::kPassthrough;
   if (passthrough != flags.Get("--upstream").has_value()) {

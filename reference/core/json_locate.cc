@@ -4,6 +4,8 @@
 #include <map>
 #include <string>
 
+#include "reference/core/strings.h"
+
 namespace arcs::json {
 namespace {
 
@@ -34,24 +36,6 @@ bool Tokens(std::string_view pointer, std::vector<std::string>* tokens) {
     }
   }
   return true;
-}
-
-void AppendUtf8(std::uint32_t c, std::string* out) {
-  if (c < 0x80) {
-    *out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    *out += static_cast<char>(0xC0 | (c >> 6));
-    *out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    *out += static_cast<char>(0xE0 | (c >> 12));
-    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    *out += static_cast<char>(0xF0 | (c >> 18));
-    *out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (c & 0x3F));
-  }
 }
 
 class Scanner {
@@ -114,7 +98,8 @@ class Scanner {
             }
           }
           if (code >= 0xD800 && code < 0xE000) code = 0xFFFD;
-          AppendUtf8(code, out);
+          char utf8[4];
+          out->append(utf8, EncodeUtf8(code, utf8));
           break;
         }
         default:  // '"', '\\', '/'
@@ -189,7 +174,7 @@ struct Frame {
 };
 
 // Reads `text` and marks each node of the tree it reaches, with its offset.
-void Walk(std::string_view text, std::vector<Node>* nodes) {
+void MarkReached(std::string_view text, std::vector<Node>* nodes) {
   Scanner s(text);
   s.SkipSpace();
   if (s.AtEnd()) return;
@@ -278,7 +263,7 @@ std::vector<std::optional<PointerPlace>> LocatePointers(
     }
     ends.emplace_back(node);
   }
-  Walk(text, &nodes);
+  MarkReached(text, &nodes);
   std::vector<std::optional<PointerPlace>> places;
   for (const std::optional<std::size_t>& end : ends) {
     if (!end) {

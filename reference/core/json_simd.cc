@@ -61,26 +61,6 @@ class StructuralIndex {
   std::size_t capacity_ = 0;
 };
 
-void AppendUtf8(std::uint32_t code_point, char** out) {
-  char* p = *out;
-  if (code_point < 0x80) {
-    *p++ = static_cast<char>(code_point);
-  } else if (code_point < 0x800) {
-    *p++ = static_cast<char>(0xC0 | (code_point >> 6));
-    *p++ = static_cast<char>(0x80 | (code_point & 0x3F));
-  } else if (code_point < 0x10000) {
-    *p++ = static_cast<char>(0xE0 | (code_point >> 12));
-    *p++ = static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    *p++ = static_cast<char>(0x80 | (code_point & 0x3F));
-  } else {
-    *p++ = static_cast<char>(0xF0 | (code_point >> 18));
-    *p++ = static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-    *p++ = static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    *p++ = static_cast<char>(0x80 | (code_point & 0x3F));
-  }
-  *out = p;
-}
-
 // What each escaped letter of a two-character escape stands for, by the letter's code (0: it does
 // not make one).
 constexpr std::array<char, 128> kEscapedLetters = [] {
@@ -130,7 +110,7 @@ inline bool Unescape(char** src, const char* text_end, char** dst, LoneSurrogate
     if (lone == LoneSurrogates::kRefuse) return false;
     code_point = 0xFFFD;
   }
-  AppendUtf8(code_point, dst);
+  *dst = EncodeUtf8(code_point, *dst);
   *src += taken;
   return true;
 }

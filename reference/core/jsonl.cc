@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "reference/core/huge_pages.h"
+#include "reference/core/strings.h"
 
 namespace arcs::jsonl {
 namespace {
@@ -26,8 +27,6 @@ std::size_t BufferSizeFor(const ByteSource& source) {
   if (!hint || *hint >= kBufferSize) return kBufferSize;
   return std::max(kMinBufferSize, static_cast<std::size_t>(*hint));
 }
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 }  // namespace
 
@@ -212,12 +211,12 @@ Result<bool> LineReader::Next(Line* line) {
   bool bom = false;
   if (line_number_ == 0 && consumed_ == 0) {
     // The BOM may arrive split across reads; gather three bytes (or all there is) before judging.
-    while (end_ - begin_ < kBom.size() && Fill()) {
+    while (end_ - begin_ < kUtf8Bom.size() && Fill()) {
     }
     if (!error_.ok()) return error_;
-    if (std::string_view(data_ + begin_, end_ - begin_).starts_with(kBom)) {
-      begin_ += kBom.size();
-      consumed_ += kBom.size();
+    if (std::string_view(data_ + begin_, end_ - begin_).starts_with(kUtf8Bom)) {
+      begin_ += kUtf8Bom.size();
+      consumed_ += kUtf8Bom.size();
       bom = true;
     }
   }

@@ -30,6 +30,9 @@ void StopOnSignals(std::atomic<bool>* flag, const StopSignalOptions& options = {
 // "SIGTERM" for the last stop signal received; "" when none came.
 std::string LastStopSignalName();
 
+// Whether a stop flag is set; a null flag (a caller that cannot be stopped) never is.
+inline bool Stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
+
 }  // namespace arcs
 
 #endif  // ARCS_REFERENCE_CORE_STOP_SIGNALS_H_

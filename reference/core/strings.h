@@ -12,6 +12,9 @@
 
 namespace arcs {
 
+// The UTF-8 byte order mark (U+FEFF encoded), which a reader may meet at the start of a text.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 // Whether a and b hold the same bytes. Member names and keywords are short: up to 16 bytes they
 // are compared in at most two overlapping loads a side, where std::string_view's == calls memcmp
 // (most of the time a schema spent matching names was in that call).
@@ -71,6 +74,27 @@ std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 // Whether `text` is well-formed UTF-8 (Unicode §3.9 table 3-7: no overlong form, no surrogate,
 // nothing past U+10FFFF, no truncated sequence), checked with SIMD instructions.
 bool IsValidUtf8(std::string_view text);
+
+// Writes code_point (at most U+10FFFF, not a surrogate: the caller has decided it is a scalar
+// value) in UTF-8 at `out`, 1 to 4 bytes; returns where they end.
+inline char* EncodeUtf8(std::uint32_t code_point, char* out) {
+  if (code_point < 0x80) {
+    *out++ = static_cast<char>(code_point);
+  } else if (code_point < 0x800) {
+    *out++ = static_cast<char>(0xC0 | (code_point >> 6));
+    *out++ = static_cast<char>(0x80 | (code_point & 0x3F));
+  } else if (code_point < 0x10000) {
+    *out++ = static_cast<char>(0xE0 | (code_point >> 12));
+    *out++ = static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (code_point & 0x3F));
+  } else {
+    *out++ = static_cast<char>(0xF0 | (code_point >> 18));
+    *out++ = static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (code_point & 0x3F));
+  }
+  return out;
+}
 
 // `text` with each byte that begins no well-formed sequence replaced by U+FFFD (EF BF BD): one
 // replacement per byte, as Go's utf8.DecodeRune reads ill-formed text (encoding/json decodes

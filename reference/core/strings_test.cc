@@ -164,6 +164,43 @@ TEST(Strings, IsValidUtf8FollowsTheWellFormedByteSequences) {
   }
 }
 
+// RFC 3629 section 3's table at each edge of its four lengths, and its own examples (section 7).
+TEST(Strings, EncodeUtf8WritesEachLengthAtItsEdges) {
+  const auto encoded = [](std::uint32_t code_point) {
+    char bytes[4];
+    return std::string(bytes, EncodeUtf8(code_point, bytes));
+  };
+  EXPECT_EQ(encoded(0x00), std::string(1, '\0'));
+  EXPECT_EQ(encoded(0x41), "A");
+  EXPECT_EQ(encoded(0x7F), "\x7F");
+  EXPECT_EQ(encoded(0x80), "\xC2\x80");
+  EXPECT_EQ(encoded(0x391), "\xCE\x91");
+  EXPECT_EQ(encoded(0x7FF), "\xDF\xBF");
+  EXPECT_EQ(encoded(0x800), "\xE0\xA0\x80");
+  EXPECT_EQ(encoded(0xD55C), "\xED\x95\x9C");
+  EXPECT_EQ(encoded(0xFEFF), kUtf8Bom);
+  EXPECT_EQ(encoded(0xFFFD), "\xEF\xBF\xBD");
+  EXPECT_EQ(encoded(0xFFFF), "\xEF\xBF\xBF");
+  EXPECT_EQ(encoded(0x10000), "\xF0\x90\x80\x80");
+  EXPECT_EQ(encoded(0x233B4), "\xF0\xA3\x8E\xB4");
+  EXPECT_EQ(encoded(0x10FFFF), "\xF4\x8F\xBF\xBF");
+}
+
+// Every scalar value encodes to well-formed UTF-8 of the length its range gives.
+TEST(Strings, EncodeUtf8WritesEveryScalarValueWellFormed) {
+  for (std::uint32_t code_point = 0; code_point <= 0x10FFFF; ++code_point) {
+    if (code_point == 0xD800) code_point = 0xE000;
+    char bytes[4];
+    const std::string_view text(bytes, EncodeUtf8(code_point, bytes));
+    const std::size_t length = code_point < 0x80      ? 1
+                               : code_point < 0x800   ? 2
+                               : code_point < 0x10000 ? 3
+                                                      : 4;
+    ASSERT_EQ(text.size(), length) << code_point;
+    ASSERT_TRUE(IsValidUtf8(text)) << code_point;
+  }
+}
+
 // IsValidUtf8 (simdjson's validator) against ReplaceIllFormedUtf8's own byte-by-byte reading of
 // table 3-7: a text is valid exactly when nothing in it is replaced. Random texts of lead,
 // continuation and ASCII bytes, at lengths that cross SIMD block edges.

@@ -27,7 +27,7 @@ using Clock = RecordingSession::Clock;
 using std::chrono::milliseconds;
 
 // No wait is longer than this, so `stop` and a cancelled exchange are seen promptly.
-constexpr milliseconds kSlice{100};
+constexpr milliseconds kWaitSlice{100};
 // Bytes of an event stream read from the upstream and not yet taken by the client: past this, the
 // upstream is not read (backpressure), so a slow client never makes the proxy hold a whole stream.
 constexpr std::size_t kMaxQueued = 1 << 20;
@@ -111,7 +111,7 @@ class Exchange {
   // False when none came; `end` once the stream is over (`failed` when cut short).
   bool Next(std::string* bytes, bool* end, bool* failed) {
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait_for(lock, kSlice, [this] { return !chunks_.empty() || done_; });
+    changed_.wait_for(lock, kWaitSlice, [this] { return !chunks_.empty() || done_; });
     *end = chunks_.empty() && done_;
     *failed = failed_;
     if (chunks_.empty()) return *end;
@@ -159,7 +159,7 @@ class Exchange {
   template <typename Done>
   bool WaitSlice(Done done) {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (changed_.wait_for(lock, kSlice, done)) return true;
+    if (changed_.wait_for(lock, kWaitSlice, done)) return true;
     // A Cancel between SetClient and the client's connecting found no connection to shut down.
     if (cancelled_ && client_) client_->stop();
     return false;
@@ -496,7 +496,7 @@ Result<int> RunHttpRecorder(const HttpRecorderOptions& options, const std::atomi
   while (!(stop && stop->load(std::memory_order_relaxed)) && !server.Ended()) {
     const Clock::time_point now = Clock::now();
     (*recording)->FlushIfDue(now);
-    std::this_thread::sleep_until(std::min(now + kSlice, (*recording)->next_due()));
+    std::this_thread::sleep_until(std::min(now + kWaitSlice, (*recording)->next_due()));
   }
   const bool failed = server.Ended();  // the server ended without being asked to
   proxy.CancelAll();

@@ -52,13 +52,13 @@ std::string SseFrame(std::string_view data, std::string_view event, std::string_
 Status SseReader::Feed(std::string_view bytes, std::vector<SseEvent>* events) {
   if (failed_) return Status(StatusCode::kLimitExceeded, "an earlier event was too long");
   if (started_) return Take(bytes, events);
-  static constexpr std::string_view kBom = "\xEF\xBB\xBF";
   head_.append(bytes);
-  if (head_.size() < kBom.size() && kBom.starts_with(head_)) return Status::Ok();  // may be one
+  // Fewer bytes than a byte order mark, all of them its first: they may be one.
+  if (head_.size() < kUtf8Bom.size() && kUtf8Bom.starts_with(head_)) return Status::Ok();
   started_ = true;
   const std::string head = std::move(head_);
   std::string_view rest = head;
-  if (rest.starts_with(kBom)) rest.remove_prefix(kBom.size());
+  if (rest.starts_with(kUtf8Bom)) rest.remove_prefix(kUtf8Bom.size());
   return Take(rest, events);
 }
 

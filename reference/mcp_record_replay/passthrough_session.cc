@@ -8,6 +8,7 @@
 #include <cstring>
 #include <utility>
 
+#include "reference/core/stop_signals.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/replay_server.h"
 
@@ -19,8 +20,6 @@ using std::chrono::milliseconds;
 
 constexpr char kHandshakeId[] = "arcs-passthrough-initialize";
 constexpr std::string_view kUpstreamIdPrefix = "arcs-upstream-";
-
-bool Stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
 
 // Waits until fd is ready for `events`, the deadline passes or `stop` is set; true when ready.
 bool WaitFor(int fd, short events, Clock::time_point deadline, const std::atomic<bool>* stop) {

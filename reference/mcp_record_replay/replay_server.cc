@@ -12,6 +12,7 @@
 
 #include "reference/core/json.h"
 #include "reference/core/jsonl.h"
+#include "reference/core/stop_signals.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
 #include "reference/mcp_record_replay/passthrough_session.h"
@@ -21,8 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-bool Stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
 
 // How a timing delay ended.
 enum class Waited : std::uint8_t { kElapsed, kStopped, kClientGone, kInputClosed };

@@ -14,6 +14,7 @@
 
 #include "reference/core/json.h"
 #include "reference/core/keyed_hash.h"
+#include "reference/core/stop_signals.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
 #include "reference/mcp_record_replay/replay_server.h"
@@ -29,8 +30,6 @@ using std::chrono::milliseconds;
 constexpr std::size_t kMaxLine = std::size_t{64} << 20;  // as the recording's own line limit
 constexpr std::size_t kNone = SIZE_MAX;
 constexpr std::string_view kToolFields[] = {"inputSchema", "description", "annotations"};
-
-bool Stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
 
 bool IsResponse(MessageKind kind) {
   return kind == MessageKind::kResponse || kind == MessageKind::kError;

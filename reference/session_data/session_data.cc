@@ -567,7 +567,7 @@ bool Reading::Parse(std::string text, const Limits& limits) {
   }
   // ARCS reads a leading byte order mark as no part of the JSON text (SD-JSON-1); RFC 8259 §8.1
   // lets a parser ignore it instead (errata SD-E7), so the text after it is judged all the same.
-  const bool bom = text.starts_with("\xEF\xBB\xBF");
+  const bool bom = text.starts_with(kUtf8Bom);
   if (bom) {
     Finding f = JsonFinding(kJsonRule, 0,
                             "the file starts with a byte order mark, which is not part of a JSON "

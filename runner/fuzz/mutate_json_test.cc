@@ -7,25 +7,16 @@
 #include <string>
 
 #include "reference/core/json.h"
+#include "runner/fuzz/testing/distinct_mutants.h"
 
 namespace arcs::fuzz {
 namespace {
 
 using Set = std::set<std::string>;
 
-// Every distinct mutant one family makes of `text` over many draws.
-Set Mutants(std::string_view what, std::string_view text, std::size_t max_bytes = 1 << 20) {
-  const Family* family = FindFamily(JsonFamilies(), what);
-  EXPECT_NE(family, nullptr) << what;
-  Set mutants;
-  if (family == nullptr) return mutants;
-  Random random(3);
-  for (int i = 0; i < 400; ++i) {
-    if (std::optional<std::string> mutant = family->mutate({text, "", max_bytes}, random)) {
-      mutants.insert(*mutant);
-    }
-  }
-  return mutants;
+// Every distinct mutant one JSON family makes of `text`.
+Set JsonMutants(std::string_view what, std::string_view text, std::size_t max_bytes = 1 << 20) {
+  return testing::DistinctMutants(JsonFamilies(), what, {text, "", max_bytes}, 3, 400);
 }
 
 json::Document Parsed(std::string_view text) {
@@ -35,19 +26,19 @@ json::Document Parsed(std::string_view text) {
 }
 
 TEST(JsonFamilies, DropMemberKeepsTheObjectWellFormed) {
-  EXPECT_EQ(Mutants("json:drop-member", R"({"a":1, "b":[2],"c" : 3})"),
+  EXPECT_EQ(JsonMutants("json:drop-member", R"({"a":1, "b":[2],"c" : 3})"),
             (Set{R"({"b":[2],"c" : 3})", R"({"a":1, "c" : 3})", R"({"a":1, "b":[2]})"}));
-  EXPECT_EQ(Mutants("json:drop-member", R"({ "only": {"x":1} })"),
+  EXPECT_EQ(JsonMutants("json:drop-member", R"({ "only": {"x":1} })"),
             (Set{"{  }", R"({ "only": {} })"}));
-  EXPECT_EQ(Mutants("json:drop-member", "[1,2]"), Set{});
+  EXPECT_EQ(JsonMutants("json:drop-member", "[1,2]"), Set{});
 }
 
 TEST(JsonFamilies, RepeatedAndDuplicatedNamesAreDuplicatesToTheReference) {
   constexpr std::string_view kText = R"({"a":1,"b":{"c":"x"}})";
-  EXPECT_EQ(Mutants("json:repeat-member", kText),
+  EXPECT_EQ(JsonMutants("json:repeat-member", kText),
             (Set{R"({"a":1,"a":1,"b":{"c":"x"}})", R"({"a":1,"b":{"c":"x"},"b":{"c":"x"}})",
                  R"({"a":1,"b":{"c":"x","c":"x"}})"}));
-  const Set duplicated = Mutants("json:duplicate-name", kText);
+  const Set duplicated = JsonMutants("json:duplicate-name", kText);
   EXPECT_GE(duplicated.size(), 4u);
   for (const std::string& mutant : duplicated) {
     const json::Document document = Parsed(mutant);
@@ -59,7 +50,7 @@ TEST(JsonFamilies, RepeatedAndDuplicatedNamesAreDuplicatesToTheReference) {
 }
 
 TEST(JsonFamilies, ChangeTypeReplacesOneValueWithAnotherType) {
-  const Set changed = Mutants("json:change-type", R"({"n":12,"s":"3.5"})");
+  const Set changed = JsonMutants("json:change-type", R"({"n":12,"s":"3.5"})");
   EXPECT_TRUE(changed.contains(R"({"n":"12","s":"3.5"})"));  // a number quoted
   EXPECT_TRUE(changed.contains(R"({"n":12,"s":3.5})"));      // a numeric string unquoted
   EXPECT_TRUE(changed.contains(R"({"n":null,"s":"3.5"})"));
@@ -72,7 +63,7 @@ TEST(JsonFamilies, ChangeTypeReplacesOneValueWithAnotherType) {
 
 TEST(JsonFamilies, DeepenWrapsOneValueInPlace) {
   constexpr std::string_view kText = R"({"a":[1],"b":2})";
-  const Set deepened = Mutants("json:deepen", kText);
+  const Set deepened = JsonMutants("json:deepen", kText);
   EXPECT_GT(deepened.size(), 10u);
   bool past_reference_bound = false;
   for (const std::string& mutant : deepened) {
@@ -84,23 +75,23 @@ TEST(JsonFamilies, DeepenWrapsOneValueInPlace) {
   EXPECT_TRUE(deepened.contains(R"({"a":[[1]],"b":2})"));
   EXPECT_TRUE(deepened.contains(R"({"a":[1],"b":{"x":2}})"));
   // Bounded by max_bytes: 4 more bytes are two more arrays, or no object wrapper.
-  for (const std::string& mutant : Mutants("json:deepen", kText, kText.size() + 4)) {
+  for (const std::string& mutant : JsonMutants("json:deepen", kText, kText.size() + 4)) {
     EXPECT_LE(mutant.size(), kText.size() + 4) << mutant;
   }
 }
 
 TEST(JsonFamilies, EdgeNumbersReplaceNumbersOnly) {
-  const Set edged = Mutants("json:edge-number", R"(["1", 2, true])");
+  const Set edged = JsonMutants("json:edge-number", R"(["1", 2, true])");
   EXPECT_EQ(edged.size(), 18u);
   EXPECT_TRUE(edged.contains(R"(["1", 1e400, true])"));
   EXPECT_TRUE(edged.contains(R"(["1", 9007199254740993, true])"));
-  EXPECT_EQ(Mutants("json:edge-number", R"(["1", true])"), Set{});
+  EXPECT_EQ(JsonMutants("json:edge-number", R"(["1", true])"), Set{});
 }
 
 TEST(JsonFamilies, EscapesGoInsideStringsBetweenUnits) {
   // The name, an escape and a two-byte character: an insertion splits none of them.
   constexpr std::string_view kText = "{\"k\":\"\\u00e9\xC3\xA9\"}";
-  const Set escaped = Mutants("json:escape", kText);
+  const Set escaped = JsonMutants("json:escape", kText);
   EXPECT_GT(escaped.size(), 30u);
   for (const std::string& mutant : escaped) {
     EXPECT_TRUE(mutant.starts_with("{\"")) << mutant;
@@ -110,20 +101,20 @@ TEST(JsonFamilies, EscapesGoInsideStringsBetweenUnits) {
   }
   EXPECT_TRUE(escaped.contains("{\"k\\ud800\":\"\\u00e9\xC3\xA9\"}"));
   EXPECT_TRUE(escaped.contains("{\"k\":\"\\u00e9\xC3\xA9\xC0\x80\"}"));
-  EXPECT_EQ(Mutants("json:escape", "[1,null]"), Set{});
+  EXPECT_EQ(JsonMutants("json:escape", "[1,null]"), Set{});
 }
 
 TEST(JsonFamilies, NameCaseChangesLettersOutsideEscapes) {
   EXPECT_EQ(
-      Mutants("json:name-case", R"({"type":1})"),
+      JsonMutants("json:name-case", R"({"type":1})"),
       (Set{R"({"TYPE":1})", R"({"Type":1})", R"({"tYpe":1})", R"({"tyPe":1})", R"({"typE":1})"}));
-  EXPECT_EQ(Mutants("json:name-case", R"({"\u0041b":1})"), Set{R"({"\u0041B":1})"});
-  EXPECT_EQ(Mutants("json:name-case", R"({"12":"abc"})"), Set{});
+  EXPECT_EQ(JsonMutants("json:name-case", R"({"\u0041b":1})"), Set{R"({"\u0041B":1})"});
+  EXPECT_EQ(JsonMutants("json:name-case", R"({"12":"abc"})"), Set{});
 }
 
 TEST(JsonFamilies, NothingAppliesToTextWithoutValues) {
   for (const Family& family : JsonFamilies()) {
-    EXPECT_EQ(Mutants(family.what, "not json"), Set{}) << family.what;
+    EXPECT_EQ(JsonMutants(family.what, "not json"), Set{}) << family.what;
   }
 }
 

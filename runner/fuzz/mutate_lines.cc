@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <utility>
 
+#include "reference/core/strings.h"
+
 namespace arcs::fuzz {
 namespace {
 
@@ -126,7 +128,7 @@ std::optional<std::string> RemoveFinalNewline(const Target& target, Random&) {
 }
 
 std::optional<std::string> AddBom(const Target& target, Random&) {
-  return "\xEF\xBB\xBF" + std::string(target.bytes);
+  return std::string(kUtf8Bom) + std::string(target.bytes);
 }
 
 constexpr std::array<Family, 11> kLineFamilies = {{

@@ -23,8 +23,7 @@ std::unique_ptr<Subprocess> StartOrDie(const std::string& command) {
   return started.ok() ? std::move(started).value() : nullptr;
 }
 
-void ExpectNoChildren() { EXPECT_FALSE(testing::ChildLeft()) << "a child process is left"; }
-
+using testing::ExpectNoChildren;
 using testing::Running;
 
 // Lines of any length come out whole and in order, however the bytes arrive: a line longer than a

@@ -100,8 +100,7 @@ Ran RunAll(const Options& options, const std::vector<protocol::CaseRequest>& req
   return ran;
 }
 
-void ExpectNoChildren() { EXPECT_FALSE(testing::ChildLeft()) << "a child process is left"; }
-
+using testing::ExpectNoChildren;
 using testing::Running;
 
 class PidFile {

@@ -1,5 +1,6 @@
 #include "runner/supervisor/testing/processes.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -22,5 +23,7 @@ bool ChildLeft() {
   errno = 0;
   return !(waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD);
 }
+
+void ExpectNoChildren() { EXPECT_FALSE(ChildLeft()) << "a child process is left"; }
 
 }  // namespace arcs::supervisor::testing

@@ -12,6 +12,9 @@ bool Running(pid_t pid);
 // Whether this process has a child not yet reaped.
 bool ChildLeft();
 
+// A test failure when ChildLeft().
+void ExpectNoChildren();
+
 }  // namespace arcs::supervisor::testing
 
 #endif  // ARCS_RUNNER_SUPERVISOR_TESTING_PROCESSES_H_
