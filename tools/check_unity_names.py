@@ -25,13 +25,20 @@ NOT_A_FUNCTION = re.compile(
 # defined out of its class ("Foo::Bar("), nor an operator.
 FUNCTION = re.compile(r"^(?:[\w:<>,*&]+\s+|[\w:<>,*&]+\s*[*&]\s*)+(?<!::)\b([A-Za-z_]\w*)\(")
 UNIT_INCLUDE = re.compile(r'^#include "(.+)"$')
+# A raw string literal (tests embed Python and JSON in them): not C++ to read.
+RAW_STRING = re.compile(r'R"([^()\\\s]{0,16})\((.*?)\)\1"', re.DOTALL)
+
+
+def without_raw_strings(text):
+    """`text` with each raw string's contents blanked, its lines kept (line numbers stay)."""
+    return RAW_STRING.sub(lambda m: '""' + "\n" * m.group(0).count("\n"), text)
 
 
 def file_local_functions(text):
     """The names of the functions `text` keeps to itself, each with its first line number."""
     names = {}
     scopes = []  # True for an unnamed namespace
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(without_raw_strings(text).splitlines(), 1):
         opened = NAMESPACE_OPEN.match(line)
         if opened:
             scopes.append(opened.group(1) is None)

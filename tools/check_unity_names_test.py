@@ -29,6 +29,11 @@ const Thing& Pick(std::span<const Thing> things,
 ARCS_TARGET bool Decode(char* start) { return start != nullptr; }
 template <typename T>
 T Twice(T t) { return t + t; }
+constexpr char kScript[] = R"py(
+def send(data):
+    return data
+)py";
+int AfterTheScript(int n) { return n; }
 
 }  // namespace
 
@@ -44,15 +49,18 @@ class FileLocalFunctions(unittest.TestCase):
     def test_names_in_the_unnamed_namespace_and_static_ones(self):
         self.assertEqual(
             set(check_unity_names.file_local_functions(SOURCE)),
-            {"Stopped", "Pairs", "Pick", "Decode", "Twice", "Counted"})
+            {"Stopped", "Pairs", "Pick", "Decode", "Twice", "AfterTheScript", "Counted"})
 
     def test_calls_members_and_exported_functions_are_not_taken(self):
         names = check_unity_names.file_local_functions(SOURCE)
-        for name in ["Helper", "Exported", "Method", "Local", "Clock", "kLimit"]:
+        for name in ["Helper", "Exported", "Method", "Local", "Clock", "kLimit", "send"]:
             self.assertNotIn(name, names)
 
     def test_line_numbers(self):
-        self.assertEqual(check_unity_names.file_local_functions(SOURCE)["Stopped"], 9)
+        names = check_unity_names.file_local_functions(SOURCE)
+        self.assertEqual(names["Stopped"], 9)
+        self.assertEqual(names["AfterTheScript"], 22)
+        self.assertEqual(names["Counted"], 28)
 
 
 class Units(unittest.TestCase):
