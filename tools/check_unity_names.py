@@ -6,7 +6,9 @@ A name two files each keep to themselves (an unnamed namespace, or `static`) the
 for a type or a variable the compiler refuses the unit, but two functions of one name and different
 parameters become overloads, and a call may silently pick the other file's. So no function name is
 file-local to two files of one unit. Reads the units CMake generated in BUILD (passes when there
-are none: a build with -DCMAKE_UNITY_BUILD=OFF).
+are none: a build with -DCMAKE_UNITY_BUILD=OFF). Not seen: a file-local function that overloads a
+function of the same namespace that another file of the unit calls from a header; and, by design
+of a line-by-line reading, declarations clang-format would not leave at column 0.
 
 usage: /usr/bin/python3 tools/check_unity_names.py BUILD
 """
