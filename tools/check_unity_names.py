@@ -5,7 +5,8 @@ CMake's unity build (the default, see CMakeLists.txt) #includes a target's files
 A name two files each keep to themselves (an unnamed namespace, or `static`) then meets its twin:
 for a type or a variable the compiler refuses the unit, but two functions of one name and different
 parameters become overloads, and a call may silently pick the other file's. So no function name is
-file-local to two files of one unit. Reads the units CMake generated in BUILD (passes when there
+file-local to two files of one unit. Likewise a `using namespace` at namespace scope reaches every
+file after it in the unit, so only a unit's last file may have one. Reads the units CMake generated in BUILD (passes when there
 are none: a build with -DCMAKE_UNITY_BUILD=OFF). Not seen: a file-local function that overloads a
 function of the same namespace that another file of the unit calls from a header; and, by design
 of a line-by-line reading, declarations clang-format would not leave at column 0.
@@ -27,6 +28,7 @@ NOT_A_FUNCTION = re.compile(
 # defined out of its class ("Foo::Bar("), nor an operator.
 FUNCTION = re.compile(r"^(?:[\w:<>,*&]+\s+|[\w:<>,*&]+\s*[*&]\s*)+(?<!::)\b([A-Za-z_]\w*)\(")
 UNIT_INCLUDE = re.compile(r'^#include "(.+)"$')
+USING_NAMESPACE = re.compile(r"^using namespace\b", re.MULTILINE)
 # A raw string literal (tests embed Python and JSON in them): not C++ to read.
 RAW_STRING = re.compile(r'R"([^()\\\s]{0,16})\((.*?)\)\1"', re.DOTALL)
 
@@ -81,6 +83,16 @@ def clashes(sources):
     return [(name, places) for name, places in sorted(seen.items()) if len(places) > 1]
 
 
+def leaking_directives(sources):
+    """(source, line) for each namespace-scope `using namespace` with files after it in the unit."""
+    found = []
+    for source in sources[:-1]:
+        text = without_raw_strings(source.read_text(encoding="utf-8"))
+        for directive in USING_NAMESPACE.finditer(text):
+            found.append((source, text.count("\n", 0, directive.start()) + 1))
+    return found
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
@@ -89,11 +101,15 @@ def main(argv):
     units = sorted(build.glob("**/Unity/unity_*.cxx"))
     failed = 0
     for unit in units:
-        for name, places in clashes(unit_sources(unit, build)):
+        sources = unit_sources(unit, build)
+        for name, places in clashes(sources):
             failed += 1
             where = ", ".join(f"{source}:{number}" for source, number in places)
             print(f"FAIL: {name} is file-local to more than one file of {unit}: {where}")
-    print(f"unity names: {len(units)} units, {failed} clashes")
+        for source, number in leaking_directives(sources):
+            failed += 1
+            print(f"FAIL: {source}:{number}: `using namespace` reaches the files after it in {unit}")
+    print(f"unity names: {len(units)} units, {failed} problems")
     return 1 if failed else 0
 
 

@@ -94,6 +94,16 @@ class Units(unittest.TestCase):
         build = self.unit({"a.cc": SOURCE, "b.cc": other})
         self.assertEqual(check_unity_names.main(["check", str(build)]), 0)
 
+    def test_a_using_directive_fails_but_in_the_last_file(self):
+        directive = "#include <x>\n\nusing namespace arcs;\n\nint main() { return 0; }\n"
+        self.assertEqual(check_unity_names.main(["check", str(self.unit({"a.cc": directive,
+                                                                         "b.cc": SOURCE}))]), 1)
+        build = self.unit({"a.cc": SOURCE, "b.cc": directive})
+        self.assertEqual(check_unity_names.main(["check", str(build)]), 0)
+        sources = check_unity_names.unit_sources(build / "Unity" / "unity_0_cxx.cxx", build)
+        self.assertEqual(check_unity_names.leaking_directives(list(reversed(sources))),
+                         [(sources[1], 3)])
+
     def test_a_build_without_units_passes(self):
         folder = self.enterContext(tempfile.TemporaryDirectory())
         self.assertEqual(check_unity_names.main(["check", folder]), 0)
