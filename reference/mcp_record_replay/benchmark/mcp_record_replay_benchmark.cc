@@ -4,7 +4,8 @@
 //   arcs_mcp_record_replay_benchmark [--bytes 100M] [--runs 5] [--seed 1] [--messages 20000]
 //       [--warmup 1000] [--block 1000] [--lookups 100000]
 //       [--lookup-sizes 1000,10000,100000,1000000] [--fuzzy-pairs 40000] [--arcs PATH]
-//       [--record-dir DIR] [--parts load,proxy,lookup,fuzzy,http] [--no-targets]
+//       [--record-dir DIR] [--parts load,proxy,lookup,fuzzy,http] [--write-recording FILE]
+//       [--no-targets]
 //   arcs_mcp_record_replay_benchmark --echo-server
 //
 // 1. load: generates a recording of about --bytes (deterministic: initialize, tools/list,
@@ -23,7 +24,8 @@
 //      check     CheckRecording, the full validator (both statements): issue #29's targets,
 //                >= 1.5 x the baseline and >= 0.5 x the ceiling.
 //    Also the loader's index (sizeof(RecordedMessage) x messages) against the file: memory grows
-//    with the messages, never with their content.
+//    with the messages, never with their content. --write-recording FILE also writes the recording
+//    to FILE, so that a profiler can watch `arcs validate FILE` on the same bytes.
 // 2. proxy: round trips of --messages sequential requests (~200 bytes; their responses too) to a
 //    trivial stdio server (this binary with --echo-server: no interpreter's start-up or garbage
 //    collector in the figures), directly and through `arcs mcp record --upstream ... -o FILE`
@@ -84,6 +86,7 @@
 #include <vector>
 
 #include "reference/core/base64.h"
+#include "reference/core/io.h"
 #include "reference/core/json.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/testing/generated_text.h"
@@ -117,8 +120,9 @@ struct Options {
   std::uint64_t lookups = 100'000;
   std::vector<std::uint64_t> lookup_sizes = {1'000, 10'000, 100'000, 1'000'000};
   std::uint64_t fuzzy_pairs = 40'000;
-  std::string arcs;        // default: `arcs` next to this binary (both in the build directory)
-  std::string record_dir;  // default: $TMPDIR or /tmp
+  std::string arcs;             // default: `arcs` next to this binary (both in the build directory)
+  std::string record_dir;       // default: $TMPDIR or /tmp
+  std::string write_recording;  // where part 1 also writes its recording; "" for nowhere
   bool load = true, proxy = true, lookup = true, fuzzy = true, http = true;
   bool targets = true;
 };
@@ -498,6 +502,12 @@ Outcome LoadPart(const Options& options) {
   SessionGenerator generator(options.seed, &file);
   generator.Generate(options.bytes);
   if (!Valid(file, "the generated recording")) return kFailed;
+  if (!options.write_recording.empty()) {
+    if (arcs::Status written = arcs::WriteFile(options.write_recording, file); !written.ok()) {
+      std::fprintf(stderr, "arcs_mcp_record_replay_benchmark: %s\n", written.ToString().c_str());
+      return kFailed;
+    }
+  }
   LoadTimes times;
   for (std::uint64_t run = 0; run < options.runs; ++run) {
     if (!TimeLoadRun(file, &times) || times.messages != generator.messages()) {
@@ -1272,8 +1282,12 @@ bool ParseValue(std::string_view flag, std::string_view value, Options* o) {
   if (flag == "--lookup-sizes") return ParseSizes(value, &o->lookup_sizes);
   if (flag == "--fuzzy-pairs") return ParseSize(value, &o->fuzzy_pairs) && o->fuzzy_pairs;
   if (flag == "--parts") return ParseParts(value, o);
-  if (flag != "--arcs" && flag != "--record-dir") return false;
-  (flag == "--arcs" ? o->arcs : o->record_dir) = value;
+  std::string* path = flag == "--arcs"              ? &o->arcs
+                      : flag == "--record-dir"      ? &o->record_dir
+                      : flag == "--write-recording" ? &o->write_recording
+                                                    : nullptr;
+  if (path == nullptr) return false;
+  *path = value;
   return !value.empty();
 }
 
@@ -1308,7 +1322,7 @@ int main(int argc, char** argv) {
         "    [--lookup-sizes 1000,10000,100000,1000000] [--arcs PATH (default: arcs "
         "next to this binary)]\n"
         "    [--fuzzy-pairs 40000] [--record-dir DIR] [--parts load,proxy,lookup,fuzzy,http]\n"
-        "    [--no-targets]\n"
+        "    [--write-recording FILE] [--no-targets]\n"
         "  or: arcs_mcp_record_replay_benchmark --echo-server\n");
     return 2;
   }
