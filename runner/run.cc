@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "conformance/registry.h"
+#include "reference/core/stop_signals.h"
 #include "reference/core/strings.h"
 #include "runner/judge.h"
 #include "runner/report/escape.h"
@@ -421,7 +422,7 @@ class SupervisorRuns {
       *detail = "not run: no handshake (" + summary->handshake_error + ")";
       return supervisor::Fate::kHandshakeFailed;
     }
-    if (stop_ && stop_->load()) {
+    if (Stopped(stop_)) {
       *detail = "not run: the run was stopped";
       return supervisor::Fate::kInterrupted;
     }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "reference/core/json.h"
+#include "reference/core/stop_signals.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
 #include "reference/mcp_record_replay/replay_server.h"
@@ -114,7 +115,7 @@ Status HttpLineTransport::Send(std::string_view line, Clock::time_point deadline
     *answered = true;
     arrived_.notify_all();
   });
-  while (!request && !*answered && Clock::now() < deadline && !(stop_ && stop_->load())) {
+  while (!request && !*answered && Clock::now() < deadline && !Stopped(stop_)) {
     arrived_.wait_for(lock, kSlice);
   }
   return failure_.empty() ? Status::Ok() : Status(StatusCode::kIoError, failure_);
@@ -164,7 +165,7 @@ void HttpLineTransport::Post(std::string body, Clock::time_point deadline) {
     std::vector<std::string> lines;
     const bool ok = reader->Feed(std::string_view(data, size), &lines);
     for (std::string& line : lines) Arrived(std::move(line));
-    return ok && !closing_ && !(stop_ && stop_->load());
+    return ok && !closing_ && !Stopped(stop_);
   };
   httplib::Response response;
   httplib::Error error = httplib::Error::Success;
@@ -213,7 +214,7 @@ void HttpLineTransport::OpenGetStream() {
           std::vector<std::string> lines;
           const bool fed = reader->Feed(std::string_view(data, size), &lines);
           for (std::string& line : lines) Arrived(std::move(line));
-          return fed && !closing_ && !(stop_ && stop_->load());
+          return fed && !closing_ && !Stopped(stop_);
         });
     Close(&client);
   });
@@ -254,7 +255,7 @@ Received HttpLineTransport::Receive(Clock::time_point deadline) {
       return received;
     }
     if (!failure_.empty()) return {ReceiveEnd::kFailed, "", failure_};
-    if (stop_ && stop_->load()) return {ReceiveEnd::kStopped, "", ""};
+    if (Stopped(stop_)) return {ReceiveEnd::kStopped, "", ""};
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return {ReceiveEnd::kTimedOut, "", ""};
     arrived_.wait_for(lock, std::min<Clock::duration>(kSlice, deadline - now));

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "reference/core/json.h"
+#include "reference/core/stop_signals.h"
 #include "reference/mcp_record_replay/http_server.h"
 #include "reference/mcp_record_replay/jsonrpc.h"
 #include "reference/mcp_record_replay/passthrough_session.h"
@@ -121,7 +122,7 @@ class HttpReplay {
   }
 
  private:
-  bool Ending() const { return (stop_ && stop_->load()) || drained_unmatched_.load(); }
+  bool Ending() const { return Stopped(stop_) || drained_unmatched_.load(); }
 
   // Up to kSlice, until the upstream has written something (passthrough) or the time is up.
   void WaitForUpstream() {
@@ -270,7 +271,7 @@ class HttpReplay {
     response->set_chunked_content_provider(
         http::kEventStream, [this, stream, last](std::size_t, httplib::DataSink& sink) {
           for (;;) {
-            if (closing_ || (stop_ && stop_->load())) {
+            if (closing_ || Stopped(stop_)) {
               sink.done();
               return true;
             }
@@ -298,7 +299,7 @@ class HttpReplay {
     }
     const Clock::time_point end =
         Clock::now() + std::min(milliseconds(delay_ms), milliseconds(kMaxDelay));
-    while (Clock::now() < end && !closing_ && !(stop_ && stop_->load())) {
+    while (Clock::now() < end && !closing_ && !Stopped(stop_)) {
       std::this_thread::sleep_for(std::min<Clock::duration>(kSlice, end - Clock::now()));
     }
   }
