@@ -966,10 +966,10 @@ class Checker {
       text.append(buffer, *n);
     }
     // A leading BOM breaks RFC 8259's MUST NOT, yet readers MAY ignore it (LB-E7).
-    if (text.starts_with("\xEF\xBB\xBF")) {
+    if (text.starts_with(kUtf8Bom)) {
       ErrorByReading("LB-E7", rule::kMetaObject, 0, "meta.json",
                      "meta.json starts with a byte order mark");
-      text.erase(0, 3);
+      text.erase(0, kUtf8Bom.size());
     }
     json::Document doc;
     if (!doc.Parse(text, arcs::lightbox::ParseOptionsFor(limits_))) {

@@ -9,6 +9,7 @@
 #include "conformance/lightbox/verbs.h"
 #include "reference/core/json.h"
 #include "reference/core/number.h"
+#include "reference/core/strings.h"
 
 namespace arcs::conformance::lightbox {
 
@@ -36,7 +37,7 @@ const std::vector<BoundLimit<Limits>>& LightboxLimits() {
 
 // The first line is an event: a JSON object with an invocation_id and a prev_hash.
 bool LooksLikeLightbox(std::string_view head) {
-  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  if (head.starts_with(kUtf8Bom)) head.remove_prefix(kUtf8Bom.size());
   json::Document doc;
   if (!doc.Parse(head.substr(0, head.find('\n'))) || !doc.root().is_object()) return false;
   return doc.root().Find("invocation_id") && doc.root().Find("prev_hash");
@@ -72,7 +73,7 @@ Result<arcs::lightbox::ChainVerdict> VerifyInput(const CaseInput& input) {
 // meta.json's text without a leading BOM, which readers and verifiers ignore (errata LB-E7).
 std::string_view MetaText(const CaseInput& input) {
   std::string_view text = input.Input("meta");
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
   return text;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reference/core/json.h"
+#include "reference/core/strings.h"
 
 namespace arcs::conformance::model_io {
 namespace {
@@ -43,7 +44,7 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
             (text.status().code() == StatusCode::kLimitExceeded ? " (max_file_bytes)" : ""));
     return;
   }
-  if (text->starts_with("\xEF\xBB\xBF")) {
+  if (text->starts_with(kUtf8Bom)) {
     // RFC 8259 lets a parser ignore the mark: only MIO-E17's reading makes the file not JSON.
     add(kJsonRule, LocationOf(*text, 0),
         "the file starts with a byte order mark (U+FEFF), which RFC 8259 §8.1 forbids writers to "

@@ -5,6 +5,7 @@
 #include "conformance/spool/checker.h"
 #include "conformance/spool/probes.h"
 #include "reference/core/json.h"
+#include "reference/core/strings.h"
 
 namespace arcs::conformance::spool {
 
@@ -43,7 +44,7 @@ const std::vector<BoundLimit<Limits>>& SpoolLimits() {
 // §3.3: "Implementations MAY check that the first line is valid JSON containing
 // "type":"session" as a heuristic for format detection."
 bool LooksLikeSpool(std::string_view head) {
-  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  if (head.starts_with(kUtf8Bom)) head.remove_prefix(kUtf8Bom.size());
   std::string_view first = head.substr(0, head.find('\n'));
   json::Document doc;
   if (!doc.Parse(first)) return false;
@@ -191,7 +192,7 @@ std::string CheckRoundtrip(const AnswerCheck& check) {
   auto out = check.answer.outputs.find("file");
   if (out == check.answer.outputs.end()) return "no output \"file\"";
   const std::string& output = out->second;
-  if (output.starts_with("\xEF\xBB\xBF")) return "the output starts with a BOM (spool.md §3.4)";
+  if (output.starts_with(kUtf8Bom)) return "the output starts with a BOM (spool.md §3.4)";
   const Limits limits = ToSpoolLimits(check.input.limits);
   arcs::spool::ReadOptions options;
   options.limits = limits;

@@ -1,4 +1,4 @@
-// Small string helpers every part of ARCS uses for messages and reports.
+// Small string and UTF-8 helpers every part of ARCS uses, for messages and reports among others.
 #ifndef ARCS_REFERENCE_CORE_STRINGS_H_
 #define ARCS_REFERENCE_CORE_STRINGS_H_
 
