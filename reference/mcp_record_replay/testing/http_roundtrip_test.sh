@@ -65,11 +65,6 @@ ended() {  # ended PID: it has exited (a zombie still answers kill -0)
   [[ $state == Z* ]]
 }
 
-valid() {  # valid FILE: no finding at all
-  local out
-  out=$("$arcs" validate "$1") && test -z "$out"
-}
-
 check "a direct session over Streamable HTTP" direct "$work/direct.json"
 check "the same session through arcs mcp record --upstream-http" \
   recorded rec "$work/recorded.json"

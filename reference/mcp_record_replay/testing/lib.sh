@@ -1,5 +1,6 @@
 # What the MCP record/replay test scripts share; sourced once `work` names the script's temporary
-# folder. `failed` becomes 1 when a check fails: the script's exit status.
+# folder and `arcs` the arcs binary. `failed` becomes 1 when a check fails: the script's exit
+# status.
 failed=0
 
 # check NAME COMMAND...: runs COMMAND, its output kept for the failure's report.
@@ -13,6 +14,16 @@ check() {
     sed 's/^/    /' "$work/out" | tail -20
     failed=1
   fi
+}
+
+# valid FILE: `$arcs validate` finds nothing at all in FILE, not even a warning; what it found is
+# printed, for the failure's report.
+valid() {
+  local out status
+  out=$("$arcs" validate "$1")
+  status=$?
+  printf '%s\n' "$out"
+  ((status == 0)) && test -z "$out"
 }
 
 # wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds or the time is up.

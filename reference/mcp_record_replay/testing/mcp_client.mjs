@@ -25,7 +25,10 @@
 // fixed message), and progress notifications during trigger-long-running-operation. The results
 // then also hold each call's progress, and what the server said and asked of its own accord (the
 // distinct notifications and requests, sorted: a replay that also passes a call through to a
-// live server may hear them twice); the client waits for the roots' log line before it ends.
+// live server may hear them twice); the client waits for the roots request and the roots' log
+// line before it ends. Both: a replay sends each where it was recorded (errata MRR-E39), and a
+// recording made under load may put the request after the first call's response, which a
+// reversed replay answers last, the log line having gone out earlier.
 // --skip NAME leaves a call out (a recording without it, for passthrough to answer).
 //
 // Without --rich, replayable under every reading of errata MRR-E39: the client declares no
@@ -144,9 +147,9 @@ async function outcome(call) {
 }
 
 // What the server says and asks of its own accord, as distinct sorted lines; `rootsLogged`
-// resolves once its log line about the roots has come; `progress` gets the progress and total of
-// each progress notification (the token is the live request's id, which a shuffled replay's
-// recording does not know).
+// resolves once its log line about the roots has come, `rootsAsked` once it has asked for them;
+// `progress` gets the progress and total of each progress notification (the token is the live
+// request's id, which a shuffled replay's recording does not know).
 function listen(client) {
   const heard = new Set();
   const progress = { of: [] };
@@ -155,6 +158,8 @@ function listen(client) {
   });
   let logged;
   const rootsLogged = new Promise((resolve) => { logged = resolve; });
+  let asked;
+  const rootsAsked = new Promise((resolve) => { asked = resolve; });
   client.fallbackNotificationHandler = async (n) => {
     const data = n.params?.data;
     heard.add(`notification ${n.method}${data === undefined ? '' : ' ' + JSON.stringify(data)}`);
@@ -162,13 +167,14 @@ function listen(client) {
   };
   client.setRequestHandler(ListRootsRequestSchema, async () => {
     heard.add('request roots/list');
+    asked();
     return ROOTS;
   });
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     heard.add(`request sampling/createMessage ${JSON.stringify(request.params.messages)}`);
     return SAMPLED;
   });
-  return { heard, rootsLogged, progress };
+  return { heard, rootsLogged, rootsAsked, progress };
 }
 
 async function main() {
@@ -202,11 +208,11 @@ async function main() {
     if (listening) {
       let timer;
       const waited = await Promise.race([
-        listening.rootsLogged.then(() => true),
+        Promise.all([listening.rootsLogged, listening.rootsAsked]).then(() => true),
         new Promise((resolve) => { timer = setTimeout(() => resolve(false), OPTIONS.timeout); }),
       ]);
       clearTimeout(timer);
-      if (!waited) throw new Error('the server never logged the roots it got');
+      if (!waited) throw new Error('the server never asked for the roots and logged them');
       results.heard = [...listening.heard].sort();
     }
   } finally {
