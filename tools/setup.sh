@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake make
   rapidjson-dev libsimdjson-dev libssl-dev googletest libgtest-dev libbenchmark-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev lld
   python3 python3-jsonschema python3-yaml
   cmark-gfm libcmark-dev libyaml-cpp-dev libre2-dev libcpp-httplib-dev libtomlplusplus-dev
   jq chromium help2man
