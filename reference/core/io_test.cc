@@ -5,10 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "reference/core/huge_pages.h"
 
 namespace arcs {
 namespace {
@@ -113,6 +116,27 @@ TEST(Io, ReadFileStopsAtItsBound) {
   ASSERT_TRUE(WriteFile(path, "12345").ok());
   EXPECT_EQ(*ReadFile(path, 5), "12345");
   EXPECT_FALSE(ReadFile(path, 4).ok());
+}
+
+// A file large enough that its upper half is faulted in on a second thread while the lower half
+// is read (PagesFaultedAhead) reads back byte for byte, whether or not it fills the space reserved
+// for it, and its bound still holds.
+TEST(Io, ReadFileOfALargeFileHoldsEveryByte) {
+  std::string bytes(PagesFaultedAhead::kFaultAheadMin * 2 + 12345, '\0');
+  std::uint32_t state = 1;
+  for (char& c : bytes) {
+    state = state * 1664525 + 1013904223;
+    c = static_cast<char>(state >> 24);
+  }
+  const std::string path = ::testing::TempDir() + "/io-test-large";
+  ASSERT_TRUE(WriteFile(path, bytes).ok());
+  Result<std::string> read = ReadFile(path);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_TRUE(*read == bytes);
+  Result<std::string> bounded = ReadFile(path, bytes.size() - 1);
+  ASSERT_FALSE(bounded.ok());
+  EXPECT_EQ(bounded.status().code(), StatusCode::kLimitExceeded);
+  std::remove(path.c_str());
 }
 
 TEST(Io, ReadFileSaysADirectoryIsOne) {
