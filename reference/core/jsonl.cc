@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <system_error>
 
 #include "reference/core/huge_pages.h"
@@ -82,10 +83,12 @@ std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
   constexpr std::size_t kChunk = 1 << 20;
   std::string out;
+  std::optional<PagesFaultedAhead> faulted_ahead;  // see ReadFile
   if (std::optional<std::uint64_t> hint = source->SizeHint()) {
     // Room for the last, empty read too: growing then would double the buffer.
     out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
     AdviseHugePages(out.data(), out.capacity());
+    faulted_ahead.emplace(out.data(), out.capacity());
   }
   for (;;) {
     const std::size_t before = out.size();
