@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "reference/core/keyed_hash.h"
 #include "reference/core/strings.h"
 #include "reference/mcp_record_replay/http_server.h"
 #include "reference/mcp_record_replay/http_transport.h"
@@ -182,17 +183,64 @@ class Exchange {
   httplib::Client* client_ = nullptr;
 };
 
+// The events the upstream has sent, by MCP session and event id. MCP 2025-11-25 (Streamable HTTP,
+// "Resumability and Redelivery") makes an event id unique across all the streams of a session and
+// lets a client that lost a stream ask for what followed the last id it had (Last-Event-ID): an
+// event so sent again carries an id its session has seen. The recording holds a message once, when
+// the proxy first had it whole, so an event with an id and data seen before is not recorded again.
+// One that reuses an id with other data is recorded: nothing that passed is lost. The most recent
+// kMaxKept ids (at most kMaxKeptBytes of them) are kept: an event sent again from further back is
+// recorded again.
+class SentEvents {
+ public:
+  // Whether `event`, which carries its own id, came before in `session`; remembers it.
+  bool SentBefore(std::string_view session, const http::SseEvent& event) {
+    std::string key(session);
+    key += '\n';  // in neither a header's value nor an event's id
+    key += event.id;
+    const std::uint64_t data = KeyedHash(event.data);
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto [it, inserted] = data_.try_emplace(std::move(key), data);
+    if (!inserted) return it->second == data;
+    order_.push_back(&it->first);
+    kept_bytes_ += it->first.size();
+    while (order_.size() > kMaxKept || kept_bytes_ > kMaxKeptBytes) Forget();
+    return false;
+  }
+
+ private:
+  static constexpr std::size_t kMaxKept = std::size_t{1} << 16;
+  static constexpr std::size_t kMaxKeptBytes = std::size_t{8} << 20;
+
+  void Forget() {
+    const auto oldest = data_.find(*order_.front());
+    kept_bytes_ -= oldest->first.size();
+    order_.pop_front();
+    data_.erase(oldest);
+  }
+
+  std::mutex mutex_;
+  KeyedStringMap<std::uint64_t> data_;    // the hash of each event's data, by session and id
+  std::deque<const std::string*> order_;  // data_'s keys, the oldest first
+  std::size_t kept_bytes_ = 0;
+};
+
 // The event stream of one response, recorded event by event as its bytes arrive. Past an event
 // over max_line_bytes the stream cannot be cut into events any more: the rest is kept (its first
 // kUnrecordedKeptBytes) and recorded as one arcs/unrecorded when it ends.
 // An `endpoint` event (the legacy HTTP+SSE transport's: where the client is to POST) is no
-// message: it goes to `on_endpoint`, not to the recording.
+// message: it goes to `on_endpoint`, not to the recording. Nor is an event of `session` that
+// `sent` has seen (SentEvents): it is counted, and the count goes on the log when the stream ends.
+// Without a session (no Mcp-Session-Id) ids are unique per client, and the proxy cannot tell its
+// clients apart: every event is recorded.
 class StreamRecorder {
  public:
-  StreamRecorder(RecordingSession* recording, std::uint64_t max_line_bytes,
-                 std::function<void(std::string_view)> on_endpoint)
+  StreamRecorder(RecordingSession* recording, std::uint64_t max_line_bytes, SentEvents* sent,
+                 std::string session, std::function<void(std::string_view)> on_endpoint)
       : recording_(recording),
         reader_(static_cast<std::size_t>(max_line_bytes)),
+        sent_(sent),
+        session_(std::move(session)),
         on_endpoint_(std::move(on_endpoint)) {}
 
   void Feed(std::string_view bytes) {
@@ -200,13 +248,7 @@ class StreamRecorder {
     if (rest_bytes_ == 0) {
       events_.clear();
       const Status s = reader_.Feed(bytes, &events_);
-      for (const http::SseEvent& event : events_) {
-        if (event.event == "endpoint") {
-          on_endpoint_(event.data);
-        } else {
-          recording_->Message(false, event.data, now);
-        }
-      }
+      for (const http::SseEvent& event : events_) Take(event, now);
       if (s.ok()) return;
     }
     rest_bytes_ += bytes.size();
@@ -215,6 +257,11 @@ class StreamRecorder {
   }
 
   void End() {
+    if (sent_again_ > 0) {
+      recording_->Note("the upstream sent " + std::to_string(sent_again_) +
+                       " event(s) again (their ids and data seen before in the session, as on a "
+                       "stream resumed with Last-Event-ID): relayed, not recorded again");
+    }
     if (rest_bytes_ == 0) return;
     recording_->Unrecorded(false, rest_, rest_bytes_,
                            {"too-long",
@@ -224,10 +271,24 @@ class StreamRecorder {
   }
 
  private:
+  void Take(const http::SseEvent& event, Clock::time_point now) {
+    if (event.event == "endpoint") {
+      on_endpoint_(event.data);
+    } else if (event.own_id && !event.id.empty() && !session_.empty() &&
+               sent_->SentBefore(session_, event)) {
+      ++sent_again_;
+    } else {
+      recording_->Message(false, event.data, now);
+    }
+  }
+
   RecordingSession* recording_;
   http::SseReader reader_;
+  SentEvents* sent_;
+  const std::string session_;
   std::function<void(std::string_view)> on_endpoint_;
   std::vector<http::SseEvent> events_;
+  std::uint64_t sent_again_ = 0;
   std::string rest_;
   std::uint64_t rest_bytes_ = 0;
 };
@@ -313,6 +374,10 @@ class Proxy {
       return;
     }
     if (request.method == "POST") recording_->Message(true, request.body, now);
+    if (request.has_header("Last-Event-ID")) {
+      recording_->Note(request.method + " " + request.path + " resumes a stream after event " +
+                       Quoted(request.get_header_value("Last-Event-ID"), 200) + " (Last-Event-ID)");
+    }
     httplib::Request upstream_request;
     upstream_request.method = request.method;
     upstream_request.path = Endpoint(request.target) ? request.target : upstream_.path;
@@ -397,7 +462,11 @@ class Proxy {
     request->response_handler = [&](const httplib::Response& response) {
       const std::string type = MediaType(response.get_header_value("Content-Type"));
       if (type == http::kEventStream) {
-        events.emplace(recording_, options_.limits.max_line_bytes,
+        // A session's first stream (initialize's answer) carries its id in the answer only.
+        std::string session = response.get_header_value(http::kSessionHeader);
+        if (session.empty()) session = request->get_header_value(http::kSessionHeader);
+        events.emplace(recording_, options_.limits.max_line_bytes, &sent_events_,
+                       std::move(session),
                        [this](std::string_view endpoint) { Announced(endpoint); });
       }
       json = type == http::kJson;
@@ -465,6 +534,7 @@ class Proxy {
   std::mutex mutex_;
   std::set<std::shared_ptr<Exchange>> open_;
   std::set<std::string, std::less<>> endpoints_;  // the legacy transport's, announced upstream
+  SentEvents sent_events_;
   bool stopping_ = false;
 };
 

@@ -22,7 +22,11 @@
 // whole, before it is forwarded), every body of the upstream's whose Content-Type is
 // application/json (s2c, when the proxy has it whole) and the data of every event of an event
 // stream (s2c, as each event completes). Bodies of other types (a plain-text error page) and
-// empty ones (a 202) carry no message: they are forwarded, not recorded. Requests are served
+// empty ones (a 202) carry no message: they are forwarded, not recorded. Nor is an event the
+// upstream sends again: one whose own id and data came before in the same MCP session, as when a
+// client resumes a stream with Last-Event-ID (MCP makes event ids unique across a session's
+// streams; without an Mcp-Session-Id every event is recorded); the log counts them, and notes
+// each request that resumes. The last 65,536 ids are remembered. Requests are served
 // concurrently, each on a thread of its own; the recording holds the messages in the order the
 // proxy saw them whole (EC-REC-003/004). An event stream whose event grows past max_line_bytes
 // cannot be read as events any more: the rest of it is recorded as one arcs/unrecorded

@@ -43,6 +43,37 @@ constexpr char kSlowResult[] = R"({"jsonrpc":"2.0","id":10,"result":{"slow":true
 constexpr char kFast[] = R"({"jsonrpc":"2.0","id":11,"method":"fast"})";
 constexpr char kFastResult[] = R"({"jsonrpc":"2.0","id":11,"result":{"fast":true}})";
 constexpr char kSession[] = "session-7";
+constexpr char kResumable[] = R"({"jsonrpc":"2.0","id":20,"method":"resumable"})";
+constexpr char kResumableResult[] = R"({"jsonrpc":"2.0","id":20,"result":{}})";
+constexpr char kLog[] = R"({"jsonrpc":"2.0","method":"notifications/message","params":{"n":1}})";
+constexpr char kLog2[] = R"({"jsonrpc":"2.0","method":"notifications/message","params":{"n":2}})";
+// A stream whose events carry ids, as a server that lets clients resume sends it: a priming event
+// (an id, no data), the progress and the result.
+const std::string kIdentifiedStream = "id: s7-0\ndata:\n\n" +
+                                      http::SseFrame(kProgress, "", "s7-1") +
+                                      http::SseFrame(kResumableResult, "", "s7-2");
+// A stream of more events than the proxy remembers ids of (65,536), numbered from 0, and what a
+// server sends again of it when asked to: the second, the last and the first (last: remembered
+// again, it would push the second out).
+constexpr int kManyEvents = 65537;
+constexpr char kMany[] = R"({"jsonrpc":"2.0","id":30,"method":"many"})";
+std::string Numbered(int k) {
+  return R"({"jsonrpc":"2.0","method":"n","params":{"k":)" + std::to_string(k) + "}}";
+}
+std::string NumberedFrame(int k) {
+  return http::SseFrame(Numbered(k), "", "m" + std::to_string(k));
+}
+std::string ManyEvents() {
+  std::string stream;
+  for (int k = 0; k < kManyEvents; ++k) stream += NumberedFrame(k);
+  return stream;
+}
+// What a server sends a client that resumes after s7-0 as server-everything's event store does:
+// every event after it again (the priming one with other data), then new ones; the last without
+// an id of its own.
+const std::string kResumedStream =
+    http::SseFrame(kProgress, "", "s7-1") + http::SseFrame(kResumableResult, "", "s7-2") +
+    http::SseFrame("{}", "", "s7-0") + http::SseFrame(kLog, "", "s7-3") + http::SseFrame(kLog2);
 
 // Until `done` or the time is up: no test waits forever on a proxy that lost something.
 bool WaitFor(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
@@ -62,6 +93,15 @@ class Upstream {
                  [this](const httplib::Request& req, httplib::Response& res) { Post(req, res); });
     server_.Get("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
       Keep(req);
+      if (req.get_header_value("Last-Event-ID") == "s7-0") {
+        res.set_content(kResumedStream, http::kEventStream);
+        return;
+      }
+      if (req.get_header_value("Last-Event-ID") == "many") {
+        res.set_content(NumberedFrame(1) + NumberedFrame(kManyEvents - 1) + NumberedFrame(0),
+                        http::kEventStream);
+        return;
+      }
       if (req.get_header_value("Last-Event-ID") != "hold") {
         res.status = 405;
         res.set_header("Allow", "POST, DELETE");
@@ -134,6 +174,10 @@ class Upstream {
       res.set_content(kSlowResult, http::kJson);
     } else if (req.body == kFast) {
       res.set_content(kFastResult, http::kJson);
+    } else if (req.body == kMany) {
+      res.set_content(ManyEvents(), http::kEventStream);
+    } else if (req.body == kResumable) {
+      res.set_content(kIdentifiedStream, http::kEventStream);
     } else {
       res.status = 202;  // a notification
     }
@@ -419,6 +463,73 @@ TEST_F(HttpRecorderTest, UsageErrorsAreStatuses) {
   o.output_path = dir_ + "/no/such/dir/rec.jsonl";
   EXPECT_EQ(RunHttpRecorder(o, &stop_).status().code(), StatusCode::kIoError);
   EXPECT_FALSE(fs::exists(options_.output_path));
+}
+
+// A client that resumes a stream (Last-Event-ID) gets every event the upstream sends, but the
+// recording holds each message once: events whose ids and data the session has seen are not
+// recorded again; an id seen with other data, an event of another session, or of none, and an
+// event without an id of its own are.
+TEST_F(HttpRecorderTest, RecordsAnEventSentAgainOnAResumedStreamOnce) {
+  Start();
+  const httplib::Headers session = {{http::kSessionHeader, kSession}};
+  const Answer call = Send("POST", kResumable, session);
+  EXPECT_EQ(call.body, kIdentifiedStream);
+  httplib::Headers resume = session;
+  resume.emplace("Last-Event-ID", "s7-0");
+  const Answer resumed = Send("GET", "", resume);
+  EXPECT_EQ(resumed.status, 200);
+  EXPECT_EQ(resumed.body, kResumedStream);  // relayed whole
+  const Answer other =
+      Send("GET", "", {{http::kSessionHeader, "other"}, {"Last-Event-ID", "s7-0"}});
+  EXPECT_EQ(other.body, kResumedStream);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(Send("GET", "", {{"Last-Event-ID", "s7-0"}}).body, kResumedStream);  // no session
+  }
+  const Result<int> result = Stop();
+  ASSERT_TRUE(result.ok()) << result.status().message();
+
+  const std::vector<std::string> first_session = {
+      std::string("c2s ") + kResumable,
+      std::string("s2c ") + kProgress,
+      std::string("s2c ") + kResumableResult + " +latency",
+      "s2c {}",
+      std::string("s2c ") + kLog,
+      std::string("s2c ") + kLog2};
+  std::vector<std::string> expected = {"header"};
+  expected.insert(expected.end(), first_session.begin(), first_session.end());
+  for (int stream = 0; stream < 3; ++stream) {  // the other session's, and two without one
+    for (const char* message : {kProgress, kResumableResult, "{}", kLog, kLog2}) {
+      expected.push_back(std::string("s2c ") + message);
+    }
+  }
+  expected.push_back("footer");
+  EXPECT_EQ(Summary(Recording()), expected);
+  const std::string log = ReadFileText(dir_ + "/log");
+  EXPECT_NE(log.find("GET /mcp resumes a stream after event \"s7-0\" (Last-Event-ID)"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("the upstream sent 2 event(s) again"), std::string::npos) << log;
+  EXPECT_EQ(log.find("the upstream sent 5 event(s) again"), std::string::npos) << log;
+}
+
+// The ids remembered are bounded: of a session's 65,537 events, the first is forgotten (and so
+// recorded again when sent again), the others are not.
+TEST_F(HttpRecorderTest, RemembersTheLatestEventIdsOnly) {
+  Start();
+  const httplib::Headers session = {{http::kSessionHeader, kSession}};
+  EXPECT_EQ(Send("POST", kMany, session).status, 200);
+  httplib::Headers resume = session;
+  resume.emplace("Last-Event-ID", "many");
+  EXPECT_EQ(Send("GET", "", resume).status, 200);
+  const Result<int> result = Stop();
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  const std::vector<std::string> lines = Summary(Recording());
+  ASSERT_EQ(lines.size(), 1 + 1 + kManyEvents + 1 + 1u);  // header, request, events, m0, footer
+  EXPECT_EQ(lines[2], "s2c " + Numbered(0));
+  EXPECT_EQ(lines[lines.size() - 3], "s2c " + Numbered(kManyEvents - 1));
+  EXPECT_EQ(lines[lines.size() - 2], "s2c " + Numbered(0));
+  EXPECT_NE(ReadFileText(dir_ + "/log").find("the upstream sent 2 event(s) again"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -108,6 +108,7 @@ void SseReader::Line(std::string_view line, std::vector<SseEvent>* events) {
     pending_.event = value;
   } else if (field == "id" && value.find('\0') == std::string_view::npos) {
     last_id_ = value;
+    pending_.own_id = true;
   }
 }
 

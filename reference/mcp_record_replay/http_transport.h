@@ -26,9 +26,10 @@ inline constexpr char kJson[] = "application/json";
 inline constexpr std::size_t kMaxBodyBytes = std::size_t{64} << 20;
 
 struct SseEvent {
-  std::string event;  // "" when the stream named none (a "message" event)
-  std::string data;   // the data lines joined by "\n"
-  std::string id;     // the last event id the stream set, "" for none
+  std::string event;    // "" when the stream named none (a "message" event)
+  std::string data;     // the data lines joined by "\n"
+  std::string id;       // the last event id the stream set, "" for none
+  bool own_id = false;  // whether the event's own lines set it (else it is an earlier event's)
 };
 
 // One event as a stream writes it: `event:` when `event` is not empty, `id:` when `id` is not

@@ -38,11 +38,27 @@ TEST(SseTest, EventsComeOutWholeWhateverTheReadsAre) {
     EXPECT_EQ(events[0].event, "message");
     EXPECT_EQ(events[0].data, R"({"jsonrpc":"2.0"})");
     EXPECT_EQ(events[0].id, "1");
+    EXPECT_TRUE(events[0].own_id);
     EXPECT_EQ(events[1].data, "first\nsecond");
     EXPECT_EQ(events[1].event, "");
     EXPECT_EQ(events[1].id, "1");
+    EXPECT_FALSE(events[1].own_id);
     EXPECT_EQ(events[2].data, "last");
   }
+}
+
+// An id set by lines that dispatch no event (no data) is the next event's, but not its own: the
+// recorder tells an event the upstream sent again by the ids events carry themselves.
+TEST(SseTest, AnEventKnowsWhetherItsIdIsItsOwn) {
+  const std::vector<SseEvent> events =
+      ReadInPieces("id: 5\n\ndata: a\n\nid: 6\ndata: b\n\nid\ndata: c\n\n", 3);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].id, "5");
+  EXPECT_FALSE(events[0].own_id);
+  EXPECT_EQ(events[1].id, "6");
+  EXPECT_TRUE(events[1].own_id);
+  EXPECT_EQ(events[2].id, "");  // an empty id resets the stream's
+  EXPECT_TRUE(events[2].own_id);
 }
 
 TEST(SseTest, AnEventPastTheLimitIsAnError) {

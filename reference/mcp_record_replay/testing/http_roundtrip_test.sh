@@ -7,7 +7,8 @@
 # (roots, sampling, progress: the server's requests and notifications travel on event streams),
 # which then replays identically over Streamable HTTP (in order and reversed) and on stdio; and
 # the legacy HTTP+SSE transport recorded alike, its recording also replayed with the server's
-# roots request moved before the long-running call.
+# roots request moved before the long-running call. A client that resumes a stream, to which
+# server-everything sends answers again, leaves a recording that holds each message once.
 # Every wait is bounded, and every process started is ended on exit.
 # usage: http_roundtrip_test.sh ARCS REPO
 set -uo pipefail
@@ -37,13 +38,12 @@ direct() {  # direct OUT [CLIENT FLAGS]
   timeout 120 node "$client" --url "$upstream" --out "$1" "${@:2}"
 }
 
-# recorded NAME OUT [CLIENT FLAGS]: the client through `arcs mcp record` into $work/NAME.jsonl,
-# which then gets SIGTERM; fails unless both end well and in time. The client talks Streamable
-# HTTP to the proxy, or what $transport says (--sse-url: the legacy transport).
-transport=--url
-recorded() {
-  local name=$1 out=$2
-  shift 2
+# proxied NAME COMMAND...: COMMAND (each "{url}" in it the proxy's URL) through `arcs mcp record`
+# into $work/NAME.jsonl (its log $work/NAME.log), which then gets SIGTERM; fails unless both end
+# well and in time.
+proxied() {
+  local name=$1
+  shift
   "$arcs" mcp record --upstream-http "$upstream" --http 127.0.0.1:0 -o "$work/$name.jsonl" \
     --name "$name" 2>"$work/$name.log" &
   local pid=$!
@@ -53,10 +53,19 @@ recorded() {
     cat "$work/$name.log"
     return 1
   }
-  timeout 120 node "$client" "$transport" "$url" --out "$out" "$@" || return 1
+  timeout 120 "${@//\{url\}/$url}" || return 1
   kill -TERM "$pid"
   wait_until 10 ended "$pid" || return 1
   wait "$pid"
+}
+
+# recorded NAME OUT [CLIENT FLAGS]: the client, proxied into $work/NAME.jsonl. It talks Streamable
+# HTTP to the proxy, or what $transport says (--sse-url: the legacy transport).
+transport=--url
+recorded() {
+  local name=$1 out=$2
+  shift 2
+  proxied "$name" node "$client" "$transport" {url} --out "$out" "$@"
 }
 
 ended() {  # ended PID: it has exited (a zombie still answers kill -0)
@@ -91,6 +100,16 @@ check "the rich recording holds what the server said and asked on its event stre
            grep -q '\"method\":\"notifications/progress\"' '$work/rich.jsonl' &&
            grep -q '\"method\":\"notifications/message\"' '$work/rich.jsonl' &&
            tail -n 1 '$work/rich.jsonl' | grep -q '\"type\":\"footer\"'"
+# A client that resumes a stream after initialize's answer (resume_client.mjs): server-everything
+# sends it prompts/list's answer again, which the recording must hold once (MRR-E53, "Sent again").
+check "a stream resumed with Last-Event-ID through arcs mcp record, answers sent again" \
+  proxied resume node "$repo/reference/mcp_record_replay/testing/resume_client.mjs" {url}
+check "... the recording is valid, with no finding" valid "$work/resume.jsonl"
+check "... it holds prompts/list's answer once" \
+  bash -c "test \$(grep -c '\"prompts\":\\[' '$work/resume.jsonl') -eq 1"
+check "... its log notes the resumption and the events not recorded again" \
+  bash -c "grep -q 'resumes a stream after event' '$work/resume.log' &&
+           grep -q 'the upstream sent [1-9][0-9]* event(s) again' '$work/resume.log'"
 # replayed NAME OUT REPLAY_ARGS -- CLIENT FLAGS: the client against `arcs mcp replay --http` of
 # $work/NAME.jsonl, which SIGTERM then ends (exit 0).
 replayed() {
