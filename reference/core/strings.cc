@@ -130,37 +130,37 @@ std::size_t JsonPlainPrefix(std::string_view text) {
   return JsonPlainPrefixSse2(text);
 }
 
-namespace {
-
-// The length of the well-formed UTF-8 sequence that starts at text[i] (Unicode §3.9 table 3-7),
-// or 0 when none does.
-std::size_t WellFormedLength(std::string_view text, std::size_t i) {
+Utf8Sequence DecodeUtf8(std::string_view text, std::size_t i) {
   const auto lead = static_cast<unsigned char>(text[i]);
-  if (lead < 0x80) return 1;
+  if (lead < 0x80) return {1, lead, true};
   std::size_t length;
+  char32_t value;
   unsigned char low = 0x80, high = 0xBF;  // the second byte's range
   if (InRange(lead, 0xC2, 0xDF)) {
     length = 2;
+    value = lead & 0x1F;
   } else if (InRange(lead, 0xE0, 0xEF)) {
     length = 3;
+    value = lead & 0x0F;
     if (lead == 0xE0) low = 0xA0;   // overlong
     if (lead == 0xED) high = 0x9F;  // surrogates
   } else if (InRange(lead, 0xF0, 0xF4)) {
     length = 4;
+    value = lead & 0x07;
     if (lead == 0xF0) low = 0x90;   // overlong
     if (lead == 0xF4) high = 0x8F;  // past U+10FFFF
   } else {
-    return 0;  // a continuation byte, C0, C1 or F5..FF
+    return {1, 0, false};  // a continuation byte, C0, C1 or F5..FF
   }
-  if (i + length > text.size()) return 0;
-  if (!InRange(static_cast<unsigned char>(text[i + 1]), low, high)) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (!InRange(static_cast<unsigned char>(text[i + k]), 0x80, 0xBF)) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if (i + k >= text.size() || !InRange(static_cast<unsigned char>(text[i + k]),
+                                         k == 1 ? low : 0x80, k == 1 ? high : 0xBF)) {
+      return {k, 0, false};
+    }
+    value = (value << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
   }
-  return length;
+  return {length, value, true};
 }
-
-}  // namespace
 
 // simdjson's validator (SIMD, the instruction set chosen at run time) decides as Unicode's table
 // 3-7 does; strings_test holds it to ReplaceIllFormedUtf8's byte-by-byte reading.
@@ -176,13 +176,12 @@ std::string ReplaceIllFormedUtf8(std::string_view text) {
     out.append(text.substr(i, plain));
     i += plain;
     if (i == text.size()) break;
-    const std::size_t length = WellFormedLength(text, i);
-    if (length == 0) {
+    if (const Utf8Sequence sequence = DecodeUtf8(text, i); !sequence.well_formed) {
       out += "\xEF\xBF\xBD";
       ++i;
     } else {
-      out.append(text.substr(i, length));
-      i += length;
+      out.append(text.substr(i, sequence.length));
+      i += sequence.length;
     }
   }
   return out;
@@ -205,16 +204,6 @@ bool IsHiddenControl(char32_t c) {
   return (c >= 0x80 && c <= 0x9F) || c == 0x061C || (c >= 0x200B && c <= 0x200F) ||
          (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
          (c >= 0x2066 && c <= 0x2069) || c == 0xFEFF;
-}
-
-// The code point of the well-formed sequence text.substr(i, length).
-char32_t Decode(std::string_view text, std::size_t i, std::size_t length) {
-  constexpr unsigned char kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
-  char32_t c = static_cast<unsigned char>(text[i]) & kLeadMask[length];
-  for (std::size_t k = 1; k < length; ++k) {
-    c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-  }
-  return c;
 }
 
 void AppendHex(std::string& out, std::uint32_t value, int digits) {
@@ -249,18 +238,18 @@ std::string Escaped(std::string_view text, Style style) {
       ++i;
     } else if (u < 0x80) {
       out += text[i++];
-    } else if (const std::size_t length = WellFormedLength(text, i); length == 0) {
+    } else if (const Utf8Sequence sequence = DecodeUtf8(text, i); !sequence.well_formed) {
       out += "\\x";
       AppendHex(out, u, 2);
       ++i;
     } else {
-      if (const char32_t c = Decode(text, i, length); IsHiddenControl(c)) {
+      if (IsHiddenControl(sequence.code_point)) {
         out += "\\u";
-        AppendHex(out, c, 4);
+        AppendHex(out, sequence.code_point, 4);
       } else {
-        out.append(text.substr(i, length));
+        out.append(text.substr(i, sequence.length));
       }
-      i += length;
+      i += sequence.length;
     }
   }
   return out;

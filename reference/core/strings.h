@@ -75,6 +75,17 @@ std::string Quoted(std::string_view text, std::size_t max_bytes = 80);
 // nothing past U+10FFFF, no truncated sequence), checked with SIMD instructions.
 bool IsValidUtf8(std::string_view text);
 
+// The UTF-8 sequence that starts at text[i] (i < text.size()), read by Unicode §3.9 table 3-7:
+// well formed, its `length` bytes (1 to 4) encode `code_point`; ill formed (an overlong form, a
+// surrogate, past U+10FFFF, cut short, or a byte that begins no sequence), `length` is that of its
+// maximal subpart, at least 1.
+struct Utf8Sequence {
+  std::size_t length = 0;
+  char32_t code_point = 0;
+  bool well_formed = false;
+};
+Utf8Sequence DecodeUtf8(std::string_view text, std::size_t i);
+
 // Writes code_point (at most U+10FFFF, not a surrogate: the caller has decided it is a scalar
 // value) in UTF-8 at `out`, 1 to 4 bytes; returns where they end.
 inline char* EncodeUtf8(std::uint32_t code_point, char* out) {

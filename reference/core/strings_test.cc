@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "reference/core/xoshiro.h"
 
@@ -198,6 +200,41 @@ TEST(Strings, EncodeUtf8WritesEveryScalarValueWellFormed) {
                                                       : 4;
     ASSERT_EQ(text.size(), length) << code_point;
     ASSERT_TRUE(IsValidUtf8(text)) << code_point;
+  }
+}
+
+// DecodeUtf8 reads back every scalar value EncodeUtf8 writes, whole.
+TEST(Strings, DecodeUtf8ReadsEveryScalarValue) {
+  for (std::uint32_t code_point = 0; code_point <= 0x10FFFF; ++code_point) {
+    if (code_point == 0xD800) code_point = 0xE000;
+    char bytes[4];
+    const std::string_view text(bytes, EncodeUtf8(code_point, bytes));
+    const Utf8Sequence sequence = DecodeUtf8(text, 0);
+    ASSERT_TRUE(sequence.well_formed) << code_point;
+    ASSERT_EQ(sequence.code_point, code_point);
+    ASSERT_EQ(sequence.length, text.size()) << code_point;
+  }
+}
+
+// Ill-formed sequences are cut at their maximal subparts: the example of the Unicode Standard
+// (chapter 3, "U+FFFD Substitution of Maximal Subparts", table 3-8), whose bytes
+// 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64 read as a, three subparts, b, one, c, two and d; and the
+// forms table 3-7 rules out.
+TEST(Strings, DecodeUtf8CutsIllFormedTextAtMaximalSubparts) {
+  const std::string_view text = "\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64";
+  std::vector<std::string> read;
+  for (std::size_t i = 0; i < text.size();) {
+    const Utf8Sequence sequence = DecodeUtf8(text, i);
+    read.push_back(sequence.well_formed ? std::string(1, static_cast<char>(sequence.code_point))
+                                        : std::to_string(sequence.length));
+    i += sequence.length;
+  }
+  EXPECT_EQ(read, (std::vector<std::string>{"a", "3", "2", "1", "b", "1", "c", "1", "1", "d"}));
+  for (const std::string_view ill :
+       {"\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xF5\x80", "\xE2\x82"}) {
+    const Utf8Sequence sequence = DecodeUtf8(ill, 0);
+    EXPECT_FALSE(sequence.well_formed) << testing::PrintToString(ill);
+    EXPECT_EQ(sequence.length, ill == "\xE2\x82" ? 2u : 1u) << testing::PrintToString(ill);
   }
 }
 

@@ -12,60 +12,14 @@ constexpr char32_t kInvalid = 0xFFFFFFFF;
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 constexpr std::string_view kWordJoiner = "\xE2\x81\xA0";   // U+2060: invisible, no break
 
-bool InRange(unsigned char byte, unsigned char low, unsigned char high) {
-  return byte >= low && byte <= high;
-}
-
-// Decodes the character at text[i]. Returns its length and sets *cp; for ill-formed input returns
-// the length of the maximal subpart (at least 1) and sets *cp to kInvalid.
-std::size_t DecodeOne(std::string_view text, std::size_t i, char32_t* cp) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  if (lead < 0x80) {
-    *cp = lead;
-    return 1;
-  }
-  std::size_t length = 0;
-  unsigned char second_low = 0x80, second_high = 0xBF;
-  char32_t value = 0;
-  if (InRange(lead, 0xC2, 0xDF)) {
-    length = 2;
-    value = lead & 0x1F;
-  } else if (InRange(lead, 0xE0, 0xEF)) {
-    length = 3;
-    value = lead & 0x0F;
-    if (lead == 0xE0) second_low = 0xA0;   // overlong
-    if (lead == 0xED) second_high = 0x9F;  // surrogates
-  } else if (InRange(lead, 0xF0, 0xF4)) {
-    length = 4;
-    value = lead & 0x07;
-    if (lead == 0xF0) second_low = 0x90;   // overlong
-    if (lead == 0xF4) second_high = 0x8F;  // past U+10FFFF
-  } else {
-    *cp = kInvalid;  // a stray continuation byte, C0, C1 or F5..FF
-    return 1;
-  }
-  for (std::size_t k = 1; k < length; ++k) {
-    const bool ok =
-        i + k < text.size() && InRange(static_cast<unsigned char>(text[i + k]),
-                                       k == 1 ? second_low : 0x80, k == 1 ? second_high : 0xBF);
-    if (!ok) {
-      *cp = kInvalid;
-      return k;
-    }
-    value = (value << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-  }
-  *cp = value;
-  return length;
-}
-
-// Calls fn(code point, its bytes) for each character; ill-formed subparts come as kInvalid.
+// Calls fn(code point, its bytes) for each character; ill-formed subparts (maximal, as Unicode
+// recommends replacing them) come as kInvalid.
 template <typename Fn>
 void ForEachCharacter(std::string_view text, Fn fn) {
   for (std::size_t i = 0; i < text.size();) {
-    char32_t cp;
-    const std::size_t length = DecodeOne(text, i, &cp);
-    fn(cp, text.substr(i, length));
-    i += length;
+    const Utf8Sequence sequence = DecodeUtf8(text, i);
+    fn(sequence.well_formed ? sequence.code_point : kInvalid, text.substr(i, sequence.length));
+    i += sequence.length;
   }
 }
 
