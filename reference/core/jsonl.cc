@@ -83,7 +83,7 @@ std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
   constexpr std::size_t kChunk = 1 << 20;
   std::string out;
-  std::optional<PagesFaultedAhead> faulted_ahead;  // see ReadFile
+  std::optional<PagesFaultedAhead> faulted_ahead;  // as ReadExpecting (io.cc) has it
   if (std::optional<std::uint64_t> hint = source->SizeHint()) {
     // Room for the last, empty read too: growing then would double the buffer.
     out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
