@@ -166,9 +166,11 @@ PYTHON
 # 7. A reader that takes NaN and Infinity for numbers: RFC 8259 §6 settles it, so the reference's
 # error rests on no errata reading and the disagreement is a finding, never open. Measured with
 # the vectors of issue #23: in 20,000 runs seeds 1-10 all find it, first at runs 46 to 12,482
-# (seed 1: 12,482), none open. New seeds (vectors) change where a seed finds it.
+# (seed 1: 12,482), none open. New seeds (vectors) change where a seed finds it: measured again on
+# 2026-11-29, seeds 2-9 find it within 3,000 runs (seed 4 first at run 46, seed 5 at 2,777), seed
+# 10 not. Seed 4's 2,000 runs leave it a wide margin and take a tenth of seed 1's 20,000.
 expect_status 1 "the NaN bug" "$arcs" fuzz --impl "/usr/bin/python3 $src/runner/fuzz/testing/nan_bug.py $arcs" \
-  --format spool --operation validate --runs 20000 --seed 1 --max-input-bytes 65536 \
+  --format spool --operation validate --runs 2000 --seed 4 --max-input-bytes 65536 \
   --summary "$tmp/nan.json"
 /usr/bin/python3 - "$tmp/nan.json" <<'PYTHON' || fail "the NaN bug was not found as it should be"
 import base64, json, re, sys
