@@ -31,7 +31,7 @@ try {
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'resume', version: '1' } },
   });
   headers['Mcp-Session-Id'] = initialize.headers.get('mcp-session-id');
-  const id = /^id: *(.+)$/m.exec(await initialize.text())?.[1];
+  const id = /^id: ?([^\r\n]+)/m.exec(await initialize.text())?.[1];  // \r\n, \r or \n
   if (!headers['Mcp-Session-Id'] || !id) throw new Error('initialize: no session id or event id');
   await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
   await (await post({ jsonrpc: '2.0', id: 2, method: 'prompts/list' })).text();
