@@ -40,12 +40,18 @@ TEST(HugePagesTest, AdvisedMemoryHoldsWhatIsWritten) {
   EXPECT_EQ(text.substr(text.size() - 5), "xtail");
 }
 
-// A fresh anonymous mapping of `size` bytes, unmapped on destruction.
+// A fresh anonymous mapping of `size` bytes in 4 KiB pages, unmapped on destruction. (A huge
+// page faulted in for the upper half could reach into the lower one where the kernel gives every
+// mapping huge pages, "always" mode.)
 class Mapping {
  public:
   explicit Mapping(std::size_t size)
       : size_(size),
-        data_(::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) {}
+        data_(::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) {
+#if defined(MADV_NOHUGEPAGE)
+    if (ok()) (void)::madvise(data_, size_, MADV_NOHUGEPAGE);
+#endif
+  }
   ~Mapping() {
     if (ok()) ::munmap(data_, size_);
   }
