@@ -2,10 +2,12 @@
 // the same process (issue #11 part 5):
 //
 //   arcs_session_data_benchmark [--bytes 100M] [--runs 5] [--seed 1] [--no-targets]
+//                               [--write-session FILE]
 //
 // Generates a session of about --bytes (deterministic: exchanges of a user message and agent
 // messages with text, thinking, fenced code, tool uses with input, output and pathHints), valid
-// under both statements, then times alternately, --runs times each:
+// under both statements (--write-session FILE also writes it there, for timing the `arcs`
+// command on the same bytes), then times alternately, --runs times each:
 //   baseline  rapidjson::Reader (kParseDefaultFlags, rapidjson::BaseReaderHandler<>) over the
 //             whole buffer through a MemoryStream;
 //   validate  Reading::Read of the buffer (a copy made before the clock starts, with the spare
@@ -30,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/core/io.h"
 #include "reference/core/testing/generated_text.h"
 #include "reference/core/testing/json_baselines.h"
 #include "reference/session_data/session_data.h"
@@ -120,6 +123,7 @@ double Seconds(const std::chrono::steady_clock::time_point& start) {
 int main(int argc, char** argv) {
   std::uint64_t bytes = 100 << 20, runs = 5, seed = 1;
   bool targets = true;
+  std::string write_session;  // where the generated session is also written; "" for nowhere
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -131,14 +135,22 @@ int main(int argc, char** argv) {
       ++i;
     } else if (a == "--no-targets") {
       targets = false;
+    } else if (a == "--write-session" && has_value) {
+      write_session = argv[++i];
     } else {
       std::fprintf(stderr,
                    "usage: arcs_session_data_benchmark [--bytes 100M] [--runs 5] "
-                   "[--seed 1] [--no-targets]\n");
+                   "[--seed 1] [--no-targets] [--write-session FILE]\n");
       return 2;
     }
   }
   const std::string file = Generate(bytes, seed);
+  if (!write_session.empty()) {
+    if (const arcs::Status written = arcs::WriteFile(write_session, file); !written.ok()) {
+      std::fprintf(stderr, "arcs_session_data_benchmark: %s\n", written.message().c_str());
+      return 2;
+    }
+  }
   const arcs::session_data::Limits limits;
   {
     const auto reading = arcs::session_data::Reading::Read(file, limits);
