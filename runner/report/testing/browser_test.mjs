@@ -82,9 +82,9 @@ const visibleRows = (page) => page.$$eval('#matrix tbody tr:not([hidden])',
 const visibleFailures = (page) => page.$$eval('#failure-list > details:not([hidden])',
   (entries) => entries.map((e) => e.id));
 
-// Sets every filter (those not given to their default) the way a person would.
-// Only those that change are touched, as a person would: each selectOption is several round trips
-// to the browser, and setting every filter for each expectation took most of this test's time.
+// Sets every filter (those not given to their default) the way a person would, touching only
+// those that change: each selectOption is several round trips to the browser, and setting every
+// filter for each expectation took most of this test's time.
 async function setFilters(page, filters) {
   const names = ['outcome', 'impl', 'format', 'operation', 'level', 'ground', 'q'];
   const current = await page.evaluate(
