@@ -328,6 +328,15 @@ struct Batch {
   std::vector<EventFacts> facts;
 
   bool full() const { return bytes.size() >= kBytes || lines.size() >= kLines; }
+  // Empty, with its capacity kept: a batch is used again rather than its memory faulted in anew.
+  // Not a long line's, though: each batch would then hold one, and memory grow with the workers.
+  void Clear() {
+    if (bytes.capacity() > 2 * kBytes) std::string().swap(bytes);
+    bytes.clear();
+    lines.clear();
+    starts.clear();
+    facts.clear();
+  }
   void Add(const jsonl::Line& line) {
     starts.push_back(bytes.size());
     bytes.append(line.text);
@@ -390,13 +399,26 @@ class BatchQueue {
     return batch;
   }
 
+  // A checked batch, for ReadBatch to fill again.
+  void Recycle(std::unique_ptr<Batch> batch) {
+    batch->Clear();
+    std::lock_guard lock(mutex_);
+    spare_.push_back(std::move(batch));
+  }
+
   // Why reading stopped before the end (I/O, max_events), once every batch is taken.
   const Status& status() const { return status_; }
 
  private:
   // The next lines, with the lock held; the end of input or a Status ends reading.
   std::unique_ptr<Batch> ReadBatch() {
-    auto batch = std::make_unique<Batch>();
+    std::unique_ptr<Batch> batch;
+    if (spare_.empty()) {
+      batch = std::make_unique<Batch>();
+    } else {
+      batch = std::move(spare_.back());
+      spare_.pop_back();
+    }
     jsonl::Line line;
     while (!batch->full()) {
       Result<bool> more = NextEventLine(&lines_, limits_, events_, &line);
@@ -422,6 +444,7 @@ class BatchQueue {
   bool reading_done_ = false;
   Status status_;
   std::map<std::uint64_t, std::unique_ptr<Batch>> done_;
+  std::vector<std::unique_ptr<Batch>> spare_;  // checked, to be filled again
 };
 
 }  // namespace
@@ -439,11 +462,12 @@ Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits, uns
     WorkerPool workers(threads);  // its destructor waits for the workers, which end with the input
     for (unsigned k = 0; k < threads; ++k) workers.Submit([&queue] { queue.Work(); });
     for (std::uint64_t sequence = 0;; ++sequence) {
-      const std::unique_ptr<Batch> batch = queue.Take(sequence);
+      std::unique_ptr<Batch> batch = queue.Take(sequence);
       if (!batch) break;
       for (const EventFacts& facts : batch->facts) {
         chain.state_->Check(chain.state_->verdict.events++, facts);
       }
+      queue.Recycle(std::move(batch));
     }
   }
   if (!queue.status().ok()) return queue.status();

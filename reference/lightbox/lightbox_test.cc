@@ -173,6 +173,39 @@ TEST(LightboxVerify, InParallelGivesTheOneThreadVerdict) {
   }
 }
 
+// Workers fill their batches again once checked; a batch that held a line of megabytes gives its
+// memory back first. The lines after one must still read as they are.
+TEST(LightboxVerify, InParallelReadsLongLinesAmongShortOnes) {
+  std::string input;
+  for (int i = 0; i < 12000; ++i) {
+    std::string event = Event(i);
+    if (i % 2500 == 7) {
+      event.insert(event.find(R"("output":{})") + 10,
+                   R"("text":")" + std::string(3 << 20, 'x') + '"');
+    }
+    input += event + "\n";
+  }
+  jsonl::MemorySource source(input);
+  std::string chain;
+  ASSERT_TRUE(WriteChain(&source, {}, &chain).ok());
+  std::vector<std::string> lines = Lines(chain);
+  for (const std::size_t changed : {std::size_t{0}, std::size_t{7}, std::size_t{11000}}) {
+    if (changed > 0)
+      lines[changed].replace(lines[changed].find(R"("tool":"t")"), 10, R"("tool":"u")");
+    const std::string text = Join(lines);
+    const ChainVerdict one = Verified(text);
+    EXPECT_EQ(one.intact(), changed == 0);
+    for (const unsigned threads : {2u, 3u}) {
+      jsonl::MemorySource many_source(text);
+      Result<ChainVerdict> many = Verify(&many_source, {}, threads);
+      ASSERT_TRUE(many.ok()) << many.status().message();
+      EXPECT_EQ(many->events, 12000u);
+      EXPECT_EQ(many->first_broken, one.first_broken) << threads;
+      EXPECT_EQ(many->reason, one.reason) << threads;
+    }
+  }
+}
+
 TEST(LightboxVerify, InParallelStopsAtTheLimitsTheOneThreadVerifyStopsAt) {
   const std::string text = Chain(5000);
   Limits limits;
