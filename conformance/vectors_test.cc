@@ -4,7 +4,6 @@
 #include "conformance/vectors.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +12,7 @@
 
 #include "conformance/registry.h"
 #include "reference/core/io.h"
+#include "reference/core/testing/scratch_dir.h"
 
 namespace arcs::conformance {
 namespace {
@@ -20,14 +20,9 @@ namespace {
 // This process's own folder for the files a test writes: ctest runs each test in a process of its
 // own, two at a time, and a shared /tmp/manifest.json was overwritten by the other test now and
 // then.
-std::string Dir() {
-  static const std::string dir = [] {
-    const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) /
-                                       ("arcs-vectors-test-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(path);
-    return path.string();
-  }();
-  return dir;
+const std::string& Dir() {
+  static const testing::ScratchDir dir("arcs-vectors-test");
+  return dir.path();
 }
 
 class ManifestTest : public ::testing::Test {

@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "reference/core/huge_pages.h"
+#include "reference/core/testing/scratch_dir.h"
 
 namespace arcs {
 namespace {
 
 TEST(Io, WriteFileReplacesAFileWholeAndLeavesNothingBeside) {
-  const std::string dir = ::testing::TempDir() + "/io-test";
-  ::mkdir(dir.c_str(), 0755);
+  const testing::ScratchDir scratch("io-test");
+  const std::string& dir = scratch.path();
   const std::string path = dir + "/report.json";
   ASSERT_TRUE(WriteFile(path, "first").ok());
   ASSERT_TRUE(WriteFile(path, "second").ok());
@@ -36,8 +37,8 @@ TEST(Io, WriteFileReplacesAFileWholeAndLeavesNothingBeside) {
 // A symbolic link planted where the temporary file could be expected (the old "PATH.tmp.PID",
 // and other guesses) is neither followed nor replaced: the file it points to keeps its content.
 TEST(Io, WriteFileFollowsNoLinkPlantedBeside) {
-  const std::string dir = ::testing::TempDir() + "/io-test-planted";
-  ::mkdir(dir.c_str(), 0755);
+  const testing::ScratchDir scratch("io-test-planted");
+  const std::string& dir = scratch.path();
   const std::string victim = dir + "/victim";
   ASSERT_TRUE(WriteFile(victim, "precious").ok());
   const std::string path = dir + "/report.json";
@@ -60,7 +61,8 @@ TEST(Io, WriteFileFollowsNoLinkPlantedBeside) {
 
 // A failed write names the file asked for, never the temporary file beside it.
 TEST(Io, WriteFileFailuresNameTheTarget) {
-  const std::string path = ::testing::TempDir() + "/io-test-missing/report.json";
+  const testing::ScratchDir scratch("io-test-missing");
+  const std::string path = scratch.File("missing/report.json");
   EXPECT_EQ(WriteFile(path, "x").message(), path + ": No such file or directory");
   EXPECT_EQ(WriteFile("/dev/full", "x").message(), "/dev/full: No space left on device");
 }
@@ -68,8 +70,8 @@ TEST(Io, WriteFileFailuresNameTheTarget) {
 // A FIFO that nobody writes would block an open or a read for good: it is refused at once. (In a
 // child with an alarm, so that a regression fails the test instead of hanging it.)
 TEST(Io, ReadFileRefusesAFifo) {
-  const std::string fifo = ::testing::TempDir() + "/io-test-fifo";
-  ::unlink(fifo.c_str());
+  const testing::ScratchDir scratch("io-test-fifo");
+  const std::string fifo = scratch.File("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EXIT(
       {
@@ -78,16 +80,15 @@ TEST(Io, ReadFileRefusesAFifo) {
         std::fprintf(stderr, "%s", read.ok() ? "read" : read.status().message().c_str());
         std::exit(read.ok() ? 1 : 0);
       },
-      ::testing::ExitedWithCode(0), "io-test-fifo: is a FIFO, not a regular file; not read");
+      ::testing::ExitedWithCode(0), "fifo: is a FIFO, not a regular file; not read");
   const Result<int> fd = OpenToRead(fifo);
   ASSERT_FALSE(fd.ok());
   EXPECT_EQ(fd.status().code(), StatusCode::kIoError);
-  ::unlink(fifo.c_str());
 }
 
 TEST(Io, FailuresNameThePathAndKeepThePreviousContent) {
-  const std::string dir = ::testing::TempDir() + "/io-test-2";
-  ::mkdir(dir.c_str(), 0755);
+  const testing::ScratchDir scratch("io-test-2");
+  const std::string& dir = scratch.path();
   EXPECT_EQ(WriteFile(dir, "x").message(), dir + ": is a directory");
   EXPECT_FALSE(CheckWritable(dir).ok());
   EXPECT_FALSE(CheckWritable(dir + "/missing/report.json").ok());
@@ -112,7 +113,8 @@ TEST(Io, ReadFileStopsAtItsBound) {
   ASSERT_FALSE(zeros.ok());
   EXPECT_EQ(zeros.status().code(), StatusCode::kLimitExceeded);
   EXPECT_EQ(zeros.status().message(), "/dev/zero: larger than 1048576 bytes, the most read");
-  const std::string path = ::testing::TempDir() + "/io-test-bound";
+  const testing::ScratchDir scratch("io-test-bound");
+  const std::string path = scratch.File("five");
   ASSERT_TRUE(WriteFile(path, "12345").ok());
   EXPECT_EQ(*ReadFile(path, 5), "12345");
   EXPECT_FALSE(ReadFile(path, 4).ok());
@@ -128,7 +130,8 @@ TEST(Io, ReadFileOfALargeFileHoldsEveryByte) {
     state = state * 1664525 + 1013904223;
     c = static_cast<char>(state >> 24);
   }
-  const std::string path = ::testing::TempDir() + "/io-test-large";
+  const testing::ScratchDir scratch("io-test-large");
+  const std::string path = scratch.File("large");
   ASSERT_TRUE(WriteFile(path, bytes).ok());
   Result<std::string> read = ReadFile(path);
   ASSERT_TRUE(read.ok()) << read.status().message();
@@ -136,12 +139,11 @@ TEST(Io, ReadFileOfALargeFileHoldsEveryByte) {
   Result<std::string> bounded = ReadFile(path, bytes.size() - 1);
   ASSERT_FALSE(bounded.ok());
   EXPECT_EQ(bounded.status().code(), StatusCode::kLimitExceeded);
-  std::remove(path.c_str());
 }
 
 TEST(Io, ReadFileSaysADirectoryIsOne) {
-  const std::string dir = ::testing::TempDir() + "/io-test-3";
-  ::mkdir(dir.c_str(), 0755);
+  const testing::ScratchDir scratch("io-test-3");
+  const std::string& dir = scratch.path();
   Result<std::string> read = ReadFile(dir);
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.status().code(), StatusCode::kIoError);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "reference/core/testing/scratch_dir.h"
 #include "runner/report/escape.h"
 #include "runner/report/render.h"
 #include "runner/report/sample.h"
@@ -60,8 +61,8 @@ TEST(ReportBadges, LongNamesMakeShortDistinctFileNamesThatCanBeWritten) {
   const std::vector<Badge> badges = RenderBadges(r);
   EXPECT_LE(badges[0].file_name.size(), 2 * kMaxSlugBytes + 5);
   EXPECT_NE(badges[0].file_name.substr(0, 64), badges[1].file_name.substr(0, 64));
-  const std::string dir = ::testing::TempDir() + "/long-badges";
-  ASSERT_TRUE(WriteBadges(r, dir).ok());
+  const arcs::testing::ScratchDir dir("long-badges");
+  ASSERT_TRUE(WriteBadges(r, dir.path()).ok());
 }
 
 }  // namespace
