@@ -10,7 +10,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <optional>
+#include <memory>
+#include <vector>
 
 #include "reference/core/huge_pages.h"
 
@@ -67,6 +68,51 @@ std::string Directory(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+Status TooLarge(const std::string& name, std::size_t max_bytes) {
+  return Status(StatusCode::kLimitExceeded,
+                name + ": larger than " + std::to_string(max_bytes) + " bytes, the most read");
+}
+
+// Reads the rest of `fd`, whose size nothing tells (a pipe, a device), into blocks that double in
+// size, then joins them once: growing one string copied all that was read at each doubling and
+// held both copies meanwhile (`arcs report /dev/zero` took 5.4 s and 2.1 GB to stop at its 1.1 GB
+// bound). No block reaches past the bound, and each is freed as soon as it is joined.
+Result<std::string> ReadUnknownSize(int fd, const std::string& name, std::size_t max_bytes) {
+  struct Block {
+    std::unique_ptr<char[]> bytes;
+    std::size_t size = 0;
+    std::size_t capacity = 0;
+  };
+  constexpr std::size_t kFirstBlock = 64 * 1024;
+  constexpr std::size_t kLargestBlock = 64 * 1024 * 1024;
+  std::vector<Block> blocks;
+  std::size_t total = 0;
+  for (;;) {
+    if (blocks.empty() || blocks.back().size == blocks.back().capacity) {
+      const std::size_t doubled =
+          blocks.empty() ? kFirstBlock : std::min(2 * blocks.back().capacity, kLargestBlock);
+      const std::size_t room = max_bytes - total;  // and one byte more, to see it is over
+      const std::size_t capacity = room < doubled ? room + 1 : doubled;
+      blocks.push_back({std::make_unique_for_overwrite<char[]>(capacity), 0, capacity});
+    }
+    Block& block = blocks.back();
+    const ssize_t n = ::read(fd, block.bytes.get() + block.size, block.capacity - block.size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Failed(name, errno);
+    if (n == 0) break;
+    if (total + static_cast<std::size_t>(n) > max_bytes) return TooLarge(name, max_bytes);
+    total += static_cast<std::size_t>(n);
+    block.size += static_cast<std::size_t>(n);
+  }
+  std::string bytes;
+  bytes.reserve(total + 64);  // room for a parser's padding, as ReadExpecting leaves
+  for (Block& block : blocks) {
+    bytes.append(block.bytes.get(), block.size);
+    block.bytes.reset();
+  }
+  return bytes;
+}
+
 // Reads the rest of `fd` into a string reserved for `expected` bytes (a regular file's size) and
 // a little more, so that a file read whole is held once: growing by doubling would hold it twice
 // at the moment of a copy, and a parser in place appends its padding to the same buffer. The pages
@@ -74,23 +120,18 @@ std::string Directory(const std::string& path) {
 // that took the read from 50-160 ms to 38-84 ms.
 Result<std::string> ReadExpecting(int fd, const std::string& name, std::size_t max_bytes,
                                   std::size_t expected) {
+  if (expected == 0) return ReadUnknownSize(fd, name, max_bytes);
   std::string bytes;
-  std::optional<PagesFaultedAhead> faulted_ahead;
-  if (expected > 0) {
-    bytes.reserve(std::min(expected, max_bytes) + 64);
-    AdviseHugePages(bytes.data(), bytes.capacity());
-    faulted_ahead.emplace(bytes.data(), bytes.capacity());
-  }
+  bytes.reserve(std::min(expected, max_bytes) + 64);
+  AdviseHugePages(bytes.data(), bytes.capacity());
+  const PagesFaultedAhead faulted_ahead(bytes.data(), bytes.capacity());
   char buffer[64 * 1024];
   for (;;) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Failed(name, errno);
     if (n == 0) return bytes;
-    if (bytes.size() + static_cast<std::size_t>(n) > max_bytes) {
-      return Status(StatusCode::kLimitExceeded,
-                    name + ": larger than " + std::to_string(max_bytes) + " bytes, the most read");
-    }
+    if (bytes.size() + static_cast<std::size_t>(n) > max_bytes) return TooLarge(name, max_bytes);
     bytes.append(buffer, static_cast<std::size_t>(n));
   }
 }

@@ -5,10 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include "reference/core/huge_pages.h"
@@ -139,6 +144,57 @@ TEST(Io, ReadFileOfALargeFileHoldsEveryByte) {
   Result<std::string> bounded = ReadFile(path, bytes.size() - 1);
   ASSERT_FALSE(bounded.ok());
   EXPECT_EQ(bounded.status().code(), StatusCode::kLimitExceeded);
+}
+
+// What a pipe gives, read through `ReadAll` with `max_bytes`, while a thread writes `bytes` into
+// it (and stops, its writes failing, if the reader stops first).
+Result<std::string> ReadThroughAPipe(const std::string& bytes, std::size_t max_bytes) {
+  std::signal(SIGPIPE, SIG_IGN);
+  int fds[2];
+  if (::pipe(fds) != 0) return Status(StatusCode::kIoError, "pipe");
+  std::thread writer([&bytes, fd = fds[1]] {
+    std::string_view left = bytes;
+    while (!left.empty()) {
+      const ssize_t n = ::write(fd, left.data(), std::min<std::size_t>(left.size(), 100000));
+      if (n <= 0) break;
+      left.remove_prefix(static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+  });
+  Result<std::string> read = ReadAll(fds[0], "the pipe", max_bytes);
+  ::close(fds[0]);
+  writer.join();
+  return read;
+}
+
+// Bytes of unknown size are read in blocks that double (64 KiB first) and joined at the end: every
+// byte comes back in its place, across block edges, and the bound holds to the byte.
+TEST(Io, ReadAllOfAPipeHoldsEveryByteAndStopsAtItsBound) {
+  std::string bytes(3 * (1 << 20) + 12345, '\0');
+  std::uint32_t state = 7;
+  for (char& c : bytes) {
+    state = state * 1664525 + 1013904223;
+    c = static_cast<char>(state >> 24);
+  }
+  Result<std::string> read = ReadThroughAPipe(bytes, kMaxReadBytes);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_TRUE(*read == bytes);
+  read = ReadThroughAPipe(bytes, bytes.size());
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_TRUE(*read == bytes);
+  read = ReadThroughAPipe(bytes, bytes.size() - 1);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), StatusCode::kLimitExceeded);
+  EXPECT_EQ(read.status().message(),
+            "the pipe: larger than " + std::to_string(bytes.size() - 1) + " bytes, the most read");
+  read = ReadThroughAPipe("abc", std::numeric_limits<std::size_t>::max());  // no bound at all
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(*read, "abc");
+  read = ReadThroughAPipe("", 0);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(*read, "");
+  read = ReadThroughAPipe("x", 0);
+  EXPECT_FALSE(read.ok());
 }
 
 TEST(Io, ReadFileSaysADirectoryIsOne) {
