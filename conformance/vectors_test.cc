@@ -18,7 +18,7 @@ namespace arcs::conformance {
 namespace {
 
 // This process's own folder for the files a test writes: ctest runs each test in a process of its
-// own, two at a time, and a shared /tmp/manifest.json was overwritten by the other test now and
+// own, several at a time, and a shared /tmp/manifest.json was overwritten by another test now and
 // then.
 const std::string& Dir() {
   static const testing::ScratchDir dir("arcs-vectors-test");
