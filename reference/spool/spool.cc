@@ -42,19 +42,26 @@ std::optional<Uuid> UuidMember(const json::Value& entry, std::string_view name) 
   return v && v->is_string() ? ParseLowercaseUuid(v->text()) : std::nullopt;
 }
 
+// Only parents are asked whether they are starts, so only their ids are counted, and a file with
+// no parent_subagent_id has nothing to count: a million entries once cost a million map nodes.
 Status CheckSubagentDepth(const File& file, const Limits& limits) {
-  std::unordered_map<Uuid, int, UuidHash> starts;  // id -> entries with it (-1: not all starts)
   std::vector<SubagentLink> links;
   for (const Entry& entry : file.entries) {
+    if (entry.type() != "subagent_start") continue;
     std::optional<Uuid> id = UuidMember(entry.value(), "id");
-    if (!id) continue;
-    bool is_start = entry.type() == "subagent_start";
-    int& count = starts[*id];
-    count = (count < 0 || (count > 0 && !is_start) || !is_start) ? -1 : count + 1;
     std::optional<Uuid> parent = UuidMember(entry.value(), "parent_subagent_id");
-    if (is_start && parent) {
-      links.push_back({*id, *parent, static_cast<std::uint32_t>(entry.line)});
-    }
+    if (id && parent) links.push_back({*id, *parent, static_cast<std::uint32_t>(entry.line)});
+  }
+  if (links.empty()) return Status::Ok();
+  // Each parent's id -> the entries with that id, all subagent starts (-1: one is not).
+  std::unordered_map<Uuid, int, UuidHash> starts;
+  for (const SubagentLink& link : links) starts.emplace(link.parent, 0);
+  for (const Entry& entry : file.entries) {
+    std::optional<Uuid> id = UuidMember(entry.value(), "id");
+    auto counted = id ? starts.find(*id) : starts.end();
+    if (counted == starts.end()) continue;
+    int& count = counted->second;
+    count = (count < 0 || entry.type() != "subagent_start") ? -1 : count + 1;
   }
   auto is_start = [&](const Uuid& id) {
     auto it = starts.find(id);

@@ -77,5 +77,42 @@ TEST(SpoolRead, LimitsAreEnforced) {
             StatusCode::kLimitExceeded);
 }
 
+std::string Id(int n) {
+  std::string id = "00000000-0000-4000-8000-000000000000";
+  const std::string digits = std::to_string(n);
+  return id.replace(id.size() - digits.size(), digits.size(), digits);
+}
+
+// An entry of `type` with id n, and a parent_subagent_id when parent > 0.
+std::string EntryLine(std::string_view type, int n, int parent = 0) {
+  return R"({"id":")" + Id(n) + R"(","ts":)" + std::to_string(n) + R"(,"type":")" +
+         std::string(type) + '"' +
+         (parent > 0 ? R"(,"parent_subagent_id":")" + Id(parent) + '"' : std::string()) + "}\n";
+}
+
+// Depth runs along parents that are subagent starts, and only those: an id that another entry
+// shares, or two starts share, is no start, and ends the chain.
+TEST(SpoolRead, SubagentDepthCountsStartsOnly) {
+  ReadOptions options;
+  options.limits.max_subagent_depth = 2;
+  const std::string session = std::string(kSession) + "\n";
+  const std::string chain = EntryLine("subagent_start", 1) + EntryLine("subagent_start", 2, 1) +
+                            EntryLine("subagent_start", 3, 2);
+  Result<File> read = ReadBytes(session + chain, options);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), StatusCode::kLimitExceeded);
+  EXPECT_EQ(read.status().message(),
+            "line 4: subagent nesting depth 3 is over max_subagent_depth=2");
+  EXPECT_TRUE(ReadBytes(session + EntryLine("prompt", 1) + chain, options).ok());
+  EXPECT_TRUE(ReadBytes(session + chain + EntryLine("subagent_start", 1), options).ok());
+  options.limits.max_subagent_depth = 3;
+  EXPECT_TRUE(ReadBytes(session + chain, options).ok());
+  const std::string cycle = EntryLine("subagent_start", 1, 2) + EntryLine("subagent_start", 2, 1);
+  read = ReadBytes(session + EntryLine("prompt", 5) + cycle, options);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().message(), "line 3: parent_subagent_id chains form a cycle");
+  EXPECT_TRUE(ReadBytes(session + EntryLine("subagent_start", 1, 9), options).ok());
+}
+
 }  // namespace
 }  // namespace arcs::spool
