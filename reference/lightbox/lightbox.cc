@@ -360,8 +360,9 @@ struct Batch {
 // The shared side of a parallel verification: the one reader, from which each worker takes the
 // next batch (copying lines is a small part of the work, and a batch copied by the worker that
 // hashes it stays in that core's cache), and the finished batches, which the checking thread takes
-// in order. At most 2 batches a worker are read and not yet checked, so memory stays a constant
-// (about 2 MiB a worker) plus the longest line.
+// in order. At most 2 batches a worker are read and not yet checked, and checked ones are filled
+// again, so memory stays a constant (each batch's 1 MiB of lines in at most 2 MiB of room: about
+// 4 MiB a worker) plus the longest line.
 class BatchQueue {
  public:
   BatchQueue(jsonl::ByteSource* events, const Limits& limits, unsigned workers)
