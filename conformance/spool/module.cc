@@ -77,13 +77,13 @@ protocol::Answer RoundtripAnswer(const CaseInput& input) {
   arcs::spool::ReadOptions options;
   options.limits = ToSpoolLimits(input.limits);
   jsonl::MemorySource source(input.Input("file"));
-  Result<arcs::spool::File> file = arcs::spool::Read(&source, options);
+  Result<std::string> written = arcs::spool::Rewrite(&source, options);
   protocol::Answer answer;
-  if (!file.ok()) {
+  if (!written.ok()) {
     answer.verdict = protocol::Verdict::kInvalid;
     return answer;
   }
-  arcs::spool::Write(*file, &answer.outputs["file"]);
+  answer.outputs["file"] = std::move(*written);
   return answer;
 }
 

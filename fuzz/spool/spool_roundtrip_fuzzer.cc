@@ -1,7 +1,8 @@
 // Fuzz target: Spool round trip (reference/spool/spool.h, §7 and §11.2-§11.3: a reader keeps
 // every entry exactly). read -> write -> read -> write, with both policies for invalid lines:
 // what Write() produces from an accepted file must be accepted again, hold entries Equal() to the
-// first read's, and write back to the very same bytes.
+// first read's, and write back to the very same bytes. Rewrite, the same an entry at a time, must
+// give the first write's bytes, or the first read's Status.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -27,9 +28,18 @@ void RoundTrip(std::string_view input, arcs::spool::InvalidLinePolicy policy) {
 
   arcs::jsonl::MemorySource source(input);
   arcs::Result<arcs::spool::File> first = arcs::spool::Read(&source, options);
-  if (!first.ok()) return;
+  arcs::jsonl::MemorySource streamed(input);
+  arcs::Result<std::string> rewritten_whole = arcs::spool::Rewrite(&streamed, options);
+  if (first.ok() != rewritten_whole.ok()) Fail("Rewrite and Read disagree on accepting");
+  if (!first.ok()) {
+    if (rewritten_whole.status().ToString() != first.status().ToString()) {
+      Fail("Rewrite's Status differs:", rewritten_whole.status().ToString());
+    }
+    return;
+  }
   std::string written;
   arcs::spool::Write(*first, &written);
+  if (*rewritten_whole != written) Fail("Rewrite's bytes differ from Write's");
 
   arcs::jsonl::MemorySource again(written);
   arcs::Result<arcs::spool::File> second = arcs::spool::Read(&again, options);

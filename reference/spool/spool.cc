@@ -1,5 +1,6 @@
 #include "reference/spool/spool.h"
 
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -42,26 +43,38 @@ std::optional<Uuid> UuidMember(const json::Value& entry, std::string_view name) 
   return v && v->is_string() ? ParseLowercaseUuid(v->text()) : std::nullopt;
 }
 
+// What the subagent depth check (§6.8.3) needs of the entries, gathered as they are read so that
+// they need not be kept: each start that names a parent, and every entry's id and whether it is a
+// subagent_start (17 bytes an entry).
+struct SubagentFacts {
+  std::vector<SubagentLink> links;
+  std::vector<std::pair<Uuid, bool>> ids;
+
+  void Add(const Entry& entry) {
+    const std::optional<Uuid> id = UuidMember(entry.value(), "id");
+    if (!id) return;
+    const bool is_start = entry.type() == "subagent_start";
+    ids.emplace_back(*id, is_start);
+    if (!is_start) return;
+    if (std::optional<Uuid> parent = UuidMember(entry.value(), "parent_subagent_id")) {
+      links.push_back({*id, *parent, static_cast<std::uint32_t>(entry.line)});
+    }
+  }
+};
+
 // Only parents are asked whether they are starts, so only their ids are counted, and a file with
 // no parent_subagent_id has nothing to count: a million entries once cost a million map nodes.
-Status CheckSubagentDepth(const File& file, const Limits& limits) {
-  std::vector<SubagentLink> links;
-  for (const Entry& entry : file.entries) {
-    if (entry.type() != "subagent_start") continue;
-    std::optional<Uuid> id = UuidMember(entry.value(), "id");
-    std::optional<Uuid> parent = UuidMember(entry.value(), "parent_subagent_id");
-    if (id && parent) links.push_back({*id, *parent, static_cast<std::uint32_t>(entry.line)});
-  }
+Status CheckSubagentDepth(const SubagentFacts& facts, const Limits& limits) {
+  const std::vector<SubagentLink>& links = facts.links;
   if (links.empty()) return Status::Ok();
   // Each parent's id -> the entries with that id, all subagent starts (-1: one is not).
   std::unordered_map<Uuid, int, UuidHash> starts;
   for (const SubagentLink& link : links) starts.emplace(link.parent, 0);
-  for (const Entry& entry : file.entries) {
-    std::optional<Uuid> id = UuidMember(entry.value(), "id");
-    auto counted = id ? starts.find(*id) : starts.end();
+  for (const auto& [id, is_start] : facts.ids) {
+    auto counted = starts.find(id);
     if (counted == starts.end()) continue;
     int& count = counted->second;
-    count = (count < 0 || entry.type() != "subagent_start") ? -1 : count + 1;
+    count = (count < 0 || !is_start) ? -1 : count + 1;
   }
   auto is_start = [&](const Uuid& id) {
     auto it = starts.find(id);
@@ -103,11 +116,17 @@ std::string_view Entry::type() const {
   return type && type->is_string() ? type->text() : std::string_view();
 }
 
-Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnostics* notes) {
+namespace {
+
+// Read's loop: each entry it keeps goes to `on_entry`, in order, as soon as it is read; what needs
+// them all (the subagent depth) is judged at the end from what SubagentFacts kept of them.
+Status ReadEach(jsonl::ByteSource* source, const ReadOptions& options, Diagnostics* notes,
+                const std::function<void(Entry&&)>& on_entry) {
   const Limits& limits = options.limits;
   jsonl::LineReader reader(source, LineOptionsFor(limits));
   json::ParseOptions parse_options = ParseOptionsFor(limits);
-  File file;
+  std::uint64_t entries = 0;
+  SubagentFacts subagents;
   jsonl::Line line;
   while (true) {
     Result<bool> next = reader.Next(&line);
@@ -146,22 +165,43 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnos
       }
       continue;
     }
-    if (file.entries.empty() && entry.type() != "session") {
+    if (entries == 0 && entry.type() != "session") {
       return Reject(line.number, "the first entry is not a session entry (§4.1, §11.4.2)");
     }
-    if (file.entries.size() >= limits.max_entries) {
+    if (entries >= limits.max_entries) {
       return Status(StatusCode::kLimitExceeded,
                     "line " + std::to_string(line.number) +
                         ": more entries than max_entries=" + std::to_string(limits.max_entries));
     }
     if (Status s = CheckBase64Sizes(entry, limits); !s.ok()) return s;
-    file.entries.push_back(std::move(entry));
+    ++entries;
+    subagents.Add(entry);
+    on_entry(std::move(entry));
   }
-  if (file.entries.empty()) {
+  if (entries == 0) {
     return Status(StatusCode::kParseError, "the file has no entries (§4.3, §11.4.1)");
   }
-  if (Status s = CheckSubagentDepth(file, limits); !s.ok()) return s;
+  return CheckSubagentDepth(subagents, limits);
+}
+
+}  // namespace
+
+Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnostics* notes) {
+  File file;
+  Status read = ReadEach(source, options, notes,
+                         [&](Entry&& entry) { file.entries.push_back(std::move(entry)); });
+  if (!read.ok()) return read;
   return file;
+}
+
+Result<std::string> Rewrite(jsonl::ByteSource* source, const ReadOptions& options) {
+  std::string out;
+  Status read = ReadEach(source, options, nullptr, [&](Entry&& entry) {
+    json::Write(entry.value(), &out);
+    out.push_back('\n');
+  });
+  if (!read.ok()) return read;
+  return out;
 }
 
 void Write(const File& file, std::string* out) {

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
+
+#include "reference/core/io.h"
 
 namespace arcs::spool {
 namespace {
@@ -112,6 +117,47 @@ TEST(SpoolRead, SubagentDepthCountsStartsOnly) {
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.status().message(), "line 3: parent_subagent_id chains form a cycle");
   EXPECT_TRUE(ReadBytes(session + EntryLine("subagent_start", 1, 9), options).ok());
+}
+
+// Rewrite is Read then Write, an entry at a time: over every Spool vector, with the reader's
+// defaults, with limits that reject a file late (depth, entries) and with the skip policy, the
+// same bytes or the same Status.
+TEST(SpoolRewrite, IsReadThenWrite) {
+  const char* root = std::getenv("ARCS_SOURCE_DIR");
+  ASSERT_NE(root, nullptr) << "ARCS_SOURCE_DIR is not set";
+  std::vector<std::string> inputs;
+  for (const auto& file :
+       std::filesystem::directory_iterator(std::string(root) + "/vectors/spool/cases")) {
+    Result<std::string> bytes = ReadFile(file.path().string());
+    ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+    inputs.push_back(std::move(*bytes));
+  }
+  ASSERT_GT(inputs.size(), 400u);
+  std::vector<ReadOptions> choices(4);
+  choices[1].limits.max_subagent_depth = 1;
+  choices[2].limits.max_entries = 3;
+  choices[3].invalid_line = InvalidLinePolicy::kSkip;
+  std::size_t accepted = 0;
+  std::size_t rejected = 0;
+  for (const std::string& input : inputs) {
+    for (const ReadOptions& options : choices) {
+      const Result<File> read = ReadBytes(input, options);
+      jsonl::MemorySource source(input);
+      const Result<std::string> rewritten = Rewrite(&source, options);
+      ASSERT_EQ(rewritten.ok(), read.ok()) << input;
+      if (!read.ok()) {
+        EXPECT_EQ(rewritten.status().ToString(), read.status().ToString());
+        ++rejected;
+        continue;
+      }
+      std::string written;
+      Write(*read, &written);
+      EXPECT_EQ(*rewritten, written);
+      ++accepted;
+    }
+  }
+  EXPECT_GT(accepted, 1000u);  // both ways taken many times
+  EXPECT_GT(rejected, 200u);
 }
 
 }  // namespace
