@@ -77,7 +77,7 @@ ended() {  # ended PID: it has exited (a zombie still answers kill -0)
 check "a direct session over Streamable HTTP" direct "$work/direct.json"
 check "the same session through arcs mcp record --upstream-http" \
   recorded rec "$work/recorded.json"
-check "the proxy changed nothing the client saw" cmp "$work/direct.json" "$work/recorded.json"
+check "the proxy changed nothing the client saw" same "$work/direct.json" "$work/recorded.json"
 check "the recording is valid, with no finding" valid "$work/rec.jsonl"
 check "it holds the session's requests, notifications and responses, then the footer" \
   bash -c "grep -q '\"dir\":\"c2s\"' '$work/rec.jsonl' && grep -q '\"dir\":\"s2c\"' '$work/rec.jsonl' &&
@@ -92,7 +92,7 @@ check "a rich direct session over Streamable HTTP" direct "$work/rich-direct.jso
 check "the rich session through arcs mcp record --upstream-http" \
   recorded rich "$work/rich-recorded.json" --rich
 check "the proxy changed nothing the rich client saw" \
-  cmp "$work/rich-direct.json" "$work/rich-recorded.json"
+  same "$work/rich-direct.json" "$work/rich-recorded.json"
 check "the rich recording is valid, with no finding" valid "$work/rich.jsonl"
 check "the rich recording holds what the server said and asked on its event streams" \
   bash -c "grep -q '\"method\":\"roots/list\"' '$work/rich.jsonl' &&
@@ -133,14 +133,14 @@ replayed() {
 check "the rich HTTP recording replayed over Streamable HTTP (sequential)" \
   replayed rich "$work/rich-replayed.json" -- --rich
 check "... the same results, what the server said and asked included" \
-  cmp "$work/rich-recorded.json" "$work/rich-replayed.json"
+  same "$work/rich-recorded.json" "$work/rich-replayed.json"
 check "the rich HTTP recording replayed over HTTP, calls reversed (by-request)" \
   replayed rich "$work/rich-replayed-reversed.json" --match-mode by-request -- --rich --shuffle
-check "... the same results" cmp "$work/rich-recorded.json" "$work/rich-replayed-reversed.json"
+check "... the same results" same "$work/rich-recorded.json" "$work/rich-replayed-reversed.json"
 check "the rich HTTP recording replayed on stdio" \
   timeout 120 node "$client" --server "$arcs mcp replay -r '$work/rich.jsonl'" \
   --out "$work/rich-replayed-stdio.json" --rich
-check "... the same results" cmp "$work/rich-recorded.json" "$work/rich-replayed-stdio.json"
+check "... the same results" same "$work/rich-recorded.json" "$work/rich-replayed-stdio.json"
 
 # The legacy HTTP+SSE transport (MCP 2024-11-05): server-everything in its sse mode, the SDK's
 # SSEClientTransport; the proxy forwards the POSTs to the endpoint the stream names.
@@ -156,12 +156,12 @@ check "a rich direct session over HTTP+SSE" \
 check "the same through arcs mcp record --upstream-http" \
   recorded sse "$work/sse-recorded.json" --rich
 check "the proxy changed nothing the client saw" \
-  cmp "$work/sse-direct.json" "$work/sse-recorded.json"
+  same "$work/sse-direct.json" "$work/sse-recorded.json"
 check "the HTTP+SSE recording is valid, with no finding" valid "$work/sse.jsonl"
 check "... its footer last" bash -c "tail -n 1 '$work/sse.jsonl' | grep -q '\"type\":\"footer\"'"
 check "the HTTP+SSE recording replayed over Streamable HTTP" \
   replayed sse "$work/sse-replayed.json" -- --rich
-check "... the same results" cmp "$work/sse-recorded.json" "$work/sse-replayed.json"
+check "... the same results" same "$work/sse-recorded.json" "$work/sse-replayed.json"
 # The order a slower run records (server-everything asks for the roots 350 ms after
 # notifications/initialized, about when the long-running call starts): the roots request just
 # before the call, the client's answer just after it, so that the call's progress follows the
@@ -192,7 +192,7 @@ check "the HTTP+SSE recording with the roots request before the long call" \
   roots_before_call "$work/sse.jsonl" "$work/sse-roots.jsonl"
 check "... replayed over Streamable HTTP" replayed sse-roots "$work/sse-roots-replayed.json" -- --rich
 check "... the same results, the call's progress included" \
-  cmp "$work/sse-recorded.json" "$work/sse-roots-replayed.json"
+  same "$work/sse-recorded.json" "$work/sse-roots-replayed.json"
 
 check "--upstream-http without --http is a usage error" \
   bash -c "'$arcs' mcp record --upstream-http '$upstream' -o '$work/x.jsonl' 2>&1; test \$? -eq 2"

@@ -3,6 +3,14 @@
 # status.
 failed=0
 
+# same A B: the two files hold the same bytes; else how they differ (diff -u, its first 18 lines:
+# check shows 20), so that a failure says what differed, not only where.
+same() {
+  cmp -s "$1" "$2" && return 0
+  diff -u "$1" "$2" | head -n 18
+  return 1
+}
+
 # check NAME COMMAND...: runs COMMAND, its output kept for the failure's report.
 check() {
   local name=$1

@@ -49,7 +49,7 @@ http_client() {
 check "a direct session" run_client "$server" "$work/direct.json"
 check "the same session through arcs mcp record" \
   run_client "$arcs mcp record --upstream '$server' -o '$work/rec.jsonl'" "$work/recorded.json"
-check "the proxy changed nothing the client saw" cmp "$work/direct.json" "$work/recorded.json"
+check "the proxy changed nothing the client saw" same "$work/direct.json" "$work/recorded.json"
 check "the recording is valid, with no finding" valid "$work/rec.jsonl"
 sha256sum "$work/rec.jsonl" >"$work/rec.sha256"
 check "it holds the session's requests, notifications and responses" \
@@ -59,11 +59,11 @@ check "it holds the session's requests, notifications and responses" \
            grep -q 'prompts/get' '$work/rec.jsonl' && grep -q '\"type\":\"footer\"' '$work/rec.jsonl'"
 check "replayed in order (sequential), no server running" \
   run_client "$arcs mcp replay -r '$work/rec.jsonl' --match-mode sequential" "$work/sequential.json"
-check "sequential replay: the same results" cmp "$work/recorded.json" "$work/sequential.json"
+check "sequential replay: the same results" same "$work/recorded.json" "$work/sequential.json"
 check "replayed with the calls reversed (by-request)" \
   run_client "$arcs mcp replay -r '$work/rec.jsonl' --match-mode by-request" "$work/by-request.json" \
   --shuffle
-check "by-request replay: the same results" cmp "$work/recorded.json" "$work/by-request.json"
+check "by-request replay: the same results" same "$work/recorded.json" "$work/by-request.json"
 check "reversed calls under sequential are answered wrongly (EC-REC-004)" \
   bash -c "! node '$client' --server \"$arcs mcp replay -r '$work/rec.jsonl' --on-unmatched warn\" \
              --shuffle --out '$work/wrong.json' || ! cmp -s '$work/recorded.json' '$work/wrong.json'"
@@ -74,7 +74,7 @@ check "the rich session through arcs mcp record" \
   run_client "$arcs mcp record --upstream '$server' -o '$work/rich.jsonl'" "$work/rich-recorded.json" \
   --rich
 check "the proxy changed nothing the rich client saw" \
-  cmp "$work/rich-direct.json" "$work/rich-recorded.json"
+  same "$work/rich-direct.json" "$work/rich-recorded.json"
 check "the rich recording holds what the server said and asked of its own accord" \
   bash -c "grep -q '\"method\":\"roots/list\"' '$work/rich.jsonl' &&
            grep -q '\"method\":\"sampling/createMessage\"' '$work/rich.jsonl' &&
@@ -83,21 +83,21 @@ check "the rich recording holds what the server said and asked of its own accord
 check "the rich session replayed in order (sequential)" \
   run_client "$arcs mcp replay -r '$work/rich.jsonl'" "$work/rich-sequential.json" --rich
 check "sequential rich replay: the same results, server messages included" \
-  cmp "$work/rich-recorded.json" "$work/rich-sequential.json"
+  same "$work/rich-recorded.json" "$work/rich-sequential.json"
 check "the rich session replayed reversed (by-request)" \
   run_client "$arcs mcp replay -r '$work/rich.jsonl' --match-mode by-request" \
   "$work/rich-by-request.json" --rich --shuffle
 check "by-request rich replay: the same results, server messages included" \
-  cmp "$work/rich-recorded.json" "$work/rich-by-request.json"
+  same "$work/rich-recorded.json" "$work/rich-by-request.json"
 check "the rich session replayed over Streamable HTTP, in order (sequential)" \
   http_client "$work/rich-http-sequential.json" --rich -- -r "$work/rich.jsonl"
 check "HTTP sequential rich replay: the same results, server messages included" \
-  cmp "$work/rich-recorded.json" "$work/rich-http-sequential.json"
+  same "$work/rich-recorded.json" "$work/rich-http-sequential.json"
 check "the rich session replayed over Streamable HTTP, reversed (by-request)" \
   http_client "$work/rich-http-by-request.json" --rich --shuffle -- -r "$work/rich.jsonl" \
   --match-mode by-request
 check "HTTP by-request rich replay: the same results, server messages included" \
-  cmp "$work/rich-recorded.json" "$work/rich-http-by-request.json"
+  same "$work/rich-recorded.json" "$work/rich-http-by-request.json"
 check "a rich recording without the sampling call" \
   run_client "$arcs mcp record --upstream '$server' -o '$work/part.jsonl'" "$work/part.json" \
   --rich --skip sampling
@@ -105,10 +105,10 @@ check "the rich session with passthrough for the call the recording lacks" \
   run_client "$arcs mcp replay -r '$work/part.jsonl' --match-mode by-request \
               --on-unmatched passthrough --upstream '$server'" "$work/rich-passthrough.json" --rich
 check "passthrough answered as the live server (its sampling request reached the client)" \
-  cmp "$work/rich-direct.json" "$work/rich-passthrough.json"
+  same "$work/rich-direct.json" "$work/rich-passthrough.json"
 check "the same passthrough over Streamable HTTP" \
   http_client "$work/rich-http-passthrough.json" --rich -- -r "$work/part.jsonl" \
   --match-mode by-request --on-unmatched passthrough --upstream "$server"
 check "HTTP passthrough answered as the live server" \
-  cmp "$work/rich-direct.json" "$work/rich-http-passthrough.json"
+  same "$work/rich-direct.json" "$work/rich-http-passthrough.json"
 exit $failed
