@@ -16,9 +16,10 @@ build: setup
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Two tests a core: at one a core, a quarter of the cores' time went to tests that wait (a browser,
-# probes that sleep, programs starting); on 2 cores ctest took 277 s instead of 313 s.
-TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
+# ctest's jobs, one a core. Two a core kept the cores busier (on 2 cores 277 s instead of 313 s:
+# a quarter of their time went to tests that wait), but then mcp_http_round_trip's rich session
+# once differed through the proxy (1 fresh-clone run in 3), not yet understood: TEST_JOBS=4 to try.
+TEST_JOBS ?= $(JOBS)
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(TEST_JOBS)
 
