@@ -188,13 +188,18 @@ TEST(LightboxVerify, InParallelReadsLongLinesAmongShortOnes) {
   jsonl::MemorySource source(input);
   std::string chain;
   ASSERT_TRUE(WriteChain(&source, {}, &chain).ok());
-  std::vector<std::string> lines = Lines(chain);
+  const std::vector<std::string> lines = Lines(chain);
   for (const std::size_t changed : {std::size_t{0}, std::size_t{7}, std::size_t{11000}}) {
-    if (changed > 0)
-      lines[changed].replace(lines[changed].find(R"("tool":"t")"), 10, R"("tool":"u")");
-    const std::string text = Join(lines);
+    std::vector<std::string> edited = lines;
+    if (changed > 0) {
+      edited[changed].replace(edited[changed].find(R"("tool":"t")"), 10, R"("tool":"u")");
+    }
+    const std::string text = Join(edited);
     const ChainVerdict one = Verified(text);
     EXPECT_EQ(one.intact(), changed == 0);
+    if (changed > 0) {
+      EXPECT_EQ(one.first_broken, changed);
+    }
     for (const unsigned threads : {2u, 3u}) {
       jsonl::MemorySource many_source(text);
       Result<ChainVerdict> many = Verify(&many_source, {}, threads);

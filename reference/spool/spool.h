@@ -87,8 +87,8 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options,
                   Diagnostics* notes = nullptr);
 
 // Read, then Write, an entry at a time: the same bytes, or the same Status, without holding the
-// entries (a million small ones took 933 MiB held as documents). Nothing is returned for a file
-// the reader rejects, however late in it the reason comes.
+// entries (a roundtrip of a million small ones, held as documents, peaked at 933 MiB, and at 378
+// MiB so). Nothing is returned for a file the reader rejects, however late in it the reason comes.
 Result<std::string> Rewrite(jsonl::ByteSource* source, const ReadOptions& options);
 
 // Writes what §3 asks of writers: UTF-8 without a BOM, one compact JSON object per line, "\n"
