@@ -4,6 +4,7 @@
 #define ARCS_REFERENCE_CORE_IO_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "reference/core/status.h"
@@ -28,6 +29,15 @@ Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes = kM
 
 // The rest of an open descriptor (standard input, say), named `name` in errors; same bound.
 Result<std::string> ReadAll(int fd, const std::string& name, std::size_t max_bytes = kMaxReadBytes);
+
+// A source read whole whose size nothing tells (a pipe, a device): `read_some` fills up to n bytes
+// at `into` and says how many (0 at the end). Read into blocks that double, never past max_bytes,
+// and joined once: growing one string copied all that was read at each doubling, and held both
+// copies meanwhile. More than max_bytes: `too_large`. The string has a little spare room for a
+// parser's padding.
+using ReadSome = std::function<Result<std::size_t>(char* into, std::size_t n)>;
+Result<std::string> ReadInBlocks(const ReadSome& read_some, std::size_t max_bytes,
+                                 const Status& too_large);
 
 // Replaces a regular file whole or not at all (written to a new file beside it, created under a
 // random name with O_EXCL, then renamed over it), so a failed write never leaves the previous

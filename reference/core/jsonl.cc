@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "reference/core/huge_pages.h"
+#include "reference/core/io.h"
 #include "reference/core/strings.h"
 
 namespace arcs::jsonl {
@@ -82,24 +83,25 @@ std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
 
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
   constexpr std::size_t kChunk = 1 << 20;
-  std::string out;
-  std::optional<PagesFaultedAhead> faulted_ahead;  // as ReadExpecting (io.cc) has it
-  if (std::optional<std::uint64_t> hint = source->SizeHint()) {
-    // Room for the last, empty read too: growing then would double the buffer.
-    out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
-    AdviseHugePages(out.data(), out.capacity());
-    faulted_ahead.emplace(out.data(), out.capacity());
+  const Status too_large(StatusCode::kLimitExceeded,
+                         "the file is longer than " + std::to_string(max_bytes) + " bytes");
+  const std::optional<std::uint64_t> hint = source->SizeHint();
+  if (!hint) {
+    return ReadInBlocks([source](char* into, std::size_t n) { return source->Read(into, n); },
+                        static_cast<std::size_t>(max_bytes), too_large);
   }
+  // Room for the last, empty read too: growing then would double the buffer.
+  std::string out;
+  out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
+  AdviseHugePages(out.data(), out.capacity());
+  const PagesFaultedAhead faulted_ahead(out.data(), out.capacity());  // as ReadExpecting (io.cc)
   for (;;) {
     const std::size_t before = out.size();
     out.resize(before + kChunk);
     Result<std::size_t> n = source->Read(out.data() + before, kChunk);
     if (!n.ok()) return n.status();
     out.resize(before + *n);
-    if (out.size() > max_bytes) {
-      return Status(StatusCode::kLimitExceeded,
-                    "the file is longer than " + std::to_string(max_bytes) + " bytes");
-    }
+    if (out.size() > max_bytes) return too_large;
     if (*n == 0) return out;
   }
 }

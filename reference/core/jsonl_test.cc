@@ -949,6 +949,11 @@ TEST(ReadSource, ReadsEveryByteUpToTheLimit) {
   Result<std::string> cut = ReadSource(&over, file.size() - 1);
   ASSERT_FALSE(cut.ok());
   EXPECT_EQ(cut.status().code(), StatusCode::kLimitExceeded);
+  Trickle over_pipe(file, 100000);  // no size hint: read in blocks (io.h ReadInBlocks)
+  cut = ReadSource(&over_pipe, file.size() - 1);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.status().message(),
+            "the file is longer than " + std::to_string(file.size() - 1) + " bytes");
   MemorySource empty("");
   EXPECT_EQ(*ReadSource(&empty, 0), "");
 }
