@@ -232,6 +232,71 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
   return ok && src == close;
 }
 #undef ARCS_DECODE_TARGET
+
+// The same with blocks of any width (Avx2Blocks, or Avx512Blocks where VBMI2 is missing), an
+// escape at a time: a block is stored whole and kept up to its first backslash, and Unescape takes
+// the escape there. One call to memchr and one to memmove an escape, as the portable decoder
+// makes, cost more than the run between two \n of a recording's text.
+template <typename Blocks>
+bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSurrogates lone,
+                          char** src_out, char** dst_out) {
+  // The bytes from src up to the next backslash in its block, and whether there is one.
+  const auto run = [close](const char* src, bool* stops) {
+    const auto left = static_cast<std::size_t>(close - src);
+    const std::uint64_t backslashes = Blocks::Backslashes(src, left);
+    *stops = backslashes != 0;
+    return *stops ? static_cast<std::size_t>(__builtin_ctzll(backslashes))
+                  : std::min(left, Blocks::kWidth);
+  };
+  char* src = start;
+  for (bool stops = false; !stops;) {  // the plain prefix stays where it is
+    if (src == close) {
+      *src_out = *dst_out = nullptr;
+      return true;
+    }
+    src += run(src, &stops);
+  }
+  // Decoded bytes go to a scratch buffer in whole-block stores and are copied into place a chunk at
+  // a time (dst stays at or before src, so the copy overwrites only what was read). A chunk; past
+  // it, a whole block stored where the chunk ends, and an escape Unescape decodes (4 bytes at most).
+  constexpr std::size_t kChunk = 16 * 1024;
+  thread_local char scratch[kChunk + Blocks::kWidth + 4];
+  char* dst = src;
+  bool ok = true;
+  while (ok && src < close) {
+    char* out = scratch;
+    while (src < close && out < scratch + kChunk) {
+      if (*src == '\\') {
+        if (!(ok = Unescape(&src, text_end, &out, lone))) break;
+        continue;
+      }
+      bool stops = false;
+      Blocks::Copy(src, static_cast<std::size_t>(close - src), out);
+      const std::size_t plain = run(src, &stops);
+      src += plain;
+      out += plain;
+    }
+    const auto decoded = static_cast<std::size_t>(out - scratch);
+    std::memcpy(dst, scratch, decoded);
+    dst += decoded;
+  }
+  *src_out = src;
+  *dst_out = dst;
+  return ok && src == close;
+}
+
+ARCS_AVX512BW_TARGET ARCS_FLATTEN bool DecodeStringAvx512Bw(char* start, char* close,
+                                                           const char* text_end,
+                                                           LoneSurrogates lone, char** src_out,
+                                                           char** dst_out) {
+  return DecodeStringInBlocks<simd::Avx512Blocks>(start, close, text_end, lone, src_out, dst_out);
+}
+
+ARCS_AVX2_TARGET ARCS_FLATTEN bool DecodeStringAvx2(char* start, char* close,
+                                                   const char* text_end, LoneSurrogates lone,
+                                                   char** src_out, char** dst_out) {
+  return DecodeStringInBlocks<simd::Avx2Blocks>(start, close, text_end, lone, src_out, dst_out);
+}
 #endif
 
 // False when [start, close) holds no backslash, which most names and short values are seen to hold
@@ -259,6 +324,8 @@ const DecodeStringFunction kDecodeString = [] {
       __builtin_cpu_supports("avx512vbmi2")) {
     return &DecodeStringAvx512;
   }
+  if (UseAvx512Bw()) return &DecodeStringAvx512Bw;
+  if (UseAvx2()) return &DecodeStringAvx2;
 #endif
   return &DecodeStringPortable;
 }();

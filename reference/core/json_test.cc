@@ -355,8 +355,8 @@ TEST(JsonWrite, AppendQuotedAsciiWritesWhatPythonsEnsureAsciiWrites) {
   EXPECT_EQ(quoted, R"("a\u00e9\ud83d\ude00\n\"\u007f\u0001")");
 }
 
-// AppendQuoted scans 16 or 8 bytes at a time: every special byte at every offset of strings of
-// every length around those widths is escaped as the byte-at-a-time rule says.
+// AppendQuoted scans 16, 32 or 64 bytes at a time: every special byte at every offset of strings
+// of every length around those widths is escaped as the byte-at-a-time rule says.
 TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
   auto escaped_slowly = [](std::string_view s) {
     std::string out = "\"";

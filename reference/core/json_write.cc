@@ -168,11 +168,12 @@ void AppendQuotedPortable(std::string_view s, std::string* out) {
 }
 
 #if defined(__x86_64__)
-// The same, a block of 64 bytes at a time, each block stored whole into room made at the end of
-// *out and kept up to its first byte to escape: a call per run of plain bytes (strings in
+// The same, a block (32 or 64 bytes) at a time, each block stored whole into room made at the end
+// of *out and kept up to its first byte to escape: a call per run of plain bytes (strings in
 // recordings have a \n every few dozen bytes) cost more than the run.
-ARCS_AVX512BW_TARGET void AppendQuotedAvx512(std::string_view s, std::string* out) {
-  constexpr std::size_t kSlack = 64;  // a whole block stored at the last position, or an escape
+template <typename Blocks>
+void AppendQuotedInBlocks(std::string_view s, std::string* out) {
+  constexpr std::size_t kSlack = Blocks::kWidth;  // a whole block stored last, or an escape
   std::size_t at = out->size();
   out->resize(at + 1 + s.size() + kSlack + 1);
   (*out)[at++] = '"';
@@ -182,12 +183,10 @@ ARCS_AVX512BW_TARGET void AppendQuotedAvx512(std::string_view s, std::string* ou
       out->resize(at + kSlack + (s.size() - i) + 1 + s.size() / 2);
     }
     const std::size_t left = s.size() - i;
-    const __mmask64 valid = simd::LowBits(left);
-    const __m512i v = _mm512_maskz_loadu_epi8(valid, s.data() + i);
-    const __mmask64 special = simd::BytesToEscape(v, valid);
-    _mm512_storeu_si512(out->data() + at, v);
+    const std::uint64_t special = Blocks::ToEscape(s.data() + i, left);
+    Blocks::Copy(s.data() + i, left, out->data() + at);
     if (special == 0) {
-      const std::size_t n = std::min<std::size_t>(left, 64);
+      const std::size_t n = std::min(left, Blocks::kWidth);
       at += n;
       i += n;
       continue;
@@ -201,6 +200,14 @@ ARCS_AVX512BW_TARGET void AppendQuotedAvx512(std::string_view s, std::string* ou
   (*out)[at++] = '"';
   out->resize(at);
 }
+
+ARCS_AVX512BW_TARGET ARCS_FLATTEN void AppendQuotedAvx512(std::string_view s, std::string* out) {
+  AppendQuotedInBlocks<simd::Avx512Blocks>(s, out);
+}
+
+ARCS_AVX2_TARGET ARCS_FLATTEN void AppendQuotedAvx2(std::string_view s, std::string* out) {
+  AppendQuotedInBlocks<simd::Avx2Blocks>(s, out);
+}
 #endif
 
 }  // namespace
@@ -208,6 +215,7 @@ ARCS_AVX512BW_TARGET void AppendQuotedAvx512(std::string_view s, std::string* ou
 void AppendQuoted(std::string_view s, std::string* out) {
 #if defined(__x86_64__)
   if (UseAvx512Bw()) return AppendQuotedAvx512(s, out);
+  if (UseAvx2()) return AppendQuotedAvx2(s, out);
 #endif
   AppendQuotedPortable(s, out);
 }

@@ -92,30 +92,57 @@ std::size_t JsonPlainPrefixSse2(std::string_view text) {
 }
 
 #if defined(__x86_64__)
-// The same, 64 bytes at a time, on CPUs with AVX-512BW (chosen at run time: the build targets
-// every x86-64). Strings in recordings are long (base64, model output): this is most of the time
-// a parse spends inside them.
-ARCS_AVX512BW_TARGET std::size_t JsonPlainPrefixAvx512(std::string_view text) {
-  // The last block is loaded masked (nothing past the text is read), so short strings, and the
-  // tail of every string a writer escapes, take one block too.
-  for (std::size_t i = 0; i < text.size(); i += 64) {
-    const __mmask64 valid = simd::LowBits(text.size() - i);
-    const __mmask64 special =
-        simd::BytesToEscape(_mm512_maskz_loadu_epi8(valid, text.data() + i), valid);
+// The same, a block of 32 or 64 bytes at a time, on CPUs with AVX2 or AVX-512BW (chosen at run
+// time: the build targets every x86-64). Strings in recordings are long (base64, model output):
+// this is most of the time a parse spends inside them. The last block is loaded without reading
+// past the text, so short strings, and the tail of every string a writer escapes, take one block.
+template <typename Blocks>
+std::size_t JsonPlainPrefixIn(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); i += Blocks::kWidth) {
+    const std::size_t left = text.size() - i;
+    const std::uint64_t special = Blocks::ToEscape(text.data() + i, left);
     if (special != 0) return i + static_cast<std::size_t>(__builtin_ctzll(special));
   }
   return text.size();
 }
+
+ARCS_AVX512BW_TARGET ARCS_FLATTEN std::size_t JsonPlainPrefixAvx512(std::string_view text) {
+  return JsonPlainPrefixIn<simd::Avx512Blocks>(text);
+}
+
+ARCS_AVX2_TARGET ARCS_FLATTEN std::size_t JsonPlainPrefixAvx2(std::string_view text) {
+  return JsonPlainPrefixIn<simd::Avx2Blocks>(text);
+}
 #endif
+
+// What ARCS_SIMD allows: "portable" none of the vector paths, "avx2" none that need AVX-512.
+std::string_view SimdAllowed() {
+  static const std::string_view allowed = [] {
+    const char* simd = std::getenv("ARCS_SIMD");
+    return simd == nullptr ? std::string_view() : std::string_view(simd);
+  }();
+  return allowed;
+}
 
 }  // namespace
 
 bool UseAvx512Bw() {
   static const bool use = [] {
-    const char* simd = std::getenv("ARCS_SIMD");
-    if (simd != nullptr && std::string_view(simd) == "portable") return false;
+    if (SimdAllowed() == "portable" || SimdAllowed() == "avx2") return false;
 #if defined(__x86_64__)
     return static_cast<bool>(__builtin_cpu_supports("avx512bw"));
+#else
+    return false;
+#endif
+  }();
+  return use;
+}
+
+bool UseAvx2() {
+  static const bool use = [] {
+    if (SimdAllowed() == "portable") return false;
+#if defined(__x86_64__)
+    return static_cast<bool>(__builtin_cpu_supports("avx2"));
 #else
     return false;
 #endif
@@ -126,6 +153,7 @@ bool UseAvx512Bw() {
 std::size_t JsonPlainPrefix(std::string_view text) {
 #if defined(__x86_64__)
   if (UseAvx512Bw()) return JsonPlainPrefixAvx512(text);
+  if (UseAvx2()) return JsonPlainPrefixAvx2(text);
 #endif
   return JsonPlainPrefixSse2(text);
 }

@@ -115,12 +115,16 @@ std::string ReplaceIllFormedUtf8(std::string_view text);
 // The length of the run at the start of `text` that a JSON string holds as it is: no byte below
 // 0x20, no '"' and no '\\'. Strings are most of what Lightbox parses and re-serializes to hash,
 // and scanning them a byte at a time was a quarter of its verification time: 16 bytes at a time
-// with SSE2 (every x86-64 has it).
+// with SSE2 (every x86-64 has it), 32 with AVX2, 64 with AVX-512BW.
 std::size_t JsonPlainPrefix(std::string_view text);
 
 // Whether the code paths written for AVX-512BW run: the CPU has it, and the environment does not
-// say ARCS_SIMD=portable (read once; the tests run the portable paths that way on any CPU).
+// say ARCS_SIMD=portable or ARCS_SIMD=avx2 (read once; the tests run the other paths that way on
+// any CPU that has them).
 bool UseAvx512Bw();
+// Whether those written for AVX2 may run where no AVX-512 path does: the CPU has it, and the
+// environment does not say ARCS_SIMD=portable.
+bool UseAvx2();
 
 // Numbers on a command line, strictly: the whole text, nothing skipped or clamped (strtoull
 // would read " -1" as 2^64-1 and an overflow as its maximum; strtod takes hex and "inf").

@@ -268,7 +268,7 @@ TEST(Strings, IsValidUtf8AgreesWithTheByteByByteReading) {
 namespace arcs {
 namespace {
 
-// JsonPlainPrefix scans 64 or 16 bytes at a time: a special byte at every offset of strings of
+// JsonPlainPrefix scans 16, 32 or 64 bytes at a time: a special byte at every offset of strings of
 // every length around those widths ends the run there; every other byte, 0x20, DEL and UTF-8
 // included, belongs to it.
 TEST(Strings, JsonPlainPrefixStopsAtTheFirstByteAJsonStringMustEscape) {
