@@ -233,7 +233,7 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
 }
 #undef ARCS_DECODE_TARGET
 
-// The same with blocks of any width (Avx2Blocks, or Avx512Blocks where VBMI2 is missing), an
+// The same with blocks of any width (AVX2's; a CPU with AVX-512BW but not VBMI2 takes them too), an
 // escape at a time: a block is stored whole and kept up to its first backslash, and Unescape takes
 // the escape there. One call to memchr and one to memmove an escape, as the portable decoder
 // makes, cost more than the run between two \n of a recording's text.
@@ -258,7 +258,8 @@ bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSu
   }
   // Decoded bytes go to a scratch buffer in whole-block stores and are copied into place a chunk at
   // a time (dst stays at or before src, so the copy overwrites only what was read). A chunk; past
-  // it, a whole block stored where the chunk ends, and an escape Unescape decodes (4 bytes at most).
+  // it, a whole block stored where the chunk ends, and an escape Unescape decodes (4 bytes at
+  // most).
   constexpr std::size_t kChunk = 16 * 1024;
   thread_local char scratch[kChunk + Blocks::kWidth + 4];
   char* dst = src;
@@ -285,16 +286,9 @@ bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSu
   return ok && src == close;
 }
 
-ARCS_AVX512BW_TARGET ARCS_FLATTEN bool DecodeStringAvx512Bw(char* start, char* close,
-                                                           const char* text_end,
-                                                           LoneSurrogates lone, char** src_out,
-                                                           char** dst_out) {
-  return DecodeStringInBlocks<simd::Avx512Blocks>(start, close, text_end, lone, src_out, dst_out);
-}
-
-ARCS_AVX2_TARGET ARCS_FLATTEN bool DecodeStringAvx2(char* start, char* close,
-                                                   const char* text_end, LoneSurrogates lone,
-                                                   char** src_out, char** dst_out) {
+ARCS_AVX2_TARGET ARCS_FLATTEN bool DecodeStringAvx2(char* start, char* close, const char* text_end,
+                                                    LoneSurrogates lone, char** src_out,
+                                                    char** dst_out) {
   return DecodeStringInBlocks<simd::Avx2Blocks>(start, close, text_end, lone, src_out, dst_out);
 }
 #endif
@@ -324,7 +318,6 @@ const DecodeStringFunction kDecodeString = [] {
       __builtin_cpu_supports("avx512vbmi2")) {
     return &DecodeStringAvx512;
   }
-  if (UseAvx512Bw()) return &DecodeStringAvx512Bw;
   if (UseAvx2()) return &DecodeStringAvx2;
 #endif
   return &DecodeStringPortable;
