@@ -235,12 +235,13 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
 
 // The same with blocks of any width (AVX2's; a CPU with AVX-512BW but not VBMI2 takes them too), an
 // escape at a time: a block is stored whole and kept up to its first backslash, and Unescape takes
-// the escape there. One call to memchr and one to memmove an escape, as the portable decoder
-// makes, cost more than the run between two \n of a recording's text.
+// the escape there, in the same step. One call to memchr and one to memmove an escape, as the
+// portable decoder makes, cost more than the run between two \n of a recording's text.
 template <typename Blocks>
 bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSurrogates lone,
                           char** src_out, char** dst_out) {
-  // The bytes from src up to the next backslash in its block, and whether there is one.
+  // The bytes from src up to the next backslash in its block or the close, and whether a
+  // backslash ends them.
   const auto run = [close](const char* src, bool* stops) {
     const auto left = static_cast<std::size_t>(close - src);
     const std::uint64_t backslashes = Blocks::Backslashes(src, left);
@@ -267,15 +268,12 @@ bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSu
   while (ok && src < close) {
     char* out = scratch;
     while (src < close && out < scratch + kChunk) {
-      if (*src == '\\') {
-        if (!(ok = Unescape(&src, text_end, &out, lone))) break;
-        continue;
-      }
       bool stops = false;
       Blocks::Copy(src, static_cast<std::size_t>(close - src), out);
       const std::size_t plain = run(src, &stops);
       src += plain;
       out += plain;
+      if (stops && !(ok = Unescape(&src, text_end, &out, lone))) break;
     }
     const auto decoded = static_cast<std::size_t>(out - scratch);
     std::memcpy(dst, scratch, decoded);
