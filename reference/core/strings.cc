@@ -115,40 +115,28 @@ ARCS_AVX2_TARGET ARCS_FLATTEN std::size_t JsonPlainPrefixAvx2(std::string_view t
 }
 #endif
 
-// What ARCS_SIMD allows: "portable" none of the vector paths, "avx2" none that need AVX-512.
-std::string_view SimdAllowed() {
-  static const std::string_view allowed = [] {
+// The widest vector paths that run: what the CPU has, narrowed by ARCS_SIMD ("portable": none of
+// them; "avx2": none that need AVX-512). Read once.
+enum class SimdLevel : std::uint8_t { kPortable, kAvx2, kAvx512Bw };
+SimdLevel ChosenSimd() {
+  static const SimdLevel level = [] {
     const char* simd = std::getenv("ARCS_SIMD");
-    return simd == nullptr ? std::string_view() : std::string_view(simd);
+    const std::string_view allowed = simd == nullptr ? "" : simd;
+    if (allowed == "portable") return SimdLevel::kPortable;
+#if defined(__x86_64__)
+    if (allowed != "avx2" && __builtin_cpu_supports("avx512bw")) return SimdLevel::kAvx512Bw;
+    if (__builtin_cpu_supports("avx2")) return SimdLevel::kAvx2;
+#endif
+    return SimdLevel::kPortable;
   }();
-  return allowed;
+  return level;
 }
 
 }  // namespace
 
-bool UseAvx512Bw() {
-  static const bool use = [] {
-    if (SimdAllowed() == "portable" || SimdAllowed() == "avx2") return false;
-#if defined(__x86_64__)
-    return static_cast<bool>(__builtin_cpu_supports("avx512bw"));
-#else
-    return false;
-#endif
-  }();
-  return use;
-}
+bool UseAvx512Bw() { return ChosenSimd() == SimdLevel::kAvx512Bw; }
 
-bool UseAvx2() {
-  static const bool use = [] {
-    if (SimdAllowed() == "portable") return false;
-#if defined(__x86_64__)
-    return static_cast<bool>(__builtin_cpu_supports("avx2"));
-#else
-    return false;
-#endif
-  }();
-  return use;
-}
+bool UseAvx2() { return ChosenSimd() >= SimdLevel::kAvx2; }
 
 std::size_t JsonPlainPrefix(std::string_view text) {
 #if defined(__x86_64__)
