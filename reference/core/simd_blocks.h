@@ -38,19 +38,15 @@ ARCS_AVX512BW_TARGET inline __mmask64 BytesToEscape(__m512i block, __mmask64 val
 }
 
 // A policy for the generic loops: each function reads the block at `text`, with `left` bytes of
-// text remaining (fewer than kWidth: nothing past them is read). ToEscape and Backslashes say which
-// of its bytes within `left` are to escape, or are backslashes; Copy stores the block whole at
-// `out` (zeros past `left`). Only pointers and masks cross a call, never a vector: where a loop is
-// not inlined (an unoptimized build) its calls must not depend on the caller's target.
+// text remaining (fewer than kWidth: nothing past them is read). ToEscape and Backslashes (AVX2's
+// only: the decoder's loop) say which of its bytes within `left` are to escape, or are
+// backslashes; Copy stores the block whole at `out` (zeros past `left`). Only pointers and masks
+// cross a call, never a vector: where a loop is not inlined (an unoptimized build) its calls must
+// not depend on the caller's target.
 struct Avx512Blocks {
   static constexpr std::size_t kWidth = 64;
   ARCS_AVX512BW_TARGET static std::uint64_t ToEscape(const char* text, std::size_t left) {
     return BytesToEscape(_mm512_maskz_loadu_epi8(LowBits(left), text), LowBits(left));
-  }
-  ARCS_AVX512BW_TARGET static std::uint64_t Backslashes(const char* text, std::size_t left) {
-    return _mm512_cmpeq_epi8_mask(_mm512_maskz_loadu_epi8(LowBits(left), text),
-                                  _mm512_set1_epi8('\\')) &
-           LowBits(left);
   }
   ARCS_AVX512BW_TARGET static void Copy(const char* text, std::size_t left, char* out) {
     _mm512_storeu_si512(out, _mm512_maskz_loadu_epi8(LowBits(left), text));
