@@ -420,13 +420,18 @@ TEST_F(RecorderTest, ForwardsEveryByteAndRecordsAValidSession) {
 
 TEST_F(RecorderTest, PairsConcurrentRequestsAnsweredOutOfOrder) {
   Start();
-  // "a" waits; 2 is answered first, then "a"; two requests with id 7 are answered in turn.
+  // "a" waits; 2 is answered first, then "a"; two requests with id 7 are answered in turn. Each
+  // wait starts once the recording holds the request that waits (after the header), so that it
+  // has been read and timed however late the proxy's thread ran: the latencies below cannot
+  // depend on the load.
   Send(Request("\"a\"", {}));
+  ASSERT_GE(LinesOnceAtLeast(2), 2u);
   std::this_thread::sleep_for(milliseconds(300));
   Send(Request("2", {Response("2"), Response("\"a\"")}));
   EXPECT_EQ(ReceiveLine(), Response("2"));
   EXPECT_EQ(ReceiveLine(), Response("\"a\""));
   Send(Request("7", {}));
+  ASSERT_GE(LinesOnceAtLeast(6), 6u);
   std::this_thread::sleep_for(milliseconds(300));
   Send(Request("7", {Response("7.0", R"({"first":true})"), Response("7")}));
   EXPECT_EQ(ReceiveLine(), Response("7.0", R"({"first":true})"));
@@ -459,8 +464,8 @@ TEST_F(RecorderTest, PairsConcurrentRequestsAnsweredOutOfOrder) {
                 "c2s 7", "s2c 7.0 response latency", "s2c 7 response latency", "c2s 3", "s2c s1",
                 "c2s s1 response latency", "c2s 4", "s2c 4 response latency"}));
   ASSERT_EQ(latencies.size(), 6u);
-  // "a" waited 300 ms longer than 2 (less what the proxy's thread took to read it); the first 7
-  // answers the first request (FIFO).
+  // "a" was answered at least 300 ms after it was read, after 2; the first 7 answers the first
+  // request (FIFO).
   EXPECT_GE(latencies[1], 250);
   EXPECT_LT(latencies[0], latencies[1]);
   EXPECT_GE(latencies[2], 250);
