@@ -80,9 +80,9 @@ std::string CodePaths() {
       CurrentFrontEnd() == FrontEnd::kSimd
           ? "simd (simdjson's " + stage1->name() + " stage 1: " + stage1->description() + ")"
           : std::string("rapidjson");
-  return "code paths: ARCS's JSON front end " + front_end + "; ARCS's AVX-512BW paths " +
-         (UseAvx512Bw() ? "on" : "off") + "; the ceiling's On Demand " +
-         ARCS_NAME_OF(SIMDJSON_BUILTIN_IMPLEMENTATION);
+  const char* strings = UseAvx512Bw() ? "AVX-512BW" : UseAvx2() ? "AVX2" : "portable";
+  return "code paths: ARCS's JSON front end " + front_end + "; ARCS's string paths " + strings +
+         "; the ceiling's On Demand " + ARCS_NAME_OF(SIMDJSON_BUILTIN_IMPLEMENTATION);
 }
 
 double Median(std::vector<double> values) {
