@@ -227,7 +227,7 @@ TEST(JsonFrontEnds, DecideShortStringsAlike) {
 
 // Escapes are decoded a block at a time: with AVX-512 VBMI2, all the two-character ones of a
 // 64-byte block together, the block cut before a \u escape, one that is not JSON, or one split by
-// the block's end; with AVX2 (or AVX-512BW alone), a 32-byte (64-byte) block cut at each escape.
+// the block's end; with AVX2 (AVX-512BW without VBMI2 too), a 32-byte block cut at each escape.
 // Each escape (and runs of backslashes, where only every other one begins an escape) at every
 // offset across two block edges, in strings decoded whole and cut, with a valid text's decoding
 // decided by the SIMD walk itself, not left to RapidJSON.
