@@ -118,6 +118,12 @@ std::string_view Entry::type() const {
 
 namespace {
 
+// One entry as §3 asks writers to put it: compact JSON, then "\n".
+void WriteLine(const Entry& entry, std::string* out) {
+  json::Write(entry.value(), out);
+  out->push_back('\n');
+}
+
 // Read's loop: each entry it keeps goes to `on_entry`, in order, as soon as it is read; what needs
 // them all (the subagent depth) is judged at the end from what SubagentFacts kept of them.
 Status ReadEach(jsonl::ByteSource* source, const ReadOptions& options, Diagnostics* notes,
@@ -196,19 +202,13 @@ Result<File> Read(jsonl::ByteSource* source, const ReadOptions& options, Diagnos
 
 Result<std::string> Rewrite(jsonl::ByteSource* source, const ReadOptions& options) {
   std::string out;
-  Status read = ReadEach(source, options, nullptr, [&](Entry&& entry) {
-    json::Write(entry.value(), &out);
-    out.push_back('\n');
-  });
+  Status read = ReadEach(source, options, nullptr, [&](Entry&& entry) { WriteLine(entry, &out); });
   if (!read.ok()) return read;
   return out;
 }
 
 void Write(const File& file, std::string* out) {
-  for (const Entry& entry : file.entries) {
-    json::Write(entry.value(), out);
-    out->push_back('\n');
-  }
+  for (const Entry& entry : file.entries) WriteLine(entry, out);
 }
 
 }  // namespace arcs::spool
