@@ -29,6 +29,12 @@ def send(message):
     sys.stdout.flush()
 
 
+def decoded_size(text):
+    """The bytes base64 `text` decodes to, without decoding it: a resource probe's 96 MiB took
+    1.5 s to decode, a load that brought the other probes near the slow probe's warning."""
+    return len(text) // 4 * 3 - len(text[-2:]) + len(text[-2:].rstrip("="))
+
+
 def flood_answer(size):
     """An answer of about `size` bytes whose every text is as costly to quote as can be."""
     text = "\x01\"\\" * (size // 3 // 200)
@@ -66,7 +72,7 @@ def main():
                 time.sleep(3600)
             if slow_probe and "-resource-" in request["id"] and slow_probe[0] in request["id"]:
                 time.sleep(slow_probe[1])
-            size = sum(len(base64.b64decode(v)) for v in request["inputs"].values())
+            size = sum(decoded_size(v) for v in request["inputs"].values())
             answer = {"status": "ok", "verdict": "valid"}
             if flood:
                 sys.stderr.write("\x05\xff" * (flood // 2))
