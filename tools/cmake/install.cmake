@@ -61,6 +61,9 @@ set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/tools/cmake/cpack_depends.cm
 set(CPACK_ARCS_BUILD_DIR ${CMAKE_BINARY_DIR})
 set(CPACK_ARCS_BINARY ${CMAKE_BINARY_DIR}/arcs)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# cpack first makes the tree's `preinstall`, which by default walks every target to check that it
+# is built: 4.8 s of the package test's 14 s, for a tree that `make deb` and ctest have just built.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 # Only the binary: ON would run strip on each of the 2,000 data files, 30 times slower.
 set(CPACK_STRIP_FILES ${CMAKE_INSTALL_BINDIR}/arcs)
 include(CPack)
