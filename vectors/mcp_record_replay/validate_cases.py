@@ -146,9 +146,18 @@ EcmaDraft7Validator = jsonschema.validators.extend(jsonschema.Draft7Validator,
                                                    validators={"pattern": _ecma_pattern})
 
 
+_validators = {}
+
+
 def schema_validator(date_time_ok):
     """A draft-07 validator of the spec's schema; date_time_ok is the reading's test (None: format
-    is an annotation)."""
+    is an annotation). One a test, kept: schema_ids_of_line remembers answers by validator."""
+    if date_time_ok not in _validators:
+        _validators[date_time_ok] = _new_schema_validator(date_time_ok)
+    return _validators[date_time_ok]
+
+
+def _new_schema_validator(date_time_ok):
     if date_time_ok is None:
         return EcmaDraft7Validator(SCHEMA)
     checker = jsonschema.FormatChecker(formats=())
@@ -182,10 +191,24 @@ def schema_location(err):
     return "#" + "".join("/" + str(p) for p in path[:-1]), path[-1]
 
 
+# schema_ids_of_line's answers by (validator, repr of the line, kind): every case is evaluated
+# under each reading of every flag, and only MRR-E20's changes the validator, so each line was
+# validated dozens of times (30 of the check's 35 s). The validators are kept (schema_validator),
+# so an id names one for good; repr tells 1, 1.0 and True apart.
+_schema_ids_seen = {}
+
+
 def schema_ids_of_line(validator, value, kind):
     """The MRR-SCHEMA ids of one line under the schema statement (errata MRR-E2): a oneOf error is
     cited as the errors of the definition the line's `type` names, or as the oneOf itself when the
     type names none."""
+    key = (id(validator), repr(value), kind)
+    if key not in _schema_ids_seen:
+        _schema_ids_seen[key] = frozenset(_schema_ids_of_line(validator, value, kind))
+    return _schema_ids_seen[key]
+
+
+def _schema_ids_of_line(validator, value, kind):
     ids = set()
     for err in validator.iter_errors(value):
         if err.validator == "oneOf" and list(err.absolute_schema_path) == ["oneOf"]:
