@@ -58,7 +58,8 @@ ARCS_AVX2_TARGET inline __m256i Load32(const char* at) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
 }
 
-// The characters of `text` before its last 32-character block (AllInAlphabet reads the rest).
+// How many characters at the start of `text`, whole 32-character blocks, are all in the alphabet:
+// where the first block that holds another character starts, or the rest too short for a block.
 ARCS_AVX2_TARGET std::size_t AlphabetPrefixAvx2(std::string_view text) {
   std::size_t i = 0;
   for (; i + 32 <= text.size(); i += 32) {
