@@ -302,6 +302,7 @@ bool Document::Start(std::string_view text, const ParseOptions& options) {
 bool Document::Parse(std::string_view text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
   borrowed_ = false;
+  read_only_ = false;
   if (!Start(text, options)) return false;
   char* copy = arena_->CopyText(text);
   if (options.bad_unicode == BadUnicode::kReplaceAsGo) return ParseAsGo(copy, text.size(), options);
@@ -312,14 +313,26 @@ bool Document::ParseBorrowing(const std::string& text, const ParseOptions& optio
   if (text.find('\\') != std::string::npos || !IsValidUtf8(text)) return Parse(text, options);
   replaced_ill_formed_utf8_ = false;
   borrowed_ = true;
+  read_only_ = true;
   // Never written (TextStream::read_only), so the cast takes nothing the caller did not lend.
   return Start(text, options) &&
          ParseInPlace(const_cast<char*>(text.data()), text.size(), options, true);
 }
 
+bool Document::ParseInBuffer(char* text, std::size_t size, const ParseOptions& options) {
+  replaced_ill_formed_utf8_ = false;
+  borrowed_ = true;
+  read_only_ = false;
+  if (!Start({text, size}, options)) return false;
+  std::memset(text + size, '\0', 1 + kTextPadding);  // as Arena::Pad pads its own copy
+  if (options.bad_unicode == BadUnicode::kReplaceAsGo) return ParseAsGo(text, size, options);
+  return ParseInPlace(text, size, options, false);
+}
+
 bool Document::ParseTaking(std::string text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
   borrowed_ = false;
+  read_only_ = false;
   if (!Start(text, options)) return false;
   const std::size_t size = text.size();
   char* taken = arena_->TakeText(std::move(text));
@@ -330,6 +343,7 @@ bool Document::ParseTaking(std::string text, const ParseOptions& options) {
 // After RepairAsGo the text is well-formed UTF-8, whether it was repaired or found so: the parse
 // need not check again.
 bool Document::ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8) {
+  borrowed_ = false;  // a repair of a caller's text (ParseInBuffer) is the document's own
   if (!Start(text, options)) return false;
   const std::size_t size = text.size();
   return ParseInPlace(arena_->TakeText(std::move(text)), size, options, valid_utf8);
@@ -387,6 +401,7 @@ bool Document::ParseAsGo(char* text, std::size_t size, const ParseOptions& optio
   std::optional<std::string> repaired = RepairAsGo({text, size}, &replaced_ill_formed_utf8_);
   if (repaired && !neutralized) return ParseOwned(std::move(*repaired), options, true);
   if (repaired) {
+    borrowed_ = false;
     if (!Start(*repaired, options)) return false;
     size = repaired->size();
     text = arena_->TakeText(std::move(*repaired));
@@ -398,7 +413,7 @@ internal::SimdOutcome Document::WalkWithSimd(char* text, std::size_t size,
                                              const ParseOptions& options,
                                              internal::LoneSurrogates lone) {
   TextStream stream{text, text, text + size};
-  stream.read_only = borrowed_;
+  stream.read_only = read_only_;
   ValueBuilder& builder = BuilderFor(size, &stream, arena_.get(), options, &duplicates_);
   const internal::SimdOutcome outcome =
       internal::ParseWithSimd(text, size, lone, &builder, &stream);
@@ -436,7 +451,7 @@ bool Document::ParseWithRapidJson(char* text, std::size_t size, const ParseOptio
     return Fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, options));
   }
   TextStream stream{text, text, text + size};
-  stream.read_only = borrowed_;
+  stream.read_only = read_only_;
   ValueBuilder& builder = BuilderFor(size, &stream, arena_.get(), options, &duplicates_);
   // Reused, like the builder: its parse stack is allocated once per thread, not once per line.
   thread_local Reader reader;

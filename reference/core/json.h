@@ -190,6 +190,11 @@ class Document {
   // Other texts are copied as Parse copies them. For a large input read by a caller who still
   // holds it (a 100 MB session is then held once, not twice).
   bool ParseBorrowing(const std::string& text, const ParseOptions& options = {});
+  // The same for a text in a writable buffer of the caller's, followed there by kTakenTextSpare
+  // bytes of room: parsed where it stands, its strings decoded in place and the room written with
+  // padding, so nothing is copied. The buffer must outlive the document and every Value of it. For
+  // a reader that already holds each line in a buffer of its own (Lightbox's parallel verifier).
+  bool ParseInBuffer(char* text, std::size_t size, const ParseOptions& options = {});
 
   const Value& root() const { return root_; }
   // Hands over the text the document parsed in place (its strings decoded where they stood, then
@@ -229,7 +234,8 @@ class Document {
   std::vector<Duplicate> duplicates_;
   bool replaced_ill_formed_utf8_ = false;
   bool numbers_may_pass_doubles_ = false;  // see ValueBuilder::numbers_may_pass_doubles
-  bool borrowed_ = false;                  // the text parsed last is a caller's (ParseBorrowing)
+  bool borrowed_ = false;   // the text parsed last is a caller's (ParseBorrowing, ParseInBuffer)
+  bool read_only_ = false;  // and never to be written (ParseBorrowing)
 };
 
 // How Write lays values out. kAsParsed: members in source order, numbers as their source text.

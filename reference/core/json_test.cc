@@ -406,6 +406,15 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
       }
     }
   }
+  // Strings with nothing to escape, of every length around the short ones written as they are,
+  // with the bytes next to those escaped (space, DEL, '~', bytes over 0x7f).
+  for (std::size_t length = 0; length <= 40; ++length) {
+    std::string s;
+    for (std::size_t i = 0; i < length; ++i) s += " \x7f~\xc3\xa9#"[i % 6];
+    std::string out = "{";
+    AppendQuoted(s, &out);
+    ASSERT_EQ(out, "{" + escaped_slowly(s)) << "length " << length;
+  }
   // Escapes six times as long as their byte, everywhere or every few bytes, after what the output
   // already held: the output grows past any room made for the string as it stands.
   for (std::size_t length = 0; length <= 400; length += 13) {
@@ -529,6 +538,44 @@ TEST(JsonDocument, ParseBorrowingDecidesAsParseDoes) {
     EXPECT_EQ(borrowing.error().offset, copied.error().offset) << text;
     if (accepted) {
       EXPECT_TRUE(Equal(borrowing.root(), copied.root())) << text;
+    }
+  }
+}
+
+// A text in a caller's buffer is parsed where it stands: its strings point into the buffer, the
+// room after it takes the padding, and not a byte beyond the room is written. Its verdicts, errors
+// and values are Parse()'s, under either reading of bad Unicode.
+TEST(JsonDocument, ParseInBufferDecidesAsParseDoesWithoutCopying) {
+  constexpr char kBeyond = '#';
+  for (std::string_view text :
+       {std::string_view(R"({"a":"x\ny","b":[1,2e3,"\u00e9"],"a":true})"), std::string_view("[1,]"),
+        std::string_view("{\"a\":1,\"b\":x}"), std::string_view("\"abc"),
+        std::string_view("[\"a\tb\"]"), std::string_view("{} x"), std::string_view(""),
+        std::string_view("[\"\xff\"]"), std::string_view("[\"\xf0\""), std::string_view("01"),
+        std::string_view("[\"a\0\"]", 6), std::string_view("[[[1]]]"), std::string_view(" 7 "),
+        std::string_view(R"(["\ud800"])"), std::string_view("[\"a\xE2\x82\"]")}) {
+    for (const BadUnicode bad : {BadUnicode::kRefuse, BadUnicode::kReplaceAsGo}) {
+      ParseOptions options;
+      options.max_depth = 2;
+      options.bad_unicode = bad;
+      Document copied, in_buffer;
+      std::string buffer(text);
+      buffer.append(Document::kTakenTextSpare, kBeyond).push_back(kBeyond);
+      const bool accepted = copied.Parse(text, options);
+      EXPECT_EQ(in_buffer.ParseInBuffer(buffer.data(), text.size(), options), accepted) << text;
+      EXPECT_EQ(buffer.back(), kBeyond) << text;
+      EXPECT_EQ(in_buffer.error().code, copied.error().code) << text;
+      EXPECT_EQ(in_buffer.error().offset, copied.error().offset) << text;
+      if (!accepted) continue;
+      EXPECT_TRUE(Equal(in_buffer.root(), copied.root())) << text;
+      if (in_buffer.replaced_ill_formed_utf8()) continue;  // repaired: read from a copy
+      const Value& first =
+          in_buffer.root().is_object() ? in_buffer.root().members()[0].value : in_buffer.root();
+      if (first.is_string()) {
+        EXPECT_GE(first.text().data(), buffer.data()) << text;
+        EXPECT_LT(first.text().data(), buffer.data() + text.size()) << text;
+      }
+      EXPECT_EQ(in_buffer.ReleaseText(), "") << text;  // the caller's buffer
     }
   }
 }

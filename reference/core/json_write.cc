@@ -233,6 +233,17 @@ ARCS_AVX2_TARGET ARCS_FLATTEN void AppendQuotedAvx2(std::string_view s, std::str
 }  // namespace
 
 void AppendQuoted(std::string_view s, std::string* out) {
+  // Member names and other short strings, nearly always plain: appended as they are, without the
+  // block writer's set-up (room made, and taken back), which costs more than such a string.
+  constexpr std::size_t kShort = 16;
+  if (s.size() <= kShort && std::none_of(s.begin(), s.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
+      })) {
+    out->push_back('"');
+    out->append(s);
+    out->push_back('"');
+    return;
+  }
 #if defined(__x86_64__)
   if (UseAvx512Bw()) return AppendQuotedAvx512(s, out);
   if (UseAvx2()) return AppendQuotedAvx2(s, out);
