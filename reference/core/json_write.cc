@@ -239,9 +239,11 @@ void AppendQuoted(std::string_view s, std::string* out) {
   if (s.size() <= kShort && std::none_of(s.begin(), s.end(), [](char c) {
         return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
       })) {
-    out->push_back('"');
-    out->append(s);
-    out->push_back('"');
+    char quoted[kShort + 2];
+    quoted[0] = '"';
+    std::copy(s.begin(), s.end(), quoted + 1);  // not memcpy: an empty view's data() may be null
+    quoted[s.size() + 1] = '"';
+    out->append(quoted, s.size() + 2);  // one call: std::string's push_back is not inlined
     return;
   }
 #if defined(__x86_64__)
