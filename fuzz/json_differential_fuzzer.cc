@@ -1,8 +1,8 @@
 // Fuzz target: the two JSON front ends (reference/core/json.h FrontEnd) decide every text alike:
 // the same verdict, error (code, offset, message), duplicate names and document, through Parse,
-// ParseTaking and ParseBorrowing, strict, read as Go, and under low depth and value bounds
-// (reference/core/testing/json_differential.h). The input is tried whole and, when it has several
-// lines, line by line, as the JSONL formats read it.
+// ParseTaking, ParseBorrowing and ParseInBuffer, strict, read as Go, and under low depth and value
+// bounds (reference/core/testing/json_differential.h). The input is tried whole and, when it has
+// several lines, line by line, as the JSONL formats read it.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -79,16 +79,25 @@ std::string DocumentDifference(const Document& a, const Document& b) {
   return ValueDifference(a.root(), b.root(), "");
 }
 
-// Each entry point parses a text the caller holds, as ParseBorrowing requires.
-using EntryPoint = void (*)(Document*, const std::string&, const ParseOptions&);
+// Each entry point parses a text the caller holds, as ParseBorrowing requires, and may keep a copy
+// of it in `buffer`, which outlives the document as ParseInBuffer requires.
+using EntryPoint = void (*)(Document*, const std::string&, std::string* buffer,
+                            const ParseOptions&);
 
 std::vector<std::pair<const char*, EntryPoint>> EntryPoints() {
   return {
-      {"Parse", [](Document* d, const std::string& t, const ParseOptions& o) { d->Parse(t, o); }},
-      {"ParseTaking", [](Document* d, const std::string& t,
+      {"Parse", [](Document* d, const std::string& t, std::string*,
+                   const ParseOptions& o) { d->Parse(t, o); }},
+      {"ParseTaking", [](Document* d, const std::string& t, std::string*,
                          const ParseOptions& o) { d->ParseTaking(std::string(t), o); }},
-      {"ParseBorrowing",
-       [](Document* d, const std::string& t, const ParseOptions& o) { d->ParseBorrowing(t, o); }},
+      {"ParseBorrowing", [](Document* d, const std::string& t, std::string*,
+                            const ParseOptions& o) { d->ParseBorrowing(t, o); }},
+      {"ParseInBuffer",
+       [](Document* d, const std::string& t, std::string* buffer, const ParseOptions& o) {
+         *buffer = t;
+         buffer->append(Document::kTakenTextSpare, '\xff');
+         d->ParseInBuffer(buffer->data(), t.size(), o);
+       }},
   };
 }
 
@@ -108,15 +117,16 @@ std::string FrontEndDifference(std::string_view text) {
   for (const auto& [options_name, options] : OptionSets()) {
     for (const auto& [entry_name, entry] : EntryPoints()) {
       const std::string held(text);
+      std::string simd_buffer, rapidjson_buffer;
       Document simd;
       Document rapidjson;
       {
         FrontEndScope scope(FrontEnd::kSimd);
-        entry(&simd, held, options);
+        entry(&simd, held, &simd_buffer, options);
       }
       {
         FrontEndScope scope(FrontEnd::kRapidJson);
-        entry(&rapidjson, held, options);
+        entry(&rapidjson, held, &rapidjson_buffer, options);
       }
       if (held != text) return std::string(entry_name) + " wrote to the text it borrows";
       std::string difference = DocumentDifference(simd, rapidjson);

@@ -8,12 +8,12 @@
 
 namespace arcs::json::testing {
 
-// Parses `text` with each front end, through Parse, ParseTaking and ParseBorrowing, under each of
-// a few option sets (strict, read as Go, a low depth bound, a low value bound), and returns the
-// first difference: in the verdict, the error (code, offset, message), the duplicate names
-// (pointer, offset), the Go repair flag, or the document (kinds, member order and names, string
-// bytes, number text, escape-free marks). "" when there is none. Switches the process-wide front
-// end while it runs and restores it: not for use beside other threads that parse.
+// Parses `text` with each front end, through Parse, ParseTaking, ParseBorrowing and ParseInBuffer,
+// under each of a few option sets (strict, read as Go, a low depth bound, a low value bound), and
+// returns the first difference: in the verdict, the error (code, offset, message), the duplicate
+// names (pointer, offset), the Go repair flag, or the document (kinds, member order and names,
+// string bytes, number text, escape-free marks). "" when there is none. Switches the process-wide
+// front end while it runs and restores it: not for use beside other threads that parse.
 std::string FrontEndDifference(std::string_view text);
 
 }  // namespace arcs::json::testing
