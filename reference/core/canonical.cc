@@ -9,6 +9,13 @@
 #include "reference/core/strings.h"
 
 namespace arcs::canonical {
+namespace {
+
+// What a deep or wide document grew of a thread's scratch vectors is not kept for the thread's
+// life.
+constexpr std::size_t kKeptScratch = 4096;
+
+}  // namespace
 
 std::optional<std::string> FirstFloat(const json::Value& root) {
   struct Frame {
@@ -33,7 +40,12 @@ std::optional<std::string> FirstFloat(const json::Value& root) {
     return out;
   };
   if (is_float(root)) return "";
-  std::vector<Frame> frames;
+  thread_local std::vector<Frame> frames;  // kept: FirstFloat runs once an event of a log
+  frames.clear();
+  auto release = [](std::optional<std::string> found) {
+    if (frames.capacity() > kKeptScratch) std::vector<Frame>().swap(frames);
+    return found;
+  };
   if (root.is_array() || root.is_object()) frames.push_back({&root, 0});
   while (!frames.empty()) {
     Frame& top = frames.back();
@@ -46,10 +58,10 @@ std::optional<std::string> FirstFloat(const json::Value& root) {
     const json::Value& child =
         top.value->is_array() ? top.value->items()[top.next] : top.value->members()[top.next].value;
     ++top.next;
-    if (is_float(child)) return pointer(frames);
+    if (is_float(child)) return release(pointer(frames));
     if (child.is_array() || child.is_object()) frames.push_back({&child, 0});
   }
-  return std::nullopt;
+  return release(std::nullopt);
 }
 
 Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out) {
@@ -63,16 +75,17 @@ Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, s
     json::Write(value, out, json::WriteStyle::kPython);
     return Status::Ok();
   }
-  const std::size_t start = out->size();
+  thread_local std::vector<const json::Member*> sorted;  // kept: one event of a log after another
+  sorted.clear();
+  json::AppendMembersSortedLastWins(value, &sorted);
   *out += '{';
-  for (const json::Member* m : json::MembersSortedLastWins(value)) {
+  for (const json::Member* m : sorted) {
     if (m->name == omit) continue;
-    if (out->size() > start + 1) *out += ',';
-    json::AppendQuoted(m->name, out);
-    *out += ':';
+    json::AppendMemberName(m->name, out);
     json::Write(m->value, out, json::WriteStyle::kPython);
   }
   *out += '}';
+  if (sorted.capacity() > kKeptScratch) std::vector<const json::Member*>().swap(sorted);
   return Status::Ok();
 }
 

@@ -251,8 +251,10 @@ enum class WriteStyle : std::uint8_t { kAsParsed, kPython };
 // ensure_ascii=False. As parsed, parsing the output gives a value Equal() to the input.
 void Write(const Value& value, std::string* out, WriteStyle style = WriteStyle::kAsParsed);
 
-// An object's members in the order WriteStyle::kPython writes them.
+// An object's members in the order WriteStyle::kPython writes them; or appended to *sorted, for a
+// caller that writes one object after another and keeps the vector.
 std::vector<const Member*> MembersSortedLastWins(const Value& object);
+void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted);
 std::string ToString(const Value& value);
 
 // Appends s as a JSON string literal (with quotes) using the same escaping as Write().
@@ -267,6 +269,8 @@ void AppendQuotedAscii(std::string_view s, std::string* out);
 // member (*out ends with '{').
 void AppendMember(std::string_view name, std::string_view value, std::string* out);
 void AppendRawMember(std::string_view name, std::string_view raw, std::string* out);
+// Only the `"name":` (after a comma unless *out ends with '{'), its value to follow.
+void AppendMemberName(std::string_view name, std::string* out);
 
 // RFC 6901 escaping of one reference token ("~" -> "~0", "/" -> "~1").
 void AppendPointerToken(std::string_view token, std::string* out);

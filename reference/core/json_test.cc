@@ -458,6 +458,43 @@ TEST(JsonParse, EscapesAtEveryOffsetDecodeInPlace) {
   }
 }
 
+// A member name is written with the comma before it unless it is the object's first, and escaped as
+// AppendQuoted escapes it: short or long, plain or not.
+TEST(JsonWrite, AppendMemberNameWritesACommaUnlessFirstAndEscapesTheName) {
+  const std::string sixteen = "abcdefghijklmnop";
+  std::string out = "{";
+  AppendMemberName("", &out);
+  out += "1";
+  for (const std::string& name :
+       {sixteen, sixteen + "q", std::string("a\"b"), std::string("\x1f"),
+        std::string("\xc3\xa9\x7f"), std::string("tab\t"), std::string(sixteen + "\n")}) {
+    const std::size_t before = out.size();
+    AppendMemberName(name, &out);
+    std::string quoted;
+    AppendQuoted(name, &quoted);
+    EXPECT_EQ(out.substr(before), "," + quoted + ":") << name;
+    out += "null";
+  }
+  out += "}";
+  Document doc;
+  ASSERT_TRUE(doc.Parse(out)) << out;
+  EXPECT_EQ(doc.root().members().size(), 8u);
+  EXPECT_EQ(doc.root().members()[3].name, "a\"b");
+}
+
+// Sorted members are appended after what the vector holds, which stays.
+TEST(JsonWrite, AppendMembersSortedLastWinsKeepsWhatWasThere) {
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"b":1,"a":2,"b":3})"));
+  const Member sentinel{"x", Value()};
+  std::vector<const Member*> sorted = {&sentinel};
+  AppendMembersSortedLastWins(doc.root(), &sorted);
+  ASSERT_EQ(sorted.size(), 3u);
+  EXPECT_EQ(sorted[0], &sentinel);
+  EXPECT_EQ(sorted[1]->name, "a");
+  EXPECT_EQ(sorted[2]->value.text(), "3");
+}
+
 TEST(JsonWrite, EscapeFreeStringsAreCopiedAndOthersEscaped) {
   Document doc;
   ASSERT_TRUE(doc.Parse(R"(["plain \u00e9 \u2028","\u0041","a\"b","\u001f", "é"])"));

@@ -7,6 +7,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "reference/core/json.h"
 #include "reference/core/number.h"
 #include "reference/core/simd_blocks.h"
@@ -14,11 +18,8 @@
 
 namespace arcs::json {
 
-namespace {
-
-// Appends an object's members to *sorted in the order WriteStyle::kPython writes them: Python's
-// dict keeps the last value of a repeated name, and sort_keys orders names by code point, which is
-// the byte order of their UTF-8.
+// Python's dict keeps the last value of a repeated name, and sort_keys orders names by code point,
+// which is the byte order of their UTF-8.
 void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted) {
   const std::size_t first = sorted->size();
   for (const Member& m : object.members()) sorted->push_back(&m);
@@ -52,8 +53,6 @@ void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>
                   [](const Member* a, const Member* b) { return a->name == b->name; });
   sorted->erase(begin, last.base());
 }
-
-}  // namespace
 
 std::vector<const Member*> MembersSortedLastWins(const Value& object) {
   std::vector<const Member*> sorted;
@@ -110,10 +109,12 @@ void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyl
       out->append(style == WriteStyle::kPython && v.text() == "-0" ? "0" : v.text());
       break;
     case Kind::kString:
-      if (v.is_escape_free()) {
-        out->push_back('"');
-        out->append(v.text());
-        out->push_back('"');
+      if (v.is_escape_free() && !v.text().empty()) {
+        // One call, not three: std::string's push_back is not inlined, and every event of a
+        // Lightbox log has a dozen such strings.
+        const std::size_t at = out->size();
+        out->append(v.text().size() + 2, '"');
+        std::memcpy(out->data() + at + 1, v.text().data(), v.text().size());
       } else {
         AppendQuoted(v.text(), out);
       }
@@ -230,18 +231,44 @@ ARCS_AVX2_TARGET ARCS_FLATTEN void AppendQuotedAvx2(std::string_view s, std::str
 }
 #endif
 
+constexpr std::size_t kShortString = 16;
+
+// When `s` is at most kShortString bytes, none of which is escaped, copies it to `to` (which has
+// room for kShortString bytes, all of them written) and returns true. Member names are: the test
+// runs for every member written, so it takes the 16 bytes at once where SSE2 is there.
+bool CopyShortPlain(std::string_view s, char* to) {
+  if (s.size() > kShortString) return false;
+  alignas(16) char block[kShortString];
+  std::memset(block, 'a', sizeof block);  // plain filler past the end of `s`
+  std::copy(s.begin(), s.end(), block);   // not memcpy: an empty view's data() may be null
+#if defined(__SSE2__)
+  static_assert(kShortString == 16);
+  const __m128i bytes = _mm_load_si128(reinterpret_cast<const __m128i*>(block));
+  const __m128i control =
+      _mm_cmpeq_epi8(_mm_and_si128(bytes, _mm_set1_epi8(static_cast<char>(0xE0))),
+                     _mm_setzero_si128());  // below 0x20
+  const __m128i quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
+  const __m128i backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
+  if (_mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))) != 0) return false;
+#else
+  if (std::any_of(block, block + sizeof block, [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
+      })) {
+    return false;
+  }
+#endif
+  std::memcpy(to, block, sizeof block);
+  return true;
+}
+
 }  // namespace
 
 void AppendQuoted(std::string_view s, std::string* out) {
   // Member names and other short strings, nearly always plain: appended as they are, without the
   // block writer's set-up (room made, and taken back), which costs more than such a string.
-  constexpr std::size_t kShort = 16;
-  if (s.size() <= kShort && std::none_of(s.begin(), s.end(), [](char c) {
-        return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
-      })) {
-    char quoted[kShort + 2];
+  char quoted[kShortString + 2];
+  if (CopyShortPlain(s, quoted + 1)) {
     quoted[0] = '"';
-    std::copy(s.begin(), s.end(), quoted + 1);  // not memcpy: an empty view's data() may be null
     quoted[s.size() + 1] = '"';
     out->append(quoted, s.size() + 2);  // one call: std::string's push_back is not inlined
     return;
@@ -320,15 +347,14 @@ void Write(const Value& value, std::string* out, WriteStyle style) {
       stack.pop_back();
       continue;
     }
-    if (top.next > 0) out->push_back(',');
     const Value* child;
     if (container.is_array()) {
+      if (top.next > 0) out->push_back(',');
       child = &container.items()[top.next];
     } else {
       const Member& m = style == WriteStyle::kPython ? *sorted[top.sorted_start + top.next]
                                                      : container.members()[top.next];
-      AppendQuoted(m.name, out);
-      out->push_back(':');
+      AppendMemberName(m.name, out);
       child = &m.value;
     }
     ++top.next;
@@ -343,17 +369,31 @@ void Write(const Value& value, std::string* out, WriteStyle style) {
   if (stack_base == 0) scratch.ReleaseIfLarge();
 }
 
-void AppendRawMember(std::string_view name, std::string_view raw, std::string* out) {
-  if (out->back() != '{') out->push_back(',');
+void AppendMemberName(std::string_view name, std::string* out) {
+  const bool comma = out->back() != '{';
+  char text[kShortString + 4];  // ,"name":
+  char* end = text;
+  if (comma) *end++ = ',';
+  *end++ = '"';
+  if (CopyShortPlain(name, end)) {  // one call, as AppendQuoted's: every member written takes one
+    end += name.size();
+    *end++ = '"';
+    *end++ = ':';
+    out->append(text, static_cast<std::size_t>(end - text));
+    return;
+  }
+  if (comma) out->push_back(',');
   AppendQuoted(name, out);
   out->push_back(':');
+}
+
+void AppendRawMember(std::string_view name, std::string_view raw, std::string* out) {
+  AppendMemberName(name, out);
   *out += raw;
 }
 
 void AppendMember(std::string_view name, std::string_view value, std::string* out) {
-  if (out->back() != '{') out->push_back(',');
-  AppendQuoted(name, out);
-  out->push_back(':');
+  AppendMemberName(name, out);
   AppendQuoted(value, out);
 }
 
