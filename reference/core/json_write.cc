@@ -94,6 +94,24 @@ Cursor Open(const Value* value, WriteStyle style, std::vector<const Member*>* so
   return {value, 0, start, sorted->size() - start};
 }
 
+// `"s"` for a string that needs no escape: one append for all but long ones, not three
+// (std::string's push_back is not inlined, and every event of a Lightbox log has a dozen such
+// strings: ids, hashes, names of tools).
+void AppendQuotedPlain(std::string_view s, std::string* out) {
+  constexpr std::size_t kStaged = 126;
+  if (s.size() > kStaged) {
+    out->push_back('"');
+    out->append(s);
+    out->push_back('"');
+    return;
+  }
+  char quoted[kStaged + 2];
+  quoted[0] = '"';
+  std::copy(s.begin(), s.end(), quoted + 1);  // not memcpy: an empty view's data() may be null
+  quoted[s.size() + 1] = '"';
+  out->append(quoted, s.size() + 2);
+}
+
 void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyle::kAsParsed) {
   switch (v.kind()) {
     case Kind::kNull:
@@ -109,12 +127,8 @@ void AppendScalar(const Value& v, std::string* out, WriteStyle style = WriteStyl
       out->append(style == WriteStyle::kPython && v.text() == "-0" ? "0" : v.text());
       break;
     case Kind::kString:
-      if (v.is_escape_free() && !v.text().empty()) {
-        // One call, not three: std::string's push_back is not inlined, and every event of a
-        // Lightbox log has a dozen such strings.
-        const std::size_t at = out->size();
-        out->append(v.text().size() + 2, '"');
-        std::memcpy(out->data() + at + 1, v.text().data(), v.text().size());
+      if (v.is_escape_free()) {
+        AppendQuotedPlain(v.text(), out);
       } else {
         AppendQuoted(v.text(), out);
       }
