@@ -66,15 +66,20 @@ Sha256Digest Sha256::Of(std::string_view bytes) {
   return hasher.Finish();
 }
 
-// Written into place, not pushed back: a Lightbox log takes one of these per event.
 std::string ToHex(const Sha256Digest& digest) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(digest.size() * 2, '\0');
-  for (std::size_t i = 0; i < digest.size(); ++i) {
-    out[2 * i] = kDigits[digest[i] >> 4];
-    out[2 * i + 1] = kDigits[digest[i] & 0x0F];
-  }
+  std::string out;
+  ToHex(digest, &out);
   return out;
+}
+
+// Written into place, not pushed back: a Lightbox log takes one of these per event.
+void ToHex(const Sha256Digest& digest, std::string* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out->resize(digest.size() * 2);
+  for (std::size_t i = 0; i < digest.size(); ++i) {
+    (*out)[2 * i] = kDigits[digest[i] >> 4];
+    (*out)[2 * i + 1] = kDigits[digest[i] & 0x0F];
+  }
 }
 
 }  // namespace arcs

@@ -31,7 +31,8 @@ class Sha256 {
   Context* context_;
 };
 
-std::string ToHex(const Sha256Digest& digest);  // lowercase
+std::string ToHex(const Sha256Digest& digest);             // lowercase
+void ToHex(const Sha256Digest& digest, std::string* out);  // the same into *out, keeping its room
 
 }  // namespace arcs
 

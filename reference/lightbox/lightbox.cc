@@ -137,34 +137,61 @@ std::string WithLink(const json::Value& event, const std::string& prev_hash) {
   return out;
 }
 
+// EventHash into *hex, keeping its room.
+Status EventHashInto(const json::Value& event, std::string* hex) {
+  thread_local std::string bytes;  // reused: verification hashes every event of a log
+  bytes.clear();
+  if (Status s = canonical::AppendPythonSortedJson(event, "hash", &bytes); !s.ok()) return s;
+  ToHex(Sha256::Of(bytes), hex);
+  return Status::Ok();
+}
+
 // What the chain check needs of one event. Taken where the event is read (by a worker, when
-// verification runs in parallel), so that the check itself, in order, touches no JSON.
+// verification runs in parallel), so that the check itself, in order, touches no JSON. Filled
+// again for each event (FillFacts), its strings keeping their room: allocating three for each
+// event, to be freed on the checking thread, was a twentieth of a parallel verification.
 struct EventFacts {
   std::string problem;  // why there is no event (not JSON, too long, not an object)
   bool readable = false;
-  std::optional<std::string> hash;  // "hash" (the last one), when a string
+  bool has_hash = false;
+  std::string hash;  // "hash" (the last one), when a string
   enum class Prev : std::uint8_t { kMissing, kNull, kString, kOther } prev = Prev::kMissing;
-  std::string prev_hash;                        // "prev_hash" (the last one), when a string
-  std::optional<Result<std::string>> computed;  // EventHash, when it was asked for
+  std::string prev_hash;  // "prev_hash" (the last one), when a string
+  bool computed = false;  // whether EventHash was asked for; its outcome:
+  Status computed_status;
+  std::string computed_hash;
+
+  // Strings of more than this many bytes are not kept from one event to the next (a "hash" of a
+  // megabyte in one event must not stay held by the batch that read it).
+  static constexpr std::size_t kKeptRoom = 256;
+  void ReleaseLarge() {
+    for (std::string* text : {&problem, &hash, &prev_hash, &computed_hash}) {
+      if (text->capacity() > kKeptRoom) std::string().swap(*text);
+    }
+  }
 };
 
-EventFacts FactsOf(const json::Value* event, std::string_view problem, bool hash_it) {
-  EventFacts facts;
-  if (!event) {
-    facts.problem = std::string(problem);
-    return facts;
-  }
-  facts.readable = true;
+void FillFacts(const json::Value* event, std::string_view problem, bool hash_it,
+               EventFacts* facts) {
+  facts->problem.assign(problem);
+  facts->readable = event != nullptr;
+  facts->has_hash = false;
+  facts->prev = EventFacts::Prev::kMissing;
+  facts->computed = false;
+  if (!event) return;
   const json::Value* hash = event->FindLast("hash");
-  if (hash && hash->is_string()) facts.hash = std::string(hash->text());
+  facts->has_hash = hash && hash->is_string();
+  if (facts->has_hash) facts->hash.assign(hash->text());
   if (const json::Value* prev = event->FindLast("prev_hash")) {
-    facts.prev = prev->is_null()     ? EventFacts::Prev::kNull
-                 : prev->is_string() ? EventFacts::Prev::kString
-                                     : EventFacts::Prev::kOther;
-    if (prev->is_string()) facts.prev_hash = std::string(prev->text());
+    facts->prev = prev->is_null()     ? EventFacts::Prev::kNull
+                  : prev->is_string() ? EventFacts::Prev::kString
+                                      : EventFacts::Prev::kOther;
+    if (prev->is_string()) facts->prev_hash.assign(prev->text());
   }
-  if (hash_it) facts.computed = EventHash(*event);
-  return facts;
+  if (hash_it) {
+    facts->computed = true;
+    facts->computed_status = EventHashInto(*event, &facts->computed_hash);
+  }
 }
 
 }  // namespace
@@ -175,8 +202,8 @@ struct ChainChecker::State {
 
   // Checks event `index` against the chain so far; records the first break.
   void Check(std::uint64_t index, const EventFacts& event) {
-    stored.push_back(event.hash ? Prefix(*event.hash) : 0);
-    if (lookahead && event.hash && *event.hash == *lookahead) {
+    stored.push_back(event.has_hash ? Prefix(event.hash) : 0);
+    if (lookahead && event.has_hash && event.hash == *lookahead) {
       Fail(Break::kReordered,
            "its prev_hash names event " + std::to_string(index) + ", which comes after it");
       lookahead.reset();
@@ -185,18 +212,19 @@ struct ChainChecker::State {
     at = index;
     if (!event.readable) return Fail(Break::kUnreadable, event.problem);
     using Prev = EventFacts::Prev;
-    if (!event.hash || event.prev == Prev::kMissing || event.prev == Prev::kOther) {
+    if (!event.has_hash || event.prev == Prev::kMissing || event.prev == Prev::kOther) {
       return Fail(Break::kNoHash,
                   "it has no string \"hash\", or no \"prev_hash\" that is null or a string");
     }
-    const Result<std::string>& computed = *event.computed;
-    if (!computed.ok()) return Fail(Break::kUnreadable, computed.status().message());
-    if (*computed != *event.hash) {
+    if (!event.computed_status.ok()) {
+      return Fail(Break::kUnreadable, event.computed_status.message());
+    }
+    if (event.computed_hash != event.hash) {
       return Fail(Break::kContentChanged,
-                  "its stored hash is not the hash of its content (" + *computed + ")");
+                  "its stored hash is not the hash of its content (" + event.computed_hash + ")");
     }
     CheckLink(index, event);
-    previous_hash = *event.hash;
+    previous_hash = event.hash;
   }
 
   void CheckLink(std::uint64_t index, const EventFacts& event) {
@@ -240,7 +268,9 @@ ChainChecker::ChainChecker() : state_(std::make_unique<State>()) {}
 ChainChecker::~ChainChecker() = default;
 
 void ChainChecker::Add(const json::Value* event, std::string_view problem) {
-  state_->Check(state_->verdict.events++, FactsOf(event, problem, state_->NeedsHash()));
+  thread_local EventFacts facts;  // filled again for each event
+  FillFacts(event, problem, state_->NeedsHash(), &facts);
+  state_->Check(state_->verdict.events++, facts);
 }
 
 ChainVerdict ChainChecker::Finish() {
@@ -270,10 +300,9 @@ Result<std::string> CanonicalBytes(const json::Value& event) {
 }
 
 Result<std::string> EventHash(const json::Value& event) {
-  thread_local std::string bytes;  // reused: verification hashes every event of a log
-  bytes.clear();
-  if (Status s = canonical::AppendPythonSortedJson(event, "hash", &bytes); !s.ok()) return s;
-  return Sha256Hex(bytes);
+  std::string hex;
+  if (Status s = EventHashInto(event, &hex); !s.ok()) return s;
+  return hex;
 }
 
 std::string_view BreakName(Break b) {
@@ -334,18 +363,19 @@ struct Batch {
   std::vector<jsonl::Line> lines;  // text left empty: line i is bytes[starts[i], ends[i])
   std::vector<std::size_t> starts;
   std::vector<std::size_t> ends;
-  std::vector<EventFacts> facts;
+  std::vector<EventFacts> facts;  // facts[i] is line i's; those past the lines are spare
 
   bool full() const { return bytes.size() >= kBytes || lines.size() >= kLines; }
-  // Empty, with its capacity kept: a batch is used again rather than its memory faulted in anew.
-  // Not a long line's, though: each batch would then hold one, and memory grow with the workers.
+  // Empty, with its capacity kept: a batch is used again rather than its memory faulted in anew,
+  // and its facts filled again. Not a long line's, though: each batch would then hold one, and
+  // memory grow with the workers.
   void Clear() {
     if (bytes.capacity() > 2 * kBytes) std::string().swap(bytes);
     bytes.clear();
+    for (EventFacts& spare : facts) spare.ReleaseLarge();
     lines.clear();
     starts.clear();
     ends.clear();
-    facts.clear();
   }
   void Add(const jsonl::Line& line) {
     starts.push_back(bytes.size());
@@ -357,14 +387,14 @@ struct Batch {
   }
   void ComputeFacts(const Limits& limits) {
     thread_local json::Document document;
-    facts.reserve(lines.size());
+    if (facts.size() < lines.size()) facts.resize(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) {
       jsonl::Line line = lines[i];
       line.text = std::string_view(bytes).substr(starts[i], ends[i] - starts[i]);
       std::string problem;
       const json::Value* event =
           ParseEvent(line, limits, &document, &problem, bytes.data() + starts[i]);
-      facts.push_back(FactsOf(event, problem, /*hash_it=*/true));
+      FillFacts(event, problem, /*hash_it=*/true, &facts[i]);
     }
   }
 };
@@ -477,8 +507,8 @@ Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits, uns
     for (std::uint64_t sequence = 0;; ++sequence) {
       std::unique_ptr<Batch> batch = queue.Take(sequence);
       if (!batch) break;
-      for (const EventFacts& facts : batch->facts) {
-        chain.state_->Check(chain.state_->verdict.events++, facts);
+      for (std::size_t i = 0; i < batch->lines.size(); ++i) {
+        chain.state_->Check(chain.state_->verdict.events++, batch->facts[i]);
       }
       queue.Recycle(std::move(batch));
     }
