@@ -1,5 +1,6 @@
 #include "reference/core/huge_pages.h"
 
+#include <algorithm>
 #include <system_error>
 
 namespace arcs {
@@ -9,13 +10,17 @@ PagesFaultedAhead::PagesFaultedAhead(void* data, std::size_t size) {
   constexpr std::uintptr_t kPage = 4096;
   if (size < kFaultAheadMin || std::thread::hardware_concurrency() < 2) return;
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (begin + size / 2 + kPage - 1) & ~(kPage - 1);
+  static constexpr std::uintptr_t kStep = std::uintptr_t{4} << 20;
+  const std::uintptr_t first = (begin + kPage - 1) & ~(kPage - 1);
   const std::uintptr_t last = (begin + size) & ~(kPage - 1);
   try {
     helper_ = std::thread([first, last] {
       // Fails only where the kernel cannot populate (too old, or no memory left): the caller's
       // own writes then fault the pages in, as without this.
-      (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
+      for (std::uintptr_t at = first; at < last; at += kStep) {
+        (void)::madvise(reinterpret_cast<void*>(at), std::min(kStep, last - at),
+                        MADV_POPULATE_WRITE);
+      }
     });
   } catch (const std::system_error&) {
     // No thread to be had: the caller's writes fault the pages in themselves.

@@ -125,8 +125,8 @@ TEST(Io, ReadFileStopsAtItsBound) {
   EXPECT_FALSE(ReadFile(path, 4).ok());
 }
 
-// A file large enough that its upper half is faulted in on a second thread while the lower half
-// is read (PagesFaultedAhead) reads back byte for byte, whether or not it fills the space reserved
+// A file large enough that its pages are faulted in on a second thread while it is read
+// (PagesFaultedAhead) reads back byte for byte, whether or not it fills the space reserved
 // for it, and its bound still holds.
 TEST(Io, ReadFileOfALargeFileHoldsEveryByte) {
   std::string bytes(PagesFaultedAhead::kFaultAheadMin * 2 + 12345, '\0');
