@@ -247,10 +247,10 @@ ARCS_AVX2_TARGET ARCS_FLATTEN void AppendQuotedAvx2(std::string_view s, std::str
 
 constexpr std::size_t kShortString = 16;
 
-// When `s` is at most kShortString bytes, none of which is escaped, copies it to `to` (which has
-// room for kShortString bytes, all of them written) and returns true. Member names are: the test
-// runs for every member written, so it takes the 16 bytes at once where SSE2 is there.
-bool CopyShortPlain(std::string_view s, char* to) {
+// Whether `s` is at most kShortString bytes, none of which is escaped. Member names are: the test
+// runs for every member written, so it takes the 16 bytes at once (on a padded copy, so nothing
+// past `s` is read) where SSE2 is there.
+bool IsShortAndPlain(std::string_view s) {
   if (s.size() > kShortString) return false;
   alignas(16) char block[kShortString];
   std::memset(block, 'a', sizeof block);  // plain filler past the end of `s`
@@ -263,16 +263,12 @@ bool CopyShortPlain(std::string_view s, char* to) {
                      _mm_setzero_si128());  // below 0x20
   const __m128i quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
   const __m128i backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
-  if (_mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))) != 0) return false;
+  return _mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))) == 0;
 #else
-  if (std::any_of(block, block + sizeof block, [](char c) {
-        return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
-      })) {
-    return false;
-  }
+  return std::none_of(block, block + sizeof block, [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
+  });
 #endif
-  std::memcpy(to, block, sizeof block);
-  return true;
 }
 
 }  // namespace
@@ -280,13 +276,7 @@ bool CopyShortPlain(std::string_view s, char* to) {
 void AppendQuoted(std::string_view s, std::string* out) {
   // Member names and other short strings, nearly always plain: appended as they are, without the
   // block writer's set-up (room made, and taken back), which costs more than such a string.
-  char quoted[kShortString + 2];
-  if (CopyShortPlain(s, quoted + 1)) {
-    quoted[0] = '"';
-    quoted[s.size() + 1] = '"';
-    out->append(quoted, s.size() + 2);  // one call: std::string's push_back is not inlined
-    return;
-  }
+  if (IsShortAndPlain(s)) return AppendQuotedPlain(s, out);
 #if defined(__x86_64__)
   if (UseAvx512Bw()) return AppendQuotedAvx512(s, out);
   if (UseAvx2()) return AppendQuotedAvx2(s, out);
@@ -389,8 +379,8 @@ void AppendMemberName(std::string_view name, std::string* out) {
   char* end = text;
   if (comma) *end++ = ',';
   *end++ = '"';
-  if (CopyShortPlain(name, end)) {  // one call, as AppendQuoted's: every member written takes one
-    end += name.size();
+  if (IsShortAndPlain(name)) {  // one call, as AppendQuoted's: every member written takes one
+    end = std::copy(name.begin(), name.end(), end);
     *end++ = '"';
     *end++ = ':';
     out->append(text, static_cast<std::size_t>(end - text));
