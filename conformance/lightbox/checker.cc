@@ -604,8 +604,8 @@ class Checker {
       chain_.Add(nullptr, problem);
       return true;
     }
+    chain_.Add(&document_.root(), "");  // first: CheckEvent takes the hash it computes
     CheckEvent(document_.root());
-    chain_.Add(&document_.root(), "");
     return true;
   }
 
@@ -664,7 +664,7 @@ class Checker {
     // Only the first event whose stored hash is wrong can be the chain's first content break.
     const json::Value* stored = event.FindLast("hash");
     if (!first_mismatch_ && stored && stored->is_string()) {
-      Result<std::string> hash = arcs::lightbox::EventHash(event);
+      const Result<std::string> hash = HashOf(event);
       if (hash.ok() && *hash != stored->text()) {
         first_mismatch_ = FirstMismatch{events_ - 1, ReadingOfHash(event, stored->text())};
       }
@@ -672,6 +672,16 @@ class Checker {
     CheckValues(event);
     CheckInvocation(event);
     CheckRedactions(event);
+  }
+
+  // The event's hash: the one the chain checker computed when it was added, or computed here when
+  // it computed none (the chain had broken before it).
+  Result<std::string> HashOf(const json::Value& event) {
+    if (const std::optional<Result<std::string_view>> known = chain_.LastHash()) {
+      if (!known->ok()) return known->status();
+      return std::string(**known);
+    }
+    return arcs::lightbox::EventHash(event);
   }
 
   const json::Value* String(const json::Value& event, std::string_view name) {

@@ -257,6 +257,10 @@ struct ChainChecker::State {
   std::string previous_hash;
   std::optional<std::string> lookahead;  // the first broken link's target, searched for ahead
   std::uint64_t at = 0;                  // the event being checked
+  // The hash Add computed for the event it was given last (LastHash), when last_hashed.
+  bool last_hashed = false;
+  Status last_status;
+  std::string last_hash;
 };
 
 ChainChecker::ChainChecker() : state_(std::make_unique<State>()) {}
@@ -264,9 +268,20 @@ ChainChecker::~ChainChecker() = default;
 
 void ChainChecker::Add(const json::Value* event, std::string_view problem) {
   thread_local EventFacts facts;  // filled again for each event
-  FillFacts(event, problem, state_->NeedsHash(), &facts);
+  state_->last_hashed = event && state_->NeedsHash();
+  FillFacts(event, problem, state_->last_hashed, &facts);
   state_->Check(state_->verdict.events++, facts);
+  if (state_->last_hashed) {
+    state_->last_status = facts.computed_status;
+    state_->last_hash.assign(facts.computed_hash);
+  }
   facts.ReleaseLarge();
+}
+
+std::optional<Result<std::string_view>> ChainChecker::LastHash() const {
+  if (!state_->last_hashed) return std::nullopt;
+  if (!state_->last_status.ok()) return state_->last_status;
+  return std::string_view(state_->last_hash);
 }
 
 ChainVerdict ChainChecker::Finish() {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -83,6 +84,10 @@ class ChainChecker {
 
   // The next event: its parsed object, or null and why it has none (not JSON, too long, ...).
   void Add(const json::Value* event, std::string_view problem);
+  // EventHash of the event Add was given last, when Add computed it, so that a caller need not
+  // compute it again (until the next Add); nothing when it did not: no event, or the chain had
+  // broken before it, so that its hash decided nothing.
+  std::optional<Result<std::string_view>> LastHash() const;
   // The verdict once every event was added.
   ChainVerdict Finish();
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -124,6 +125,35 @@ TEST(LightboxVerify, NamesTheFirstBrokenEventAndWhy) {
     EXPECT_EQ(verdict.first_broken, c.index) << c.name << ": " << verdict.reason;
     EXPECT_EQ(verdict.events, c.lines.size()) << c.name;
   }
+}
+
+// The validator takes each event's hash from the checker rather than compute it twice: LastHash is
+// the event's own hash while the hash decides something, and nothing once the chain broke (or for
+// a line with no event).
+TEST(LightboxChainChecker, LastHashIsTheAddedEventsHashUntilTheChainBreaks) {
+  std::vector<std::string> lines = Lines(Chain(5));
+  lines[2].replace(lines[2].find(R"("n":2)"), 5, R"("n":7)");
+  ChainChecker checker;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    json::Document event;
+    ASSERT_TRUE(event.Parse(lines[i]));
+    checker.Add(&event.root(), "");
+    const std::optional<Result<std::string_view>> last = checker.LastHash();
+    if (i > 2) {
+      EXPECT_FALSE(last.has_value()) << "event " << i << ", after the break";
+      continue;
+    }
+    ASSERT_TRUE(last.has_value() && last->ok()) << "event " << i;
+    const Result<std::string> hash = EventHash(event.root());
+    ASSERT_TRUE(hash.ok());
+    EXPECT_EQ(**last, *hash) << "event " << i;
+    // The stored hash WriteChain wrote, except in the edited event.
+    EXPECT_EQ(**last == event.root().FindLast("hash")->text(), i != 2) << "event " << i;
+  }
+  ChainChecker unread;
+  unread.Add(nullptr, "not JSON");
+  EXPECT_FALSE(unread.LastHash().has_value());
+  EXPECT_FALSE(checker.Finish().intact());
 }
 
 TEST(LightboxVerify, AnEmptyFileIsAnIntactChainOfNoEvents) {

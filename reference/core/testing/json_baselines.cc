@@ -1,8 +1,11 @@
 #include "reference/core/testing/json_baselines.h"
 
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 #include <simdjson.h>
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "reference/core/json.h"
@@ -67,6 +70,50 @@ std::int64_t SimdjsonOnDemandCount::Count(const std::string& buffer, const char*
     return -1;
   }
   return CountValues(document);
+}
+
+std::int64_t SimdjsonOnDemandCount::CountLines(const std::string& padded, std::size_t size) {
+  std::int64_t values = 0;
+  bool refused = false;
+  ForEachLine(std::string_view(padded.data(), size), [&](const char* line, std::size_t n) {
+    if (n == 0) return;
+    const std::int64_t count = Count(padded, line, n);
+    refused |= count < 0;
+    values += count;
+  });
+  return refused ? -1 : values;
+}
+
+bool RapidJsonSaxNull(std::string_view bytes) {
+  rapidjson::Reader reader;
+  rapidjson::BaseReaderHandler<> handler;
+  rapidjson::MemoryStream stream(bytes.data(), bytes.size());
+  for (;;) {
+    rapidjson::SkipWhitespace(stream);
+    if (stream.Tell() == bytes.size()) return true;
+    constexpr unsigned kFlags = rapidjson::kParseDefaultFlags | rapidjson::kParseStopWhenDoneFlag;
+    if (reader.Parse<kFlags>(stream, handler).IsError()) return false;
+  }
+}
+
+bool TimeCeiling(std::string_view bytes, bool lines, std::uint64_t runs, CeilingTimes* times) {
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  const std::string padded = SimdjsonOnDemandCount::Padded(bytes);
+  SimdjsonOnDemandCount counter;
+  for (std::uint64_t run = 0; run < runs; ++run) {
+    auto start = Clock::now();
+    if (!RapidJsonSaxNull(bytes)) return false;
+    times->baseline_seconds.push_back(since(start));
+    start = Clock::now();
+    const std::int64_t values = lines ? counter.CountLines(padded, bytes.size())
+                                      : counter.Count(padded, padded.data(), bytes.size());
+    if (values < 0) return false;
+    times->ceiling_seconds.push_back(since(start));
+  }
+  return true;
 }
 
 // The kernel this file's On Demand code was compiled for (-march=native): simdjson names it by

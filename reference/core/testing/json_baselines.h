@@ -38,6 +38,9 @@ class SimdjsonOnDemandCount {
   ~SimdjsonOnDemandCount();
   // text[0, size) lies inside `buffer`, which Padded() made.
   std::int64_t Count(const std::string& buffer, const char* text, std::size_t size);
+  // Every value of every non-empty '\n'-separated line of padded[0, size) (Padded made it), or -1
+  // when simdjson refuses a line: the ceiling for a JSON Lines format.
+  std::int64_t CountLines(const std::string& padded, std::size_t size);
   // `bytes` followed by the padding simdjson reads past a text's end.
   static std::string Padded(std::string_view bytes);
 
@@ -45,6 +48,19 @@ class SimdjsonOnDemandCount {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// RapidJSON's SAX reader (kParseDefaultFlags) with a handler that does nothing, over every value
+// in bytes, one after another (one document, or one a line): the baseline. False when it refuses
+// one.
+bool RapidJsonSaxNull(std::string_view bytes);
+
+// The ceiling's runs, each right after a baseline run of its own (for PairedSpeedRatio): `runs`
+// times, RapidJsonSaxNull(bytes), then simdjson On Demand counting the values of bytes (as one
+// document, or one a line when `lines`), on a padded copy made first. False when either refuses.
+struct CeilingTimes {
+  std::vector<double> baseline_seconds, ceiling_seconds;
+};
+bool TimeCeiling(std::string_view bytes, bool lines, std::uint64_t runs, CeilingTimes* times);
 
 // One line naming the code paths behind a benchmark's figures, for its summary: which JSON front
 // end ARCS runs, the simdjson kernel of its stage 1, whether ARCS's AVX-512BW paths run, and the

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 namespace arcs::json::testing {
@@ -23,6 +24,29 @@ TEST(BenchmarkFigures, PairedSpeedRatioCancelsADriftBothSidesShare) {
   EXPECT_EQ(PairedSpeedRatio({2.0, 1.0, 3.0}, {1.0, 1.0, 1.0}), 2.0);  // the median of 2, 1, 3
   EXPECT_EQ(PairedSpeedRatio({1.0, 4.0, 9.0}, {1.0, 1.0}), 2.5);       // only whole pairs count
   EXPECT_EQ(PairedSpeedRatio({}, {1.0}), 0);
+}
+
+// The baselines must take what they are timed on: every value, one a line or one in all.
+TEST(BenchmarkBaselines, RapidJsonSaxNullReadsEveryValueInTurn) {
+  EXPECT_TRUE(RapidJsonSaxNull(R"({"a":[1,2]})"));
+  EXPECT_TRUE(RapidJsonSaxNull("{}\n[1]\n\n\"s\"\n"));
+  EXPECT_TRUE(RapidJsonSaxNull(""));
+  EXPECT_FALSE(RapidJsonSaxNull("{}\n{\n"));
+  EXPECT_FALSE(RapidJsonSaxNull("[1,]"));
+}
+
+TEST(BenchmarkBaselines, CountLinesCountsEveryValueOfEveryLine) {
+  SimdjsonOnDemandCount counter;
+  const std::string text = "[1,2]\n\n{\"a\":true,\"b\":{}}\n\"s\"";
+  const std::string padded = SimdjsonOnDemandCount::Padded(text);
+  EXPECT_EQ(counter.CountLines(padded, text.size()), 3 + 3 + 1);
+  const std::string bad = "[1]\n[1,\n";
+  EXPECT_EQ(counter.CountLines(SimdjsonOnDemandCount::Padded(bad), bad.size()), -1);
+  CeilingTimes times;
+  ASSERT_TRUE(TimeCeiling(text, /*lines=*/true, 2, &times));
+  EXPECT_EQ(times.baseline_seconds.size(), 2u);
+  EXPECT_EQ(times.ceiling_seconds.size(), 2u);
+  EXPECT_FALSE(TimeCeiling(text, /*lines=*/false, 1, &times));  // not one document
 }
 
 }  // namespace

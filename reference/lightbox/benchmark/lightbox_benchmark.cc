@@ -18,13 +18,18 @@
 //                          the links. It must come out intact.
 //   LightboxVerify/threads/2  the same with 2 threads parsing and hashing (Verify's threads
 //                          argument), timed by the wall clock.
-// Every benchmark reports bytes_per_second (of the file). At the end the ratio
-// LightboxVerify / baseline is printed (medians over repetitions); the requirement is
-// LightboxVerify / Baseline/SaxAndSha256 >= 0.5 (reference/lightbox/benchmark/bench.sh fails when
-// it is not met, and also compares with the spec's Python loop, python_verify.py).
+//   LightboxValidate       conformance::lightbox::Validate over the buffer as events.jsonl, no
+//                          meta.json: what `arcs validate` runs, every field rule and the chain.
+//   Ceiling/SimdjsonOnDemand  simdjson On Demand counting every value of every line (the tokenizer
+//                          ceiling, json_baselines.h), for issue #29's targets.
+// Every benchmark reports bytes_per_second (of the file). At the end the ratios are printed
+// (medians over repetitions); the requirement is LightboxVerify / Baseline/SaxAndSha256 >= 0.5
+// (reference/lightbox/benchmark/bench.sh fails when it is not met, and also compares with the
+// spec's Python loop, python_verify.py). Issue #29's for validation: LightboxValidate >= 1.5 x
+// Baseline/SaxOnly and >= 0.5 x the ceiling.
 //
-// Before timing, every line must parse with the baseline and the chain must verify intact: a
-// benchmark over a broken file measures the wrong code path.
+// Before timing, every line must parse with the baseline, the chain must verify intact and the
+// validator must find no error: a benchmark over a broken file measures the wrong code path.
 #include <benchmark/benchmark.h>
 #include <openssl/evp.h>
 #include <rapidjson/memorystream.h>
@@ -40,8 +45,10 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "conformance/lightbox/checker.h"
 #include "reference/core/jsonl.h"
 #include "reference/core/testing/json_baselines.h"
 #include "reference/lightbox/lightbox.h"
@@ -139,7 +146,37 @@ void BM_LightboxVerifyThreads(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
 }
 
+// The validator's errors on the buffer as a session's events.jsonl (a finding that rests only on
+// an errata reading counts as a warning, as `arcs validate` counts it).
+std::uint64_t ValidatorErrors() {
+  arcs::jsonl::MemorySource source(g_bytes);
+  arcs::Diagnostics diagnostics;
+  diagnostics.ReadingsAsWarnings();  // as `arcs validate` counts them
+  arcs::conformance::lightbox::Validate(&source, nullptr, arcs::lightbox::Limits(), &diagnostics);
+  return diagnostics.error_count();
+}
+
+void BM_LightboxValidate(benchmark::State& state) {
+  for (auto _ : state) {
+    if (ValidatorErrors() != 0) state.SkipWithError("the validator found an error");
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
+}
+
+std::string g_padded_bytes;  // g_bytes followed by simdjson's padding
+
+void BM_SimdjsonOnDemand(benchmark::State& state) {
+  arcs::json::testing::SimdjsonOnDemandCount counter;
+  for (auto _ : state) {
+    const std::int64_t values = counter.CountLines(g_padded_bytes, g_bytes.size());
+    if (values < 0) state.SkipWithError("simdjson rejected a line");
+    benchmark::DoNotOptimize(values);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
+}
+
 constexpr char kBaseline[] = "Baseline/SaxAndSha256";
+constexpr char kCeiling[] = "Ceiling/SimdjsonOnDemand";
 
 // The console report, then the ratios of medians.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -177,6 +214,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
                   primary ? (verify / b >= 0.5 ? "meets >= 0.5 (the requirement)"
                                                : "BELOW 0.5 (the requirement)")
                           : "(for information)");
+    }
+    // Issue #29's targets for validation, on one core.
+    const double validate = median("LightboxValidate");
+    for (const auto& [base, target] : {std::pair{"Baseline/SaxOnly", 1.5}, {kCeiling, 0.5}}) {
+      const double b = median(base);
+      if (b <= 0 || validate <= 0) continue;
+      std::printf("ratio LightboxValidate / %-24s = %.3f  (%.1f MB/s / %.1f MB/s)  %s %.1f (#29)\n",
+                  base, validate / b, validate / 1e6, b / 1e6,
+                  validate / b >= target ? "meets >=" : "BELOW", target);
     }
   }
 
@@ -228,12 +274,15 @@ int main(int argc, char** argv) {
   const std::uint64_t failures = SaxFailures(reader);
   ForEachLine(g_bytes, [](const char*, std::size_t) { ++g_lines; });
   const std::string verdict = Verdict();
-  if (failures || verdict != "intact") {
+  const std::uint64_t errors = ValidatorErrors();
+  if (failures || verdict != "intact" || errors) {
     std::cerr << "arcs_lightbox_benchmark: " << path << ": " << failures
-              << " line(s) RapidJSON rejects; Verify: " << verdict
-              << "; benchmark an intact chain (arcs_generate_lightbox)\n";
+              << " line(s) RapidJSON rejects; Verify: " << verdict << "; " << errors
+              << " error(s) from the validator; benchmark a valid session with an intact chain"
+                 " (arcs_generate_lightbox)\n";
     return 1;
   }
+  g_padded_bytes = arcs::json::testing::SimdjsonOnDemandCount::Padded(g_bytes);
 
   // Each benchmark goes over the whole file once per iteration. Rates are per CPU second (Google
   // Benchmark's default): everything runs on one thread, so on an idle machine this is wall time,
@@ -246,6 +295,9 @@ int main(int argc, char** argv) {
       ->Arg(2)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("LightboxValidate", BM_LightboxValidate)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(kCeiling, BM_SimdjsonOnDemand)->Unit(benchmark::kMillisecond);
 
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -60,8 +60,6 @@
 #include <fcntl.h>
 #include <httplib.h>
 #include <netinet/in.h>
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -442,42 +440,17 @@ bool Valid(std::string_view bytes, std::string_view what) {
 // ---------------------------------------------------------------------------------------------
 // Part 1: load
 
-struct NullHandler : rapidjson::BaseReaderHandler<> {};
-
-// The baseline: every line's value through RapidJSON's SAX reader, nothing kept.
-bool SaxAll(std::string_view bytes) {
-  rapidjson::Reader reader;
-  NullHandler handler;
-  rapidjson::MemoryStream stream(bytes.data(), bytes.size());
-  for (;;) {
-    rapidjson::SkipWhitespace(stream);
-    if (stream.Tell() == bytes.size()) return true;
-    constexpr unsigned kFlags = rapidjson::kParseDefaultFlags | rapidjson::kParseStopWhenDoneFlag;
-    if (reader.Parse<kFlags>(stream, handler).IsError()) return false;
-  }
-}
-
-// The tokenizer ceiling: simdjson On Demand counting every value of every line.
-bool SimdjsonAll(const std::string& padded, std::size_t size,
-                 arcs::json::testing::SimdjsonOnDemandCount* counter) {
-  bool ok = true;
-  arcs::json::testing::ForEachLine(std::string_view(padded.data(), size),
-                                   [&](const char* line, std::size_t n) {
-                                     if (n != 0) ok &= counter->Count(padded, line, n) >= 0;
-                                   });
-  return ok;
-}
-
-// sax[i] pairs with load[i] and check[i]; sax_beside_ceiling[i] with ceiling[i].
+// sax[i] pairs with load[i] and check[i].
 struct LoadTimes {
-  std::vector<double> sax, load, check, sax_beside_ceiling, ceiling;
+  std::vector<double> sax, load, check;
+  arcs::json::testing::CeilingTimes ceiling;
   std::uint64_t messages = 0;
   std::size_t index_capacity = 0;
 };
 
 bool TimeLoadRun(std::string_view file, LoadTimes* times) {
   auto start = Clock::now();
-  if (!SaxAll(file)) return false;
+  if (!arcs::json::testing::RapidJsonSaxNull(file)) return false;
   times->sax.push_back(Seconds(start));
 
   start = Clock::now();
@@ -517,25 +490,18 @@ Outcome LoadPart(const Options& options) {
   }
   // The ceiling's runs come last, after the peak RSS is read: its copy is not ARCS's memory.
   const double peak = PeakRssMiB();
-  {
-    const std::string padded = arcs::json::testing::SimdjsonOnDemandCount::Padded(file);
-    arcs::json::testing::SimdjsonOnDemandCount counter;
-    for (std::uint64_t run = 0; run < options.runs; ++run) {
-      auto start = Clock::now();
-      if (!SaxAll(file)) return kFailed;
-      times.sax_beside_ceiling.push_back(Seconds(start));
-      start = Clock::now();
-      if (!SimdjsonAll(padded, file.size(), &counter)) return kFailed;
-      times.ceiling.push_back(Seconds(start));
-    }
+  if (!arcs::json::testing::TimeCeiling(file, true, options.runs, &times.ceiling)) {
+    return kFailed;
   }
   const double size = static_cast<double>(file.size());
   const double base = size / 1e6 / Median(times.sax), load = size / 1e6 / Median(times.load),
-               check = size / 1e6 / Median(times.check), top = size / 1e6 / Median(times.ceiling);
+               check = size / 1e6 / Median(times.check),
+               top = size / 1e6 / Median(times.ceiling.ceiling_seconds);
   // The targets' ratios, each run against the baseline run beside it (PairedSpeedRatio).
   const double load_base = PairedSpeedRatio(times.sax, times.load);
   const double check_base = PairedSpeedRatio(times.sax, times.check);
-  const double check_top = check_base / PairedSpeedRatio(times.sax_beside_ceiling, times.ceiling);
+  const double check_top =
+      check_base / PairedSpeedRatio(times.ceiling.baseline_seconds, times.ceiling.ceiling_seconds);
   // Issue #29's targets for the validator, on one core.
   const bool fast = check_base >= 1.5 && check_top >= 0.5;
   const bool pass = load_base >= 0.5 && fast;

@@ -22,8 +22,6 @@
 // >= 1.5 x baseline and >= 0.5 x the ceiling (validate / baseline over ceiling / baseline).
 // Prints the figures and the peak RSS of the process; exit 1 when a target is missed (unless
 // --no-targets, for the smoke test), 2 on usage errors or a generated file that is not valid.
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -41,6 +39,7 @@ namespace {
 
 using arcs::json::testing::Median;
 using arcs::json::testing::PairedSpeedRatio;
+using arcs::json::testing::RapidJsonSaxNull;
 using arcs::testing::AppendJsonString;
 using arcs::testing::AppendText;
 using arcs::testing::Rng;
@@ -105,15 +104,6 @@ std::string Generate(std::uint64_t bytes, std::uint64_t seed) {
   return out;
 }
 
-struct NullHandler : rapidjson::BaseReaderHandler<> {};
-
-bool SaxNull(const std::string& file) {
-  rapidjson::Reader reader;
-  NullHandler handler;
-  rapidjson::MemoryStream stream(file.data(), file.size());
-  return !reader.Parse<rapidjson::kParseDefaultFlags>(stream, handler).IsError();
-}
-
 double Seconds(const std::chrono::steady_clock::time_point& start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -159,12 +149,12 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // sax[i] pairs with validate[i] and render[i]; sax_beside_ceiling[i] with ceiling[i].
-  std::vector<double> sax, validate, render, sax_beside_ceiling, ceiling;
+  // sax[i] pairs with validate[i] and render[i].
+  std::vector<double> sax, validate, render;
   std::size_t markdown_bytes = 0;
   for (std::uint64_t run = 0; run < runs; ++run) {
     auto start = std::chrono::steady_clock::now();
-    if (!SaxNull(file)) return 2;
+    if (!RapidJsonSaxNull(file)) return 2;
     sax.push_back(Seconds(start));
 
     // The bytes in memory, as the baseline has them, in a string with the spare room a file
@@ -189,24 +179,14 @@ int main(int argc, char** argv) {
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);  // before the ceiling's runs: its copy and index are not ARCS's
-  {
-    const std::string padded = arcs::json::testing::SimdjsonOnDemandCount::Padded(file);
-    arcs::json::testing::SimdjsonOnDemandCount counter;
-    for (std::uint64_t run = 0; run < runs; ++run) {
-      auto start = std::chrono::steady_clock::now();
-      if (!SaxNull(file)) return 2;
-      sax_beside_ceiling.push_back(Seconds(start));
-      start = std::chrono::steady_clock::now();
-      if (counter.Count(padded, padded.data(), file.size()) < 0) return 2;
-      ceiling.push_back(Seconds(start));
-    }
-  }
+  arcs::json::testing::CeilingTimes ceiling;
+  if (!arcs::json::testing::TimeCeiling(file, false, runs, &ceiling)) return 2;
   const double mb = static_cast<double>(file.size()) / 1e6;
   const double base = mb / Median(sax), v = mb / Median(validate), r = mb / Median(render);
-  const double top = mb / Median(ceiling);
+  const double top = mb / Median(ceiling.ceiling_seconds);
   // The targets' ratios, each run against the baseline run beside it (PairedSpeedRatio).
   const double v_base = PairedSpeedRatio(sax, validate), r_base = PairedSpeedRatio(sax, render);
-  const double v_top = v_base / PairedSpeedRatio(sax_beside_ceiling, ceiling);
+  const double v_top = v_base / PairedSpeedRatio(ceiling.baseline_seconds, ceiling.ceiling_seconds);
   std::printf(
       "SessionData, %zu bytes (%.1f MB), median of %llu runs each (MB = 10^6 B; ratios: the "
       "median of each run's against the baseline run beside it):\n",
