@@ -455,28 +455,16 @@ bool FloatsIntegral(const json::Value& value) {
 // The pointer of the first integer in `value` that a double does not hold exactly (beyond
 // +-2^53), or nothing: such a number is one a range-limited JSON implementation refuses
 // (errata LB-E26, limited-integers), where ARCS keeps every integer exact.
-std::optional<std::string> FirstHugeInteger(const json::Value& value, const std::string& at = "") {
-  if (value.is_number()) {
-    const json::NumberInfo n = json::Classify(value.text());
-    if (n.has_fraction || n.has_exponent) return std::nullopt;
-    std::string_view digits = value.text();
+std::optional<std::string> FirstHugeInteger(const json::Value& value) {
+  return json::FirstPointerWhere(value, [](const json::Value& v) {
+    if (!v.is_number()) return false;
+    const json::NumberInfo n = json::Classify(v.text());
+    if (n.has_fraction || n.has_exponent) return false;
+    std::string_view digits = v.text();
     if (n.negative) digits.remove_prefix(1);
     constexpr std::string_view kTwo53 = "9007199254740992";
-    if (digits.size() > kTwo53.size() || (digits.size() == kTwo53.size() && digits > kTwo53)) {
-      return at.empty() ? "/" : at;
-    }
-    return std::nullopt;
-  }
-  for (std::size_t i = 0; i < value.items().size(); ++i) {
-    if (auto found = FirstHugeInteger(value.items()[i], at + "/" + std::to_string(i))) return found;
-  }
-  for (const json::Member& m : value.members()) {
-    std::string pointer = at;
-    pointer += '/';
-    json::AppendPointerToken(m.name, &pointer);
-    if (auto found = FirstHugeInteger(m.value, pointer)) return found;
-  }
-  return std::nullopt;
+    return digits.size() > kTwo53.size() || (digits.size() == kTwo53.size() && digits > kTwo53);
+  });
 }
 
 // What the cross-event rules keep per invocation: a byte (and the hash map's own ~40).

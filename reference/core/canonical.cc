@@ -17,51 +17,12 @@ constexpr std::size_t kKeptScratch = 4096;
 
 }  // namespace
 
-std::optional<std::string> FirstFloat(const json::Value& root) {
-  struct Frame {
-    const json::Value* value;
-    std::size_t next;
-  };
+std::optional<std::string> FirstFloat(const json::Value& value) {
   // A JSON number has a fraction or an exponent exactly when its text holds one of these (a
   // Document's numbers are valid JSON); Classify would also normalize the digits.
-  auto is_float = [](const json::Value& v) {
+  return json::FirstPointerWhere(value, [](const json::Value& v) {
     return v.is_number() && v.text().find_first_of(".eE") != std::string_view::npos;
-  };
-  auto pointer = [](const std::vector<Frame>& frames) {
-    std::string out;
-    for (const Frame& f : frames) {
-      out += '/';
-      if (f.value->is_array()) {
-        out += std::to_string(f.next - 1);
-      } else {
-        json::AppendPointerToken(f.value->members()[f.next - 1].name, &out);
-      }
-    }
-    return out;
-  };
-  if (is_float(root)) return "";
-  thread_local std::vector<Frame> frames;  // kept: FirstFloat runs once an event of a log
-  frames.clear();
-  auto release = [](std::optional<std::string> found) {
-    if (frames.capacity() > kKeptScratch) std::vector<Frame>().swap(frames);
-    return found;
-  };
-  if (root.is_array() || root.is_object()) frames.push_back({&root, 0});
-  while (!frames.empty()) {
-    Frame& top = frames.back();
-    const std::size_t size =
-        top.value->is_array() ? top.value->items().size() : top.value->members().size();
-    if (top.next == size) {
-      frames.pop_back();
-      continue;
-    }
-    const json::Value& child =
-        top.value->is_array() ? top.value->items()[top.next] : top.value->members()[top.next].value;
-    ++top.next;
-    if (is_float(child)) return release(pointer(frames));
-    if (child.is_array() || child.is_object()) frames.push_back({&child, 0});
-  }
-  return release(std::nullopt);
+  });
 }
 
 Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out) {

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -274,6 +275,11 @@ void AppendMemberName(std::string_view name, std::string* out);
 
 // RFC 6901 escaping of one reference token ("~" -> "~0", "/" -> "~1").
 void AppendPointerToken(std::string_view token, std::string* out);
+
+// The JSON Pointer of the first value under `root` for which `matches` holds ("" for root itself),
+// in document order (a container before what it holds), or nothing. Iterative: any depth the
+// parser allowed; the pointer is only written for the value found.
+std::optional<std::string> FirstPointerWhere(const Value& root, bool (*matches)(const Value&));
 
 }  // namespace arcs::json
 

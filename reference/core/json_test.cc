@@ -294,6 +294,34 @@ TEST(JsonPointer, EscapesTokens) {
   EXPECT_EQ(out, "a~1b~0c");
 }
 
+// The first match in document order (a container before what it holds, members in text order), its
+// tokens escaped; "" for the root; nothing without a match; any depth, without recursion.
+TEST(JsonPointer, FirstPointerWhereFindsTheFirstMatchInDocumentOrder) {
+  const auto is_float = [](const Value& v) {
+    return v.is_number() && v.text().find_first_of(".eE") != std::string_view::npos;
+  };
+  const auto is_array = [](const Value& v) { return v.is_array(); };
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"a":[1,{"x":2,"b~/c":2.5}],"d":3.0,"e":[]})"));
+  EXPECT_EQ(FirstPointerWhere(doc.root(), is_float), "/a/1/b~0~1c");
+  EXPECT_EQ(FirstPointerWhere(doc.root(), is_array), "/a");
+  EXPECT_EQ(FirstPointerWhere(doc.root(), [](const Value& v) { return v.is_object(); }), "");
+  EXPECT_EQ(FirstPointerWhere(doc.root(), [](const Value& v) { return v.is_null(); }),
+            std::nullopt);
+  ASSERT_TRUE(doc.Parse(R"([[],[[1e3]]])"));
+  EXPECT_EQ(FirstPointerWhere(doc.root(), is_float), "/1/0/0");
+  ASSERT_TRUE(doc.Parse("0.5"));
+  EXPECT_EQ(FirstPointerWhere(doc.root(), is_float), "");
+
+  constexpr int kDepth = 100000;
+  ParseOptions deep;
+  deep.max_depth = kDepth + 1;
+  ASSERT_TRUE(doc.Parse(std::string(kDepth, '[') + "0.1" + std::string(kDepth, ']'), deep));
+  std::string expected;
+  for (int i = 0; i < kDepth; ++i) expected += "/0";
+  EXPECT_EQ(FirstPointerWhere(doc.root(), is_float), expected);
+}
+
 TEST(JsonDocument, ReuseDiscardsPreviousContent) {
   Document doc;
   ASSERT_TRUE(doc.Parse(R"({"a":"first"})"));
