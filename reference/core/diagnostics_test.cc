@@ -264,9 +264,12 @@ TEST(LocationOfTest, KeptLineFeedsPlaceOffsetsAsTheTextDoes) {
   for (int i = 0; i < 10000; ++i) dense += rng() % 5 == 0 ? '\n' : 'x';
   std::string sparse(9000, 'x');
   sparse[5] = sparse[4096] = sparse[8191] = sparse[8192] = '\n';
-  for (const std::string& text : {std::string(), std::string("\n"), std::string("\n\n\n"),
-                                  std::string("ab\ncd"), std::string("ab\n"), std::string("\nab"),
-                                  std::string(64, '\n'), std::string(128, 'x'), dense, sparse}) {
+  std::string gaps(20000, 'x');  // counts kept for stretches of 4 KiB with no feed at all
+  gaps[10] = gaps[15000] = '\n';
+  for (const std::string& text :
+       {std::string(), std::string("\n"), std::string("\n\n\n"), std::string("ab\ncd"),
+        std::string("ab\n"), std::string("\nab"), std::string(64, '\n'), std::string(128, 'x'),
+        dense, sparse, gaps}) {
     const LineFeeds feeds(text);
     for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
       const Location want = LocationOf(text, offset);
