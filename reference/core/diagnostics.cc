@@ -84,22 +84,28 @@ Location LocationOf(std::string_view text, std::size_t offset) {
 // The counts are taken as the feeds are found, not by counting each word's bits after:
 // std::popcount of a word is a call into libgcc where the build targets no particular x86-64, and a
 // document of 100 MB has 1.6 million words.
-LineFeeds::LineFeeds(std::string_view text) : bits_((text.size() + 63) / 64), size_(text.size()) {
-  const std::size_t groups = (bits_.size() + kWordsPerCount - 1) / kWordsPerCount;
-  counts_.reserve(groups);
+// A text with no feed at all (a document written on one line) keeps none of it: no bits.
+LineFeeds::LineFeeds(std::string_view text) : size_(text.size()) {
+  const std::size_t words = (text.size() + 63) / 64;
+  const std::size_t groups = (words + kWordsPerCount - 1) / kWordsPerCount;
   std::uint64_t count = 0;
   for (std::size_t at = text.find('\n'); at != std::string_view::npos;
        at = text.find('\n', at + 1)) {
+    if (bits_.empty()) {
+      bits_.resize(words);
+      counts_.reserve(groups);
+    }
     bits_[at / 64] |= std::uint64_t{1} << (at % 64);
     // The first feed of its group, and of any group before it without one: the feeds before them.
     while (counts_.size() <= at / 64 / kWordsPerCount) counts_.push_back(count);
     ++count;
   }
-  counts_.resize(groups, count);
+  if (!bits_.empty()) counts_.resize(groups, count);
 }
 
 Location LineFeeds::LocationOf(std::size_t offset) const {
   offset = std::min(offset, size_);
+  if (bits_.empty()) return {1, offset + 1, ""};
   const std::size_t word = offset / 64;
   // The line feeds before `offset`: those of its own word below it, and of the words before.
   const std::uint64_t below =

@@ -35,7 +35,8 @@ Location LocationOf(std::string_view text, std::size_t offset);
 
 // The same places, from the line feeds of a text taken before the text is given away or changed
 // (a parse that decodes strings in place): a file read whole is then held once, not twice. A bit a
-// byte, whatever the text: an eighth of its size (a list of offsets would take 8 bytes a line).
+// byte of a text that has a line feed: an eighth of its size (a list of offsets would take 8 bytes
+// a line); nothing for one that has none.
 class LineFeeds {
  public:
   explicit LineFeeds(std::string_view text);
@@ -43,8 +44,8 @@ class LineFeeds {
 
  private:
   static constexpr std::size_t kWordsPerCount = 64;  // a count every 4 KiB of text
-  std::vector<std::uint64_t> bits_;                  // bit b of word w: byte 64w + b is a line feed
-  std::vector<std::uint64_t> counts_;                // line feeds before word kWordsPerCount * k
+  std::vector<std::uint64_t> bits_;    // bit b of word w: byte 64w + b is a line feed; or none
+  std::vector<std::uint64_t> counts_;  // line feeds before word kWordsPerCount * k
   std::size_t size_;
 };
 
