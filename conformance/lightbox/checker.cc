@@ -452,19 +452,22 @@ bool FloatsIntegral(const json::Value& value) {
   return true;
 }
 
-// The pointer of the first integer in `value` that a double does not hold exactly (beyond
-// +-2^53), or nothing: such a number is one a range-limited JSON implementation refuses
-// (errata LB-E26, limited-integers), where ARCS keeps every integer exact.
+// Whether `value` is an integer that a double does not hold exactly (beyond +-2^53): a number a
+// range-limited JSON implementation refuses (errata LB-E26, limited-integers), where ARCS keeps
+// every integer exact.
+bool IsHugeInteger(const json::Value& value) {
+  if (!value.is_number()) return false;
+  const json::NumberInfo n = json::Classify(value.text());
+  if (n.has_fraction || n.has_exponent) return false;
+  std::string_view digits = value.text();
+  if (n.negative) digits.remove_prefix(1);
+  constexpr std::string_view kTwo53 = "9007199254740992";
+  return digits.size() > kTwo53.size() || (digits.size() == kTwo53.size() && digits > kTwo53);
+}
+
+// The pointer of the first such integer in `value`, or nothing.
 std::optional<std::string> FirstHugeInteger(const json::Value& value) {
-  return json::FirstPointerWhere(value, [](const json::Value& v) {
-    if (!v.is_number()) return false;
-    const json::NumberInfo n = json::Classify(v.text());
-    if (n.has_fraction || n.has_exponent) return false;
-    std::string_view digits = v.text();
-    if (n.negative) digits.remove_prefix(1);
-    constexpr std::string_view kTwo53 = "9007199254740992";
-    return digits.size() > kTwo53.size() || (digits.size() == kTwo53.size() && digits > kTwo53);
-  });
+  return json::FirstPointerWhere(value, &IsHugeInteger);
 }
 
 // What the cross-event rules keep per invocation: a byte (and the hash map's own ~40).
@@ -617,17 +620,9 @@ class Checker {
 
   void CheckEvent(const json::Value& event) {
     if (event.Find("hash") || event.Find("prev_hash")) chained_ = true;
-    if (std::optional<std::string> at = FirstHugeInteger(event)) {
-      NoteReading("LB-E26", rule::kLimits, line_, *at,
-                  "an integer beyond +-2^53: an implementation that limits the range of numbers "
-                  "refuses it (errata LB-E26: limited-integers)");
-    }
+    CheckNumbers(event);
     for (const json::Duplicate& d : document_.duplicates()) {
       ErrorByReading("LB-E28", rule::kUniqueNames, line_, d.pointer, "a repeated member name");
-    }
-    if (std::optional<std::string> at = canonical::FirstFloat(event)) {
-      Report(rule::kNoFloats, Severity::kError, line_, *at,
-             "a float: the canonical form prohibits them", FloatsIntegral(event) ? "LB-E25" : "");
     }
     for (const FieldSpec& f : kFields) {
       const json::Value* v = event.Find(f.name);
@@ -660,6 +655,23 @@ class Checker {
     CheckValues(event);
     CheckInvocation(event);
     CheckRedactions(event);
+  }
+
+  // Integers beyond +-2^53, and floats. Most events hold neither, which one walk tells for both.
+  void CheckNumbers(const json::Value& event) {
+    const auto either = [](const json::Value& v) {
+      return IsHugeInteger(v) || canonical::IsFloat(v);
+    };
+    if (!json::FirstPointerWhere(event, either)) return;
+    if (std::optional<std::string> at = FirstHugeInteger(event)) {
+      NoteReading("LB-E26", rule::kLimits, line_, *at,
+                  "an integer beyond +-2^53: an implementation that limits the range of numbers "
+                  "refuses it (errata LB-E26: limited-integers)");
+    }
+    if (std::optional<std::string> at = canonical::FirstFloat(event)) {
+      Report(rule::kNoFloats, Severity::kError, line_, *at,
+             "a float: the canonical form prohibits them", FloatsIntegral(event) ? "LB-E25" : "");
+    }
   }
 
   // The event's hash: the one the chain checker computed when it was added, or computed here when

@@ -17,12 +17,14 @@ constexpr std::size_t kKeptScratch = 4096;
 
 }  // namespace
 
-std::optional<std::string> FirstFloat(const json::Value& value) {
+bool IsFloat(const json::Value& value) {
   // A JSON number has a fraction or an exponent exactly when its text holds one of these (a
   // Document's numbers are valid JSON); Classify would also normalize the digits.
-  return json::FirstPointerWhere(value, [](const json::Value& v) {
-    return v.is_number() && v.text().find_first_of(".eE") != std::string_view::npos;
-  });
+  return value.is_number() && value.text().find_first_of(".eE") != std::string_view::npos;
+}
+
+std::optional<std::string> FirstFloat(const json::Value& value) {
+  return json::FirstPointerWhere(value, &IsFloat);
 }
 
 Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out) {

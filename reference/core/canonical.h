@@ -30,8 +30,11 @@ Result<std::string> PythonSortedJson(const json::Value& value, std::string_view 
 // failure.
 Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out);
 
-// The JSON Pointer of the first number in `value` with a fraction or an exponent ("" for the value
-// itself), or nullopt when it has none. Iterative: any depth the parser allowed.
+// Whether `value` is a number with a fraction or an exponent: one the canonical forms refuse.
+bool IsFloat(const json::Value& value);
+
+// The JSON Pointer of the first such number in `value` ("" for the value itself), or nullopt when
+// it has none. Iterative: any depth the parser allowed.
 std::optional<std::string> FirstFloat(const json::Value& value);
 
 // RFC 8785 (JSON Canonicalization Scheme, JCS), the canonical form Model IO hashes:
