@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <utility>
 
 #include "reference/core/json.h"
@@ -84,6 +85,27 @@ std::int64_t SimdjsonOnDemandCount::CountLines(const std::string& padded, std::s
   return refused ? -1 : values;
 }
 
+struct SimdjsonDomParse::State {
+  simdjson::dom::parser parser;
+};
+
+SimdjsonDomParse::SimdjsonDomParse() : state_(std::make_unique<State>()) {}
+SimdjsonDomParse::~SimdjsonDomParse() = default;
+
+bool SimdjsonDomParse::Parse(const std::string& padded, std::size_t size, bool lines) {
+  // The padding is there (Padded), so the parser need not copy the text.
+  const auto parse = [&](const char* text, std::size_t n) {
+    simdjson::dom::element root;
+    return state_->parser.parse(text, n, false).get(root) == simdjson::SUCCESS;
+  };
+  if (!lines) return parse(padded.data(), size);
+  bool ok = true;
+  ForEachLine(std::string_view(padded.data(), size), [&](const char* line, std::size_t n) {
+    if (n != 0) ok &= parse(line, n);
+  });
+  return ok;
+}
+
 bool RapidJsonSaxNull(std::string_view bytes) {
   rapidjson::Reader reader;
   rapidjson::BaseReaderHandler<> handler;
@@ -103,6 +125,7 @@ bool TimeCeiling(std::string_view bytes, bool lines, std::uint64_t runs, Ceiling
   };
   const std::string padded = SimdjsonOnDemandCount::Padded(bytes);
   SimdjsonOnDemandCount counter;
+  SimdjsonDomParse dom;
   for (std::uint64_t run = 0; run < runs; ++run) {
     auto start = Clock::now();
     if (!RapidJsonSaxNull(bytes)) return false;
@@ -112,8 +135,22 @@ bool TimeCeiling(std::string_view bytes, bool lines, std::uint64_t runs, Ceiling
                                       : counter.Count(padded, padded.data(), bytes.size());
     if (values < 0) return false;
     times->ceiling_seconds.push_back(since(start));
+    start = Clock::now();
+    if (!dom.Parse(padded, bytes.size(), lines)) return false;
+    times->dom_seconds.push_back(since(start));
   }
   return true;
+}
+
+std::string DomFigure(double megabytes, const CeilingTimes& times, double candidate_over_baseline) {
+  const double ratio =
+      candidate_over_baseline / PairedSpeedRatio(times.baseline_seconds, times.dom_seconds);
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "simdjson DOM parse (strings decoded)   %8.1f MB/s  candidate / this %.3f (for "
+                "information: a document built, as ARCS builds one)",
+                megabytes / Median(times.dom_seconds), ratio);
+  return line;
 }
 
 // The kernel this file's On Demand code was compiled for (-march=native): simdjson names it by

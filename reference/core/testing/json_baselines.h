@@ -49,6 +49,22 @@ class SimdjsonOnDemandCount {
   std::unique_ptr<State> state_;
 };
 
+// simdjson's own DOM parser over the same padded texts: stage 1, then a tape of every value with
+// its strings decoded. Not a ceiling (the targets are set against On Demand), but the fastest a
+// reader that builds a document with decoded strings is known to go: the figure beside it.
+class SimdjsonDomParse {
+ public:
+  SimdjsonDomParse();
+  ~SimdjsonDomParse();
+  // Every non-empty '\n'-separated line of padded[0, size) (Padded made it), or the whole of it as
+  // one document when !lines; false when simdjson refuses one.
+  bool Parse(const std::string& padded, std::size_t size, bool lines);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // RapidJSON's SAX reader (kParseDefaultFlags) with a handler that does nothing, over every value
 // in bytes, one after another (one document, or one a line): the baseline. False when it refuses
 // one.
@@ -56,11 +72,15 @@ bool RapidJsonSaxNull(std::string_view bytes);
 
 // The ceiling's runs, each right after a baseline run of its own (for PairedSpeedRatio): `runs`
 // times, RapidJsonSaxNull(bytes), then simdjson On Demand counting the values of bytes (as one
-// document, or one a line when `lines`), on a padded copy made first. False when either refuses.
+// document, or one a line when `lines`), on a padded copy made first; then simdjson's DOM parser
+// over the same. False when one refuses.
 struct CeilingTimes {
-  std::vector<double> baseline_seconds, ceiling_seconds;
+  std::vector<double> baseline_seconds, ceiling_seconds, dom_seconds;
 };
 bool TimeCeiling(std::string_view bytes, bool lines, std::uint64_t runs, CeilingTimes* times);
+// A summary's line for the DOM parser's runs: its rate over `megabytes`, and the candidate's speed
+// against it (the candidate's paired ratio to the baseline over the DOM parser's), for information.
+std::string DomFigure(double megabytes, const CeilingTimes& times, double candidate_over_baseline);
 
 // One line naming the code paths behind a benchmark's figures, for its summary: which JSON front
 // end ARCS runs, the simdjson kernel of its stage 1, whether ARCS's AVX-512BW paths run, and the

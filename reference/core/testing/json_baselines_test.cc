@@ -42,10 +42,15 @@ TEST(BenchmarkBaselines, CountLinesCountsEveryValueOfEveryLine) {
   EXPECT_EQ(counter.CountLines(padded, text.size()), 3 + 3 + 1);
   const std::string bad = "[1]\n[1,\n";
   EXPECT_EQ(counter.CountLines(SimdjsonOnDemandCount::Padded(bad), bad.size()), -1);
+  SimdjsonDomParse dom;
+  EXPECT_TRUE(dom.Parse(padded, text.size(), /*lines=*/true));
+  EXPECT_FALSE(dom.Parse(padded, text.size(), /*lines=*/false));  // not one document
+  EXPECT_FALSE(dom.Parse(SimdjsonOnDemandCount::Padded(bad), bad.size(), /*lines=*/true));
   CeilingTimes times;
   ASSERT_TRUE(TimeCeiling(text, /*lines=*/true, 2, &times));
   EXPECT_EQ(times.baseline_seconds.size(), 2u);
   EXPECT_EQ(times.ceiling_seconds.size(), 2u);
+  EXPECT_EQ(times.dom_seconds.size(), 2u);
   EXPECT_FALSE(TimeCeiling(text, /*lines=*/false, 1, &times));  // not one document
 }
 

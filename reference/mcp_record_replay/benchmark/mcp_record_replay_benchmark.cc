@@ -520,6 +520,8 @@ Outcome LoadPart(const Options& options) {
       load, load_base, load_base >= 0.5 ? "PASS" : "FAIL", Median(times.load));
   std::printf("  simdjson On Demand, counting values     %8.1f MB/s  (the tokenizer ceiling)\n",
               top);
+  std::printf("  %s\n",
+              arcs::json::testing::DomFigure(size / 1e6, times.ceiling, check_base).c_str());
   std::printf(
       "  CheckRecording (full validator)         %8.1f MB/s  ratio %.3f, target (#29) >= 1.5: "
       "%s; / simdjson %.3f, target (#29) >= 0.5: %s (%.3f s)\n",

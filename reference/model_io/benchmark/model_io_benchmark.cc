@@ -103,6 +103,7 @@ int main(int argc, char** argv) {
   std::printf("  conformance::model_io::Validate        %8.1f MB/s\n", mb / Median(validate));
   std::printf("  simdjson On Demand, counting values    %8.1f MB/s  (the tokenizer ceiling)\n",
               mb / Median(ceiling.ceiling_seconds));
+  std::printf("  %s\n", arcs::json::testing::DomFigure(mb, ceiling, v_base).c_str());
   std::printf("  validate / baseline %.3f, target (#29) >= 1.5: %s\n", v_base,
               v_base >= 1.5 ? "PASS" : "FAIL");
   std::printf("  validate / simdjson On Demand %.3f, target (#29) >= 0.5: %s\n", v_top,

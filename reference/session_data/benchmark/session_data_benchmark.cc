@@ -198,6 +198,7 @@ int main(int argc, char** argv) {
       v_base, v_base >= 0.5 ? "PASS" : "FAIL");
   std::printf("  simdjson On Demand, counting values    %8.1f MB/s  (the tokenizer ceiling)\n",
               top);
+  std::printf("  %s\n", arcs::json::testing::DomFigure(mb, ceiling, v_base).c_str());
   // Issue #29's targets for validation, on one core.
   std::printf("  validate / baseline %.3f, target (#29) >= 1.5: %s\n", v_base,
               v_base >= 1.5 ? "PASS" : "FAIL");

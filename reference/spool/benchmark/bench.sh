@@ -172,6 +172,7 @@ CEILING = "SimdjsonOnDemand/CountValues"
 for name, label in ((PRIMARY, "RapidJSON SAX, null handler (baseline)"),
                     (STRICT, "RapidJSON SAX, NUL-terminated copy"),
                     (CEILING, "simdjson On Demand, counting values"),
+                    ("SimdjsonDom/Parse", "simdjson DOM parse (strings decoded)"),
                     ("ArcsParse", "arcs: json::Document::Parse alone"),
                     ("ArcsValidate", "arcs: conformance::spool::Validate")):
     if name in med:

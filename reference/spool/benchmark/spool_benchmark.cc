@@ -12,6 +12,12 @@
 //                                read through rapidjson::StringStream (no end-of-line check at
 //                                all): the fastest way to feed RapidJSON these lines, so the ratio
 //                                against it is the conservative one.
+//   SimdjsonOnDemand/CountValues simdjson On Demand counting every value of every line: the
+//                                tokenizer ceiling of issue #29's targets (json_baselines.h).
+//   SimdjsonDom/Parse            simdjson's DOM parser over every line (strings decoded), for
+//                                information.
+//   ArcsParse[/simd|/rapidjson]  json::Document::Parse of every line, no rule checked (the
+//                                process's front end, then each of them), for information.
 //   ArcsValidate                 conformance::spool::Validate over a jsonl::MemorySource of the
 //                                buffer with the default limits: line splitting, strict parsing,
 //                                every per-entry and cross-entry rule.
@@ -118,6 +124,17 @@ void BM_SimdjsonOnDemandCount(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
 }
 
+// simdjson's DOM parser over every line: a document built, its strings decoded (for information).
+void BM_SimdjsonDomParse(benchmark::State& state) {
+  arcs::json::testing::SimdjsonDomParse parser;
+  for (auto _ : state) {
+    if (!parser.Parse(g_padded_bytes, g_bytes.size(), true)) {
+      state.SkipWithError("simdjson rejected a line");
+    }
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
+}
+
 // The strict layer alone: json::Document::Parse of every line, no rule checked, with the front end
 // given (the process's for "ArcsParse"; each of them for "ArcsParse/simd" and
 // "ArcsParse/rapidjson", to show what the SIMD front end buys, in the same run).
@@ -196,6 +213,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
       double target;
     } ratios[] = {{"RapidJsonSax/LengthBounded", 1.5},
                   {"SimdjsonOnDemand/CountValues", 0.5},
+                  {"SimdjsonDom/Parse", 0},
                   {"RapidJsonSax/NulTerminated", 0},
                   {"ArcsParse", 0}};
     const double simd = median("ArcsParse/simd"), rapidjson = median("ArcsParse/rapidjson");
@@ -265,6 +283,8 @@ bool RegisterMainFile(const std::string& path) {
       ->Unit(benchmark::kMillisecond);
   g_padded_bytes = arcs::json::testing::SimdjsonOnDemandCount::Padded(g_bytes);
   benchmark::RegisterBenchmark("SimdjsonOnDemand/CountValues", BM_SimdjsonOnDemandCount)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SimdjsonDom/Parse", BM_SimdjsonDomParse)
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("ArcsParse", BM_ArcsParse, std::nullopt)
       ->Unit(benchmark::kMillisecond);
