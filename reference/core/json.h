@@ -278,7 +278,8 @@ void AppendPointerToken(std::string_view token, std::string* out);
 
 // The JSON Pointer of the first value under `root` for which `matches` holds ("" for root itself),
 // in document order (a container before what it holds), or nothing. Iterative: any depth the
-// parser allowed; the pointer is only written for the value found.
+// parser allowed; the pointer is only written for the value found. `matches` must not search in
+// turn: the walk's stack is the thread's.
 std::optional<std::string> FirstPointerWhere(const Value& root, bool (*matches)(const Value&));
 
 }  // namespace arcs::json

@@ -78,6 +78,15 @@ struct CeilingTimes {
   std::vector<double> baseline_seconds, ceiling_seconds, dom_seconds;
 };
 bool TimeCeiling(std::string_view bytes, bool lines, std::uint64_t runs, CeilingTimes* times);
+// Registers with Google Benchmark, over the lines of a file in memory, `padded` (Padded(file)) of
+// which the first `size` bytes are the file, and each reporting the file's bytes_per_second:
+//   kCeilingBenchmark   simdjson On Demand counting every value (CountLines): the ceiling;
+//   kDomBenchmark       simdjson's DOM parser (SimdjsonDomParse), for information.
+// `padded` must outlive the runs.
+inline constexpr char kCeilingBenchmark[] = "SimdjsonOnDemand/CountValues";
+inline constexpr char kDomBenchmark[] = "SimdjsonDom/Parse";
+void RegisterLineCeilings(const std::string* padded, std::size_t size);
+
 // A summary's line for the DOM parser's runs: its rate over `megabytes`, and the candidate's speed
 // against it (the candidate's paired ratio to the baseline over the DOM parser's), for information.
 std::string DomFigure(double megabytes, const CeilingTimes& times, double candidate_over_baseline);

@@ -46,6 +46,8 @@ TEST(BenchmarkBaselines, CountLinesCountsEveryValueOfEveryLine) {
   EXPECT_TRUE(dom.Parse(padded, text.size(), /*lines=*/true));
   EXPECT_FALSE(dom.Parse(padded, text.size(), /*lines=*/false));  // not one document
   EXPECT_FALSE(dom.Parse(SimdjsonOnDemandCount::Padded(bad), bad.size(), /*lines=*/true));
+  const std::string huge = "[18446744073709551616]\n{\"n\":-99999999999999999999}\n[1e999]";
+  EXPECT_TRUE(dom.Parse(SimdjsonOnDemandCount::Padded(huge), huge.size(), /*lines=*/true));
   CeilingTimes times;
   ASSERT_TRUE(TimeCeiling(text, /*lines=*/true, 2, &times));
   EXPECT_EQ(times.baseline_seconds.size(), 2u);

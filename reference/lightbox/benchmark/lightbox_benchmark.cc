@@ -20,8 +20,8 @@
 //                          argument), timed by the wall clock.
 //   LightboxValidate       conformance::lightbox::Validate over the buffer as events.jsonl, no
 //                          meta.json: what `arcs validate` runs, every field rule and the chain.
-//   Ceiling/SimdjsonOnDemand  simdjson On Demand counting every value of every line (the tokenizer
-//                          ceiling, json_baselines.h), for issue #29's targets.
+//   SimdjsonOnDemand/CountValues  simdjson On Demand counting every value of every line (the
+//                          tokenizer ceiling, json_baselines.h), for issue #29's targets.
 //   SimdjsonDom/Parse      simdjson's DOM parser over every line, for information.
 // Every benchmark reports bytes_per_second (of the file). At the end the ratios are printed
 // (medians over repetitions); the requirement is LightboxVerify / Baseline/SaxAndSha256 >= 0.5
@@ -166,29 +166,7 @@ void BM_LightboxValidate(benchmark::State& state) {
 
 std::string g_padded_bytes;  // g_bytes followed by simdjson's padding
 
-void BM_SimdjsonOnDemand(benchmark::State& state) {
-  arcs::json::testing::SimdjsonOnDemandCount counter;
-  for (auto _ : state) {
-    const std::int64_t values = counter.CountLines(g_padded_bytes, g_bytes.size());
-    if (values < 0) state.SkipWithError("simdjson rejected a line");
-    benchmark::DoNotOptimize(values);
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
-}
-
-// simdjson's DOM parser over every line: a document built, its strings decoded (for information).
-void BM_SimdjsonDomParse(benchmark::State& state) {
-  arcs::json::testing::SimdjsonDomParse parser;
-  for (auto _ : state) {
-    if (!parser.Parse(g_padded_bytes, g_bytes.size(), true)) {
-      state.SkipWithError("simdjson rejected a line");
-    }
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
-}
-
 constexpr char kBaseline[] = "Baseline/SaxAndSha256";
-constexpr char kCeiling[] = "Ceiling/SimdjsonOnDemand";
 
 // The console report, then the ratios of medians.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -229,11 +207,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
     }
     // Issue #29's targets for validation, on one core.
     const double validate = median("LightboxValidate");
-    for (const auto& [base, target] :
-         {std::pair{"Baseline/SaxOnly", 1.5}, {kCeiling, 0.5}, {"SimdjsonDom/Parse", 0.0}}) {
+    for (const auto& [base, target] : {std::pair{"Baseline/SaxOnly", 1.5},
+                                       {arcs::json::testing::kCeilingBenchmark, 0.5},
+                                       {arcs::json::testing::kDomBenchmark, 0.0}}) {
       const double b = median(base);
       if (b <= 0 || validate <= 0) continue;
-      std::printf("ratio LightboxValidate / %-24s = %.3f  (%.1f MB/s / %.1f MB/s)", base,
+      std::printf("ratio LightboxValidate / %-28s = %.3f  (%.1f MB/s / %.1f MB/s)", base,
                   validate / b, validate / 1e6, b / 1e6);
       if (target > 0)
         std::printf("  %s %.1f (#29)", validate / b >= target ? "meets >=" : "BELOW", target);
@@ -312,9 +291,7 @@ int main(int argc, char** argv) {
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("LightboxValidate", BM_LightboxValidate)
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark(kCeiling, BM_SimdjsonOnDemand)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("SimdjsonDom/Parse", BM_SimdjsonDomParse)
-      ->Unit(benchmark::kMillisecond);
+  arcs::json::testing::RegisterLineCeilings(&g_padded_bytes, g_bytes.size());
 
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -112,28 +112,7 @@ void BM_RapidJsonSaxNulTerminated(benchmark::State& state) {
 
 // The tokenizer ceiling (issue #29): simdjson On Demand counting every value of every line, over
 // a copy of the buffer with simdjson's padding after it.
-std::string g_padded_bytes;
-
-void BM_SimdjsonOnDemandCount(benchmark::State& state) {
-  arcs::json::testing::SimdjsonOnDemandCount counter;
-  for (auto _ : state) {
-    const std::int64_t values = counter.CountLines(g_padded_bytes, g_bytes.size());
-    if (values < 0) state.SkipWithError("simdjson rejected a line");
-    benchmark::DoNotOptimize(values);
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
-}
-
-// simdjson's DOM parser over every line: a document built, its strings decoded (for information).
-void BM_SimdjsonDomParse(benchmark::State& state) {
-  arcs::json::testing::SimdjsonDomParse parser;
-  for (auto _ : state) {
-    if (!parser.Parse(g_padded_bytes, g_bytes.size(), true)) {
-      state.SkipWithError("simdjson rejected a line");
-    }
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
-}
+std::string g_padded_bytes;  // g_bytes followed by simdjson's padding
 
 // The strict layer alone: json::Document::Parse of every line, no rule checked, with the front end
 // given (the process's for "ArcsParse"; each of them for "ArcsParse/simd" and
@@ -282,10 +261,7 @@ bool RegisterMainFile(const std::string& path) {
   benchmark::RegisterBenchmark("RapidJsonSax/NulTerminated", BM_RapidJsonSaxNulTerminated)
       ->Unit(benchmark::kMillisecond);
   g_padded_bytes = arcs::json::testing::SimdjsonOnDemandCount::Padded(g_bytes);
-  benchmark::RegisterBenchmark("SimdjsonOnDemand/CountValues", BM_SimdjsonOnDemandCount)
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("SimdjsonDom/Parse", BM_SimdjsonDomParse)
-      ->Unit(benchmark::kMillisecond);
+  arcs::json::testing::RegisterLineCeilings(&g_padded_bytes, g_bytes.size());
   benchmark::RegisterBenchmark("ArcsParse", BM_ArcsParse, std::nullopt)
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("ArcsParse/simd", BM_ArcsParse, arcs::json::FrontEnd::kSimd)
