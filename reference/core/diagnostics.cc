@@ -83,8 +83,8 @@ Location LocationOf(std::string_view text, std::size_t offset) {
 
 // The counts are taken as the feeds are found, not by counting each word's bits after:
 // std::popcount of a word is a call into libgcc where the build targets no particular x86-64, and a
-// document of 100 MB has 1.6 million words.
-// A text with no feed at all (a document written on one line) keeps none of it: no bits.
+// document of 100 MB has 1.6 million words. A text with no feed at all (a document written on one
+// line) keeps no bits.
 LineFeeds::LineFeeds(std::string_view text) : size_(text.size()) {
   const std::size_t words = (text.size() + 63) / 64;
   const std::size_t groups = (words + kWordsPerCount - 1) / kWordsPerCount;
