@@ -221,6 +221,46 @@ const Value* FirstNumberBeyondDoubles(const Document& document) {
   return document.numbers_may_pass_doubles_ ? FirstNumberBeyondDoubles(document.root()) : nullptr;
 }
 
+std::optional<std::string> FirstPointerWhere(const Value& root, bool (*matches)(const Value&)) {
+  if (matches(root)) return std::string();
+  struct Frame {
+    const Value* value;
+    std::size_t next;  // the child to visit next
+  };
+  thread_local std::vector<Frame> frames;  // kept: a validator searches every event of a log
+  frames.clear();
+  const auto done = [](std::optional<std::string> found) {
+    if (frames.capacity() > 4096) std::vector<Frame>().swap(frames);
+    return found;
+  };
+  if (root.is_array() || root.is_object()) frames.push_back({&root, 0});
+  while (!frames.empty()) {
+    Frame& top = frames.back();
+    const bool array = top.value->is_array();
+    if (top.next == (array ? top.value->items().size() : top.value->members().size())) {
+      frames.pop_back();
+      continue;
+    }
+    const Value& child =
+        array ? top.value->items()[top.next] : top.value->members()[top.next].value;
+    ++top.next;
+    if (matches(child)) {
+      std::string pointer;
+      for (const Frame& f : frames) {
+        pointer += '/';
+        if (f.value->is_array()) {
+          pointer += std::to_string(f.next - 1);
+        } else {
+          AppendPointerToken(f.value->members()[f.next - 1].name, &pointer);
+        }
+      }
+      return done(std::move(pointer));
+    }
+    if (child.is_array() || child.is_object()) frames.push_back({&child, 0});
+  }
+  return done(std::nullopt);
+}
+
 Document::Document() : arena_(std::make_unique<Arena>()) {}
 Document::~Document() = default;
 

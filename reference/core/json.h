@@ -110,6 +110,12 @@ const Value* FirstNumberBeyondDoubles(const Value& root);
 // The same for a document's root, without the walk when the parser saw no number that could be.
 const Value* FirstNumberBeyondDoubles(const Document& document);
 
+// The JSON Pointer of the first value under `root` for which `matches` holds ("" for root itself),
+// in document order (a container before what it holds), or nothing. Iterative: any depth the
+// parser allowed; the pointer is only written for the value found. `matches` must not search in
+// turn: the walk's stack is the thread's.
+std::optional<std::string> FirstPointerWhere(const Value& root, bool (*matches)(const Value&));
+
 enum class ErrorCode : std::uint8_t {
   kNone,
   kEmpty,             // no value at all (only whitespace)
@@ -275,12 +281,6 @@ void AppendMemberName(std::string_view name, std::string* out);
 
 // RFC 6901 escaping of one reference token ("~" -> "~0", "/" -> "~1").
 void AppendPointerToken(std::string_view token, std::string* out);
-
-// The JSON Pointer of the first value under `root` for which `matches` holds ("" for root itself),
-// in document order (a container before what it holds), or nothing. Iterative: any depth the
-// parser allowed; the pointer is only written for the value found. `matches` must not search in
-// turn: the walk's stack is the thread's.
-std::optional<std::string> FirstPointerWhere(const Value& root, bool (*matches)(const Value&));
 
 }  // namespace arcs::json
 

@@ -1,12 +1,10 @@
-// Writing, comparing and searching json::Value trees. Each walks with an explicit stack: a document
-// parsed with a generous depth limit must not overflow the call stack here either.
+// Writing and comparing json::Value trees. Both walk with an explicit stack: a document parsed
+// with a generous depth limit must not overflow the call stack here either.
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <optional>
-#include <string>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -333,46 +331,6 @@ void AppendPointerToken(std::string_view token, std::string* out) {
     }
   }
   out->append(token.substr(run));
-}
-
-std::optional<std::string> FirstPointerWhere(const Value& root, bool (*matches)(const Value&)) {
-  if (matches(root)) return std::string();
-  struct Frame {
-    const Value* value;
-    std::size_t next;  // the child to visit next
-  };
-  thread_local std::vector<Frame> frames;  // kept: a validator searches every event of a log
-  frames.clear();
-  const auto done = [](std::optional<std::string> found) {
-    if (frames.capacity() > 4096) std::vector<Frame>().swap(frames);
-    return found;
-  };
-  if (root.is_array() || root.is_object()) frames.push_back({&root, 0});
-  while (!frames.empty()) {
-    Frame& top = frames.back();
-    const bool array = top.value->is_array();
-    if (top.next == (array ? top.value->items().size() : top.value->members().size())) {
-      frames.pop_back();
-      continue;
-    }
-    const Value& child =
-        array ? top.value->items()[top.next] : top.value->members()[top.next].value;
-    ++top.next;
-    if (matches(child)) {
-      std::string pointer;
-      for (const Frame& f : frames) {
-        pointer += '/';
-        if (f.value->is_array()) {
-          pointer += std::to_string(f.next - 1);
-        } else {
-          AppendPointerToken(f.value->members()[f.next - 1].name, &pointer);
-        }
-      }
-      return done(std::move(pointer));
-    }
-    if (child.is_array() || child.is_object()) frames.push_back({&child, 0});
-  }
-  return done(std::nullopt);
 }
 
 void Write(const Value& value, std::string* out, WriteStyle style) {
