@@ -20,7 +20,7 @@
 //                use): target >= 0.5 x the baseline's throughput;
 //      ceiling   simdjson On Demand counting every value of every line (the tokenizer ceiling;
 //                timed after the others, once part 1's peak RSS is read, each run after a
-//                baseline run of its own);
+//                baseline run of its own), and simdjson's DOM parser, for information;
 //      check     CheckRecording, the full validator (both statements): issue #29's targets,
 //                >= 1.5 x the baseline and >= 0.5 x the ceiling.
 //    Also the loader's index (sizeof(RecordedMessage) x messages) against the file: memory grows

@@ -16,7 +16,8 @@
 //   render    Reading::Read for rendering (the session decoded as Go decodes it) and
 //             RenderMarkdown into one string.
 // Then, apart (after the peak RSS is read), simdjson On Demand counting every value (the
-// tokenizer ceiling), each run after a baseline run of its own.
+// tokenizer ceiling), each run after a baseline run of its own, and simdjson's DOM parser (for
+// information: TimeCeiling).
 // Targets (throughput of the input; each run's ratio to the baseline run beside it, the median of
 // them: PairedSpeedRatio): validate >= 0.5 x baseline, render >= 0.25 x; issue #29's: validate
 // >= 1.5 x baseline and >= 0.5 x the ceiling (validate / baseline over ceiling / baseline).
