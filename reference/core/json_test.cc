@@ -383,45 +383,47 @@ TEST(JsonWrite, AppendQuotedAsciiWritesWhatPythonsEnsureAsciiWrites) {
   EXPECT_EQ(quoted, R"("a\u00e9\ud83d\ude00\n\"\u007f\u0001")");
 }
 
+// `s` quoted as RFC 8259 asks and Python's json.dumps writes, a byte at a time.
+std::string EscapedSlowly(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          out += std::string("\\u00") + kHex[c >> 4] + kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
 // AppendQuoted scans 16, 32 or 64 bytes at a time: every special byte at every offset of strings
 // of every length around those widths is escaped as the byte-at-a-time rule says.
 TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
-  auto escaped_slowly = [](std::string_view s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        default:
-          if (c < 0x20) {
-            out += std::string("\\u00") + kHex[c >> 4] + kHex[c & 15];
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-    }
-    return out + "\"";
-  };
   for (char special : {'"', '\\', '\0', '\x01', '\x1f', '\n'}) {
     for (std::size_t length = 1; length <= 150; length += length < 40 ? 1 : 7) {
       for (std::size_t at = 0; at < length; ++at) {
@@ -430,7 +432,7 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
         if (length > 2) s[length / 2 == at ? 0 : length / 2] = '\xc3';  // a byte over 0x7f
         std::string out;
         AppendQuoted(s, &out);
-        ASSERT_EQ(out, escaped_slowly(s)) << "length " << length << " at " << at;
+        ASSERT_EQ(out, EscapedSlowly(s)) << "length " << length << " at " << at;
       }
     }
   }
@@ -441,7 +443,7 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
     for (std::size_t i = 0; i < length; ++i) s += " \x7f~\xc3\xa9#"[i % 6];
     std::string out = "{";
     AppendQuoted(s, &out);
-    ASSERT_EQ(out, "{" + escaped_slowly(s)) << "length " << length;
+    ASSERT_EQ(out, "{" + EscapedSlowly(s)) << "length " << length;
   }
   // Escapes six times as long as their byte, everywhere or every few bytes, after what the output
   // already held: the output grows past any room made for the string as it stands.
@@ -453,7 +455,7 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
       }
       std::string out = "[1,";
       AppendQuoted(s, &out);
-      ASSERT_EQ(out, "[1," + escaped_slowly(s)) << "length " << length << " every " << every;
+      ASSERT_EQ(out, "[1," + EscapedSlowly(s)) << "length " << length << " every " << every;
     }
   }
 }
@@ -508,6 +510,36 @@ TEST(JsonWrite, AppendMemberNameWritesACommaUnlessFirstAndEscapesTheName) {
   ASSERT_TRUE(doc.Parse(out)) << out;
   EXPECT_EQ(doc.root().members().size(), 8u);
   EXPECT_EQ(doc.root().members()[3].name, "a\"b");
+  // Names are tested for escapes in two words that overlap: every byte that needs one, and the
+  // bytes either side of those (0x1f and space, '!' and '#', '[' and ']'), at every offset of
+  // names of every length around the words' widths.
+  for (char special : {'"', '\\', '\0', '\x01', '\x1f', '\n', ' ', '!', '#', '[', ']', '\xff'}) {
+    for (std::size_t length = 1; length <= 18; ++length) {
+      for (std::size_t at = 0; at < length; ++at) {
+        std::string name(length, '~');
+        name[at] = special;
+        std::string written = "{";
+        AppendMemberName(name, &written);
+        ASSERT_EQ(written, "{" + EscapedSlowly(name) + ":") << "length " << length << " at " << at;
+        AppendMemberName(name, &written);
+        ASSERT_EQ(written, "{" + EscapedSlowly(name) + ":," + EscapedSlowly(name) + ":");
+      }
+    }
+  }
+}
+
+// Strings without an escape are written as they are, from a buffer of their own up to some
+// length and directly past it: every length around that of the buffer and of its moves.
+TEST(JsonWrite, EscapeFreeStringsOfEveryLengthAreWrittenAsTheyAre) {
+  for (std::size_t length = 0; length <= 300; ++length) {
+    std::string s;
+    for (std::size_t i = 0; i < length; ++i) s += static_cast<char>('a' + i % 26);
+    const std::string text = "[\"" + s + "\",{\"" + s + "\":0}]";
+    Document doc;
+    ASSERT_TRUE(doc.Parse(text));
+    ASSERT_TRUE(doc.root().items()[0].is_escape_free());
+    EXPECT_EQ(ToString(doc.root()), text) << "length " << length;
+  }
 }
 
 // Sorted members are appended after what the vector holds, which stays.

@@ -21,6 +21,17 @@ constexpr std::uint64_t BytesBetween(std::uint64_t x, std::uint64_t low, std::ui
          (kEachByte * 0x80);
 }
 
+// Whether some byte of `x` is below n (n at most 128). Only the answer for the whole word is exact:
+// the borrow out of a byte below n can flag the byte above it.
+constexpr bool AnyByteBelow(std::uint64_t x, std::uint64_t n) {
+  return ((x - kEachByte * n) & ~x & (kEachByte * 0x80)) != 0;
+}
+
+// Whether some byte of `x` is c.
+constexpr bool AnyByteIs(std::uint64_t x, unsigned char c) {
+  return AnyByteBelow(x ^ (kEachByte * c), 1);
+}
+
 // The values of the hex digits a word holds, a byte each: a digit's low nibble is its value, and
 // a letter's (A-F or a-f, flagged in `letters` as BytesBetween flags them) is its value less 9.
 constexpr std::uint64_t HexDigitValues(std::uint64_t x, std::uint64_t letters) {
