@@ -659,9 +659,7 @@ class Checker {
 
   // Integers beyond +-2^53, and floats. Most events hold neither, which one walk tells for both.
   void CheckNumbers(const json::Value& event) {
-    const auto either = [](const json::Value& v) {
-      return IsHugeInteger(v) || canonical::IsFloat(v);
-    };
+    const auto either = [](const json::Value& v) { return IsHugeInteger(v) || json::IsFloat(v); };
     if (!json::FirstPointerWhere(event, either)) return;
     if (std::optional<std::string> at = FirstHugeInteger(event)) {
       NoteReading("LB-E26", rule::kLimits, line_, *at,

@@ -9,47 +9,18 @@
 #include "reference/core/strings.h"
 
 namespace arcs::canonical {
-namespace {
-
-// What a deep or wide document grew of a thread's scratch vectors is not kept for the thread's
-// life.
-constexpr std::size_t kKeptScratch = 4096;
-
-}  // namespace
-
-bool IsFloat(const json::Value& value) {
-  // A JSON number has a fraction or an exponent exactly when its text holds one of these (a
-  // Document's numbers are valid JSON); Classify would also normalize the digits.
-  return value.is_number() && value.text().find_first_of(".eE") != std::string_view::npos;
-}
 
 std::optional<std::string> FirstFloat(const json::Value& value) {
-  return json::FirstPointerWhere(value, &IsFloat);
+  return json::FirstPointerWhere(value, &json::IsFloat);
 }
 
 Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out) {
-  if (std::optional<std::string> at = FirstFloat(value)) {
-    return Status(StatusCode::kInvalidArgument,
-                  (at->empty() ? std::string("the value") : *at) +
-                      " is a float (a number with a fraction or an exponent): the canonical form "
-                      "has none");
-  }
-  if (omit.empty() || !value.is_object()) {
-    json::Write(value, out, json::WriteStyle::kPython);
-    return Status::Ok();
-  }
-  thread_local std::vector<const json::Member*> sorted;  // kept: one event of a log after another
-  sorted.clear();
-  json::AppendMembersSortedLastWins(value, &sorted);
-  *out += '{';
-  for (const json::Member* m : sorted) {
-    if (m->name == omit) continue;
-    json::AppendMemberName(m->name, out);
-    json::Write(m->value, out, json::WriteStyle::kPython);
-  }
-  *out += '}';
-  if (sorted.capacity() > kKeptScratch) std::vector<const json::Member*>().swap(sorted);
-  return Status::Ok();
+  if (json::WritePythonWithoutFloats(value, omit, out)) return Status::Ok();
+  const std::optional<std::string> at = FirstFloat(value);
+  return Status(StatusCode::kInvalidArgument,
+                (!at || at->empty() ? std::string("the value") : *at) +
+                    " is a float (a number with a fraction or an exponent): the canonical form "
+                    "has none");
 }
 
 Result<std::string> PythonSortedJson(const json::Value& value, std::string_view omit) {

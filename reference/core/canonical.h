@@ -30,11 +30,9 @@ Result<std::string> PythonSortedJson(const json::Value& value, std::string_view 
 // failure.
 Status AppendPythonSortedJson(const json::Value& value, std::string_view omit, std::string* out);
 
-// Whether `value` is a number with a fraction or an exponent: one the canonical forms refuse.
-bool IsFloat(const json::Value& value);
-
-// The JSON Pointer of the first such number in `value` ("" for the value itself), or nullopt when
-// it has none. Iterative: any depth the parser allowed.
+// The JSON Pointer of the first float (json::IsFloat: a number with a fraction or an exponent) in
+// `value` ("" for the value itself), or nullopt when it has none. Iterative: any depth the parser
+// allowed.
 std::optional<std::string> FirstFloat(const json::Value& value);
 
 // RFC 8785 (JSON Canonicalization Scheme, JCS), the canonical form Model IO hashes:

@@ -258,10 +258,22 @@ enum class WriteStyle : std::uint8_t { kAsParsed, kPython };
 // ensure_ascii=False. As parsed, parsing the output gives a value Equal() to the input.
 void Write(const Value& value, std::string* out, WriteStyle style = WriteStyle::kAsParsed);
 
+// Whether `value` is a float: a number with a fraction or an exponent (Python's json.loads reads it
+// as one; the canonical forms refuse it).
+bool IsFloat(const Value& value);
+
+// Write(value, out, WriteStyle::kPython) of a value without a float, checked in the same walk:
+// false at the first float, *out then as it was. Members of the top-level object named `omit`
+// (unless empty) are left out, though a float in them is still refused. One walk where a float
+// check and a write took two (canonical::AppendPythonSortedJson, once per event of a Lightbox log).
+bool WritePythonWithoutFloats(const Value& value, std::string_view omit, std::string* out);
+
 // An object's members in the order WriteStyle::kPython writes them; or appended to *sorted, for a
-// caller that writes one object after another and keeps the vector.
+// caller that writes one object after another and keeps the vector. Members named `omit` (unless
+// empty) are left out.
 std::vector<const Member*> MembersSortedLastWins(const Value& object);
-void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted);
+void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted,
+                                 std::string_view omit = {});
 std::string ToString(const Value& value);
 
 // Appends s as a JSON string literal (with quotes) using the same escaping as Write().

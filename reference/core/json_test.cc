@@ -555,6 +555,49 @@ TEST(JsonWrite, AppendMembersSortedLastWinsKeepsWhatWasThere) {
   EXPECT_EQ(sorted[2]->value.text(), "3");
 }
 
+// The members named `omit` are left out, every one of them, before the order is taken: an object
+// in order but for its omitted member is written as it stands.
+TEST(JsonWrite, AppendMembersSortedLastWinsLeavesOutTheOmittedName) {
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"a":1,"hash":2,"b":3,"hash":4,"c":5})"));
+  std::vector<const Member*> sorted;
+  AppendMembersSortedLastWins(doc.root(), &sorted, "hash");
+  ASSERT_EQ(sorted.size(), 3u);
+  EXPECT_EQ(sorted[0]->name, "a");
+  EXPECT_EQ(sorted[1]->name, "b");
+  EXPECT_EQ(sorted[2]->name, "c");
+}
+
+// Written as Write writes WriteStyle::kPython, in one walk that refuses a float wherever
+// Python's json.loads would meet one: nested, at the top, in the omitted member, or in the earlier
+// member of a repeated name (which the output leaves out); *out then stays as it was.
+TEST(JsonWrite, WritePythonWithoutFloatsWritesAsPythonOrRefusesAnyFloat) {
+  for (const char* text : {R"({"b":[1,{"z":null,"y":"\u00e9\n"}],"a":-0,"b":{"x":true}})",
+                           R"([1,[[["deep"]]],{},[],"-0",123456789012345678901234567890])",
+                           R"("just a string")", R"(-0)", R"({"hash":"h","a":1})"}) {
+    Document doc;
+    ASSERT_TRUE(doc.Parse(text));
+    std::string expected = "prefix";
+    Write(doc.root(), &expected, WriteStyle::kPython);
+    std::string out = "prefix";
+    ASSERT_TRUE(WritePythonWithoutFloats(doc.root(), "", &out)) << text;
+    EXPECT_EQ(out, expected);
+  }
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"hash":"h","c":[1],"a":{"hash":2},"hash":"last"})"));
+  std::string out;
+  ASSERT_TRUE(WritePythonWithoutFloats(doc.root(), "hash", &out));
+  EXPECT_EQ(out, R"({"a":{"hash":2},"c":[1]})");
+  for (const char* text : {R"(1.5)", R"(1e3)", R"([0,[[{"a":[2E-1]}]]])", R"({"a":{"b":0.0}})",
+                           R"({"hash":1.5,"a":1})", R"({"a":1.5,"a":2})",
+                           R"({"x":{"a":[1.0],"a":2}})", R"([{"hash":{"deep":[1e0]}}])"}) {
+    ASSERT_TRUE(doc.Parse(text));
+    out = "kept";
+    EXPECT_FALSE(WritePythonWithoutFloats(doc.root(), "hash", &out)) << text;
+    EXPECT_EQ(out, "kept");
+  }
+}
+
 TEST(JsonWrite, EscapeFreeStringsAreCopiedAndOthersEscaped) {
   Document doc;
   ASSERT_TRUE(doc.Parse(R"(["plain \u00e9 \u2028","\u0041","a\"b","\u001f", "é"])"));

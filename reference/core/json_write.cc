@@ -17,9 +17,12 @@ namespace arcs::json {
 
 // Python's dict keeps the last value of a repeated name, and sort_keys orders names by code point,
 // which is the byte order of their UTF-8.
-void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted) {
+void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted,
+                                 std::string_view omit) {
   const std::size_t first = sorted->size();
-  for (const Member& m : object.members()) sorted->push_back(&m);
+  for (const Member& m : object.members()) {
+    if (omit.empty() || m.name != omit) sorted->push_back(&m);
+  }
   const auto begin = sorted->begin() + static_cast<std::ptrdiff_t>(first);
   // Byte order (std::string_view's); names mostly differ in their first byte, told without a call.
   auto by_name = [](const Member* a, const Member* b) {
@@ -83,11 +86,12 @@ struct WriteScratch {
   }
 };
 
-Cursor Open(const Value* value, WriteStyle style, std::vector<const Member*>* sorted) {
+Cursor Open(const Value* value, WriteStyle style, std::vector<const Member*>* sorted,
+            std::string_view omit = {}) {
   if (value->is_array()) return {value, 0, 0, value->items().size()};
   if (style != WriteStyle::kPython) return {value, 0, 0, value->members().size()};
   const std::size_t start = sorted->size();
-  AppendMembersSortedLastWins(*value, sorted);
+  AppendMembersSortedLastWins(*value, sorted, omit);
   return {value, 0, start, sorted->size() - start};
 }
 
@@ -373,15 +377,34 @@ void AppendPointerToken(std::string_view token, std::string* out) {
   out->append(token.substr(run));
 }
 
-void Write(const Value& value, std::string* out, WriteStyle style) {
-  if (!value.is_array() && !value.is_object()) return AppendScalar(value, out, style);
+namespace {
+
+// Whether an object has a float among the members WriteStyle::kPython leaves out: the earlier
+// members of a repeated name. Python's json.loads reads those too, and refuses their floats as it
+// refuses any. Checked only for objects that repeat a name.
+bool HidesAFloat(const Value& value) {
+  return value.is_object() && value.repeats_a_name() && FirstPointerWhere(value, &IsFloat);
+}
+
+// Write's walk, with the members named `omit` (unless empty) of the top-level object left out
+// (WriteStyle::kPython only). With kRefuseFloats, false at the first float, what was written before
+// it left for the caller to take back.
+template <bool kRefuseFloats>
+bool WriteTree(const Value& value, std::string* out, WriteStyle style, std::string_view omit) {
+  if (!value.is_array() && !value.is_object()) {
+    if (kRefuseFloats && IsFloat(value)) return false;
+    AppendScalar(value, out, style);
+    return true;
+  }
+  if (kRefuseFloats && HidesAFloat(value)) return false;
   thread_local WriteScratch scratch;
   std::vector<Cursor>& stack = scratch.stack;
   std::vector<const Member*>& sorted = scratch.sorted;
   const std::size_t stack_base = stack.size();  // the scratch is empty unless Write is re-entered
   const std::size_t sorted_base = sorted.size();
-  stack.push_back(Open(&value, style, &sorted));
+  stack.push_back(Open(&value, style, &sorted, omit));
   out->push_back(value.is_array() ? '[' : '{');
+  bool written = true;
   while (stack.size() > stack_base) {
     Cursor& top = stack.back();
     const Value& container = *top.value;
@@ -402,6 +425,10 @@ void Write(const Value& value, std::string* out, WriteStyle style) {
       child = &m.value;
     }
     ++top.next;
+    if (kRefuseFloats && (IsFloat(*child) || HidesAFloat(*child))) {
+      written = false;
+      break;
+    }
     if (child->is_array() || child->is_object()) {
       out->push_back(child->is_array() ? '[' : '{');
       stack.push_back(Open(child, style, &sorted));  // may move `top`: not used again in this turn
@@ -409,8 +436,34 @@ void Write(const Value& value, std::string* out, WriteStyle style) {
       AppendScalar(*child, out, style);
     }
   }
+  stack.resize(stack_base);
   sorted.resize(sorted_base);
   if (stack_base == 0) scratch.ReleaseIfLarge();
+  return written;
+}
+
+}  // namespace
+
+bool IsFloat(const Value& value) {
+  // A JSON number has a fraction or an exponent exactly when its text holds one of these (a
+  // Document's numbers are valid JSON).
+  return value.is_number() && value.text().find_first_of(".eE") != std::string_view::npos;
+}
+
+void Write(const Value& value, std::string* out, WriteStyle style) {
+  WriteTree<false>(value, out, style, {});
+}
+
+bool WritePythonWithoutFloats(const Value& value, std::string_view omit, std::string* out) {
+  if (!omit.empty() && value.is_object()) {  // left out, but a float still
+    for (const Member& m : value.members()) {
+      if (m.name == omit && FirstPointerWhere(m.value, &IsFloat)) return false;
+    }
+  }
+  const std::size_t size = out->size();
+  if (WriteTree<true>(value, out, WriteStyle::kPython, omit)) return true;
+  out->resize(size);
+  return false;
 }
 
 void AppendMemberName(std::string_view name, std::string* out) {
