@@ -16,10 +16,13 @@
 #     validate` runs) against RapidJSON's SAX reader alone and simdjson On Demand counting the
 #     values (the tokenizer ceiling): issue #29's targets are >= 1.5 and >= 0.5.
 #  4. The spec's own loop in CPython (python_verify.py: json.loads, pop "hash", json.dumps
-#     sort_keys, hashlib.sha256, compare) over the same file, in the same run. The requirement is
-#     Verify / Python >= 20 (Python's rate per CPU second, like Google Benchmark's: the higher of
-#     its two rates, so a busy machine cannot flatter Verify). CPython must find the chain intact
-#     too: an independent check of the reference's canonical form.
+#     sort_keys, hashlib.sha256, compare) over the same file, in the same run (Python's rate per
+#     CPU second, like Google Benchmark's: the higher of its two rates, so a busy machine cannot
+#     flatter Verify). CPython must find the chain intact too: an independent check of the
+#     reference's canonical form. Each Python run is followed by `arcs lightbox verify -j 1` and
+#     `-j 2` over the file (wall clock, reading it included); issue #29's targets are the medians
+#     of those pairs' ratios: >= 8 with one thread, >= 15 with two. The in-process figures'
+#     ratios to Python are printed too, for information.
 #  5. Memory, end to end: arcs_lightbox_verify FILE (Verify streaming from a file descriptor, as
 #     `arcs validate` reads; `arcs` does not know the Lightbox format yet) under /usr/bin/time -v
 #     for every file (wall and CPU time, peak RSS). Each file must verify intact. Peak RSS may
@@ -53,7 +56,7 @@ echo "== build ($build, Release, -j $jobs)"
 mkdir -p "$build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DARCS_BENCHMARKS=ON >/dev/null
 if ! cmake --build "$build" -j "$jobs" \
-  --target arcs_generate_lightbox arcs_lightbox_verify arcs_lightbox_benchmark \
+  --target arcs arcs_generate_lightbox arcs_lightbox_verify arcs_lightbox_benchmark \
   >"$build/lightbox-build.log" 2>&1; then
   grep -E "error|Error" "$build/lightbox-build.log" | head -n 20 >&2
   echo "bench: the build failed (see $build/lightbox-build.log; is the benchmark directory added" \
@@ -154,9 +157,15 @@ if ! "$build/arcs_lightbox_benchmark" --file="$largest" --benchmark_repetitions=
   exit 2
 fi
 
-echo "== the spec's loop in CPython: $(basename "$largest"), $python_runs runs"
+# Each Python run is followed at once by `arcs lightbox verify -j 1` and `-j 2` on the same file: the
+# ratios of #29's targets are taken run by run, the machine in the same phase for both sides.
+echo "== the spec's loop in CPython: $(basename "$largest"), $python_runs runs, each paired with" \
+  "arcs lightbox verify -j 1 and -j 2"
 python_results=$build/lightbox-bench-python.txt
+paired_results=$build/lightbox-bench-paired.txt
 : >"$python_results"
+: >"$paired_results"
+events=$(counts "$largest" | cut -d' ' -f1)
 for ((run = 0; run < python_runs; run++)); do
   if ! python3 reference/lightbox/benchmark/python_verify.py "$largest" >"$build/lightbox-python.out"; then
     echo "bench: CPython does not find $largest intact:" >&2
@@ -164,13 +173,25 @@ for ((run = 0; run < python_runs; run++)); do
     exit 2
   fi
   tee -a "$python_results" <"$build/lightbox-python.out"
+  for threads in 1 2; do
+    start=$(date +%s%N)
+    "$build/arcs" lightbox verify -j "$threads" "$largest" >"$build/lightbox-verify-j.out"
+    end=$(date +%s%N)
+    if [ "$(cat "$build/lightbox-verify-j.out")" != "intact: $events events" ]; then
+      echo "bench: arcs lightbox verify -j $threads does not find $largest intact:" >&2
+      cat "$build/lightbox-verify-j.out" >&2
+      exit 2
+    fi
+    echo "$run $threads $(((end - start) / 1000))" | tee -a "$paired_results"
+  done
 done
 
 summary=$(
   cat <<'PYTHON'
 import json, statistics, sys
 
-throughput_json, e2e_path, python_path, base_name, content4x, smallest, largest = sys.argv[1:]
+(throughput_json, e2e_path, python_path, paired_path, base_name, content4x, smallest,
+ largest) = sys.argv[1:]
 BASELINE = "Baseline/SaxAndSha256"
 
 rates = {}
@@ -221,16 +242,33 @@ ratio = verify / med[BASELINE] if verify and med.get(BASELINE) else 0.0
 target = ratio >= 0.5
 ok = ok and target
 print("  target Verify / baseline >= 0.5: %.3f, %s" % (ratio, "PASS" if target else "FAIL"))
-# Issue #29's targets: one thread >= 8x the spec's loop, both cores (2 threads, wall clock) >= 15x.
 threads = med.get("LightboxVerify/threads/2/real_time", 0.0)
 print("  %-40s %8.1f MB/s   (wall clock)" % ("lightbox::Verify, 2 threads", threads / 1e6))
+for label, rate in (("Verify", verify), ("Verify, 2 threads", threads)):
+    print("  %s / Python, not paired: %.2f (for information)"
+          % (label, rate / python if rate and python else 0))
+# Issue #29's targets: one thread >= 8x the spec's loop, both cores (2 threads, wall clock) >= 15x.
+# Taken run by run: each Python run's rate (the higher of wall and CPU, as above) against the `arcs
+# lightbox verify -j N` run right after it (wall clock, the file read from the page cache
+# included), the median of those ratios. Runs minutes apart on this shared machine differ by 20%.
+py_rates = [max(w, c) for w, c in zip(py_wall, py_cpu)]
+paired = {1: [], 2: []}
+for line in open(paired_path):
+    run, threads_used, microseconds = map(int, line.split())
+    arcs_rate = size / (microseconds / 1e6)
+    paired[threads_used].append((arcs_rate, arcs_rate / py_rates[run]))
 same_events = py_events == {rows[largest]["events"]}
-for label, rate, goal in (("Verify", verify, 8), ("Verify, 2 threads", threads, 15)):
-    ratio_py = rate / python if rate and python else 0.0
+print("  paired with each Python run, end to end: arcs lightbox verify -j N (wall clock, reading"
+      " included)")
+for threads_used, goal in ((1, 8), (2, 15)):
+    pairs = paired[threads_used]
+    ratio_py = statistics.median(r for _, r in pairs) if pairs else 0.0
     target = ratio_py >= goal and same_events
     ok = ok and target
-    print("  target %s / Python >= %d: %.2f, %s"
-          % (label, goal, ratio_py, "PASS" if target else "FAIL"))
+    print("  target (#29) -j %d / Python >= %d: %.2f, %s   (%.1f MB/s median; ratios %s)"
+          % (threads_used, goal, ratio_py, "PASS" if target else "FAIL",
+             statistics.median(a for a, _ in pairs) / 1e6 if pairs else 0,
+             ", ".join("%.2f" % r for _, r in pairs)))
 # Issue #29's targets for validation (what `arcs validate` runs), on one core: >= 1.5x RapidJSON's
 # SAX reader with a null handler, >= 0.5x simdjson On Demand counting the values (the ceiling).
 validate = med.get("LightboxValidate", 0.0)
@@ -291,6 +329,6 @@ sys.exit(0 if ok else 1)
 PYTHON
 )
 python3 -c "$summary" "$build/lightbox-bench-throughput.json" "$results" "$python_results" \
-  "$(basename "$base")" "$(basename "$content4x")" "$(basename "$smallest")" \
+  "$paired_results" "$(basename "$base")" "$(basename "$content4x")" "$(basename "$smallest")" \
   "$(basename "$largest")" |
   tee "$build/lightbox-bench-summary.txt"
