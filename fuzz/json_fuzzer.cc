@@ -16,6 +16,10 @@
 // 3. Reading as Go (BadUnicode::kReplaceAsGo) changes only what is not Unicode.
 // 4. ParseBorrowing() decides as Parse() does (the same error at the same offset, or an Equal()
 //    value with the same duplicates) and leaves the text it borrows unchanged.
+// 5. WritePythonWithoutFloats() (one walk) decides and writes as the two walks it replaced: a
+//    float anywhere (FirstPointerWhere over every member, repeated and omitted ones included)
+//    refuses, leaving the output as it was; otherwise the members sorted last-wins, the omitted
+//    name left out at the top, each value written with WriteStyle::kPython.
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
@@ -106,6 +110,32 @@ void CheckRoundTrip(arcs::json::Document& first, std::string_view input) {
   if (!Equal(first.root(), second.root())) Fail("reused Document parses differently", input);
 }
 
+void CheckPythonWithoutFloats(const arcs::json::Document& document, std::string_view input) {
+  using namespace arcs::json;
+  const Value& root = document.root();
+  std::string omit;
+  if (root.is_object() && !root.members().empty()) omit = root.members().front().name;
+  for (std::string_view name : {std::string_view(), std::string_view(omit)}) {
+    std::string expected;
+    const bool has_float = FirstPointerWhere(root, &IsFloat).has_value();
+    if (!has_float && (name.empty() || !root.is_object())) {
+      Write(root, &expected, WriteStyle::kPython);
+    } else if (!has_float) {
+      expected = "{";
+      for (const Member* m : MembersSortedLastWins(root)) {
+        if (m->name == name) continue;
+        AppendMemberName(m->name, &expected);
+        Write(m->value, &expected, WriteStyle::kPython);
+      }
+      expected += "}";
+    }
+    std::string written = "before";
+    const bool ok = WritePythonWithoutFloats(root, name, &written);
+    if (ok == has_float) Fail("WritePythonWithoutFloats() decides floats otherwise", input);
+    if (written != "before" + expected) Fail("WritePythonWithoutFloats() writes otherwise", input);
+  }
+}
+
 // BadUnicode::kReplaceAsGo changes only what is not Unicode: a text the strict read accepts reads
 // the same; one it refuses for ill-formed UTF-8 or a lone surrogate reads, or fails for another
 // reason, and whatever it reads is well-formed Unicode.
@@ -185,6 +215,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   CheckBorrowing(document, input);
   if (accepted) CheckRoundTrip(document, input);
+  if (accepted) CheckPythonWithoutFloats(document, input);
   CheckReadAsGo(accepted ? &document : nullptr, code, input);
   return 0;
 }
