@@ -5,7 +5,10 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
+
+#include "reference/core/xoshiro.h"
 
 namespace arcs::json {
 namespace {
@@ -566,6 +569,42 @@ TEST(JsonWrite, AppendMembersSortedLastWinsLeavesOutTheOmittedName) {
   EXPECT_EQ(sorted[0]->name, "a");
   EXPECT_EQ(sorted[1]->name, "b");
   EXPECT_EQ(sorted[2]->name, "c");
+}
+
+// Names in byte order whatever they share: prefixes of each other shorter and longer than 8
+// bytes, NUL bytes (which sort like the end of a shorter name but are not one), bytes over 0x7f;
+// the last member of a repeated name kept. Against std::string_view's order and a map.
+TEST(JsonWrite, MembersSortedLastWinsOrdersNamesByTheirBytes) {
+  const std::vector<std::string> alphabet = {"a", std::string(1, '\0'), "b", "\xC2\x80",
+                                             "\xEF\xBF\xBF"};
+  Xoshiro256 random(29);
+  for (int round = 0; round < 300; ++round) {
+    std::string text = "{";
+    std::map<std::string, int> last;
+    const int members = 1 + static_cast<int>(random.Next() % 30);
+    for (int i = 0; i < members; ++i) {
+      std::string name;
+      for (std::uint64_t n = random.Next() % 12; n > 0; --n) {
+        name += alphabet[random.Next() % alphabet.size()];
+      }
+      if (random.Next() % 3 == 0) name = "prefix__" + name;  // 8 bytes in common
+      if (i > 0) text += ",";
+      AppendQuoted(name, &text);
+      text += ":" + std::to_string(i);
+      last[name] = i;
+    }
+    text += "}";
+    Document doc;
+    ASSERT_TRUE(doc.Parse(text));
+    const std::vector<const Member*> sorted = MembersSortedLastWins(doc.root());
+    ASSERT_EQ(sorted.size(), last.size()) << text;
+    auto expected = last.begin();
+    for (const Member* m : sorted) {
+      EXPECT_EQ(m->name, expected->first) << text;
+      EXPECT_EQ(m->value.text(), std::to_string(expected->second)) << text;
+      ++expected;
+    }
+  }
 }
 
 // Written as Write writes WriteStyle::kPython, in one walk that refuses a float wherever
