@@ -269,8 +269,8 @@ bool IsFloat(const Value& value);
 bool WritePythonWithoutFloats(const Value& value, std::string_view omit, std::string* out);
 
 // An object's members in the order WriteStyle::kPython writes them; or appended to *sorted, for a
-// caller that writes one object after another and keeps the vector. Members named `omit` (unless
-// empty) are left out.
+// caller that writes one object after another and keeps the vector, which then leaves out the
+// members named `omit` (unless empty).
 std::vector<const Member*> MembersSortedLastWins(const Value& object);
 void AppendMembersSortedLastWins(const Value& object, std::vector<const Member*>* sorted,
                                  std::string_view omit = {});
