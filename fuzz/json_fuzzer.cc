@@ -20,6 +20,8 @@
 //    float anywhere (FirstPointerWhere over every member, repeated and omitted ones included)
 //    refuses, leaving the output as it was; otherwise the members sorted last-wins, the omitted
 //    name left out at the top, each value written with WriteStyle::kPython.
+// 6. AppendQuoted() writes the input's bytes, taken as one string whatever they are, as the
+//    byte-at-a-time oracle (testing/escaped_slowly.h) does, after what the output already held.
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
@@ -31,6 +33,7 @@
 #include <string_view>
 
 #include "reference/core/json.h"
+#include "reference/core/testing/escaped_slowly.h"
 
 namespace {
 
@@ -179,6 +182,14 @@ void CheckBorrowing(const arcs::json::Document& copied, std::string_view input) 
   }
 }
 
+void CheckQuoted(std::string_view input) {
+  std::string quoted = "[";
+  arcs::json::AppendQuoted(input, &quoted);
+  if (quoted != "[" + arcs::testing::EscapedSlowly(input)) {
+    Fail("AppendQuoted() differs from the byte-at-a-time oracle", input);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -217,5 +228,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (accepted) CheckRoundTrip(document, input);
   if (accepted) CheckPythonWithoutFloats(document, input);
   CheckReadAsGo(accepted ? &document : nullptr, code, input);
+  CheckQuoted(input);
   return 0;
 }

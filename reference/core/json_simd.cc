@@ -141,8 +141,6 @@ bool DecodeStringPortable(char* start, char* close, const char* text_end, LoneSu
 }
 
 #if defined(__x86_64__)
-#define ARCS_DECODE_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")))
-
 // The backslashes of `backslashes` (a block's, which starts outside any escape) that begin an
 // escape: in each run of them, the first and every other one after it. Without a branch: adding a
 // run's first bit to the run carries through it, so the runs that start at an even position are
@@ -162,8 +160,9 @@ inline std::uint64_t EscapeStarts(std::uint64_t backslashes) {
 // (nothing past `close` is read). Decoded bytes go to a scratch buffer in whole-block stores and
 // are copied into place a chunk at a time (dst stays at or before src, so the copy overwrites only
 // what was read).
-ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char* text_end,
-                                           LoneSurrogates lone, char** src_out, char** dst_out) {
+ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const char* text_end,
+                                                LoneSurrogates lone, char** src_out,
+                                                char** dst_out) {
   const __m512i backslash = _mm512_set1_epi8('\\');
   char* src = start;
   for (;;) {  // the plain prefix stays where it is
@@ -231,7 +230,6 @@ ARCS_DECODE_TARGET bool DecodeStringAvx512(char* start, char* close, const char*
   *dst_out = dst;
   return ok && src == close;
 }
-#undef ARCS_DECODE_TARGET
 
 // The same with blocks of any width (AVX2's; a CPU with AVX-512BW but not VBMI2 takes them too), an
 // escape at a time: a block is stored whole and kept up to its first backslash, and Unescape takes
@@ -312,10 +310,7 @@ inline bool MayHoldABackslash(const char* start, const char* close) {
 using DecodeStringFunction = bool (*)(char*, char*, const char*, LoneSurrogates, char**, char**);
 const DecodeStringFunction kDecodeString = [] {
 #if defined(__x86_64__)
-  if (UseAvx512Bw() && __builtin_cpu_supports("avx512vbmi") &&
-      __builtin_cpu_supports("avx512vbmi2")) {
-    return &DecodeStringAvx512;
-  }
+  if (UseAvx512Vbmi2()) return &DecodeStringAvx512;
   if (UseAvx2()) return &DecodeStringAvx2;
 #endif
   return &DecodeStringPortable;

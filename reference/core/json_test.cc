@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "reference/core/testing/escaped_slowly.h"
 #include "reference/core/xoshiro.h"
 
 namespace arcs::json {
@@ -379,49 +380,13 @@ TEST(JsonParse, TruncatedUtf8AtTheEnd) {
 namespace arcs::json {
 namespace {
 
+using ::arcs::testing::EscapedSlowly;
+
 TEST(JsonWrite, AppendQuotedAsciiWritesWhatPythonsEnsureAsciiWrites) {
   // python3 -c 'import json; print(json.dumps("a\u00e9\U0001F600\n\"\x7f\x01"))'
   std::string quoted;
   AppendQuotedAscii("a\xC3\xA9\xF0\x9F\x98\x80\n\"\x7F\x01", &quoted);
   EXPECT_EQ(quoted, R"("a\u00e9\ud83d\ude00\n\"\u007f\u0001")");
-}
-
-// `s` quoted as RFC 8259 asks and Python's json.dumps writes, a byte at a time.
-std::string EscapedSlowly(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += std::string("\\u00") + kHex[c >> 4] + kHex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
 }
 
 // AppendQuoted scans 16, 32 or 64 bytes at a time: every special byte at every offset of strings
@@ -463,11 +428,46 @@ TEST(JsonWrite, AppendQuotedEscapesAtEveryOffset) {
   }
 }
 
+// Escapes of both lengths side by side, several to a block, in random text: 20,000 strings of up to
+// 300 bytes drawn from plain ASCII, the bytes with a two-character escape, the other controls
+// (\u00XX), bytes over 0x7f, and any byte.
+TEST(JsonWrite, AppendQuotedEscapesRandomTextAsTheByteAtATimeRuleDoes) {
+  constexpr std::string_view kTwoCharacter = "\"\\\b\f\n\r\t";
+  Xoshiro256 random(29);
+  for (int round = 0; round < 20'000; ++round) {
+    std::string s(random.Next() % 301, '\0');
+    for (char& c : s) {
+      const std::uint64_t draw = random.Next();
+      switch (draw % 5) {
+        case 0:
+          c = static_cast<char>('a' + draw / 5 % 26);
+          break;
+        case 1:
+          c = kTwoCharacter[draw / 5 % kTwoCharacter.size()];
+          break;
+        case 2:
+          c = static_cast<char>(draw / 5 % 0x20);
+          break;
+        case 3:
+          c = static_cast<char>(0x80 + draw / 5 % 0x80);
+          break;
+        default:
+          c = static_cast<char>(draw / 5);
+      }
+    }
+    std::string out = "x";
+    AppendQuoted(s, &out);
+    ASSERT_EQ(out, "x" + EscapedSlowly(s)) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace arcs::json
 
 namespace arcs::json {
 namespace {
+
+using ::arcs::testing::EscapedSlowly;
 
 // The parser skips runs of plain bytes 16 at a time and, once an escape has shortened the decoded
 // string, moves them down to where the decoded bytes go: an escape at every offset, around that

@@ -283,6 +283,85 @@ ARCS_AVX512BW_TARGET ARCS_FLATTEN void AppendQuotedAvx512(std::string_view s, st
 ARCS_AVX2_TARGET ARCS_FLATTEN void AppendQuotedAvx2(std::string_view s, std::string* out) {
   AppendQuotedInBlocks<simd::Avx2Blocks>(s, out);
 }
+
+// The letter of each byte's two-character escape ('n' for \n), or 0: for the bytes 0-127, which a
+// byte permute looks up all at once.
+constexpr std::array<char, 128> kEscapeLetters = [] {
+  std::array<char, 128> letters{};
+  for (std::size_t c = 0; c < letters.size(); ++c) {
+    if (kEscapeTexts[c].size == 2) letters[c] = kEscapeTexts[c].bytes[1];
+  }
+  return letters;
+}();
+
+// Half of a 64-byte block written escaped at `to`, as AppendQuotedVbmi2 takes it: `half` picks,
+// for byte j of the pairs written, byte j / 2 of that half. The pair of a plain byte is (byte, 0),
+// of an `escaped` one ('\\', its letter). No byte written is 0 (NUL is escaped), so the nonzero
+// bytes of the pairs are what is written: up to the end of the step, and past it what the next
+// step or escape writes over. (Always inlined: a vector argument depends on the caller's target.)
+ARCS_AVX512VBMI2_TARGET __attribute__((always_inline)) inline void WriteEscapedHalf(
+    __m512i bytes, __m512i letters, __m512i half, __mmask32 escaped, char* to) {
+  constexpr __mmask64 kLowBytes = 0x5555555555555555;
+  const __m512i pairs = _mm512_mask_mov_epi16(
+      _mm512_maskz_permutexvar_epi8(kLowBytes, half, bytes), escaped,
+      _mm512_mask_permutexvar_epi8(_mm512_set1_epi8('\\'), ~kLowBytes, half, letters));
+  _mm512_storeu_si512(to, _mm512_maskz_compress_epi8(_mm512_test_epi8_mask(pairs, pairs), pairs));
+}
+
+// The same with AVX-512 VBMI2, 64 bytes a step, and no branch on where in a block its escapes are:
+// each byte becomes a pair (itself and nothing, or a backslash and its escape's letter), and a
+// compress of each half's pairs keeps what is written. The escape every few dozen bytes of a
+// recording's text (\n) then costs no step of its own; a byte written \u00XX (a control without a
+// letter) cuts the step there. The output's room is checked against locals: through `base` (a
+// char*) the compiler would otherwise reload *out after each store.
+ARCS_AVX512VBMI2_TARGET void AppendQuotedVbmi2(std::string_view s, std::string* out) {
+  constexpr std::size_t kSlack = 2 * 64 + 8;  // two whole 64-byte stores, then an 8-byte escape
+  const __m512i letters_low = _mm512_loadu_si512(kEscapeLetters.data());
+  const __m512i letters_high = _mm512_loadu_si512(kEscapeLetters.data() + 64);
+  const __m512i first_half = _mm512_set_epi8(
+      31, 31, 30, 30, 29, 29, 28, 28, 27, 27, 26, 26, 25, 25, 24, 24, 23, 23, 22, 22, 21, 21, 20,
+      20, 19, 19, 18, 18, 17, 17, 16, 16, 15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8,
+      8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+  const __m512i second_half = _mm512_add_epi8(first_half, _mm512_set1_epi8(32));
+  std::size_t at = out->size();
+  out->resize(at + 1 + s.size() + kSlack);
+  char* base = out->data();
+  std::size_t room = out->size();
+  base[at++] = '"';
+  for (std::size_t i = 0; i < s.size();) {
+    if (at + kSlack + (s.size() - i) > room) {
+      out->resize(at + kSlack + (s.size() - i) + s.size() / 2);
+      base = out->data();
+      room = out->size();
+    }
+    const std::size_t n = std::min<std::size_t>(s.size() - i, 64);
+    const __m512i bytes = _mm512_maskz_loadu_epi8(simd::LowBits(n), s.data() + i);
+    const std::uint64_t special = simd::BytesToEscape(bytes, simd::LowBits(n));
+    const __m512i letters = _mm512_permutex2var_epi8(letters_low, bytes, letters_high);
+    const std::uint64_t six = special & _mm512_testn_epi8_mask(letters, letters);
+    const std::size_t taken = six == 0 ? n : static_cast<std::size_t>(__builtin_ctzll(six));
+    const std::uint64_t escaped = special & simd::LowBits(taken);
+    if (escaped == 0) {
+      _mm512_storeu_si512(base + at, bytes);
+      at += taken;
+    } else {
+      const std::size_t first = std::min<std::size_t>(taken, 32);
+      WriteEscapedHalf(bytes, letters, first_half, static_cast<__mmask32>(escaped), base + at);
+      at += first + static_cast<std::size_t>(__builtin_popcount(static_cast<__mmask32>(escaped)));
+      WriteEscapedHalf(bytes, letters, second_half, static_cast<__mmask32>(escaped >> 32),
+                       base + at);
+      at += taken - first + static_cast<std::size_t>(__builtin_popcountll(escaped >> 32));
+    }
+    i += taken;
+    if (taken < n) {
+      const EscapeText& escape = kEscapeTexts[static_cast<unsigned char>(s[i++])];
+      std::memcpy(base + at, escape.bytes, sizeof escape.bytes);
+      at += escape.size;
+    }
+  }
+  base[at++] = '"';
+  out->resize(at);
+}
 #endif
 
 constexpr std::size_t kShortString = 16;
@@ -323,6 +402,7 @@ void AppendQuoted(std::string_view s, std::string* out) {
   // block writer's set-up (room made, and taken back), which costs more than such a string.
   if (IsShortAndPlain(s)) return AppendQuotedPlain(s, out);
 #if defined(__x86_64__)
+  if (UseAvx512Vbmi2()) return AppendQuotedVbmi2(s, out);
   if (UseAvx512Bw()) return AppendQuotedAvx512(s, out);
   if (UseAvx2()) return AppendQuotedAvx2(s, out);
 #endif

@@ -16,6 +16,8 @@
 
 #define ARCS_AVX512BW_TARGET __attribute__((target("avx512f,avx512bw")))
 #define ARCS_AVX2_TARGET __attribute__((target("avx2")))
+// Byte permutes and compress, on top of AVX-512BW: called only once UseAvx512Vbmi2() said yes.
+#define ARCS_AVX512VBMI2_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")))
 // Every call inlined, so that a generic loop runs the vector code of the target it was compiled
 // for, not a call a block.
 #define ARCS_FLATTEN __attribute__((flatten))

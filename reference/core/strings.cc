@@ -116,15 +116,20 @@ ARCS_AVX2_TARGET ARCS_FLATTEN std::size_t JsonPlainPrefixAvx2(std::string_view t
 #endif
 
 // The widest vector paths that run: what the CPU has, narrowed by ARCS_SIMD ("portable": none of
-// them; "avx2": none that need AVX-512). Read once.
-enum class SimdLevel : std::uint8_t { kPortable, kAvx2, kAvx512Bw };
+// them; "avx2": none that need AVX-512; "avx512bw": none that need VBMI or VBMI2). Read once.
+enum class SimdLevel : std::uint8_t { kPortable, kAvx2, kAvx512Bw, kAvx512Vbmi2 };
 SimdLevel ChosenSimd() {
   static const SimdLevel level = [] {
     const char* simd = std::getenv("ARCS_SIMD");
     const std::string_view allowed = simd == nullptr ? "" : simd;
     if (allowed == "portable") return SimdLevel::kPortable;
 #if defined(__x86_64__)
-    if (allowed != "avx2" && __builtin_cpu_supports("avx512bw")) return SimdLevel::kAvx512Bw;
+    if (allowed != "avx2" && __builtin_cpu_supports("avx512bw")) {
+      return allowed != "avx512bw" && __builtin_cpu_supports("avx512vbmi") &&
+                     __builtin_cpu_supports("avx512vbmi2")
+                 ? SimdLevel::kAvx512Vbmi2
+                 : SimdLevel::kAvx512Bw;
+    }
     if (__builtin_cpu_supports("avx2")) return SimdLevel::kAvx2;
 #endif
     return SimdLevel::kPortable;
@@ -134,7 +139,9 @@ SimdLevel ChosenSimd() {
 
 }  // namespace
 
-bool UseAvx512Bw() { return ChosenSimd() == SimdLevel::kAvx512Bw; }
+bool UseAvx512Vbmi2() { return ChosenSimd() == SimdLevel::kAvx512Vbmi2; }
+
+bool UseAvx512Bw() { return ChosenSimd() >= SimdLevel::kAvx512Bw; }
 
 bool UseAvx2() { return ChosenSimd() >= SimdLevel::kAvx2; }
 

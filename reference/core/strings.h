@@ -122,6 +122,9 @@ std::size_t JsonPlainPrefix(std::string_view text);
 // say ARCS_SIMD=portable or ARCS_SIMD=avx2 (read once; the tests run the other paths that way on
 // any CPU that has them).
 bool UseAvx512Bw();
+// Whether those written for AVX-512 VBMI and VBMI2 (byte permutes, compress) run too: the CPU has
+// them, and the environment does not say ARCS_SIMD=avx512bw (or one of the narrower ones above).
+bool UseAvx512Vbmi2();
 // Whether those written for AVX2 may run where no AVX-512 path does: the CPU has it, and the
 // environment does not say ARCS_SIMD=portable.
 bool UseAvx2();

@@ -191,7 +191,10 @@ std::string CodePaths() {
       CurrentFrontEnd() == FrontEnd::kSimd
           ? "simd (simdjson's " + stage1->name() + " stage 1: " + stage1->description() + ")"
           : std::string("rapidjson");
-  const char* strings = UseAvx512Bw() ? "AVX-512BW" : UseAvx2() ? "AVX2" : "portable";
+  const char* strings = UseAvx512Vbmi2() ? "AVX-512BW with VBMI2"
+                        : UseAvx512Bw()  ? "AVX-512BW"
+                        : UseAvx2()      ? "AVX2"
+                                         : "portable";
   return "code paths: ARCS's JSON front end " + front_end + "; ARCS's string paths " + strings +
          "; the ceiling's On Demand " + ARCS_NAME_OF(SIMDJSON_BUILTIN_IMPLEMENTATION);
 }
