@@ -157,9 +157,9 @@ inline std::uint64_t EscapeStarts(std::uint64_t backslashes) {
 // decoded together (each escaped letter looked up in a table, the backslashes squeezed out by one
 // compress), so that the escape every few dozen bytes of a recording's text (\n) costs no branch
 // of its own; a \u escape, or one that is not JSON, is left to Unescape. Loads are masked
-// (nothing past `close` is read). Decoded bytes go to a scratch buffer in whole-block stores and
-// are copied into place a chunk at a time (dst stays at or before src, so the copy overwrites only
-// what was read).
+// (nothing past `close` is read), and so are stores: a block's decoded bytes, no more than it
+// read, are written where they belong, at or before the block (an unmasked store could reach
+// bytes not read yet; staged in a scratch buffer and copied back, they cost a copy of the text).
 ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const char* text_end,
                                                 LoneSurrogates lone, char** src_out,
                                                 char** dst_out) {
@@ -182,49 +182,40 @@ ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const 
   }
   const __m512i letters_low = _mm512_loadu_si512(kEscapedLetters.data());
   const __m512i letters_high = _mm512_loadu_si512(kEscapedLetters.data() + 64);
-  constexpr std::size_t kChunk = 16 * 1024;
-  // A chunk; past it, a whole block stored where the chunk ends, and after 63 of that block's bytes
-  // an escape Unescape decodes (4 bytes at most).
-  thread_local char scratch[kChunk + 64 + 4];
   char* dst = src;
   bool ok = true;
-  while (ok && src < close) {
-    char* out = scratch;
-    while (src < close && out < scratch + kChunk) {
-      const std::size_t whole = std::min<std::size_t>(static_cast<std::size_t>(close - src), 64);
-      const __m512i v = _mm512_maskz_loadu_epi8(simd::LowBits(whole), src);
-      const std::uint64_t backslashes = _mm512_cmpeq_epi8_mask(v, backslash) & simd::LowBits(whole);
-      std::size_t taken = whole;
-      if (backslashes == 0) {
-        _mm512_storeu_si512(out, v);
-        out += whole;
-      } else {
-        const std::uint64_t starts = EscapeStarts(backslashes);
-        const __m512i decoded = _mm512_permutex2var_epi8(letters_low, v, letters_high);
-        // Escapes this block does not decode: a letter outside the table (u, not JSON, or past
-        // the text) or past the block. The block is cut before the first of them.
-        const std::uint64_t not_two_char =
-            (_mm512_cmpeq_epi8_mask(decoded, _mm512_setzero_si512()) | _mm512_movepi8_mask(v));
-        const std::uint64_t refused = (starts << 1 & not_two_char) >> 1 | (starts & 1ull << 63);
-        if (refused != 0) taken = static_cast<std::size_t>(__builtin_ctzll(refused));
-        const std::uint64_t kept = simd::LowBits(taken) & ~starts;
-        const __m512i block = _mm512_mask_mov_epi8(v, starts << 1, decoded);
-        _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(kept, block));
-        out += __builtin_popcountll(kept);
-      }
-      src += taken;
-      if (taken == whole) continue;
-      // Cut before an escape this block does not decode: Unescape takes it now, and the \u
-      // escapes right after it (text written by an ASCII-only writer, Python's json.dumps, has
-      // one for each character that is not ASCII) without a block between them.
-      do {
-        if (!(ok = Unescape(&src, text_end, &out, lone))) break;
-      } while (src + 1 < close && src[0] == '\\' && src[1] == 'u' && out < scratch + kChunk);
-      if (!ok) break;
+  while (src < close) {
+    const std::size_t whole = std::min<std::size_t>(static_cast<std::size_t>(close - src), 64);
+    const __m512i v = _mm512_maskz_loadu_epi8(simd::LowBits(whole), src);
+    const std::uint64_t backslashes = _mm512_cmpeq_epi8_mask(v, backslash) & simd::LowBits(whole);
+    std::size_t taken = whole;
+    if (backslashes == 0) {
+      _mm512_mask_storeu_epi8(dst, simd::LowBits(whole), v);
+      dst += whole;
+    } else {
+      const std::uint64_t starts = EscapeStarts(backslashes);
+      const __m512i decoded = _mm512_permutex2var_epi8(letters_low, v, letters_high);
+      // Escapes this block does not decode: a letter outside the table (u, not JSON, or past
+      // the text) or past the block. The block is cut before the first of them.
+      const std::uint64_t not_two_char =
+          (_mm512_cmpeq_epi8_mask(decoded, _mm512_setzero_si512()) | _mm512_movepi8_mask(v));
+      const std::uint64_t refused = (starts << 1 & not_two_char) >> 1 | (starts & 1ull << 63);
+      if (refused != 0) taken = static_cast<std::size_t>(__builtin_ctzll(refused));
+      const std::uint64_t kept = simd::LowBits(taken) & ~starts;
+      const __m512i block = _mm512_mask_mov_epi8(v, starts << 1, decoded);
+      const auto written = static_cast<std::size_t>(__builtin_popcountll(kept));
+      _mm512_mask_storeu_epi8(dst, simd::LowBits(written), _mm512_maskz_compress_epi8(kept, block));
+      dst += written;
     }
-    const auto decoded = static_cast<std::size_t>(out - scratch);
-    std::memcpy(dst, scratch, decoded);
-    dst += decoded;
+    src += taken;
+    if (taken == whole) continue;
+    // Cut before an escape this block does not decode: Unescape takes it now, and the \u
+    // escapes right after it (text written by an ASCII-only writer, Python's json.dumps, has
+    // one for each character that is not ASCII) without a block between them.
+    do {
+      if (!(ok = Unescape(&src, text_end, &dst, lone))) break;
+    } while (src + 1 < close && src[0] == '\\' && src[1] == 'u');
+    if (!ok) break;
   }
   *src_out = src;
   *dst_out = dst;
