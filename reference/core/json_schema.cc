@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <span>
 
 #include "reference/core/json_fields.h"
 #include "reference/core/keyed_hash.h"
@@ -34,6 +35,9 @@ struct Node {
   std::optional<double> minimum;
   std::string pattern_text;
   std::optional<std::regex> pattern;
+  // Whether any of the keywords about the value itself is here (const, enum, format, minimum,
+  // pattern, oneOf): most nodes have none, and are then told in one test.
+  bool checks_value = false;
 };
 
 struct Schema::Compiled {
@@ -224,11 +228,38 @@ class Evaluator {
                Join(Strings(n.types), " or ");
       });
     }
+    if (n.checks_value) CheckValue(n, v, path);
+    if (v.is_object() && !Settled()) Object(n, v, path);
+    if (v.is_array() && n.items >= 0) {
+      std::size_t i = 0;
+      for (const Value& item : v.items()) {
+        if (Settled()) break;
+        Run(n.items, item, PathStep(path, i++));
+      }
+    }
+  }
+
+  std::vector<SchemaError> Take() { return std::move(errors_); }
+
+ private:
+  // Whether v equals an item of `values` (SameData): a string, the common case, only ever equals a
+  // string of the same text.
+  static bool InEnumeration(const Value& values, const Value& v) {
+    const std::span<const Value> items = values.items();
+    if (v.is_string()) {
+      return std::any_of(items.begin(), items.end(), [&](const Value& e) {
+        return e.is_string() && SameBytes(e.text(), v.text());
+      });
+    }
+    return std::any_of(items.begin(), items.end(), [&](const Value& e) { return SameData(v, e); });
+  }
+
+  // The keywords about the value itself, in the order their errors are written.
+  void CheckValue(const Node& n, const Value& v, const PathStep& path) {
     if (n.constant && !SameData(v, *n.constant)) {
       Fail(n, "const", path, [&] { return Describe(v) + " is not " + ToString(*n.constant); });
     }
-    if (n.enumeration && !std::any_of(n.enumeration->items().begin(), n.enumeration->items().end(),
-                                      [&](const Value& e) { return SameData(v, e); })) {
+    if (n.enumeration && !InEnumeration(*n.enumeration, v)) {
       Fail(n, "enum", path,
            [&] { return Describe(v) + " is not one of " + ToString(*n.enumeration); });
     }
@@ -246,19 +277,8 @@ class Evaluator {
            [&] { return Describe(v) + " does not match " + Quoted(n.pattern_text, 60); });
     }
     if (!n.one_of.empty() && !Settled()) OneOf(n, v, path);
-    if (v.is_object() && !Settled()) Object(n, v, path);
-    if (v.is_array() && n.items >= 0) {
-      std::size_t i = 0;
-      for (const Value& item : v.items()) {
-        if (Settled()) break;
-        Run(n.items, item, PathStep(path, i++));
-      }
-    }
   }
 
-  std::vector<SchemaError> Take() { return std::move(errors_); }
-
- private:
   // Exactly one branch holds; otherwise one error, every branch's errors in its context (as
   // Python's jsonschema reports a oneOf). Which branches hold is asked quietly: the errors of the
   // branches that fail are written out only when the oneOf itself fails (a message per branch per
@@ -346,7 +366,13 @@ class Evaluator {
         Fail(n, "required", path, [&] { return Quoted(name) + " is a required property"; });
       }
     }
-    if ((n.properties.empty() && n.additional < 0) || Settled()) return;
+    // No member can fail: no properties, and any other member allowed (additionalProperties
+    // absent or true: a metadata object's members are not looked at one by one).
+    if (n.properties.empty() &&
+        (n.additional < 0 || nodes_[n.additional].always == Node::Always::kTrue)) {
+      return;
+    }
+    if (Settled()) return;
     std::vector<std::string> unexpected;  // the first few names, quoted
     std::size_t unexpected_count = 0;
     ForEachMember(v, [&](const Member& m) {
@@ -402,6 +428,10 @@ Result<Schema> Schema::Compile(std::string_view text) {
   }
   Result<int> root = Compiler(compiled.get()).Compile(compiled->doc.root(), "#");
   if (!root.ok()) return root.status();
+  for (Node& n : compiled->nodes) {
+    n.checks_value =
+        n.constant || n.enumeration || n.date_time || n.minimum || n.pattern || !n.one_of.empty();
+  }
   return Schema(std::move(compiled));
 }
 

@@ -18,7 +18,7 @@ inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // Whether a and b hold the same bytes. Member names and keywords are short: up to 16 bytes they
 // are compared in at most two overlapping loads a side, where std::string_view's == calls memcmp
 // (most of the time a schema spent matching names was in that call).
-inline bool SameBytes(std::string_view a, std::string_view b) {
+[[gnu::always_inline]] inline bool SameBytes(std::string_view a, std::string_view b) {
   const std::size_t n = a.size();
   if (n != b.size()) return false;
   if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
