@@ -409,6 +409,31 @@ class Evaluator {
   bool failed_ = false;  // an error was found while quiet
 };
 
+// A node that holds nothing but a $ref (an array's "items": {"$ref": ...}) checks nothing and costs
+// a call for each value: what points at it points at what it names instead. The errors are the
+// same, at the target's location as before. (A cycle of such nodes is left as it was.)
+void SkipPureRefs(std::vector<Node>* nodes) {
+  const auto pure = [&](const Node& n) {
+    return n.ref >= 0 && n.always == Node::Always::kEvaluate && n.types.empty() &&
+           !n.checks_value && n.required.empty() && n.properties.empty() && n.additional < 0 &&
+           n.items < 0;
+  };
+  const auto target = [&](int index) {
+    for (std::size_t hops = 0; index >= 0 && pure((*nodes)[index]) && hops < nodes->size();
+         ++hops) {
+      index = (*nodes)[index].ref;
+    }
+    return index;
+  };
+  for (Node& n : *nodes) {
+    n.ref = target(n.ref);
+    n.items = target(n.items);
+    n.additional = target(n.additional);
+    for (auto& property : n.properties) property.second = target(property.second);
+    for (int& branch : n.one_of) branch = target(branch);
+  }
+}
+
 }  // namespace
 
 Schema::Schema(std::unique_ptr<Compiled> compiled) : compiled_(std::move(compiled)) {}
@@ -432,6 +457,7 @@ Result<Schema> Schema::Compile(std::string_view text) {
     n.checks_value =
         n.constant || n.enumeration || n.date_time || n.minimum || n.pattern || !n.one_of.empty();
   }
+  SkipPureRefs(&compiled->nodes);
   return Schema(std::move(compiled));
 }
 

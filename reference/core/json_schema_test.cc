@@ -208,6 +208,31 @@ TEST(JsonSchemaTest, NestedOneOfReportsOnlyWhatFails) {
                    "    #/$defs/a/properties/x/oneOf/1 type @/x", "  #/$defs/b required @"}));
 }
 
+// A $ref beside keywords of its own: both are checked, each error at its own location, through a
+// chain of definitions that hold nothing else (items -> a -> b) as through one.
+TEST(JsonSchemaTest, ARefBesideOtherKeywordsChecksBoth) {
+  Result<Schema> schema = Schema::Compile(R"({
+    "properties": {
+      "o": {"$ref": "#/$defs/needs_n", "required": ["m"]},
+      "list": {"items": {"$ref": "#/$defs/a"}}
+    },
+    "$defs": {
+      "needs_n": {"required": ["n"]},
+      "a": {"$ref": "#/$defs/b"},
+      "b": {"type": "string"}
+    }
+  })");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"o": {}, "list": ["x", 1]})"));
+  std::vector<std::string> keys;
+  for (const SchemaError& e : schema->Evaluate(doc.root(), RepeatedNamesRead::kLastWins)) {
+    keys.push_back(e.location + " " + e.keyword + " @" + e.instance_pointer);
+  }
+  EXPECT_EQ(keys, (Keys_{"#/$defs/needs_n required @/o", "#/properties/o required @/o",
+                         "#/$defs/b type @/list/1"}));
+}
+
 TEST(JsonSchemaTest, BooleanSchemas) {
   Result<Schema> schema = Schema::Compile(R"({"properties": {"no": false, "yes": true}})");
   ASSERT_TRUE(schema.ok());
