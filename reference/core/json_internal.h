@@ -18,6 +18,7 @@
 
 #include "reference/core/huge_pages.h"
 #include "reference/core/json.h"
+#include "reference/core/strings.h"
 #include "reference/core/swar.h"
 
 namespace arcs::json {
@@ -349,7 +350,8 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     return Push(container);
   }
 
-  // Objects in recordings are small, so a quadratic scan beats hashing until they are not.
+  // Objects in recordings are small, so a quadratic scan beats hashing until they are not. Names
+  // of a length are compared inline (SameBytes): "role" against "text" was a call to memcmp.
   void FindDuplicates(const Member* members, std::size_t n, std::size_t names_start) {
     auto report = [&](std::size_t second) {
       std::string pointer = PointerOfOpenObject();
@@ -360,7 +362,7 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     if (n <= 32) {
       for (std::size_t j = 1; j < n; ++j) {
         for (std::size_t i = 0; i < j; ++i) {
-          if (members[i].name == members[j].name) {
+          if (SameBytes(members[i].name, members[j].name)) {
             report(j);
             break;
           }

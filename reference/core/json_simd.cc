@@ -434,7 +434,7 @@ class Walker {
   // closing quote (unlike other bytes of a scalar), so that quote is the last byte before the next
   // structural that is not whitespace; and stage 1 found no raw control character and no other
   // unescaped quote inside. What is left to find is escapes, and most strings have none.
-  bool String(const char** decoded, std::size_t* length) {
+  [[gnu::always_inline]] bool String(const char** decoded, std::size_t* length) {
     char* const start = stream_.cur;
     char* close = text_ + (next_ < count_ ? at_[next_] : size_);
     while (close > start && IsJsonSpace(close[-1])) --close;
