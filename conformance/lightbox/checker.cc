@@ -291,11 +291,7 @@ bool TimestampStricterRefuses(std::string_view s) {
   return (s.size() > 10 && s[10] == 't') || s.ends_with("z") || s.ends_with("-00:00");
 }
 
-bool IsSha256Hex(std::string_view s) {
-  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
-}
+bool IsSha256Hex(std::string_view s) { return s.size() == 64 && IsLowercaseHex(s); }
 
 // The value at a content_hashes path inside `at` ("api_key", "large_field.inner"), or null.
 // A member name may hold a dot itself, so every split at the dots is tried (errata LB-E37);

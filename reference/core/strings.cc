@@ -6,12 +6,15 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "reference/core/json.h"
 #include "reference/core/number.h"
 #include "reference/core/simd_blocks.h"
+#include "reference/core/swar.h"
 
 namespace arcs {
 
@@ -144,6 +147,26 @@ bool UseAvx512Vbmi2() { return ChosenSimd() == SimdLevel::kAvx512Vbmi2; }
 bool UseAvx512Bw() { return ChosenSimd() >= SimdLevel::kAvx512Bw; }
 
 bool UseAvx2() { return ChosenSimd() >= SimdLevel::kAvx2; }
+
+bool IsLowercaseHex(std::string_view text) {
+  const auto hex = [](std::uint64_t word) {
+    return (swar::BytesBetween(word, '0' - 1, '9' + 1) |
+            swar::BytesBetween(word, 'a' - 1, 'f' + 1)) == swar::kEachByte * 0x80;
+  };
+  const auto at = [&text](std::size_t offset) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + offset, sizeof word);
+    return word;
+  };
+  if (text.size() < 8) {
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  }
+  for (std::size_t i = 0; i + 8 <= text.size(); i += 8) {
+    if (!hex(at(i))) return false;
+  }
+  return hex(at(text.size() - 8));  // the last word, overlapping the one before when it must
+}
 
 std::size_t JsonPlainPrefix(std::string_view text) {
 #if defined(__x86_64__)

@@ -118,6 +118,10 @@ std::string ReplaceIllFormedUtf8(std::string_view text);
 // with SSE2 (every x86-64 has it), 32 with AVX2, 64 with AVX-512BW.
 std::size_t JsonPlainPrefix(std::string_view text);
 
+// Whether `text` is all lowercase hex digits (0-9, a-f), as a SHA-256 is written in the formats'
+// hash fields: 8 bytes at a time (a byte at a time was 4% of Lightbox's validator). True for "".
+bool IsLowercaseHex(std::string_view text);
+
 // Whether the code paths written for AVX-512BW run: the CPU has it, and the environment does not
 // say ARCS_SIMD=portable or ARCS_SIMD=avx2 (read once; the tests run the other paths that way on
 // any CPU that has them).

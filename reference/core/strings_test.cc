@@ -328,5 +328,31 @@ TEST(SameBytesTest, AgreesWithComparingEveryByte) {
   EXPECT_FALSE(SameBytes(std::string_view(line).substr(2, 4), "hash"));
 }
 
+// Every byte value at every offset of hex strings 0 to 40 bytes long (the words IsLowercaseHex
+// reads, the last one overlapping), against a byte-at-a-time rule.
+TEST(IsLowercaseHexTest, EveryByteAtEveryOffset) {
+  const auto slowly = [](std::string_view text) {
+    for (char c : text) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    return true;
+  };
+  for (std::size_t length = 0; length <= 40; ++length) {
+    std::string text;
+    for (std::size_t i = 0; i < length; ++i) text += "0123456789abcdef"[(i * 7) % 16];
+    ASSERT_TRUE(IsLowercaseHex(text)) << text;
+    for (std::size_t at = 0; at < length; ++at) {
+      for (int byte = 0; byte < 256; ++byte) {
+        std::string changed = text;
+        changed[at] = static_cast<char>(byte);
+        ASSERT_EQ(IsLowercaseHex(changed), slowly(changed))
+            << "length " << length << " at " << at << " byte " << byte;
+      }
+    }
+  }
+  EXPECT_FALSE(IsLowercaseHex("0123456789ABCDEF"));
+  EXPECT_TRUE(IsLowercaseHex(""));
+}
+
 }  // namespace
 }  // namespace arcs

@@ -366,8 +366,7 @@ bool IsSemver(std::string_view text) {
 bool IsContentHash(std::string_view text) {
   constexpr std::string_view kPrefix = "sha256:";
   if (text.size() != kPrefix.size() + 64 || !text.starts_with(kPrefix)) return false;
-  return std::all_of(text.begin() + kPrefix.size(), text.end(),
-                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  return IsLowercaseHex(text.substr(kPrefix.size()));
 }
 
 json::ParseOptions ParseOptionsFor(const Limits& limits) {
