@@ -411,7 +411,9 @@ class Evaluator {
 
 // A node that holds nothing but a $ref (an array's "items": {"$ref": ...}) checks nothing and costs
 // a call for each value: what points at it points at what it names instead. The errors are the
-// same, at the target's location as before. (A cycle of such nodes is left as it was.)
+// same, at the target's location as before. (A cycle of such nodes is left as it was; so is
+// additionalProperties, whose node Object() reads itself: a $ref to false there still fails each
+// member at the false schema, as jsonschema reports it.)
 void SkipPureRefs(std::vector<Node>* nodes) {
   const auto pure = [&](const Node& n) {
     return n.ref >= 0 && n.always == Node::Always::kEvaluate && n.types.empty() &&
@@ -428,7 +430,6 @@ void SkipPureRefs(std::vector<Node>* nodes) {
   for (Node& n : *nodes) {
     n.ref = target(n.ref);
     n.items = target(n.items);
-    n.additional = target(n.additional);
     for (auto& property : n.properties) property.second = target(property.second);
     for (int& branch : n.one_of) branch = target(branch);
   }

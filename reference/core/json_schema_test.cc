@@ -233,6 +233,23 @@ TEST(JsonSchemaTest, ARefBesideOtherKeywordsChecksBoth) {
                          "#/$defs/b type @/list/1"}));
 }
 
+// additionalProperties through a $ref to false fails each other member at the false schema, not
+// as additionalProperties: false would.
+TEST(JsonSchemaTest, AdditionalPropertiesThroughARefToFalse) {
+  Result<Schema> schema = Schema::Compile(
+      R"({"properties": {"a": {}}, "additionalProperties": {"$ref": "#/$defs/no"},
+          "$defs": {"no": false}})");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  Document doc;
+  ASSERT_TRUE(doc.Parse(R"({"a": 1, "b": 2})"));
+  const std::vector<SchemaError> errors =
+      schema->Evaluate(doc.root(), RepeatedNamesRead::kLastWins);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].location, "#/$defs/no");
+  EXPECT_EQ(errors[0].keyword, "false");
+  EXPECT_EQ(errors[0].instance_pointer, "/b");
+}
+
 TEST(JsonSchemaTest, BooleanSchemas) {
   Result<Schema> schema = Schema::Compile(R"({"properties": {"no": false, "yes": true}})");
   ASSERT_TRUE(schema.ok());
