@@ -282,7 +282,7 @@ ARCS_AVX2_TARGET ARCS_FLATTEN bool DecodeStringAvx2(char* start, char* close, co
 
 // False when [start, close) holds no backslash, which most names and short values are seen to hold
 // here, in a word or two, without a call to the decoder; true for those that may (and all longer).
-inline bool MayHoldABackslash(const char* start, const char* close) {
+[[gnu::always_inline]] inline bool MayHoldABackslash(const char* start, const char* close) {
   const auto n = static_cast<std::size_t>(close - start);
   if (n > 16) return true;
   const auto has = [](std::uint64_t word) {  // a byte of `word` is a backslash
@@ -378,7 +378,7 @@ class Walker {
   }
 
   // A member's name and its colon.
-  bool Name() {
+  [[gnu::always_inline]] bool Name() {
     if (next_ == count_ || Structural() != '"') return false;
     const char* name;
     std::size_t length;
