@@ -14,6 +14,8 @@ packages=(
   jq chromium help2man
   nodejs
 )
+# Intel's multi-buffer SHA-256 (reference/core/sha256.h), built for amd64 only.
+if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then packages+=(libipsec-mb-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -34,14 +34,17 @@ VerbOutput Hash(const std::vector<std::string>& args) {
   }
   output.exit_code = 1;
   json::Document doc;  // parsed in place: a 100 MB session is held once
-  if (!doc.ParseTaking(std::move(*text), arcs::model_io::ParseOptionsFor(limits))) {
+  // Destroyed before doc: its worker reads the document while it hashes.
+  arcs::model_io::StreamingHash streaming(limits);
+  json::ParseOptions options = arcs::model_io::ParseOptionsFor(limits);
+  options.observer = streaming.observer();
+  if (!doc.ParseTaking(std::move(*text), options)) {
     output.out.push_back(args[0] + ": not one JSON document: " + doc.error().message +
                          " (at byte " + std::to_string(doc.error().offset) + ")");
   } else if (!doc.duplicates().empty()) {
     output.out.push_back(args[0] + ": " + doc.duplicates().front().pointer +
                          ": a member name repeated in its object (no canonical form)");
-  } else if (Result<std::string> hash = arcs::model_io::ModelIOHash(doc.root(), limits);
-             hash.ok()) {
+  } else if (Result<std::string> hash = streaming.Finish(doc.root()); hash.ok()) {
     output.out.push_back(*hash);
     output.exit_code = 0;
   } else {

@@ -2,7 +2,7 @@
 // any bytes: no crash; every finding cites a declared rule; a file with no error has a
 // ModelIOHash and a canonical core (and one without a repeated name but with an error has none),
 // which is RFC 8785 canonical (Jcs of it is itself) and hashes to the ModelIOHash; a file with an
-// error has neither.
+// error has neither; the hash streamed while the text is parsed (StreamingHash) is the same.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include "fuzz/fuzz_check.h"
 #include "reference/core/canonical.h"
 #include "reference/core/sha256.h"
+#include "reference/model_io/model_io.h"
 
 namespace {
 
@@ -38,11 +39,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           "a finding cites an undeclared rule");
   }
   json::Document doc;
-  if (!doc.Parse(text, arcs::model_io::ParseOptionsFor(limits))) {
+  // As `arcs model-io hash` reads it: the core streamed while the text is parsed.
+  json::Document streamed_doc;
+  arcs::model_io::StreamingHash streaming(limits);
+  json::ParseOptions streaming_options = arcs::model_io::ParseOptionsFor(limits);
+  streaming_options.observer = streaming.observer();
+  const bool is_json = doc.Parse(text, arcs::model_io::ParseOptionsFor(limits));
+  Check(streamed_doc.Parse(text, streaming_options) == is_json, "an observer changed the verdict");
+  if (!is_json) {
     Check(diagnostics.has_errors(), "a file that is not JSON has no error");
     return 0;
   }
   Result<std::string> hash = arcs::model_io::ModelIOHash(doc.root(), limits);
+  Result<std::string> streamed = streaming.Finish(streamed_doc.root());
+  Check(
+      streamed.ok() == hash.ok() &&
+          (hash.ok() ? *streamed == *hash : streamed.status().message() == hash.status().message()),
+      "the streamed hash is not ModelIOHash");
   Result<std::string> core = arcs::model_io::CanonicalCore(doc.root(), limits);
   Check(hash.ok() == core.ok(), "a hash without a core, or a core without a hash");
   // A repeated name is the validator's finding (the document level); the hasher sees the value.

@@ -455,6 +455,7 @@ internal::SimdOutcome Document::WalkWithSimd(char* text, std::size_t size,
   TextStream stream{text, text, text + size};
   stream.read_only = read_only_;
   ValueBuilder& builder = BuilderFor(size, &stream, arena_.get(), options, &duplicates_);
+  builder.observer = options.observer;
   const internal::SimdOutcome outcome =
       internal::ParseWithSimd(text, size, lone, &builder, &stream);
   if (outcome == internal::SimdOutcome::kAccepted) {

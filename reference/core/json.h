@@ -155,10 +155,28 @@ struct Duplicate {
 // so does each lone surrogate escape; error offsets then count in that repaired text.
 enum class BadUnicode : std::uint8_t { kRefuse, kReplaceAsGo };
 
+// Sees a large document's parts while it is parsed, so that work on them can start before the
+// parse ends (Model IO's hash reads each interaction while the next is parsed). Called on the
+// parsing thread, by the SIMD front end only: an observer may see nothing, and must then be given
+// the parsed document, as it would be without one.
+class ParseObserver {
+ public:
+  virtual ~ParseObserver() = default;
+  // An element of an array that is the member `name` of the top-level object, as soon as it is
+  // complete. It and what it holds stay as they are until Refusing() or the document's next parse.
+  // `earlier` holds the top-level members before the array, in order: valid during the call only.
+  virtual void Element(std::string_view name, const Value& element,
+                       std::span<const Member> earlier) = 0;
+  // The parse refuses the text and is about to write over strings it decoded: return only when
+  // nothing given to Element is read any more (Element is not called again during this parse).
+  virtual void Refusing() = 0;
+};
+
 struct ParseOptions {
   std::uint32_t max_depth = 128;          // arrays and objects; the top-level value is depth 1
   std::uint64_t max_values = UINT64_MAX;  // every value, containers included
   BadUnicode bad_unicode = BadUnicode::kRefuse;
+  ParseObserver* observer = nullptr;
 };
 
 // The tokenizer under the strict layer; both decide every text alike (the same document, the same

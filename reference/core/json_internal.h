@@ -219,6 +219,10 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   // Whether a number had an exponent or 309 characters, without which no number is beyond the
   // doubles (IsWithinDoubles): most documents then need no walk to look for one.
   bool numbers_may_pass_doubles = false;
+  // ParseOptions::observer, on the SIMD walk only; `earlier` is what it is shown of the top-level
+  // object, made again only when that has more members.
+  ParseObserver* observer = nullptr;
+  std::vector<Member> earlier;
 
   // Ready for a text of text_bytes bytes. A value takes at least two bytes of text (one and a
   // separator), so the stack never outgrows this reservation: it is never copied to grow, and
@@ -235,6 +239,8 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     pending_key = {};
     stop_reason = ErrorCode::kNone;
     numbers_may_pass_doubles = false;
+    observer = nullptr;
+    earlier.clear();
   }
 
   bool Stop(ErrorCode reason) {
@@ -251,7 +257,22 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
       names.push_back({pending_key, pending_key_offset});
     }
     pending_key = {};
+    if (observer != nullptr) [[unlikely]]
+      Observe(v);
     return true;
+  }
+
+  // Shows the observer `v` if it is an element of an array member of the top-level object.
+  void Observe(const Value& v) {
+    if (frames.size() != 2 || !frames[0].is_object || frames[1].is_object) return;
+    const std::size_t before = frames[1].start - frames[0].start;
+    if (earlier.size() != before) {
+      earlier.clear();
+      for (std::size_t i = 0; i < before; ++i) {
+        earlier.push_back({names[frames[0].names_start + i].text, values[frames[0].start + i]});
+      }
+    }
+    observer->Element(frames[1].key, v, earlier);
   }
 
   bool Null() { return Push(Value()); }

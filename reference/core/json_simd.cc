@@ -482,6 +482,7 @@ SimdOutcome Walk(char* text, std::size_t size, LoneSurrogates lone, ValueBuilder
   const bool accepted = walker.Run();
   index.ReleaseIfLarge();
   if (accepted) return SimdOutcome::kAccepted;
+  if (builder->observer != nullptr) builder->observer->Refusing();
   if (walker.written().empty()) return SimdOutcome::kRefused;
   // What was read of each string was valid JSON string content, so RapidJSON reads 'a's there in
   // the same state and refuses the text where it would refuse the original.

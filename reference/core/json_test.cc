@@ -260,6 +260,69 @@ TEST(JsonParse, DepthIsBounded) {
   EXPECT_TRUE(Equal(doc.root(), again.root()));
 }
 
+// What a ParseObserver is shown: (name, element as written, the earlier members' names).
+class RecordingObserver : public ParseObserver {
+ public:
+  void Element(std::string_view name, const Value& element,
+               std::span<const Member> earlier) override {
+    std::string names;
+    for (const Member& m : earlier) names += std::string(m.name) + ";";
+    shown.push_back(std::string(name) + " " + ToString(element) + " after " + names);
+    values.push_back(element);
+  }
+  void Refusing() override { ++refusals; }
+  std::vector<std::string> shown;
+  std::vector<Value> values;
+  int refusals = 0;
+};
+
+// On the SIMD front end, the default.
+TEST(JsonParse, AnObserverIsShownEachElementOfTheTopLevelArrays) {
+  RecordingObserver observer;
+  ParseOptions options;
+  options.observer = &observer;
+  Document doc;
+  ASSERT_TRUE(doc.Parse(
+      R"({"a":1,"list":[{"x":"a\nb"},2,[3,{}]],"b":{"list":[9]},"c":[true],"d":[]})", options));
+  EXPECT_EQ(observer.shown,
+            (std::vector<std::string>{R"(list {"x":"a\nb"} after a;)", "list 2 after a;",
+                                      "list [3,{}] after a;", "c true after a;list;b;"}));
+  EXPECT_EQ(observer.refusals, 0);
+  // What was shown is the document's own, and stays as it was shown.
+  const std::span<const Value> list = doc.root().Find("list")->items();
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(observer.values[0].members().data(), list[0].members().data());
+  EXPECT_EQ(observer.values[0].members()[0].value.text(), "a\nb");
+  EXPECT_TRUE(Equal(observer.values[2], list[2]));
+  // A top-level array's elements are not members' elements.
+  RecordingObserver none;
+  options.observer = &none;
+  ASSERT_TRUE(doc.Parse(R"([[1],{"list":[2]}])", options));
+  EXPECT_TRUE(none.shown.empty());
+}
+
+TEST(JsonParse, AnObserverIsToldBeforeARefusingWalkRewritesTheText) {
+  RecordingObserver observer;
+  ParseOptions options;
+  options.observer = &observer;
+  Document doc;
+  EXPECT_FALSE(doc.Parse(R"({"list":["a\nb",{"c":"d\te"}],"z":tru})", options));
+  EXPECT_EQ(observer.shown.size(), 2u);
+  EXPECT_EQ(observer.refusals, 1);
+}
+
+TEST(JsonParse, TheRapidJsonFrontEndShowsAnObserverNothing) {
+  RecordingObserver observer;
+  ParseOptions options;
+  options.observer = &observer;
+  Document doc;
+  SetFrontEnd(FrontEnd::kRapidJson);
+  const bool parsed = doc.Parse(R"({"list":[1,2]})", options);
+  SetFrontEnd(FrontEnd::kSimd);
+  EXPECT_TRUE(parsed);
+  EXPECT_TRUE(observer.shown.empty());
+}
+
 TEST(JsonWrite, EscapesMinimallyAndWritesUtf8Raw) {
   EXPECT_EQ(RoundTrip(R"(["\u0041\u00e9\/\"\\\b\f\n\r\t\u0001\u001f\u007f"])"),
             "[\"A\xC3\xA9/\\\"\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\"]");

@@ -1,5 +1,6 @@
 // SHA-256 through OpenSSL 3's EVP interface. The digest is fetched once per process and each
 // hasher keeps its context for reuse, so hashing many small values costs no repeated set-up.
+// Sha256Batch hashes many independent messages side by side where the CPU allows.
 #ifndef ARCS_REFERENCE_CORE_SHA256_H_
 #define ARCS_REFERENCE_CORE_SHA256_H_
 
@@ -29,6 +30,29 @@ class Sha256 {
   void Restart();
   struct Context;
   Context* context_;
+};
+
+// The SHA-256 of many independent messages (each event of a log, each content of a session).
+// Intel's multi-buffer library (Debian's libipsec-mb, x86-64) hashes up to 16 of them at once in
+// the lanes of AVX-512 registers (8 with AVX2): on one core here about twice as fast as OpenSSL's
+// SHA extensions hash them one after another (10 kB messages: 2.6 against 1.27 GB/s; 400 B: 1.1
+// against 0.5). Without it, or with ARCS_SIMD=portable, each message is hashed when it is added.
+class Sha256Batch {
+ public:
+  Sha256Batch();
+  ~Sha256Batch();  // Flush()es
+  Sha256Batch(const Sha256Batch&) = delete;
+  Sha256Batch& operator=(const Sha256Batch&) = delete;
+
+  // Starts hashing `message` into *digest. Both must stay as they are until Flush() returns.
+  void Add(std::string_view message, Sha256Digest* digest);
+  // Returns when every digest added so far has been written.
+  void Flush();
+
+  struct Lanes;  // the library's, one per thread
+
+ private:
+  Lanes* lanes_;  // null: each message is hashed as it is added
 };
 
 std::string ToHex(const Sha256Digest& digest);             // lowercase

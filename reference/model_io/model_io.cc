@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <condition_variable>
 #include <future>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "reference/core/canonical.h"
@@ -251,6 +254,7 @@ class Verifier {
       Add("MI4", "/interactions", message);
       Add("MI11", "/interactions", message);
     }
+    HashContents(interactions);
     std::uint64_t total = 0;
     for (std::size_t k = 0; k < interactions.size(); ++k) {
       total += CheckInteraction(interactions[k], k);
@@ -259,6 +263,19 @@ class Verifier {
       Add("MI11", "/interactions",
           "the response contents add up to " + std::to_string(total) +
               " bytes of UTF-8, more than " + std::to_string(limits_.max_total_content_bytes));
+    }
+  }
+
+  // The SHA-256 of each response_content that is a string (MI7), side by side (Sha256Batch):
+  // content_digests_[k] is interactions[k]'s.
+  void HashContents(std::span<const json::Value> interactions) {
+    content_digests_.assign(interactions.size(), Sha256Digest{});
+    Sha256Batch batch;
+    for (std::size_t k = 0; k < interactions.size(); ++k) {
+      const json::Value* content = interactions[k].FindLast(kContent.name);
+      if (content && content->kind() == kContent.kind) {
+        batch.Add(content->text(), &content_digests_[k]);
+      }
     }
   }
 
@@ -279,7 +296,7 @@ class Verifier {
     }
     for (const Field& field : kMetrics) (void)Typed(interaction, field, path);
     return CheckResponse(Typed(interaction, kResponseHash, path),
-                         Typed(interaction, kContent, path), path);
+                         Typed(interaction, kContent, path), content_digests_[k], path);
   }
 
   // MI5 (i is its index), MI9 (sorted by i), MI8 (no repeated (prompt_hash, i) pair). `i` is null
@@ -306,15 +323,15 @@ class Verifier {
     }
   }
 
-  // MI7 (response_hash is the content's hash) and MI11 (content size); returns the content's
-  // UTF-8 bytes. Either is null when missing or mistyped (already reported).
+  // MI7 (response_hash is the content's hash, `digest`) and MI11 (content size); returns the
+  // content's UTF-8 bytes. Either is null when missing or mistyped (already reported).
   std::uint64_t CheckResponse(const json::Value* hash, const json::Value* content,
-                              const std::string& path) {
+                              const Sha256Digest& digest, const std::string& path) {
     if (hash && !IsContentHash(hash->text())) {
       Add("MI7", path + "/response_hash",
           "response_hash is " + Describe(hash) + ", not \"sha256:\" and 64 lowercase hex digits");
     } else if (hash && content) {
-      const std::string computed = ContentHash(content->text());
+      const std::string computed = "sha256:" + ToHex(digest);
       if (computed != hash->text()) {
         Add("MI7", path + "/response_hash",
             "response_hash is not the SHA-256 of response_content (" + computed + ")");
@@ -334,6 +351,7 @@ class Verifier {
   std::vector<Violation> violations_;
   std::optional<double> previous_index_;
   std::set<std::pair<std::string_view, double>> pairs_;  // views into the session's document
+  std::vector<Sha256Digest> content_digests_;
 };
 
 // The number after a rule id's letters ("MI10" -> 10), for kNumeric.
@@ -435,43 +453,57 @@ Status RefuseInvalid(const std::vector<Violation>& violations) {
                     " more: ARCS computes no ModelIOCore for an invalid session");
 }
 
-// The canonical core of a session that verifies. Any other session is written too, without a
+// The canonical core of a session that verifies, in three parts: the head (the members before
+// the interactions), each interaction, the tail. Any other session is written too, without a
 // fault, as far as it has the members the core needs (what comes out is then thrown away): so the
-// core can be written while Verify runs on another thread.
+// core can be written while Verify runs on another thread. Members go in UTF-16 order, which for
+// these ASCII names is byte order; the interactions are already sorted by i (MI5 holds, so
+// interaction k has i == k).
+void AppendMember(std::string_view name, const json::Value* value, bool first, std::string* out) {
+  if (!first) *out += ',';
+  json::AppendQuoted(name, out);
+  *out += ':';
+  // Strings and finite numbers in a session that verifies: it cannot fail then.
+  if (value) (void)canonical::AppendJcs(*value, out);
+}
+
+void AppendCoreHead(const json::Value* adapter_id, std::string* out) {
+  *out += '{';
+  AppendMember("adapter_id", adapter_id, true, out);
+  *out += ",\"interactions\":[";
+}
+
+void AppendInteractionCore(const json::Value& interaction, bool first, std::string* out) {
+  if (!first) *out += ',';
+  *out += '{';
+  AppendMember("i", interaction.FindLast("i"), true, out);
+  for (std::string_view name : {"prompt_hash", "response_content", "response_hash"}) {
+    AppendMember(name, interaction.FindLast(name), false, out);
+  }
+  *out += '}';
+}
+
+void AppendCoreTail(const json::Value& session, std::string* out) {
+  *out += ']';
+  for (std::string_view name : {"mode", "model_id", "model_io_schema_version"}) {
+    AppendMember(name, session.FindLast(name), false, out);
+  }
+  *out += '}';
+}
+
 void WriteCore(const json::Value& session, const std::function<void(std::string_view)>& sink) {
-  // Members in UTF-16 order, which for these ASCII names is byte order. The interactions are
-  // already sorted by i: MI5 holds, so interaction k has i == k.
   std::string piece;
-  auto member = [&](std::string_view name, const json::Value* value, bool first) {
-    if (!first) piece += ',';
-    json::AppendQuoted(name, &piece);
-    piece += ':';
-    // Strings and finite numbers in a session that verifies: it cannot fail then.
-    if (value) (void)canonical::AppendJcs(*value, &piece);
-  };
-  piece += '{';
-  member("adapter_id", session.FindLast("adapter_id"), true);
-  piece += ",\"interactions\":[";
+  AppendCoreHead(session.FindLast("adapter_id"), &piece);
   bool first = true;
   const json::Value* interactions = session.FindLast("interactions");
   for (const json::Value& interaction :
        interactions ? interactions->items() : std::span<const json::Value>()) {
-    if (!first) piece += ',';
+    AppendInteractionCore(interaction, first, &piece);
     first = false;
-    piece += '{';
-    member("i", interaction.FindLast("i"), true);
-    for (std::string_view name : {"prompt_hash", "response_content", "response_hash"}) {
-      member(name, interaction.FindLast(name), false);
-    }
-    piece += '}';
-    sink(piece);
+    sink(piece);  // an interaction at a time: a 100 MB core is never held whole
     piece.clear();
   }
-  piece += ']';
-  for (std::string_view name : {"mode", "model_id", "model_io_schema_version"}) {
-    member(name, session.FindLast(name), false);
-  }
-  piece += '}';
+  AppendCoreTail(session, &piece);
   sink(piece);
 }
 
@@ -521,6 +553,125 @@ Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits
   if (verified.valid()) {
     if (Status s = RefuseInvalid(verified.get()); !s.ok()) return s;
   }
+  return "sha256:" + ToHex(hasher.Finish());
+}
+
+// The core, written and hashed on a second thread from the interactions the parse shows it.
+class StreamingHash::Core : public json::ParseObserver {
+ public:
+  ~Core() override { Join(Ending::kAbandon); }
+
+  void Element(std::string_view name, const json::Value& element,
+               std::span<const json::Member> earlier) override {
+    if (name != "interactions") return;
+    {
+      std::lock_guard lock(mutex_);
+      if (!worker_.joinable()) {
+        const auto adapter = std::find_if(earlier.rbegin(), earlier.rend(),
+                                          [](const auto& m) { return m.name == "adapter_id"; });
+        if (adapter == earlier.rend()) return;  // the head cannot be written first: no streaming
+        adapter_id_ = adapter->value;
+        worker_ = std::thread([this] { Write(); });
+      }
+      shown_.push_back(element);
+    }
+    shown_more_.notify_one();
+  }
+
+  void Refusing() override { Join(Ending::kAbandon); }
+
+  // Waits for the worker: the digest of the core it streamed, if that is the session's own.
+  std::optional<Sha256Digest> Finish(const json::Value& session) {
+    if (!Join(Ending::kFinish)) return std::nullopt;
+    const json::Value* interactions = session.FindLast("interactions");
+    if (!interactions || !SameValue(session.FindLast("adapter_id"), adapter_id_) ||
+        interactions->items().size() != shown_.size()) {
+      return std::nullopt;
+    }
+    for (std::size_t k = 0; k < shown_.size(); ++k) {
+      if (!SameValue(&interactions->items()[k], shown_[k])) return std::nullopt;
+    }
+    std::string tail;
+    AppendCoreTail(session, &tail);
+    hasher_.Update(tail);
+    return hasher_.Finish();
+  }
+
+ private:
+  enum class Ending : std::uint8_t { kFinish, kAbandon };
+
+  // Whether `a` is `b` (the same text, items or members), not only equal to it.
+  static bool SameValue(const json::Value* a, const json::Value& b) {
+    if (!a || a->kind() != b.kind()) return false;
+    switch (b.kind()) {
+      case json::Kind::kString:
+      case json::Kind::kNumber:
+        return a->text().data() == b.text().data() && a->text().size() == b.text().size();
+      case json::Kind::kArray:
+        return a->items().data() == b.items().data() && a->items().size() == b.items().size();
+      case json::Kind::kObject:
+        return a->members().data() == b.members().data() &&
+               a->members().size() == b.members().size();
+      default:
+        return true;  // null, true and false hold nothing
+    }
+  }
+
+  // The worker: the head, then each interaction as it is shown, until told to end.
+  void Write() {
+    std::string piece;
+    AppendCoreHead(&adapter_id_, &piece);
+    std::vector<json::Value> batch;
+    for (std::size_t written = 0;;) {
+      {
+        std::unique_lock lock(mutex_);
+        shown_more_.wait(lock, [&] { return ending_ || written < shown_.size(); });
+        if (ending_ == Ending::kAbandon || written == shown_.size()) return;
+        batch.assign(shown_.begin() + static_cast<std::ptrdiff_t>(written), shown_.end());
+      }
+      for (const json::Value& interaction : batch) {
+        AppendInteractionCore(interaction, written++ == 0, &piece);
+        hasher_.Update(piece);
+        piece.clear();
+      }
+    }
+  }
+
+  // Tells the worker to end, and waits for it: whether it wrote every interaction shown (false
+  // when there was none, or it was abandoned).
+  bool Join(Ending ending) {
+    {
+      std::lock_guard lock(mutex_);
+      if (!ending_) ending_ = ending;
+    }
+    shown_more_.notify_one();
+    if (worker_.joinable()) worker_.join();
+    return ending_ == Ending::kFinish && !shown_.empty();
+  }
+
+  std::mutex mutex_;
+  std::condition_variable shown_more_;
+  std::vector<json::Value> shown_;  // every interaction shown, in order
+  std::optional<Ending> ending_;
+  std::thread worker_;
+  json::Value adapter_id_;
+  Sha256 hasher_;
+};
+
+StreamingHash::StreamingHash(const Limits& limits)
+    : limits_(limits), core_(std::make_unique<Core>()) {}
+StreamingHash::~StreamingHash() = default;
+
+json::ParseObserver* StreamingHash::observer() { return core_.get(); }
+
+// Verify runs while the worker ends.
+Result<std::string> StreamingHash::Finish(const json::Value& session) {
+  if (Status s = RefuseInvalid(Verify(session, limits_)); !s.ok()) return s;
+  if (std::optional<Sha256Digest> digest = core_->Finish(session)) {
+    return "sha256:" + ToHex(*digest);
+  }
+  Sha256 hasher;
+  WriteCore(session, [&](std::string_view piece) { hasher.Update(piece); });
   return "sha256:" + ToHex(hasher.Finish());
 }
 

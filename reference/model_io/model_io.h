@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,30 @@ Result<std::string> CanonicalCore(const json::Value& session, const Limits& limi
 
 // "sha256:" + lowercase hex SHA-256 of the canonical bytes of ModelIOCore.
 Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits);
+
+// ModelIOHash, begun while the session is parsed: give observer() to the parse (ParseOptions),
+// then Finish() with the parsed session. When adapter_id comes before interactions (the core's
+// own order), each interaction the parse completes is written into the core and hashed on a
+// second thread while the parse goes on. Finish returns what ModelIOHash returns for the session:
+// the streamed core is used only when it was written from the session's own adapter_id and
+// interactions (not after a refused parse, nor from a repeated member, nor when the parse showed
+// nothing); otherwise the core is written again from the session.
+class StreamingHash {
+ public:
+  explicit StreamingHash(const Limits& limits);
+  ~StreamingHash();
+  StreamingHash(const StreamingHash&) = delete;
+  StreamingHash& operator=(const StreamingHash&) = delete;
+
+  json::ParseObserver* observer();
+  // Once, after the parse.
+  Result<std::string> Finish(const json::Value& session);
+
+ private:
+  class Core;
+  Limits limits_;
+  std::unique_ptr<Core> core_;
+};
 
 }  // namespace arcs::model_io
 

@@ -227,6 +227,70 @@ TEST(ModelIo, ALargeSessionOfAnyShapeIsRefusedAsTheSerialPathRefusesIt) {
   EXPECT_FALSE(ModelIOHash(doc.root(), Limits{}).ok());
 }
 
+// StreamingHash of `text`, parsed with its observer, as the `arcs model-io hash` verb does.
+Result<std::string> StreamedHash(std::string_view text) {
+  json::Document doc;
+  StreamingHash streaming(Limits{});
+  json::ParseOptions options = ParseOptionsFor(Limits{});
+  options.observer = streaming.observer();
+  if (!doc.Parse(text, options)) return Status(StatusCode::kParseError, "not JSON");
+  return streaming.Finish(doc.root());
+}
+
+Result<std::string> SerialHash(std::string_view text) {
+  json::Document doc;
+  if (!doc.Parse(text, ParseOptionsFor(Limits{}))) return Status(StatusCode::kParseError, "");
+  return ModelIOHash(doc.root(), Limits{});
+}
+
+// Streamed or not, the same hash or the same refusal: when the parse shows the core's interactions
+// in order (adapter_id first), when it does not, and when what it shows is not the session's own.
+TEST(ModelIo, AStreamedHashIsModelIOHash) {
+  const std::string large =
+      MillionASession("sha256:cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  const std::string adapter_last = [&] {
+    std::string text = kSession;
+    text.replace(text.find(R"("adapter_id":"adapter-1",)"), 25, "");
+    return text.insert(text.size() - 1, R"(,"adapter_id":"adapter-1")");
+  }();
+  const std::string texts[] = {
+      kSession,
+      large,
+      adapter_last,             // the head cannot come first: nothing streamed
+      MillionASession(kZeros),  // MI7: refused
+      // Two interactions members (the last is the session's), two adapter_ids.
+      std::string(kSession).insert(kSession.find(R"("interactions")"), R"("interactions":[{}],)"),
+      std::string(kSession).insert(kSession.size() - 1, R"(,"adapter_id":"b")"),
+      R"({"adapter_id":"a","interactions":[]})",
+      R"({"adapter_id":"a","interactions":[1,"x",null,[]]})",
+      R"({"adapter_id":"a","x":{"interactions":[{}]}})",
+      R"([{"adapter_id":"a","interactions":[{}]}])",
+  };
+  for (const std::string& text : texts) {
+    const Result<std::string> serial = SerialHash(text);
+    const Result<std::string> streamed = StreamedHash(text);
+    ASSERT_EQ(streamed.ok(), serial.ok()) << text.substr(0, 200);
+    if (serial.ok()) {
+      EXPECT_EQ(*streamed, *serial) << text.substr(0, 200);
+    } else {
+      EXPECT_EQ(streamed.status().message(), serial.status().message()) << text.substr(0, 200);
+    }
+  }
+  EXPECT_TRUE(StreamedHash(large).ok());
+  EXPECT_TRUE(StreamedHash(adapter_last).ok());
+}
+
+// The parse refuses the text after showing interactions: the worker is stopped before the walk
+// writes over the strings it decoded, and the hash is refused.
+TEST(ModelIo, ARefusedParseStopsTheStream) {
+  std::string text = MillionASession(kZeros);
+  text.insert(text.size() - 1, R"(,"tail":tru)");
+  EXPECT_FALSE(StreamedHash(text).ok());
+  text = MillionASession(kZeros);
+  text.insert(text.find(R"({"i":1)"), R"({"i":"\ud800"},)");  // a lone surrogate
+  EXPECT_FALSE(StreamedHash(text).ok());
+}
+
 TEST(ModelIo, ContentLimitsCountUtf8Bytes) {
   Limits small;
   small.max_content_bytes = 4;
