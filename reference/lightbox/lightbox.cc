@@ -351,16 +351,6 @@ Status ForEachEvent(
   }
 }
 
-Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits) {
-  ChainChecker chain;
-  Status s = ForEachEvent(events, limits,
-                          [&](std::uint64_t, const json::Value* event, std::string_view problem) {
-                            chain.Add(event, problem);
-                          });
-  if (!s.ok()) return s;
-  return chain.Finish();
-}
-
 namespace {
 
 // Events for a worker: lines copied out of the reader, then each one's facts. Each line is
@@ -396,17 +386,44 @@ struct Batch {
     lines.push_back(line);
     lines.back().text = {};
   }
+  // Each event's facts and hash. The events' canonical forms are written one after another, then
+  // hashed side by side (Sha256Batch): about twice as fast as one by one.
   void ComputeFacts(const Limits& limits) {
     thread_local json::Document document;
+    thread_local std::string canonical;
+    thread_local std::vector<std::size_t> canonical_ends;  // event i's: [ends[i - 1], ends[i])
+    thread_local std::vector<Sha256Digest> digests;
     if (facts.size() < lines.size()) facts.resize(lines.size());
+    canonical.clear();
+    canonical_ends.clear();
     for (std::size_t i = 0; i < lines.size(); ++i) {
       jsonl::Line line = lines[i];
       line.text = std::string_view(bytes).substr(starts[i], ends[i] - starts[i]);
       std::string problem;
       const json::Value* event =
           ParseEvent(line, limits, &document, &problem, bytes.data() + starts[i]);
-      FillFacts(event, problem, /*hash_it=*/true, &facts[i]);
+      FillFacts(event, problem, /*hash_it=*/false, &facts[i]);
+      const std::size_t start = canonical.size();
+      facts[i].computed_status =
+          event ? canonical::AppendPythonSortedJson(*event, "hash", &canonical) : Status::Ok();
+      if (!facts[i].computed_status.ok()) canonical.resize(start);
+      canonical_ends.push_back(canonical.size());
     }
+    digests.resize(lines.size());
+    Sha256Batch hashes;
+    for (std::size_t i = 0, start = 0; i < lines.size(); start = canonical_ends[i++]) {
+      if (facts[i].readable && facts[i].computed_status.ok()) {
+        hashes.Add(std::string_view(canonical).substr(start, canonical_ends[i] - start),
+                   &digests[i]);
+      }
+    }
+    hashes.Flush();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (facts[i].readable && facts[i].computed_status.ok()) {
+        ToHex(digests[i], &facts[i].computed_hash);
+      }
+    }
+    if (canonical.capacity() > 4 * kBytes) std::string().swap(canonical);  // after a long line
   }
 };
 
@@ -425,18 +442,23 @@ class BatchQueue {
   // exception (memory exhausted) ends the process here rather than leave the checking thread
   // waiting for a batch that never comes.
   void Work() noexcept {
-    for (;;) {
-      std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return reading_done_ || next_ < checked_ + most_ahead_; });
-      if (reading_done_) return;
-      const std::uint64_t sequence = next_++;
-      std::unique_ptr<Batch> batch = ReadBatch();
-      lock.unlock();
-      batch->ComputeFacts(limits_);
-      lock.lock();
-      done_.emplace(sequence, std::move(batch));
-      changed_.notify_all();
+    while (WorkOnce()) {
     }
+  }
+
+  // One batch of that loop; false once the input has ended.
+  bool WorkOnce() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return reading_done_ || next_ < checked_ + most_ahead_; });
+    if (reading_done_) return false;
+    const std::uint64_t sequence = next_++;
+    std::unique_ptr<Batch> batch = ReadBatch();
+    lock.unlock();
+    batch->ComputeFacts(limits_);
+    lock.lock();
+    done_.emplace(sequence, std::move(batch));
+    changed_.notify_all();
+    return true;
   }
 
   // The checking thread's: batch `sequence` once it is done, or null after the last one.
@@ -506,16 +528,21 @@ class BatchQueue {
 unsigned DefaultVerifyThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 // `threads` workers read, parse and hash batches of events; this thread checks the chain in order
-// as they complete. Every event is hashed, also past a break (the sequential Verify stops hashing
-// there): the verdict is the same.
+// as they complete (with one thread, this thread reads and hashes each batch before it checks it).
+// Every event is hashed, also past a break (ChainChecker::Add stops hashing there): the verdict is
+// the same.
 Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits, unsigned threads) {
-  if (threads <= 1) return Verify(events, limits);
-  BatchQueue queue(events, limits, threads);
+  BatchQueue queue(events, limits, std::max(threads, 1u));
   ChainChecker chain;
   {
-    WorkerPool workers(threads);  // its destructor waits for the workers, which end with the input
-    for (unsigned k = 0; k < threads; ++k) workers.Submit([&queue] { queue.Work(); });
+    std::optional<WorkerPool> workers;  // its destructor waits for the workers, which end with
+                                        // the input
+    if (threads > 1) {
+      workers.emplace(threads);
+      for (unsigned k = 0; k < threads; ++k) workers->Submit([&queue] { queue.Work(); });
+    }
     for (std::uint64_t sequence = 0;; ++sequence) {
+      if (!workers) (void)queue.WorkOnce();
       std::unique_ptr<Batch> batch = queue.Take(sequence);
       if (!batch) break;
       for (std::size_t i = 0; i < batch->lines.size(); ++i) {
@@ -526,6 +553,10 @@ Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits, uns
   }
   if (!queue.status().ok()) return queue.status();
   return chain.Finish();
+}
+
+Result<ChainVerdict> Verify(jsonl::ByteSource* events, const Limits& limits) {
+  return Verify(events, limits, 1);
 }
 
 Status HashEach(jsonl::ByteSource* events, const Limits& limits,
