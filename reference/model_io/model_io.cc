@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -507,6 +508,12 @@ void WriteCore(const json::Value& session, const std::function<void(std::string_
   sink(piece);
 }
 
+Sha256Digest CoreDigest(const json::Value& session) {
+  Sha256 hasher;
+  WriteCore(session, [&](std::string_view piece) { hasher.Update(piece); });
+  return hasher.Finish();
+}
+
 // Below this many bytes of content a second thread costs more than the hashing it takes over.
 constexpr std::uint64_t kContentBytesWorthAThread = std::uint64_t{1} << 20;
 
@@ -548,12 +555,11 @@ Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits
   } else if (Status s = RefuseInvalid(Verify(session, limits)); !s.ok()) {
     return s;
   }
-  Sha256 hasher;
-  WriteCore(session, [&](std::string_view piece) { hasher.Update(piece); });
+  const Sha256Digest digest = CoreDigest(session);
   if (verified.valid()) {
     if (Status s = RefuseInvalid(verified.get()); !s.ok()) return s;
   }
-  return "sha256:" + ToHex(hasher.Finish());
+  return "sha256:" + ToHex(digest);
 }
 
 // The core, written and hashed on a second thread from the interactions the parse shows it.
@@ -571,7 +577,11 @@ class StreamingHash::Core : public json::ParseObserver {
                                           [](const auto& m) { return m.name == "adapter_id"; });
         if (adapter == earlier.rend()) return;  // the head cannot be written first: no streaming
         adapter_id_ = adapter->value;
-        worker_ = std::thread([this] { Write(); });
+        try {
+          worker_ = std::thread([this] { Write(); });
+        } catch (const std::system_error&) {
+          return;  // no thread to be had: Finish writes the core from the session
+        }
       }
       shown_.push_back(element);
     }
@@ -670,9 +680,7 @@ Result<std::string> StreamingHash::Finish(const json::Value& session) {
   if (std::optional<Sha256Digest> digest = core_->Finish(session)) {
     return "sha256:" + ToHex(*digest);
   }
-  Sha256 hasher;
-  WriteCore(session, [&](std::string_view piece) { hasher.Update(piece); });
-  return "sha256:" + ToHex(hasher.Finish());
+  return "sha256:" + ToHex(CoreDigest(session));
 }
 
 }  // namespace arcs::model_io
