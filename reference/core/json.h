@@ -157,8 +157,8 @@ enum class BadUnicode : std::uint8_t { kRefuse, kReplaceAsGo };
 
 // Sees a large document's parts while it is parsed, so that work on them can start before the
 // parse ends (Model IO's hash reads each interaction while the next is parsed). Called on the
-// parsing thread, by the SIMD front end only: an observer may see nothing, and must then be given
-// the parsed document, as it would be without one.
+// parsing thread, by the SIMD front end only: an observer may be shown nothing (the RapidJSON
+// front end shows nothing), and its user must then work from the parsed document.
 class ParseObserver {
  public:
   virtual ~ParseObserver() = default;
@@ -167,8 +167,8 @@ class ParseObserver {
   // `earlier` holds the top-level members before the array, in order: valid during the call only.
   virtual void Element(std::string_view name, const Value& element,
                        std::span<const Member> earlier) = 0;
-  // The parse refuses the text and is about to write over strings it decoded: return only when
-  // nothing given to Element is read any more (Element is not called again during this parse).
+  // The parse refuses the text: what Element was given is about to be written over or freed.
+  // Return only when nothing reads it any more (Element is not called again during this parse).
   virtual void Refusing() = 0;
 };
 

@@ -391,7 +391,7 @@ struct Batch {
   void ComputeFacts(const Limits& limits) {
     thread_local json::Document document;
     thread_local std::string canonical;
-    thread_local std::vector<std::size_t> canonical_ends;  // event i's: [ends[i - 1], ends[i])
+    thread_local std::vector<std::size_t> canonical_ends;  // event i's form ends there
     thread_local std::vector<Sha256Digest> digests;
     if (facts.size() < lines.size()) facts.resize(lines.size());
     canonical.clear();
