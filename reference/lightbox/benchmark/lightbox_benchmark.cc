@@ -12,6 +12,10 @@
 //                          baseline), then OpenSSL's SHA-256 (EVP_Digest) of the whole buffer.
 //   Baseline/SaxOnly       the first half alone, for information.
 //   Baseline/Sha256Only    the second half alone, for information.
+//   Sha256PerLine/OneByOne  the SHA-256 of each line apart, by OpenSSL (Sha256::Of): the shape of
+//                          verification's hashing, for information.
+//   Sha256PerLine/SideBySide  the same digests by Sha256Batch (multi-buffer where it is built in),
+//                          as Verify takes them; the digests must be the same.
 //   LightboxVerify         lightbox::Verify over a jsonl::MemorySource of the buffer with the
 //                          default limits: line splitting, strict parsing, the canonical bytes of
 //                          every event (sorted members, re-escaped strings), their SHA-256, and
@@ -51,6 +55,7 @@
 
 #include "conformance/lightbox/checker.h"
 #include "reference/core/jsonl.h"
+#include "reference/core/sha256.h"
 #include "reference/core/testing/json_baselines.h"
 #include "reference/lightbox/lightbox.h"
 
@@ -109,6 +114,27 @@ void BM_Sha256Only(benchmark::State& state) {
     if (!Sha256(digest)) state.SkipWithError("OpenSSL's SHA-256 failed");
     benchmark::DoNotOptimize(digest);
   }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
+}
+
+// Each line's SHA-256, apart (OpenSSL) or side by side (Sha256Batch).
+std::vector<arcs::Sha256Digest> LineDigests(bool side_by_side) {
+  std::vector<arcs::Sha256Digest> digests(g_lines);
+  arcs::Sha256Batch batch;
+  std::size_t k = 0;
+  ForEachLine(g_bytes, [&](const char* line, std::size_t size) {
+    if (side_by_side) {
+      batch.Add({line, size}, &digests[k++]);
+    } else {
+      digests[k++] = arcs::Sha256::Of({line, size});
+    }
+  });
+  batch.Flush();
+  return digests;
+}
+
+void BM_Sha256PerLine(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(LineDigests(state.range(0) != 0));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes.size()));
 }
 
@@ -205,6 +231,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
                                                : "BELOW 0.5 (the requirement)")
                           : "(for information)");
     }
+    const double apart = median("Sha256PerLine/OneByOne");
+    const double together = median("Sha256PerLine/SideBySide");
+    if (apart > 0 && together > 0) {
+      std::printf("ratio Sha256PerLine/SideBySide / OneByOne = %.3f  (%.1f MB/s / %.1f MB/s)\n",
+                  together / apart, together / 1e6, apart / 1e6);
+    }
     // Issue #29's targets for validation, on one core.
     const double validate = median("LightboxValidate");
     for (const auto& [base, target] : {std::pair{"Baseline/SaxOnly", 1.5},
@@ -269,11 +301,13 @@ int main(int argc, char** argv) {
   ForEachLine(g_bytes, [](const char*, std::size_t) { ++g_lines; });
   const std::string verdict = Verdict();
   const std::uint64_t errors = ValidatorErrors();
-  if (failures || verdict != "intact" || errors) {
+  const bool same_digests = LineDigests(true) == LineDigests(false);
+  if (failures || verdict != "intact" || errors || !same_digests) {
     std::cerr << "arcs_lightbox_benchmark: " << path << ": " << failures
               << " line(s) RapidJSON rejects; Verify: " << verdict << "; " << errors
-              << " error(s) from the validator; benchmark a valid session with an intact chain"
-                 " (arcs_generate_lightbox)\n";
+              << " error(s) from the validator"
+              << (same_digests ? "" : "; the lines' digests differ side by side")
+              << "; benchmark a valid session with an intact chain (arcs_generate_lightbox)\n";
     return 1;
   }
   g_padded_bytes = arcs::json::testing::SimdjsonOnDemandCount::Padded(g_bytes);
@@ -284,6 +318,12 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark(kBaseline, BM_SaxAndSha256)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("Baseline/SaxOnly", BM_SaxOnly)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("Baseline/Sha256Only", BM_Sha256Only)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("Sha256PerLine/OneByOne", BM_Sha256PerLine)
+      ->Arg(0)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("Sha256PerLine/SideBySide", BM_Sha256PerLine)
+      ->Arg(1)
+      ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("LightboxVerify", BM_LightboxVerify)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("LightboxVerify/threads", BM_LightboxVerifyThreads)
       ->Arg(2)
