@@ -565,27 +565,31 @@ Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits
 // The core, written and hashed on a second thread from the interactions the parse shows it.
 class StreamingHash::Core : public json::ParseObserver {
  public:
+  explicit Core(std::uint64_t max_interactions) : max_interactions_(max_interactions) {}
   ~Core() override { Join(Ending::kAbandon); }
 
   void Element(std::string_view name, const json::Value& element,
                std::span<const json::Member> earlier) override {
     if (name != "interactions") return;
+    bool wake = false;
     {
       std::lock_guard lock(mutex_);
-      if (!worker_.joinable()) {
-        const auto adapter = std::find_if(earlier.rbegin(), earlier.rend(),
-                                          [](const auto& m) { return m.name == "adapter_id"; });
-        if (adapter == earlier.rend()) return;  // the head cannot be written first: no streaming
-        adapter_id_ = adapter->value;
-        try {
-          worker_ = std::thread([this] { Write(); });
-        } catch (const std::system_error&) {
-          return;  // no thread to be had: Finish writes the core from the session
-        }
+      if (ending_) return;
+      if (shown_.size() == max_interactions_) {
+        // More than MI4 and MI11 allow: the session has no hash. Streaming stops here, so that
+        // a file of millions of tiny interactions costs no more than its parse.
+        ending_ = Ending::kAbandon;
+        std::vector<json::Value>().swap(shown_);
+        wake = true;
+      } else {
+        if (!worker_.joinable() && !Start(earlier)) return;
+        shown_.push_back(element);
+        // A sleeping worker costs a system call to wake: it is woken for every few interactions
+        // (and by Join), not for each.
+        wake = shown_.size() % kShownPerWake == 0;
       }
-      shown_.push_back(element);
     }
-    shown_more_.notify_one();
+    if (wake) shown_more_.notify_one();
   }
 
   void Refusing() override { Join(Ending::kAbandon); }
@@ -609,6 +613,24 @@ class StreamingHash::Core : public json::ParseObserver {
 
  private:
   enum class Ending : std::uint8_t { kFinish, kAbandon };
+
+  static constexpr std::size_t kShownPerWake = 16;
+
+  // Starts the worker, with the mutex held, when adapter_id came before the interactions (the
+  // head is written first); false when it did not, or no thread is to be had: then Finish writes
+  // the core from the session.
+  bool Start(std::span<const json::Member> earlier) {
+    const auto adapter = std::find_if(earlier.rbegin(), earlier.rend(),
+                                      [](const auto& m) { return m.name == "adapter_id"; });
+    if (adapter == earlier.rend()) return false;
+    adapter_id_ = adapter->value;
+    try {
+      worker_ = std::thread([this] { Write(); });
+    } catch (const std::system_error&) {
+      return false;
+    }
+    return true;
+  }
 
   // Whether `a` is `b` (the same text, items or members), not only equal to it.
   static bool SameValue(const json::Value* a, const json::Value& b) {
@@ -659,6 +681,7 @@ class StreamingHash::Core : public json::ParseObserver {
     return ending_ == Ending::kFinish && !shown_.empty();
   }
 
+  const std::uint64_t max_interactions_;
   std::mutex mutex_;
   std::condition_variable shown_more_;
   std::vector<json::Value> shown_;  // every interaction shown, in order
@@ -669,7 +692,7 @@ class StreamingHash::Core : public json::ParseObserver {
 };
 
 StreamingHash::StreamingHash(const Limits& limits)
-    : limits_(limits), core_(std::make_unique<Core>()) {}
+    : limits_(limits), core_(std::make_unique<Core>(limits.max_interactions)) {}
 StreamingHash::~StreamingHash() = default;
 
 json::ParseObserver* StreamingHash::observer() { return core_.get(); }

@@ -228,19 +228,19 @@ TEST(ModelIo, ALargeSessionOfAnyShapeIsRefusedAsTheSerialPathRefusesIt) {
 }
 
 // StreamingHash of `text`, parsed with its observer, as the `arcs model-io hash` verb does.
-Result<std::string> StreamedHash(std::string_view text) {
+Result<std::string> StreamedHash(std::string_view text, const Limits& limits = {}) {
   json::Document doc;
-  StreamingHash streaming(Limits{});
-  json::ParseOptions options = ParseOptionsFor(Limits{});
+  StreamingHash streaming(limits);
+  json::ParseOptions options = ParseOptionsFor(limits);
   options.observer = streaming.observer();
   if (!doc.Parse(text, options)) return Status(StatusCode::kParseError, "not JSON");
   return streaming.Finish(doc.root());
 }
 
-Result<std::string> SerialHash(std::string_view text) {
+Result<std::string> SerialHash(std::string_view text, const Limits& limits = {}) {
   json::Document doc;
-  if (!doc.Parse(text, ParseOptionsFor(Limits{}))) return Status(StatusCode::kParseError, "");
-  return ModelIOHash(doc.root(), Limits{});
+  if (!doc.Parse(text, ParseOptionsFor(limits))) return Status(StatusCode::kParseError, "");
+  return ModelIOHash(doc.root(), limits);
 }
 
 // Streamed or not, the same hash or the same refusal: when the parse shows the core's interactions
@@ -278,6 +278,34 @@ TEST(ModelIo, AStreamedHashIsModelIOHash) {
   }
   EXPECT_TRUE(StreamedHash(large).ok());
   EXPECT_TRUE(StreamedHash(adapter_last).ok());
+}
+
+// More interactions than MI4 allows: the stream stops at the limit, so a file of very many
+// interactions holds no more than the serial path does (bytes counted, not timed).
+TEST(ModelIo, AStreamStopsPastTheInteractionLimit) {
+  Limits limits;
+  limits.max_interactions = 100;
+  std::string many = R"({"adapter_id":"a","interactions":[)";
+  for (int k = 0; k < 30'000; ++k) {
+    many +=
+        (k ? R"(,{"i":)" : R"({"i":)") + std::to_string(k) + R"(,"prompt_hash":")" +
+        std::string(kZeros) +
+        R"(","response_hash":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","response_content":""})";
+  }
+  many += R"(],"mode":"record","model_id":"m","model_io_schema_version":"1.0.0"})";
+  std::uint64_t before = g_allocated_bytes;
+  const Result<std::string> serial = SerialHash(many, limits);
+  const std::uint64_t serial_bytes = g_allocated_bytes - before;
+  before = g_allocated_bytes;
+  const Result<std::string> streamed = StreamedHash(many, limits);
+  const std::uint64_t streamed_bytes = g_allocated_bytes - before;
+  ASSERT_FALSE(serial.ok());
+  EXPECT_NE(serial.status().message().find("MI11 at /interactions"), std::string::npos)
+      << serial.status().message();
+  ASSERT_FALSE(streamed.ok());
+  EXPECT_EQ(streamed.status().message(), serial.status().message());
+  // The 30,000 interactions shown would take 480 kB more, and about twice that as the list grows.
+  EXPECT_LT(streamed_bytes, serial_bytes + 256 * 1024) << serial_bytes << " bytes serially";
 }
 
 // The parse refuses the text after showing interactions: the worker is stopped before the walk
