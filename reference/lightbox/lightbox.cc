@@ -387,7 +387,8 @@ struct Batch {
     lines.back().text = {};
   }
   // Each event's facts and hash. The events' canonical forms are written one after another, then
-  // hashed side by side (Sha256Batch): about twice as fast as one by one.
+  // hashed side by side (Sha256Batch): 1.8 times as fast as one by one over the benchmark's 2 kB
+  // events (Sha256PerLine).
   void ComputeFacts(const Limits& limits) {
     thread_local json::Document document;
     thread_local std::string canonical;
