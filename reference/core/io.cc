@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "reference/core/huge_pages.h"
+#include "reference/core/pages_faulted_ahead.h"
 
 namespace arcs {
 namespace {
@@ -96,7 +96,6 @@ Result<std::string> ReadExpecting(int fd, const std::string& name, std::size_t m
   if (expected == 0) return ReadUnknownSize(fd, name, max_bytes);
   std::string bytes;
   bytes.reserve(std::min(expected, max_bytes) + 64);
-  AdviseHugePages(bytes.data(), bytes.capacity());
   const PagesFaultedAhead faulted_ahead(bytes.data(), bytes.capacity());
   char buffer[64 * 1024];
   for (;;) {

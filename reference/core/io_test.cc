@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "reference/core/huge_pages.h"
+#include "reference/core/pages_faulted_ahead.h"
 #include "reference/core/testing/scratch_dir.h"
 
 namespace arcs {

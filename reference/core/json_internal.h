@@ -16,7 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/core/huge_pages.h"
 #include "reference/core/json.h"
 #include "reference/core/strings.h"
 #include "reference/core/swar.h"
@@ -161,7 +160,6 @@ struct Document::Arena {
       std::size_t block = std::max(first, size + align);
       if (!sizes.empty()) block = std::max(block, sizes.back() * 2);
       blocks.push_back(std::make_unique_for_overwrite<char[]>(block));
-      AdviseHugePages(blocks.back().get(), block);
       sizes.push_back(block);
       next = blocks.back().get();
       left = block;

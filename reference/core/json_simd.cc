@@ -13,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "reference/core/huge_pages.h"
 #include "reference/core/simd_blocks.h"
 #include "reference/core/strings.h"
 
@@ -54,7 +53,6 @@ class StructuralIndex {
       return false;
     }
     capacity_ = capacity;
-    AdviseHugePages(parser_->structural_indexes.get(), capacity * sizeof(std::uint32_t));
     return true;
   }
   std::unique_ptr<simdjson::internal::dom_parser_implementation> parser_;

@@ -10,7 +10,7 @@
 #include <optional>
 #include <system_error>
 
-#include "reference/core/huge_pages.h"
+#include "reference/core/pages_faulted_ahead.h"
 #include "reference/core/io.h"
 #include "reference/core/strings.h"
 
@@ -93,7 +93,6 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
   // Room for the last, empty read too: growing then would double the buffer.
   std::string out;
   out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
-  AdviseHugePages(out.data(), out.capacity());
   const PagesFaultedAhead faulted_ahead(out.data(), out.capacity());  // as ReadExpecting (io.cc)
   for (;;) {
     const std::size_t before = out.size();

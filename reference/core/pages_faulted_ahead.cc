@@ -1,6 +1,11 @@
-#include "reference/core/huge_pages.h"
+#include "reference/core/pages_faulted_ahead.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include <algorithm>
+#include <cstdint>
 #include <system_error>
 
 namespace arcs {
