@@ -18,13 +18,13 @@ namespace arcs {
 
 // Faults in the pages of [data, data + size) on a second thread (MADV_POPULATE_WRITE, 4 MiB at a
 // time from the start) while the caller writes them in order: its writes then mostly find them
-// faulted in, and where it overtakes the thread it takes those faults itself. Populating the upper
-// half only, and leaving the lower half's faults to the caller's read(), took `arcs model-io hash`
-// of 100 MB 345 ms instead of 263 ms (medians of 10, each run right after Node's): the faults taken
-// inside read() were the slow ones; in 4 KiB pages, it took a median 207 ms against 239 without
-// the thread (8 runs each, back to back). For a buffer of at least kFaultAheadMin bytes on a machine
-// with a second core; otherwise, or where the kernel lacks MADV_POPULATE_WRITE (Linux < 5.14) or
-// no thread can be started, nothing happens. The pages must be writable: populating them writes
+// faulted in, and where it overtakes the thread it takes those faults itself. `arcs model-io hash`
+// of 100 MB took a median 207 ms with the thread against 239 without (8 runs each, back to back).
+// Populating the upper half only, leaving the lower half's faults to the caller's read(), was
+// slower (345 ms against 263, in huge pages, each run right after Node's): faults taken inside
+// read() are the slow ones. For a buffer of at least kFaultAheadMin bytes on a machine with a
+// second core; otherwise, or where the kernel lacks MADV_POPULATE_WRITE (before Linux 5.14) or no
+// thread can be started, nothing happens. The pages must be writable: populating them writes
 // nothing, so what the caller wrote first stays. Destruction waits for the thread.
 class PagesFaultedAhead {
  public:
