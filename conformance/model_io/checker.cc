@@ -36,8 +36,7 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
     diagnostics->Add({std::string(rule), Severity::kError, std::move(where), std::move(message),
                       std::move(reading)});
   };
-  std::string storage;
-  Result<std::string_view> text = jsonl::ViewSource(source, limits.max_file_bytes, &storage);
+  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
   if (!text.ok()) {
     add(text.status().code() == StatusCode::kLimitExceeded ? kLimitRule : kJsonRule, {},
         text.status().message() +
@@ -52,17 +51,20 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
         "MIO-E17");
     return;
   }
+  // The document takes the text (it decodes strings in place), and its line feeds are kept to
+  // place findings, as SessionData's checker does: a file read whole is then held once.
+  const LineFeeds line_feeds(*text);
   json::Document doc;
-  if (!doc.Parse(*text, arcs::model_io::ParseOptionsFor(limits))) {
+  if (!doc.ParseTaking(std::move(*text), arcs::model_io::ParseOptionsFor(limits))) {
     // A lone surrogate escape is grammatical JSON: only MIO-E19's I-JSON reading refuses it.
     const std::string_view rule = RuleOf(doc.error().code);
-    add(rule, LocationOf(*text, doc.error().offset),
+    add(rule, line_feeds.LocationOf(doc.error().offset),
         "not one JSON document: " + doc.error().message,
         rule == kLoneSurrogateRule ? "MIO-E19" : "");
     return;
   }
   for (const json::Duplicate& d : doc.duplicates()) {
-    Location where = LocationOf(*text, d.offset);
+    Location where = line_feeds.LocationOf(d.offset);
     where.pointer = d.pointer;
     // RFC 8259 only says names SHOULD be unique: the refusal is MIO-E18's I-JSON reading.
     add(kRepeatedNameRule, std::move(where),

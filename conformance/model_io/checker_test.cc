@@ -26,6 +26,16 @@ TEST(ModelIoChecker, AJsonErrorIsPlacedByLineAndColumn) {
   EXPECT_EQ(Findings("\xEF\xBB\xBF{}"), std::vector<std::string>{"MIO-JSON-1 1:1 "});
 }
 
+// The document decodes its strings in place: a place is still counted in the file as written,
+// where an escaped line feed is no line feed.
+TEST(ModelIoChecker, APlaceIsCountedInTheTextAsWrittenNotAsDecoded) {
+  std::vector<std::string> repeated = Findings(R"({"a":"x\ny\nz",)" "\n" R"("a":1})");
+  std::erase_if(repeated, [](const std::string& f) { return !f.starts_with("MIO-JSON"); });
+  EXPECT_EQ(repeated, std::vector<std::string>{"MIO-JSON-2 2:4 /a"});  // just after the name
+  EXPECT_EQ(Findings(R"({"a":"\n\n\n", "b": tru})"),
+            std::vector<std::string>{"MIO-JSON-1 1:24 "});
+}
+
 TEST(ModelIoChecker, ARepeatedNameAndTheInvariantsEachHaveAFinding) {
   EXPECT_EQ(Findings(R"({"model_io_schema_version":"1.0.0","adapter_id":"a","model_id":"m",
 "mode":"record","mode":"replay","interactions":[]})"),

@@ -85,6 +85,14 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
   constexpr std::size_t kChunk = 1 << 20;
   const Status too_large(StatusCode::kLimitExceeded,
                          "the file is longer than " + std::to_string(max_bytes) + " bytes");
+  if (const std::optional<std::string_view> bytes = source->Unread()) {
+    // Copied once, with the spare room a file read whole leaves (the parser's padding).
+    if (bytes->size() > max_bytes) return too_large;
+    std::string out;
+    out.reserve(bytes->size() + 64);
+    out.assign(*bytes);
+    return out;
+  }
   const std::optional<std::uint64_t> hint = source->SizeHint();
   if (!hint) {
     return ReadInBlocks([source](char* into, std::size_t n) { return source->Read(into, n); },
@@ -103,21 +111,6 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
     if (out.size() > max_bytes) return too_large;
     if (*n == 0) return out;
   }
-}
-
-Result<std::string_view> ViewSource(ByteSource* source, std::uint64_t max_bytes,
-                                    std::string* storage) {
-  if (std::optional<std::string_view> bytes = source->Unread()) {
-    if (bytes->size() > max_bytes) {
-      return Status(StatusCode::kLimitExceeded,
-                    "the file is longer than " + std::to_string(max_bytes) + " bytes");
-    }
-    return *bytes;
-  }
-  Result<std::string> read = ReadSource(source, max_bytes);
-  if (!read.ok()) return read.status();
-  *storage = std::move(*read);
-  return std::string_view(*storage);
 }
 
 Result<std::size_t> MemorySource::Read(char* buf, std::size_t size) {

@@ -48,11 +48,6 @@ class ByteSource {
 // Every byte of `source`, for formats whose file is one JSON document; kLimitExceeded once it
 // holds more than max_bytes (nothing more is read).
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes);
-// The same bytes without a copy when the source holds them in memory (a MemorySource: the inputs
-// of `arcs run` and `arcs serve`, tens of megabytes for a resource probe): a view of them, or of
-// *storage, which holds what was read otherwise.
-Result<std::string_view> ViewSource(ByteSource* source, std::uint64_t max_bytes,
-                                    std::string* storage);
 
 // Reads a file descriptor (a file, a pipe, stdin).
 class FdSource : public ByteSource {
