@@ -486,6 +486,7 @@ class Checker {
       if (!*next) break;
       if (!CheckLine(line)) break;
     }
+    SettleQueue();
     Finish();
     if (!content_error_ && chained_ && missing_link_) content_error_ = missing_link_;
     if (content_error_) {
@@ -588,12 +589,60 @@ class Checker {
       } else {
         Error(cited, line_, "", problem);
       }
-      chain_.Add(nullptr, problem);
-      return true;
+      chain_.Queue(nullptr, problem);
+    } else {
+      Queue(document_.root(), line.text);
+      CheckEvent(document_.root());
     }
-    chain_.Add(&document_.root(), "");  // first: CheckEvent takes the hash it computes
-    CheckEvent(document_.root());
+    queued_bytes_ += line.text.size();
+    if (queued_bytes_ >= kQueuedBytes || chain_.queued() >= kQueuedEvents) SettleQueue();
     return true;
+  }
+
+  // Queues the event for the chain (ChainChecker::Queue), which hashes the events it queues side
+  // by side once they are settled; and, until the first event whose stored hash is not its hash
+  // is found, its line and stored hash. A long line is settled at once, while document_ holds it.
+  void Queue(const json::Value& event, std::string_view text) {
+    const json::Value* stored = event.FindLast("hash");
+    const bool alone = text.size() > kQueuedLineBytes;
+    if (alone) SettleQueue();
+    if (!first_mismatch_ && stored && stored->is_string()) {
+      HashToCompare compare{chain_.queued(), events_ - 1, alone, queued_text_.size(), 0};
+      if (!alone) queued_text_.append(text);
+      compare.stored = queued_text_.size();
+      queued_text_.append(stored->text());
+      hashes_to_compare_.push_back(compare);
+    }
+    chain_.Queue(&event, "");
+    if (alone) SettleQueue();
+  }
+
+  // Checks the events queued for the chain, and compares the stored hashes kept with theirs: the
+  // first that differs is parsed again, for the reading whose canonical form gives that hash.
+  void SettleQueue() {
+    chain_.Settle();
+    for (std::size_t i = 0; i < hashes_to_compare_.size() && !first_mismatch_; ++i) {
+      const HashToCompare& c = hashes_to_compare_[i];
+      const std::size_t end =
+          i + 1 < hashes_to_compare_.size() ? hashes_to_compare_[i + 1].text : queued_text_.size();
+      const std::string_view stored =
+          std::string_view(queued_text_).substr(c.stored, end - c.stored);
+      const std::optional<Result<std::string_view>> hash = chain_.SettledHash(c.queued);
+      if (!hash || !hash->ok() || **hash == stored) continue;
+      json::Document again;
+      const json::Document* parsed = &document_;
+      if (!c.in_document) {
+        parsed = &again;
+        const std::string_view text =
+            std::string_view(queued_text_).substr(c.text, c.stored - c.text);
+        if (!again.Parse(text, arcs::lightbox::ParseOptionsFor(limits_))) continue;  // it did once
+      }
+      first_mismatch_ = FirstMismatch{c.event, ReadingOfHash(parsed->root(), stored)};
+    }
+    hashes_to_compare_.clear();
+    if (queued_text_.capacity() > 2 * kQueuedBytes) std::string().swap(queued_text_);
+    queued_text_.clear();
+    queued_bytes_ = 0;
   }
 
   // A lone surrogate escape is an error under errata LB-E27's refuse reading; under its escape
@@ -640,14 +689,6 @@ class Checker {
                v->is_null() && !f.required ? "LB-E19" : "");
       }
     }
-    // Only the first event whose stored hash is wrong can be the chain's first content break.
-    const json::Value* stored = event.FindLast("hash");
-    if (!first_mismatch_ && stored && stored->is_string()) {
-      const Result<std::string> hash = HashOf(event);
-      if (hash.ok() && *hash != stored->text()) {
-        first_mismatch_ = FirstMismatch{events_ - 1, ReadingOfHash(event, stored->text())};
-      }
-    }
     CheckValues(event);
     CheckInvocation(event);
     CheckRedactions(event);
@@ -666,16 +707,6 @@ class Checker {
       Report(rule::kNoFloats, Severity::kError, line_, *at,
              "a float: the canonical form prohibits them", FloatsIntegral(event) ? "LB-E25" : "");
     }
-  }
-
-  // The event's hash: the one the chain checker computed when it was added, or computed here when
-  // it computed none (the chain had broken before it).
-  Result<std::string> HashOf(const json::Value& event) {
-    if (const std::optional<Result<std::string_view>> known = chain_.LastHash()) {
-      if (!known->ok()) return known->status();
-      return std::string(**known);
-    }
-    return arcs::lightbox::EventHash(event);
   }
 
   const json::Value* String(const json::Value& event, std::string_view name) {
@@ -1055,6 +1086,26 @@ class Checker {
   Diagnostics* out_;
   json::Document document_;
   arcs::lightbox::ChainChecker chain_;
+  // Events are queued for the chain until about kQueuedBytes of their lines are (or kQueuedEvents
+  // events): their hashes are then computed side by side, a lane each of the multi-buffer SHA-256,
+  // which pays only when many are (a queue of 32 events of 2 kB was slower than hashing each
+  // alone). A line of more than kQueuedLineBytes is hashed alone rather than kept.
+  static constexpr std::size_t kQueuedBytes = 1 << 20;
+  static constexpr std::size_t kQueuedEvents = 4096;
+  static constexpr std::size_t kQueuedLineBytes = 64 * 1024;
+  // Only the first event whose stored hash is wrong can be the chain's first content break. Until
+  // it is found, each queued event with a stored hash keeps, in queued_text_, its line (unless
+  // document_ still holds it) and then its stored hash, until the queue is settled.
+  struct HashToCompare {
+    std::size_t queued;  // its place in the chain's queue
+    std::uint64_t event;
+    bool in_document;
+    std::size_t text;    // where its line starts in queued_text_
+    std::size_t stored;  // where its stored hash starts (and its line ends)
+  };
+  std::vector<HashToCompare> hashes_to_compare_;
+  std::string queued_text_;
+  std::size_t queued_bytes_ = 0;  // the lines of the events queued
   InvocationStates invocations_;
   // The parent of each invocation that names one, and where, for LB-OPT-10's cycles.
   struct Parent {

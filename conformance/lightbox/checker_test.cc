@@ -6,8 +6,13 @@
 
 #include <cstdio>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "reference/core/json.h"
+#include "reference/core/sha256.h"
+#include "reference/lightbox/lightbox.h"
 
 namespace arcs::conformance::lightbox {
 namespace {
@@ -166,6 +171,56 @@ TEST(LightboxChecker, ABrokenChainIsCitedOnTheLineOfItsFirstBrokenEvent) {
     EXPECT_NE(f.message.find("event 1"), std::string::npos) << f.message;
   }
   EXPECT_TRUE(found);
+}
+
+// A stored hash that another reading's canonical form gives (here LB-E23's, ASCII escapes) is
+// found wherever its event is: the validator hashes events in queues, and compares stored hashes
+// once a queue is settled, from a copy of the line, or (a long line, hashed alone) from its parse.
+TEST(LightboxChecker, AHashUnderAnotherReadingIsNamedWhereverItsEventIs) {
+  struct Case {
+    std::size_t events;
+    std::size_t edited;
+    std::size_t padding;  // bytes of input added to the edited event
+  };
+  for (const Case& c :
+       {Case{3, 0, 0}, Case{6000, 4500, 0}, Case{6000, 5999, 0}, Case{5, 2, 100 * 1024}}) {
+    std::vector<std::string> events;
+    for (std::size_t i = 0; i < c.events; ++i) {
+      char id[32];
+      std::snprintf(id, sizeof id, "inv_%05zu", i + 1);
+      const std::string pad = i == c.edited ? std::string(c.padding, 'p') : "";
+      events.push_back(Event(id, "complete", R"(,"note":"caf\u00e9)" + pad + R"(")"));
+    }
+    std::vector<std::string> lines;
+    {
+      std::istringstream in(Chained(events));
+      for (std::string line; std::getline(in, line);) lines.push_back(line);
+    }
+    ASSERT_EQ(lines.size(), c.events);
+    // The edited event's hash as an ASCII-only writer computes it: its canonical form with é
+    // escaped, the only character beyond ASCII it holds.
+    json::Document parsed;
+    ASSERT_TRUE(parsed.Parse(lines[c.edited]));
+    Result<std::string> canonical = arcs::lightbox::CanonicalBytes(parsed.root());
+    ASSERT_TRUE(canonical.ok());
+    const std::size_t e = canonical->find("\xC3\xA9");
+    ASSERT_NE(e, std::string::npos);
+    canonical->replace(e, 2, "\\u00e9");
+    const std::string ascii_hash = ToHex(Sha256::Of(*canonical));
+    std::string& edited = lines[c.edited];
+    edited.replace(edited.rfind(R"("hash":")") + 8, 64, ascii_hash);
+    std::string file;
+    for (const std::string& line : lines) file += line + "\n";
+    const Diagnostics d = Check(file);
+    std::vector<std::string> breaks;
+    for (const Finding& f : d.findings()) {
+      if (f.rule_id == "LB-HASH-2") {
+        breaks.push_back(std::to_string(f.location.line) + " " + f.reading);
+      }
+    }
+    EXPECT_EQ(breaks, std::vector<std::string>{std::to_string(c.edited + 1) + " LB-E23"})
+        << c.events << " events, edited " << c.edited;
+  }
 }
 
 TEST(LightboxChecker, MetaJsonMustAgree) {

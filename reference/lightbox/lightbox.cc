@@ -137,14 +137,11 @@ std::string WithLink(const json::Value& event, const std::string& prev_hash) {
   return out;
 }
 
-// EventHash into *hex, keeping its room.
-Status EventHashInto(const json::Value& event, std::string* hex) {
-  thread_local std::string bytes;  // reused: verification hashes every event of a log
-  bytes.clear();
-  if (Status s = canonical::AppendPythonSortedJson(event, "hash", &bytes); !s.ok()) return s;
-  ToHex(Sha256::Of(bytes), hex);
-  return Status::Ok();
-}
+}  // namespace
+
+// What ChainChecker's state holds (so not in an anonymous namespace), shared with the parallel
+// verifier's batches.
+namespace chain_internal {
 
 // What the chain check needs of one event. Taken where the event is read (by a worker, when
 // verification runs in parallel), so that the check itself, in order, touches no JSON. Filled
@@ -170,8 +167,7 @@ struct EventFacts {
   }
 };
 
-void FillFacts(const json::Value* event, std::string_view problem, bool hash_it,
-               EventFacts* facts) {
+void FillFacts(const json::Value* event, std::string_view problem, EventFacts* facts) {
   facts->problem.assign(problem);
   facts->readable = event != nullptr;
   facts->has_hash = false;
@@ -186,10 +182,65 @@ void FillFacts(const json::Value* event, std::string_view problem, bool hash_it,
                                       : EventFacts::Prev::kOther;
     if (prev->is_string()) facts->prev_hash.assign(prev->text());
   }
-  if (hash_it) facts->computed_status = EventHashInto(*event, &facts->computed_hash);
 }
 
-}  // namespace
+// Events' canonical forms, written one after another and then hashed side by side (Sha256Batch):
+// 1.8 times as fast as one by one over the benchmark's 2 kB events (Sha256PerLine). Its room is
+// kept from one use to the next, unless a long event grew it.
+class CanonicalForms {
+ public:
+  void Clear() {
+    if (text_.capacity() > kKeptRoom) std::string().swap(text_);
+    text_.clear();
+    ends_.clear();
+    written_.clear();
+  }
+  // Writes the next event's form and returns EventHash's status for it: not ok for an event that
+  // has none (a float). A null event is given no form, and no hash.
+  Status Append(const json::Value* event) {
+    const std::size_t start = text_.size();
+    const Status status =
+        event ? canonical::AppendPythonSortedJson(*event, "hash", &text_) : Status::Ok();
+    if (!status.ok()) text_.resize(start);
+    ends_.push_back(text_.size());
+    written_.push_back(event != nullptr && status.ok());
+    return status;
+  }
+  // The hash of the i-th form appended into facts[i].computed_hash, for each that has one. One
+  // form alone is hashed by OpenSSL: a single lane of the multi-buffer library is far slower.
+  void Hash(EventFacts* facts) {
+    const auto form = [&](std::size_t i) {
+      const std::size_t start = i == 0 ? 0 : ends_[i - 1];
+      return std::string_view(text_).substr(start, ends_[i] - start);
+    };
+    if (ends_.size() == 1) {
+      if (written_[0]) ToHex(Sha256::Of(form(0)), &facts[0].computed_hash);
+      return;
+    }
+    digests_.resize(ends_.size());
+    Sha256Batch hashes;
+    for (std::size_t i = 0; i < ends_.size(); ++i) {
+      if (written_[i]) hashes.Add(form(i), &digests_[i]);
+    }
+    hashes.Flush();
+    for (std::size_t i = 0; i < ends_.size(); ++i) {
+      if (written_[i]) ToHex(digests_[i], &facts[i].computed_hash);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kKeptRoom = 4 << 20;
+  std::string text_;
+  std::vector<std::size_t> ends_;  // form i ends there
+  std::vector<bool> written_;      // whether form i was written
+  std::vector<Sha256Digest> digests_;
+};
+
+}  // namespace chain_internal
+
+using chain_internal::CanonicalForms;
+using chain_internal::EventFacts;
+using chain_internal::FillFacts;
 
 struct ChainChecker::State {
   // Whether the next event's computed hash decides anything: not once the chain broke.
@@ -257,34 +308,56 @@ struct ChainChecker::State {
   std::string previous_hash;
   std::optional<std::string> lookahead;  // the first broken link's target, searched for ahead
   std::uint64_t at = 0;                  // the event being checked
-  // The hash Add computed for the event it was given last (LastHash), when last_hashed.
-  bool last_hashed = false;
-  Status last_status;
-  std::string last_hash;
+
+  // The events queued since the last Settle, and after it those it checked: the first `queued`
+  // (or `settled`) of `queue`, the rest spare, filled again.
+  std::vector<EventFacts> queue;
+  std::size_t queued = 0;
+  std::size_t settled = 0;
+  CanonicalForms forms;
 };
 
 ChainChecker::ChainChecker() : state_(std::make_unique<State>()) {}
 ChainChecker::~ChainChecker() = default;
 
 void ChainChecker::Add(const json::Value* event, std::string_view problem) {
-  thread_local EventFacts facts;  // filled again for each event
-  state_->last_hashed = event && state_->NeedsHash();
-  FillFacts(event, problem, state_->last_hashed, &facts);
-  state_->Check(state_->verdict.events++, facts);
-  if (state_->last_hashed) {
-    state_->last_status = facts.computed_status;
-    state_->last_hash.assign(facts.computed_hash);
-  }
-  facts.ReleaseLarge();
+  Queue(event, problem);
+  Settle();
 }
 
-std::optional<Result<std::string_view>> ChainChecker::LastHash() const {
-  if (!state_->last_hashed) return std::nullopt;
-  if (!state_->last_status.ok()) return state_->last_status;
-  return std::string_view(state_->last_hash);
+void ChainChecker::Queue(const json::Value* event, std::string_view problem) {
+  State& s = *state_;
+  if (s.queued == 0) {
+    s.settled = 0;
+    s.forms.Clear();
+  }
+  if (s.queued == s.queue.size()) s.queue.emplace_back();
+  EventFacts& facts = s.queue[s.queued++];
+  facts.ReleaseLarge();
+  FillFacts(event, problem, &facts);
+  facts.computed_status = s.forms.Append(event);
+}
+
+void ChainChecker::Settle() {
+  State& s = *state_;
+  if (s.queued == 0) return;
+  s.forms.Hash(s.queue.data());
+  for (std::size_t i = 0; i < s.queued; ++i) s.Check(s.verdict.events++, s.queue[i]);
+  s.settled = s.queued;
+  s.queued = 0;
+}
+
+std::size_t ChainChecker::queued() const { return state_->queued; }
+
+std::optional<Result<std::string_view>> ChainChecker::SettledHash(std::size_t k) const {
+  const State& s = *state_;
+  if (s.queued != 0 || k >= s.settled || !s.queue[k].readable) return std::nullopt;
+  if (!s.queue[k].computed_status.ok()) return s.queue[k].computed_status;
+  return std::string_view(s.queue[k].computed_hash);
 }
 
 ChainVerdict ChainChecker::Finish() {
+  Settle();
   if (state_->lookahead) {
     state_->Fail(Break::kDeleted,
                  "its prev_hash names no event of the file: the event before it was deleted");
@@ -311,9 +384,9 @@ Result<std::string> CanonicalBytes(const json::Value& event) {
 }
 
 Result<std::string> EventHash(const json::Value& event) {
-  std::string hex;
-  if (Status s = EventHashInto(event, &hex); !s.ok()) return s;
-  return hex;
+  Result<std::string> bytes = CanonicalBytes(event);
+  if (!bytes.ok()) return bytes.status();
+  return ToHex(Sha256::Of(*bytes));
 }
 
 std::string_view BreakName(Break b) {
@@ -386,45 +459,22 @@ struct Batch {
     lines.push_back(line);
     lines.back().text = {};
   }
-  // Each event's facts and hash. The events' canonical forms are written one after another, then
-  // hashed side by side (Sha256Batch): 1.8 times as fast as one by one over the benchmark's 2 kB
-  // events (Sha256PerLine).
+  // Each event's facts and hash.
   void ComputeFacts(const Limits& limits) {
     thread_local json::Document document;
-    thread_local std::string canonical;
-    thread_local std::vector<std::size_t> canonical_ends;  // event i's form ends there
-    thread_local std::vector<Sha256Digest> digests;
+    thread_local CanonicalForms forms;
     if (facts.size() < lines.size()) facts.resize(lines.size());
-    canonical.clear();
-    canonical_ends.clear();
+    forms.Clear();
     for (std::size_t i = 0; i < lines.size(); ++i) {
       jsonl::Line line = lines[i];
       line.text = std::string_view(bytes).substr(starts[i], ends[i] - starts[i]);
       std::string problem;
       const json::Value* event =
           ParseEvent(line, limits, &document, &problem, bytes.data() + starts[i]);
-      FillFacts(event, problem, /*hash_it=*/false, &facts[i]);
-      const std::size_t start = canonical.size();
-      facts[i].computed_status =
-          event ? canonical::AppendPythonSortedJson(*event, "hash", &canonical) : Status::Ok();
-      if (!facts[i].computed_status.ok()) canonical.resize(start);
-      canonical_ends.push_back(canonical.size());
+      FillFacts(event, problem, &facts[i]);
+      facts[i].computed_status = forms.Append(event);
     }
-    digests.resize(lines.size());
-    Sha256Batch hashes;
-    for (std::size_t i = 0, start = 0; i < lines.size(); start = canonical_ends[i++]) {
-      if (facts[i].readable && facts[i].computed_status.ok()) {
-        hashes.Add(std::string_view(canonical).substr(start, canonical_ends[i] - start),
-                   &digests[i]);
-      }
-    }
-    hashes.Flush();
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (facts[i].readable && facts[i].computed_status.ok()) {
-        ToHex(digests[i], &facts[i].computed_hash);
-      }
-    }
-    if (canonical.capacity() > 4 * kBytes) std::string().swap(canonical);  // after a long line
+    forms.Hash(facts.data());
   }
 };
 

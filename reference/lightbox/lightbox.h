@@ -73,8 +73,9 @@ Status ForEachEvent(jsonl::ByteSource* events, const Limits& limits,
                     const std::function<void(std::uint64_t index, const json::Value* event,
                                              std::string_view problem)>& on_event);
 
-// Verify's state, one event at a time, for a caller that reads the events itself (the validator
-// reads each line once for all its rules). Keeps 8 bytes an event.
+// Verify's state, for a caller that reads the events itself (the validator reads each line once
+// for all its rules). Keeps 8 bytes an event, and the facts and canonical forms of the events
+// queued and not yet settled.
 class ChainChecker {
  public:
   ChainChecker();
@@ -82,13 +83,20 @@ class ChainChecker {
   ChainChecker(const ChainChecker&) = delete;
   ChainChecker& operator=(const ChainChecker&) = delete;
 
-  // The next event: its parsed object, or null and why it has none (not JSON, too long, ...).
+  // The next event: its parsed object, or null and why it has none (not JSON, too long, ...);
+  // checked at once (Queue, then Settle).
   void Add(const json::Value* event, std::string_view problem);
-  // EventHash of the event Add was given last, when Add computed it, so that a caller need not
-  // compute it again (until the next Add); nothing when it did not: no event, or the chain had
-  // broken before it, so that its hash decided nothing.
-  std::optional<Result<std::string_view>> LastHash() const;
-  // The verdict once every event was added.
+  // The same for events checked together, whose hashes are computed side by side (Sha256Batch):
+  // Queue writes the event's canonical form, so its object may go once it returns; Settle checks
+  // every event queued since the last Settle, in order.
+  void Queue(const json::Value* event, std::string_view problem);
+  void Settle();
+  std::size_t queued() const;  // events queued and not yet settled
+  // EventHash of the k-th event the last Settle (or Add) checked, so that a caller need not
+  // compute it again (until the next Queue); nothing for a line with no event. Every event is
+  // hashed, also past a break.
+  std::optional<Result<std::string_view>> SettledHash(std::size_t k) const;
+  // The verdict once every event was added (those still queued are settled first).
   ChainVerdict Finish();
 
  private:

@@ -127,33 +127,45 @@ TEST(LightboxVerify, NamesTheFirstBrokenEventAndWhy) {
   }
 }
 
-// The validator takes each event's hash from the checker rather than compute it twice: LastHash is
-// the event's own hash while the hash decides something, and nothing once the chain broke (or for
-// a line with no event).
-TEST(LightboxChainChecker, LastHashIsTheAddedEventsHashUntilTheChainBreaks) {
-  std::vector<std::string> lines = Lines(Chain(5));
-  lines[2].replace(lines[2].find(R"("n":2)"), 5, R"("n":7)");
-  ChainChecker checker;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    json::Document event;
-    ASSERT_TRUE(event.Parse(lines[i]));
-    checker.Add(&event.root(), "");
-    const std::optional<Result<std::string_view>> last = checker.LastHash();
-    if (i > 2) {
-      EXPECT_FALSE(last.has_value()) << "event " << i << ", after the break";
-      continue;
+// The validator takes each event's hash from the checker rather than compute it twice:
+// SettledHash is the event's own hash, also past a break, and nothing for a line with no event.
+// Events queued together are hashed side by side, one queued alone by itself: both give
+// EventHash's hash, and the same verdict.
+TEST(LightboxChainChecker, SettledHashIsEachEventsHashInQueuesOfAnySize) {
+  std::vector<std::string> lines = Lines(Chain(40));
+  lines[21].replace(lines[21].find(R"("n":21)"), 6, R"("n":71)");
+  std::vector<json::Document> events(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) ASSERT_TRUE(events[i].Parse(lines[i]));
+  for (const std::size_t queue : {std::size_t{1}, std::size_t{3}, std::size_t{16}, lines.size()}) {
+    ChainChecker checker;
+    for (std::size_t start = 0; start < lines.size(); start += queue) {
+      const std::size_t end = std::min(start + queue, lines.size());
+      for (std::size_t i = start; i < end; ++i) checker.Queue(&events[i].root(), "");
+      EXPECT_EQ(checker.queued(), end - start);
+      checker.Settle();
+      EXPECT_EQ(checker.queued(), 0u);
+      for (std::size_t i = start; i < end; ++i) {
+        const std::optional<Result<std::string_view>> settled = checker.SettledHash(i - start);
+        ASSERT_TRUE(settled.has_value() && settled->ok()) << "queue " << queue << ", event " << i;
+        const Result<std::string> hash = EventHash(events[i].root());
+        ASSERT_TRUE(hash.ok());
+        EXPECT_EQ(**settled, *hash) << "queue " << queue << ", event " << i;
+        // The stored hash WriteChain wrote, except in the edited event.
+        EXPECT_EQ(**settled == events[i].root().FindLast("hash")->text(), i != 21)
+            << "queue " << queue << ", event " << i;
+      }
+      EXPECT_FALSE(checker.SettledHash(end - start).has_value());
     }
-    ASSERT_TRUE(last.has_value() && last->ok()) << "event " << i;
-    const Result<std::string> hash = EventHash(event.root());
-    ASSERT_TRUE(hash.ok());
-    EXPECT_EQ(**last, *hash) << "event " << i;
-    // The stored hash WriteChain wrote, except in the edited event.
-    EXPECT_EQ(**last == event.root().FindLast("hash")->text(), i != 2) << "event " << i;
+    const ChainVerdict verdict = checker.Finish();
+    EXPECT_EQ(BreakName(verdict.first_break), BreakName(Break::kContentChanged)) << queue;
+    EXPECT_EQ(verdict.first_broken, 21u) << queue;
+    EXPECT_EQ(verdict.events, lines.size()) << queue;
   }
   ChainChecker unread;
   unread.Add(nullptr, "not JSON");
-  EXPECT_FALSE(unread.LastHash().has_value());
-  EXPECT_FALSE(checker.Finish().intact());
+  EXPECT_FALSE(unread.SettledHash(0).has_value());
+  unread.Queue(nullptr, "not JSON");
+  EXPECT_FALSE(unread.SettledHash(0).has_value());  // nothing settled since it was queued
 }
 
 TEST(LightboxVerify, AnEmptyFileIsAnIntactChainOfNoEvents) {
