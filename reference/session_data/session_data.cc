@@ -117,7 +117,7 @@ class GoDecoder {
   // The field a member fills: the one named exactly, else one named so when folded; -1 for none.
   int MatchField(std::string_view name, std::span<const std::string_view> fields) {
     for (std::size_t k = 0; k < fields.size(); ++k) {
-      if (fields[k] == name) return static_cast<int>(k);
+      if (SameBytes(fields[k], name)) return static_cast<int>(k);
     }
     for (std::size_t k = 0; fold_ && k < fields.size(); ++k) {
       if (FoldEqual(name, fields[k])) {
@@ -376,15 +376,16 @@ class Validator {
   }
 
   void Check(const Message& m, const PathStep& at) {
-    const bool user = m.role == "user";
-    if (!user && m.role != "agent") {
+    const bool user = SameBytes(m.role, "user");
+    const bool agent = SameBytes(m.role, "agent");
+    if (!user && !agent) {
       Add(4, PathStep(at, "role"), "role is " + Quoted(m.role) + ", not \"user\" or \"agent\"");
     }
     if (user && m.content.empty()) Add(5, PathStep(at, "content"), "a user message needs content");
     if (user && m.tool) Add(5, PathStep(at, "tool"), "a user message cannot have a tool");
     if (user && !m.model.empty())
       Add(5, PathStep(at, "model"), "a user message cannot have a model");
-    if (m.role == "agent" && m.content.empty() && !m.tool && m.path_hints.empty()) {
+    if (agent && m.content.empty() && !m.tool && m.path_hints.empty()) {
       // A member written [] is there in the JSON: only the go-zero-absent reading reads it as
       // absent (errata SD-E15).
       Add(6, at, "an agent message needs content, a tool or pathHints",
@@ -393,7 +394,7 @@ class Validator {
     const PathStep content(at, "content");
     for (std::size_t k = 0; k < m.content.size(); ++k) {
       const std::string_view type = m.content[k].type;
-      if (type != "text" && type != "thinking") {
+      if (!SameBytes(type, "text") && !SameBytes(type, "thinking")) {
         Add(7, PathStep(PathStep(content, k), "type"),
             "content type is " + Quoted(type) + ", not \"text\" or \"thinking\"");
       }
@@ -401,8 +402,8 @@ class Validator {
     if (!m.tool) return;
     const PathStep tool(at, "tool");
     NonEmpty(8, m.tool->name, PathStep(tool, "name"));
-    if (std::find(std::begin(kToolTypes), std::end(kToolTypes), m.tool->type) ==
-        std::end(kToolTypes)) {
+    if (std::none_of(std::begin(kToolTypes), std::end(kToolTypes),
+                     [&](std::string_view type) { return SameBytes(type, m.tool->type); })) {
       Add(9, PathStep(tool, "type"),
           "tool type is " + Quoted(m.tool->type) + ", not one of the seven");
     }
