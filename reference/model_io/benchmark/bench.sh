@@ -41,9 +41,12 @@ median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (
 # Each measured run follows a warm-up run of the same program (as hyperfine's --warmup). On this
 # kind of VM (Firecracker, free page reporting: page_reporting.page_reporting_order=11 on the
 # kernel's command line) memory a process frees goes back to the host, and the next process to
-# touch fresh memory takes it back page by page: ARCS right after Node took 172-366 ms, in a row
-# 162-185 ms (Node 1,900-2,300 ms either way). The warm-up run is the one /usr/bin/time watches for
-# the peak RSS; the measured run is timed to the microsecond (%e truncates to 10 ms).
+# touch fresh memory takes it back: while ARCS asked for transparent huge pages, ARCS right after
+# Node took 172-366 ms, in a row 162-185 ms (Node 1,900-2,300 ms either way). In 4 KiB pages
+# (pages_faulted_ahead.h says why) the warm-up changes little (right after Node a median 204 ms,
+# the run after it 207), and it is kept for runs that do not depend on what ran before. The warm-up
+# run is the one /usr/bin/time watches for the peak RSS; the measured run is timed to the
+# microsecond (%e truncates to 10 ms).
 now_us() { echo $(($(date +%s%N) / 1000)); }
 arcs_ms=() node_ms=() rss_kb=()
 for ((run = 1; run <= runs; run++)); do
