@@ -594,7 +594,6 @@ class Checker {
       Queue(document_.root(), line.text);
       CheckEvent(document_.root());
     }
-    queued_bytes_ += line.text.size();
     if (queued_bytes_ >= kQueuedBytes || chain_.queued() >= kQueuedEvents) SettleQueue();
     return true;
   }
@@ -614,7 +613,11 @@ class Checker {
       hashes_to_compare_.push_back(compare);
     }
     chain_.Queue(&event, "");
-    if (alone) SettleQueue();
+    if (alone) {
+      SettleQueue();
+    } else {
+      queued_bytes_ += text.size();
+    }
   }
 
   // Checks the events queued for the chain, and compares the stored hashes kept with theirs: the
@@ -1105,7 +1108,7 @@ class Checker {
   };
   std::vector<HashToCompare> hashes_to_compare_;
   std::string queued_text_;
-  std::size_t queued_bytes_ = 0;  // the lines of the events queued
+  std::size_t queued_bytes_ = 0;  // the lines of the events queued (their canonical forms' size)
   InvocationStates invocations_;
   // The parent of each invocation that names one, and where, for LB-OPT-10's cycles.
   struct Parent {

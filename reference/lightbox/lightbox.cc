@@ -384,9 +384,10 @@ Result<std::string> CanonicalBytes(const json::Value& event) {
 }
 
 Result<std::string> EventHash(const json::Value& event) {
-  Result<std::string> bytes = CanonicalBytes(event);
-  if (!bytes.ok()) return bytes.status();
-  return ToHex(Sha256::Of(*bytes));
+  thread_local std::string bytes;  // reused: HashEach hashes every event of a log
+  bytes.clear();
+  if (Status s = canonical::AppendPythonSortedJson(event, "hash", &bytes); !s.ok()) return s;
+  return ToHex(Sha256::Of(bytes));
 }
 
 std::string_view BreakName(Break b) {
