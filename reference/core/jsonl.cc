@@ -10,8 +10,8 @@
 #include <optional>
 #include <system_error>
 
-#include "reference/core/pages_faulted_ahead.h"
 #include "reference/core/io.h"
+#include "reference/core/pages_faulted_ahead.h"
 #include "reference/core/strings.h"
 
 namespace arcs::jsonl {
