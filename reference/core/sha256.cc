@@ -153,15 +153,25 @@ Sha256Batch::~Sha256Batch() { Flush(); }
 
 void Sha256Batch::Add(std::string_view message, Sha256Digest* digest) {
   // The library checks that a job's source is not null, which an empty view's may be.
-  if (lanes_ && !message.empty()) {
-    lanes_->Submit(message, digest);
-  } else {
+  if (!lanes_ || message.empty()) {
     *digest = Sha256::Of(message);
+  } else if (submitting_) {
+    lanes_->Submit(message, digest);
+  } else if (held_count_ < kHeldMessages) {
+    held_[held_count_++] = {message, digest};
+  } else {
+    for (std::size_t i = 0; i < held_count_; ++i) lanes_->Submit(held_[i].first, held_[i].second);
+    held_count_ = 0;
+    submitting_ = true;
+    lanes_->Submit(message, digest);
   }
 }
 
 void Sha256Batch::Flush() {
-  if (lanes_) lanes_->Flush();
+  for (std::size_t i = 0; i < held_count_; ++i) *held_[i].second = Sha256::Of(held_[i].first);
+  held_count_ = 0;
+  if (submitting_) lanes_->Flush();
+  submitting_ = false;
 }
 
 std::string ToHex(const Sha256Digest& digest) {

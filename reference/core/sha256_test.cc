@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <string>
 #include <string_view>
@@ -101,11 +102,14 @@ TEST(Sha256Test, ToHexIsLowercaseAndFullLength) {
   EXPECT_EQ(hex.find_first_not_of("0123456789abcdef"), std::string::npos);
 }
 
+// The NIST vectors after as many messages as a batch holds back, so that the lanes hash them.
 TEST(Sha256BatchTest, NistVectors) {
   Sha256Digest empty{}, abc{}, message{}, million{};
   const std::string million_a(1000000, 'a');
+  std::array<Sha256Digest, Sha256Batch::kHeldMessages> fillers{};
   {
     Sha256Batch batch;
+    for (Sha256Digest& filler : fillers) batch.Add("filler", &filler);
     batch.Add("", &empty);
     batch.Add("abc", &abc);
     batch.Add(k448BitMessage, &message);
@@ -138,6 +142,27 @@ TEST(Sha256BatchTest, ManyMessagesOfEveryLengthMatchOpenSsl) {
     for (std::size_t k = 0; k < messages.size(); ++k) {
       ASSERT_EQ(ToHex(digests[k]), ToHex(Sha256::Of(messages[k])))
           << "message " << k << " of " << messages[k].size() << " bytes, round " << round;
+    }
+  }
+}
+
+// Batches of every size around the number held back for OpenSSL, one after another in the same
+// batch: each message's digest is written by Flush, whichever path took it.
+TEST(Sha256BatchTest, SmallBatchesMatchOpenSsl) {
+  std::mt19937_64 random(8);
+  Sha256Batch batch;
+  for (std::size_t count = 0; count <= 3 * Sha256Batch::kHeldMessages; ++count) {
+    std::vector<std::string> messages;
+    for (std::size_t k = 0; k < count; ++k) {
+      messages.emplace_back(1 + random() % 3000, '\0');
+      for (char& c : messages.back()) c = static_cast<char>(random());
+    }
+    std::vector<Sha256Digest> digests(count);
+    for (std::size_t k = 0; k < count; ++k) batch.Add(messages[k], &digests[k]);
+    batch.Flush();
+    for (std::size_t k = 0; k < count; ++k) {
+      ASSERT_EQ(ToHex(digests[k]), ToHex(Sha256::Of(messages[k])))
+          << "message " << k << " of a batch of " << count;
     }
   }
 }

@@ -206,17 +206,12 @@ class CanonicalForms {
     written_.push_back(event != nullptr && status.ok());
     return status;
   }
-  // The hash of the i-th form appended into facts[i].computed_hash, for each that has one. One
-  // form alone is hashed by OpenSSL: a single lane of the multi-buffer library is far slower.
+  // The hash of the i-th form appended into facts[i].computed_hash, for each that has one.
   void Hash(EventFacts* facts) {
     const auto form = [&](std::size_t i) {
       const std::size_t start = i == 0 ? 0 : ends_[i - 1];
       return std::string_view(text_).substr(start, ends_[i] - start);
     };
-    if (ends_.size() == 1) {
-      if (written_[0]) ToHex(Sha256::Of(form(0)), &facts[0].computed_hash);
-      return;
-    }
     digests_.resize(ends_.size());
     Sha256Batch hashes;
     for (std::size_t i = 0; i < ends_.size(); ++i) {
