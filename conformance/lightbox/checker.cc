@@ -1094,7 +1094,7 @@ class Checker {
   // (Sha256Batch: about twice as fast from 64 messages on). Only a copy of each line is kept
   // meanwhile: keeping each queued event's parsed document instead, 32 of them, was slower than
   // hashing each event alone. A line of more than kQueuedLineBytes is hashed alone, not kept.
-  static constexpr std::size_t kQueuedBytes = 1 << 20;
+  static constexpr std::size_t kQueuedBytes = 256 << 10;
   static constexpr std::size_t kQueuedEvents = 4096;
   static constexpr std::size_t kQueuedLineBytes = 64 * 1024;
   // Only the first event whose stored hash is wrong can be the chain's first content break. Until
