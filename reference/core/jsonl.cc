@@ -90,6 +90,7 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
     if (bytes->size() > max_bytes) return too_large;
     std::string out;
     out.reserve(bytes->size() + 64);
+    const PagesFaultedAhead faulted_ahead(out.data(), out.capacity());
     out.assign(*bytes);
     return out;
   }
