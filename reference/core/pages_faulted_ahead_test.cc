@@ -4,9 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
