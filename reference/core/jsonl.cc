@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <system_error>
 
@@ -82,7 +83,7 @@ std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
 }
 
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
-  constexpr std::size_t kChunk = 1 << 20;
+  constexpr std::size_t kChunk = 256 * 1024;
   const Status too_large(StatusCode::kLimitExceeded,
                          "the file is longer than " + std::to_string(max_bytes) + " bytes");
   if (const std::optional<std::string_view> bytes = source->Unread()) {
@@ -99,18 +100,18 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
     return ReadInBlocks([source](char* into, std::size_t n) { return source->Read(into, n); },
                         static_cast<std::size_t>(max_bytes), too_large);
   }
-  // Room for the last, empty read too: growing then would double the buffer.
   std::string out;
-  out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes) + kChunk));
+  out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes)) + 64);
   const PagesFaultedAhead faulted_ahead(out.data(), out.capacity());  // as ReadExpecting (io.cc)
+  // Read into a buffer the cache holds, then appended: reading into the string itself would first
+  // have to fill it with zeros (resize), a pass over the whole file.
+  const auto buffer = std::make_unique_for_overwrite<char[]>(kChunk);
   for (;;) {
-    const std::size_t before = out.size();
-    out.resize(before + kChunk);
-    Result<std::size_t> n = source->Read(out.data() + before, kChunk);
+    Result<std::size_t> n = source->Read(buffer.get(), kChunk);
     if (!n.ok()) return n.status();
-    out.resize(before + *n);
-    if (out.size() > max_bytes) return too_large;
     if (*n == 0) return out;
+    if (out.size() + *n > max_bytes) return too_large;
+    out.append(buffer.get(), *n);
   }
 }
 

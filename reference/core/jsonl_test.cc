@@ -964,5 +964,32 @@ TEST(ReadSource, ReadsEveryByteUpToTheLimit) {
   EXPECT_GE(copied->capacity() - copied->size(), 8u);
 }
 
+// A file's size, as stat gave it, may be out of date by the time it is read.
+class HintedTrickle : public Trickle {
+ public:
+  HintedTrickle(std::string_view bytes, std::uint64_t hint) : Trickle(bytes, 100000), hint_(hint) {}
+  std::optional<std::uint64_t> SizeHint() const override { return hint_; }
+
+ private:
+  std::uint64_t hint_;
+};
+
+TEST(ReadSource, ASizeHintRightOrWrongReadsEveryByte) {
+  const std::string file(3 << 20 | 5, 'x');
+  for (const std::uint64_t hint : {std::uint64_t{file.size()}, std::uint64_t{1000},
+                                   std::uint64_t{file.size() * 2}, std::uint64_t{0}}) {
+    HintedTrickle source(file, hint);
+    Result<std::string> all = ReadSource(&source, file.size());
+    ASSERT_TRUE(all.ok()) << hint;
+    EXPECT_EQ(*all, file) << hint;
+    if (hint == file.size()) {
+      EXPECT_GE(all->capacity() - all->size(), 8u);  // the parser's padding fits
+    }
+    HintedTrickle over(file, hint);
+    EXPECT_EQ(ReadSource(&over, file.size() - 1).status().code(), StatusCode::kLimitExceeded)
+        << hint;
+  }
+}
+
 }  // namespace
 }  // namespace arcs::jsonl
