@@ -36,7 +36,8 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
     diagnostics->Add({std::string(rule), Severity::kError, std::move(where), std::move(message),
                       std::move(reading)});
   };
-  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
+  LineFeeds line_feeds;
+  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes, &line_feeds);
   if (!text.ok()) {
     add(text.status().code() == StatusCode::kLimitExceeded ? kLimitRule : kJsonRule, {},
         text.status().message() +
@@ -51,9 +52,8 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
         "MIO-E17");
     return;
   }
-  // The document takes the text (it decodes strings in place), and its line feeds are kept to
-  // place findings, as SessionData's checker does: a file read whole is then held once.
-  const LineFeeds line_feeds(*text);
+  // The document takes the text (it decodes strings in place); its line feeds were kept to place
+  // findings, as SessionData's checker does: a file read whole is then held once.
   json::Document doc;
   if (!doc.ParseTaking(std::move(*text), arcs::model_io::ParseOptionsFor(limits))) {
     // A lone surrogate escape is grammatical JSON: only MIO-E19's I-JSON reading refuses it.

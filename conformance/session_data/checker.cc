@@ -35,7 +35,8 @@ std::string_view SchemaRuleId(std::string_view location, std::string_view keywor
 
 void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limits,
               Diagnostics* diagnostics) {
-  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes);
+  LineFeeds line_feeds;
+  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes, &line_feeds);
   if (!text.ok()) {
     const bool limit = text.status().code() == StatusCode::kLimitExceeded;
     // Member by member: GCC 12 at -O3 takes a braced {} Location for maybe-uninitialized.
@@ -46,9 +47,8 @@ void Validate(jsonl::ByteSource* source, const arcs::session_data::Limits& limit
     return;
   }
   // The reading takes the text (it decodes strings in place; ReadSource leaves the spare room the
-  // parser's padding takes). Its line feeds are kept to place findings: a copy of the text would
+  // parser's padding takes). Its line feeds were kept to place findings: a copy of the text would
   // double the memory and cost a fifth of the time.
-  const LineFeeds line_feeds(*text);
   const Reading reading = Reading::Read(std::move(*text), limits);
   for (const Finding& f : reading.findings()) {
     const std::string rule = RuleOf(f);

@@ -85,36 +85,35 @@ Location LocationOf(std::string_view text, std::size_t offset) {
 // std::popcount of a word is a call into libgcc where the build targets no particular x86-64, and a
 // document of 100 MB has 1.6 million words. A text with no feed at all (a document written on one
 // line) keeps no bits.
-LineFeeds::LineFeeds(std::string_view text) : size_(text.size()) {
-  const std::size_t words = (text.size() + 63) / 64;
-  const std::size_t groups = (words + kWordsPerCount - 1) / kWordsPerCount;
-  std::uint64_t count = 0;
-  for (std::size_t at = text.find('\n'); at != std::string_view::npos;
-       at = text.find('\n', at + 1)) {
-    if (bits_.empty()) {
-      bits_.resize(words);
-      counts_.reserve(groups);
-    }
-    bits_[at / 64] |= std::uint64_t{1} << (at % 64);
+void LineFeeds::Append(std::string_view bytes) {
+  for (std::size_t at = bytes.find('\n'); at != std::string_view::npos;
+       at = bytes.find('\n', at + 1)) {
+    const std::size_t offset = size_ + at;
+    if (bits_.size() <= offset / 64) bits_.resize(offset / 64 + 1);
+    bits_[offset / 64] |= std::uint64_t{1} << (offset % 64);
     // The first feed of its group, and of any group before it without one: the feeds before them.
-    while (counts_.size() <= at / 64 / kWordsPerCount) counts_.push_back(count);
-    ++count;
+    while (counts_.size() <= offset / 64 / kWordsPerCount) counts_.push_back(feeds_);
+    ++feeds_;
   }
-  if (!bits_.empty()) counts_.resize(groups, count);
+  size_ += bytes.size();
 }
 
 Location LineFeeds::LocationOf(std::size_t offset) const {
   offset = std::min(offset, size_);
   if (bits_.empty()) return {1, offset + 1, ""};
   const std::size_t word = offset / 64;
-  // The line feeds before `offset`: those of its own word below it, and of the words before.
-  const std::uint64_t below =
-      word < bits_.size() ? bits_[word] & ((std::uint64_t{1} << (offset % 64)) - 1) : 0;
-  std::uint64_t feeds = static_cast<std::uint64_t>(std::popcount(below));
-  if (word > 0) {
-    feeds += counts_[(word - 1) / kWordsPerCount];
-    for (std::size_t w = (word - 1) / kWordsPerCount * kWordsPerCount; w < word; ++w) {
-      feeds += static_cast<std::uint64_t>(std::popcount(bits_[w]));
+  // The line feeds before `offset`: every one when it is past the last; otherwise those of its
+  // own word below it, and of the words before.
+  std::uint64_t feeds = feeds_;
+  std::uint64_t below = 0;
+  if (word < bits_.size()) {
+    below = bits_[word] & ((std::uint64_t{1} << (offset % 64)) - 1);
+    feeds = static_cast<std::uint64_t>(std::popcount(below));
+    if (word > 0) {
+      feeds += counts_[(word - 1) / kWordsPerCount];
+      for (std::size_t w = (word - 1) / kWordsPerCount * kWordsPerCount; w < word; ++w) {
+        feeds += static_cast<std::uint64_t>(std::popcount(bits_[w]));
+      }
     }
   }
   // The line starts after the last of them (one finding's search; a long line is a long search).
@@ -122,7 +121,7 @@ Location LineFeeds::LocationOf(std::size_t offset) const {
   if (below != 0) {
     line_start = word * 64 + 63 - static_cast<std::size_t>(std::countl_zero(below)) + 1;
   } else {
-    for (std::size_t w = word; w-- > 0;) {
+    for (std::size_t w = std::min(word, bits_.size()); w-- > 0;) {
       if (bits_[w] != 0) {
         line_start = w * 64 + 63 - static_cast<std::size_t>(std::countl_zero(bits_[w])) + 1;
         break;

@@ -39,14 +39,21 @@ Location LocationOf(std::string_view text, std::size_t offset);
 // a line); nothing for one that has none.
 class LineFeeds {
  public:
-  explicit LineFeeds(std::string_view text);
+  LineFeeds() = default;
+  explicit LineFeeds(std::string_view text) { Append(text); }
+  // Takes the text's next bytes: a text read a piece at a time is looked over while the cache
+  // still holds each piece (jsonl::ReadSource), not in a pass of its own after.
+  void Append(std::string_view bytes);
   Location LocationOf(std::size_t offset) const;
 
  private:
   static constexpr std::size_t kWordsPerCount = 64;  // a count every 4 KiB of text
-  std::vector<std::uint64_t> bits_;    // bit b of word w: byte 64w + b is a line feed; or none
-  std::vector<std::uint64_t> counts_;  // line feeds before word kWordsPerCount * k
-  std::size_t size_;
+  // Bit b of word w: byte 64w + b is a line feed. Words past the last feed are not held.
+  std::vector<std::uint64_t> bits_;
+  // Line feeds before word kWordsPerCount * k, for each k up to the last feed's; feeds_ after.
+  std::vector<std::uint64_t> counts_;
+  std::uint64_t feeds_ = 0;
+  std::size_t size_ = 0;
 };
 
 struct Finding {

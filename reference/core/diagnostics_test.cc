@@ -257,7 +257,8 @@ TEST(LocationOfTest, LinesAndByteColumnsAreOneBased) {
 
 // Kept line feeds place every offset as the text itself does: before, on and after each feed, at
 // the ends, past the end, in texts that start or end with one or hold several in a row, across the
-// counts kept every 4 KiB, and in lines that run for thousands of bytes.
+// counts kept every 4 KiB, and in lines that run for thousands of bytes; whether the feeds were
+// taken from the whole text or a piece at a time, of any size.
 TEST(LocationOfTest, KeptLineFeedsPlaceOffsetsAsTheTextDoes) {
   std::string dense;
   std::mt19937 rng(3);
@@ -270,12 +271,20 @@ TEST(LocationOfTest, KeptLineFeedsPlaceOffsetsAsTheTextDoes) {
        {std::string(), std::string("\n"), std::string("\n\n\n"), std::string("ab\ncd"),
         std::string("ab\n"), std::string("\nab"), std::string(64, '\n'), std::string(128, 'x'),
         dense, sparse, gaps}) {
-    const LineFeeds feeds(text);
-    for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
-      const Location want = LocationOf(text, offset);
-      const Location got = feeds.LocationOf(offset);
-      ASSERT_EQ(got.line, want.line) << "offset " << offset << " of " << text.size();
-      ASSERT_EQ(got.column, want.column) << "offset " << offset << " of " << text.size();
+    for (const std::size_t piece : {text.size(), std::size_t{1}, std::size_t{7}, std::size_t{64},
+                                    std::size_t{4099}}) {
+      LineFeeds feeds;
+      for (std::size_t at = 0; at < text.size(); at += piece) {
+        feeds.Append(std::string_view(text).substr(at, piece));
+      }
+      for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
+        const Location want = LocationOf(text, offset);
+        const Location got = feeds.LocationOf(offset);
+        ASSERT_EQ(got.line, want.line) << "offset " << offset << " of " << text.size() << " in "
+                                       << piece;
+        ASSERT_EQ(got.column, want.column) << "offset " << offset << " of " << text.size()
+                                           << " in " << piece;
+      }
     }
   }
   EXPECT_EQ(LineFeeds("ab\ncd").LocationOf(4).line, 2u);

@@ -82,23 +82,32 @@ std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
   return prefix_.size() - offset_ + *rest;
 }
 
-Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
+Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes,
+                               LineFeeds* line_feeds) {
   constexpr std::size_t kChunk = 256 * 1024;
   const Status too_large(StatusCode::kLimitExceeded,
                          "the file is longer than " + std::to_string(max_bytes) + " bytes");
+  LineFeeds unused;
+  if (line_feeds == nullptr) line_feeds = &unused;
   if (const std::optional<std::string_view> bytes = source->Unread()) {
     // Copied once, with the spare room a file read whole leaves (the parser's padding).
     if (bytes->size() > max_bytes) return too_large;
     std::string out;
     out.reserve(bytes->size() + 64);
     const PagesFaultedAhead faulted_ahead(out.data(), out.capacity());
-    out.assign(*bytes);
+    for (std::size_t at = 0; at < bytes->size(); at += kChunk) {
+      out.append(bytes->substr(at, kChunk));
+      line_feeds->Append(std::string_view(out).substr(at));
+    }
     return out;
   }
   const std::optional<std::uint64_t> hint = source->SizeHint();
   if (!hint) {
-    return ReadInBlocks([source](char* into, std::size_t n) { return source->Read(into, n); },
-                        static_cast<std::size_t>(max_bytes), too_large);
+    Result<std::string> out =
+        ReadInBlocks([source](char* into, std::size_t n) { return source->Read(into, n); },
+                     static_cast<std::size_t>(max_bytes), too_large);
+    if (out.ok()) line_feeds->Append(*out);
+    return out;
   }
   std::string out;
   out.reserve(static_cast<std::size_t>(std::min(*hint, max_bytes)) + 64);
@@ -112,6 +121,7 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes) {
     if (*n == 0) return out;
     if (out.size() + *n > max_bytes) return too_large;
     out.append(buffer.get(), *n);
+    line_feeds->Append(std::string_view(buffer.get(), *n));
   }
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "reference/core/diagnostics.h"
 #include "reference/core/status.h"
 
 namespace arcs::jsonl {
@@ -46,8 +47,10 @@ class ByteSource {
 };
 
 // Every byte of `source`, for formats whose file is one JSON document; kLimitExceeded once it
-// holds more than max_bytes (nothing more is read).
-Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes);
+// holds more than max_bytes (nothing more is read). With `line_feeds`, the bytes' line feeds are
+// taken too, a piece at a time as the piece is read or copied.
+Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes,
+                               LineFeeds* line_feeds = nullptr);
 
 // Reads a file descriptor (a file, a pipe, stdin).
 class FdSource : public ByteSource {

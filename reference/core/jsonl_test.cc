@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <initializer_list>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -988,6 +989,30 @@ TEST(ReadSource, ASizeHintRightOrWrongReadsEveryByte) {
     HintedTrickle over(file, hint);
     EXPECT_EQ(ReadSource(&over, file.size() - 1).status().code(), StatusCode::kLimitExceeded)
         << hint;
+  }
+}
+
+// The line feeds taken while reading place offsets as the text read does, on each way of reading:
+// bytes in memory, a file of known size, a pipe.
+TEST(ReadSource, TakesTheLineFeedsOfWhatItReads) {
+  std::string file(600 * 1024, 'x');  // past two of the pieces it is read in
+  for (std::size_t at : {std::size_t{0}, std::size_t{70}, std::size_t{256 * 1024 - 1},
+                         std::size_t{256 * 1024}, std::size_t{512 * 1024 + 5}}) {
+    file[at] = '\n';
+  }
+  MemorySource memory(file);
+  HintedTrickle hinted(file, file.size());
+  Trickle pipe(file, 100000);
+  for (ByteSource* source : std::initializer_list<ByteSource*>{&memory, &hinted, &pipe}) {
+    LineFeeds feeds;
+    ASSERT_TRUE(ReadSource(source, file.size(), &feeds).ok());
+    for (std::size_t offset :
+         {std::size_t{0}, std::size_t{71}, std::size_t{256 * 1024}, std::size_t{256 * 1024 + 1},
+          std::size_t{300000}, std::size_t{512 * 1024 + 6}, file.size()}) {
+      const Location want = LocationOf(file, offset);
+      EXPECT_EQ(feeds.LocationOf(offset).line, want.line) << offset;
+      EXPECT_EQ(feeds.LocationOf(offset).column, want.column) << offset;
+    }
   }
 }
 
