@@ -55,7 +55,10 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
   // The document takes the text (it decodes strings in place); its line feeds were kept to place
   // findings, as SessionData's checker does: a file read whole is then held once.
   json::Document doc;
-  if (!doc.ParseTaking(std::move(*text), arcs::model_io::ParseOptionsFor(limits))) {
+  arcs::model_io::ContentDigests digests(limits);  // MI7's hashing, done while the parse goes on
+  json::ParseOptions options = arcs::model_io::ParseOptionsFor(limits);
+  options.observer = &digests;
+  if (!doc.ParseTaking(std::move(*text), options)) {
     // A lone surrogate escape is grammatical JSON: only MIO-E19's I-JSON reading refuses it.
     const std::string_view rule = RuleOf(doc.error().code);
     add(rule, line_feeds.LocationOf(doc.error().offset),
@@ -72,7 +75,8 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
         "form for it",
         "MIO-E18");
   }
-  for (arcs::model_io::Violation& v : arcs::model_io::Verify(doc.root(), limits)) {
+  for (arcs::model_io::Violation& v : arcs::model_io::Verify(
+           doc.root(), limits, arcs::model_io::ViolationOrder::kCodeUnit, &digests)) {
     add(v.rule_id, {0, 0, std::move(v.path)}, std::move(v.message), std::move(v.reading));
   }
 }

@@ -271,8 +271,8 @@ TEST(LocationOfTest, KeptLineFeedsPlaceOffsetsAsTheTextDoes) {
        {std::string(), std::string("\n"), std::string("\n\n\n"), std::string("ab\ncd"),
         std::string("ab\n"), std::string("\nab"), std::string(64, '\n'), std::string(128, 'x'),
         dense, sparse, gaps}) {
-    for (const std::size_t piece : {text.size(), std::size_t{1}, std::size_t{7}, std::size_t{64},
-                                    std::size_t{4099}}) {
+    for (const std::size_t piece :
+         {text.size(), std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{4099}}) {
       LineFeeds feeds;
       for (std::size_t at = 0; at < text.size(); at += piece) {
         feeds.Append(std::string_view(text).substr(at, piece));
@@ -280,10 +280,10 @@ TEST(LocationOfTest, KeptLineFeedsPlaceOffsetsAsTheTextDoes) {
       for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
         const Location want = LocationOf(text, offset);
         const Location got = feeds.LocationOf(offset);
-        ASSERT_EQ(got.line, want.line) << "offset " << offset << " of " << text.size() << " in "
-                                       << piece;
-        ASSERT_EQ(got.column, want.column) << "offset " << offset << " of " << text.size()
-                                           << " in " << piece;
+        ASSERT_EQ(got.line, want.line)
+            << "offset " << offset << " of " << text.size() << " in " << piece;
+        ASSERT_EQ(got.column, want.column)
+            << "offset " << offset << " of " << text.size() << " in " << piece;
       }
     }
   }

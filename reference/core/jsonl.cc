@@ -82,8 +82,7 @@ std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
   return prefix_.size() - offset_ + *rest;
 }
 
-Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes,
-                               LineFeeds* line_feeds) {
+Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes, LineFeeds* line_feeds) {
   constexpr std::size_t kChunk = 256 * 1024;
   const Status too_large(StatusCode::kLimitExceeded,
                          "the file is longer than " + std::to_string(max_bytes) + " bytes");

@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <initializer_list>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <ostream>
 #include <random>

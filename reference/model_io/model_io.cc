@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <condition_variable>
+#include <deque>
 #include <future>
 #include <limits>
 #include <mutex>
@@ -112,9 +113,44 @@ double IndexValue(const json::Value& i) {
                                    : std::numeric_limits<double>::infinity();
 }
 
+// An interaction's response_content when it is a string: what MI7 hashes.
+const json::Value* Content(const json::Value& interaction) {
+  const json::Value* content = interaction.FindLast(kContent.name);
+  return content && content->kind() == kContent.kind ? content : nullptr;
+}
+
+// Whether `a` is `b` (the same text, items or members), not only equal to it.
+bool SameValue(const json::Value* a, const json::Value& b) {
+  if (!a || a->kind() != b.kind()) return false;
+  switch (b.kind()) {
+    case json::Kind::kString:
+    case json::Kind::kNumber:
+      return a->text().data() == b.text().data() && a->text().size() == b.text().size();
+    case json::Kind::kArray:
+      return a->items().data() == b.items().data() && a->items().size() == b.items().size();
+    case json::Kind::kObject:
+      return a->members().data() == b.members().data() && a->members().size() == b.members().size();
+    default:
+      return true;  // null, true and false hold nothing
+  }
+}
+
+// Whether `shown` (what a parse showed a ParseObserver) is the session's interactions.
+bool AreTheInteractions(const std::vector<json::Value>& shown, const json::Value& session) {
+  const json::Value* interactions = session.FindLast("interactions");
+  if (!interactions || interactions->items().size() != shown.size()) return false;
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    if (!SameValue(&interactions->items()[k], shown[k])) return false;
+  }
+  return true;
+}
+
 class Verifier {
  public:
-  explicit Verifier(const Limits& limits) : limits_(limits) {}
+  // `content_digests`: each interaction's response_content digest, already taken (as
+  // HashContents takes them), or empty.
+  Verifier(const Limits& limits, std::vector<Sha256Digest> content_digests)
+      : limits_(limits), content_digests_(std::move(content_digests)) {}
 
   std::vector<Violation> Run(const json::Value& session) {
     CheckDoubleRange(session);
@@ -268,13 +304,13 @@ class Verifier {
   }
 
   // The SHA-256 of each response_content that is a string (MI7), side by side (Sha256Batch):
-  // content_digests_[k] is interactions[k]'s.
+  // content_digests_[k] is interactions[k]'s, unless they were taken already.
   void HashContents(std::span<const json::Value> interactions) {
+    if (content_digests_.size() == interactions.size()) return;
     content_digests_.assign(interactions.size(), Sha256Digest{});
     Sha256Batch batch;
     for (std::size_t k = 0; k < interactions.size(); ++k) {
-      const json::Value* content = interactions[k].FindLast(kContent.name);
-      if (content && content->kind() == kContent.kind) {
+      if (const json::Value* content = Content(interactions[k])) {
         batch.Add(content->text(), &content_digests_[k]);
       }
     }
@@ -407,13 +443,63 @@ bool ViolationLess(const Violation& a, const Violation& b, ViolationOrder order)
   return canonical::Utf16Less(a.message, b.message);
 }
 
-std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
-                              ViolationOrder order) {
-  std::vector<Violation> violations = Verifier(limits).Run(session);
+namespace {
+
+std::vector<Violation> VerifyWithDigests(const json::Value& session, const Limits& limits,
+                                         ViolationOrder order,
+                                         std::vector<Sha256Digest> content_digests) {
+  std::vector<Violation> violations = Verifier(limits, std::move(content_digests)).Run(session);
   std::stable_sort(
       violations.begin(), violations.end(),
       [order](const Violation& a, const Violation& b) { return ViolationLess(a, b, order); });
   return violations;
+}
+
+}  // namespace
+
+std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
+                              ViolationOrder order) {
+  return VerifyWithDigests(session, limits, order, {});
+}
+
+std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
+                              ViolationOrder order, ContentDigests* digests) {
+  return VerifyWithDigests(session, limits, order,
+                           digests->Take(session).value_or(std::vector<Sha256Digest>()));
+}
+
+struct ContentDigests::Taken {
+  std::uint64_t max_interactions;
+  std::vector<json::Value> shown;    // every interaction shown, in order
+  std::deque<Sha256Digest> digests;  // shown[k]'s is digests[k]: the batch holds their addresses
+  Sha256Batch batch;
+  bool abandoned = false;
+};
+
+ContentDigests::ContentDigests(const Limits& limits)
+    : taken_(std::make_unique<Taken>(limits.max_interactions)) {}
+ContentDigests::~ContentDigests() = default;
+
+void ContentDigests::Element(std::string_view name, const json::Value& element,
+                             std::span<const json::Member>) {
+  if (name != "interactions" || taken_->abandoned) return;
+  if (taken_->shown.size() == taken_->max_interactions) return Refusing();
+  taken_->shown.push_back(element);
+  Sha256Digest& digest = taken_->digests.emplace_back();
+  if (const json::Value* content = Content(element)) taken_->batch.Add(content->text(), &digest);
+}
+
+void ContentDigests::Refusing() {
+  taken_->batch.Flush();
+  taken_->abandoned = true;
+  std::vector<json::Value>().swap(taken_->shown);
+  std::deque<Sha256Digest>().swap(taken_->digests);
+}
+
+std::optional<std::vector<Sha256Digest>> ContentDigests::Take(const json::Value& session) {
+  taken_->batch.Flush();
+  if (taken_->abandoned || !AreTheInteractions(taken_->shown, session)) return std::nullopt;
+  return std::vector<Sha256Digest>(taken_->digests.begin(), taken_->digests.end());
 }
 
 std::vector<std::string_view> VerifyRules() {
@@ -596,14 +682,9 @@ class StreamingHash::Core : public json::ParseObserver {
 
   // Waits for the worker: the digest of the core it streamed, if that is the session's own.
   std::optional<Sha256Digest> Finish(const json::Value& session) {
-    if (!Join(Ending::kFinish)) return std::nullopt;
-    const json::Value* interactions = session.FindLast("interactions");
-    if (!interactions || !SameValue(session.FindLast("adapter_id"), adapter_id_) ||
-        interactions->items().size() != shown_.size()) {
+    if (!Join(Ending::kFinish) || !SameValue(session.FindLast("adapter_id"), adapter_id_) ||
+        !AreTheInteractions(shown_, session)) {
       return std::nullopt;
-    }
-    for (std::size_t k = 0; k < shown_.size(); ++k) {
-      if (!SameValue(&interactions->items()[k], shown_[k])) return std::nullopt;
     }
     std::string tail;
     AppendCoreTail(session, &tail);
@@ -630,23 +711,6 @@ class StreamingHash::Core : public json::ParseObserver {
       return false;
     }
     return true;
-  }
-
-  // Whether `a` is `b` (the same text, items or members), not only equal to it.
-  static bool SameValue(const json::Value* a, const json::Value& b) {
-    if (!a || a->kind() != b.kind()) return false;
-    switch (b.kind()) {
-      case json::Kind::kString:
-      case json::Kind::kNumber:
-        return a->text().data() == b.text().data() && a->text().size() == b.text().size();
-      case json::Kind::kArray:
-        return a->items().data() == b.items().data() && a->items().size() == b.items().size();
-      case json::Kind::kObject:
-        return a->members().data() == b.members().data() &&
-               a->members().size() == b.members().size();
-      default:
-        return true;  // null, true and false hold nothing
-    }
   }
 
   // The worker: the head, then each interaction as it is shown, until told to end.

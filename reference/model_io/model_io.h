@@ -14,11 +14,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "reference/core/json.h"
+#include "reference/core/sha256.h"
 #include "reference/core/status.h"
 
 namespace arcs::model_io {
@@ -57,6 +60,38 @@ bool ViolationLess(const Violation& a, const Violation& b, ViolationOrder order)
 // Every violation of a parsed model_io.json, sorted in `order`.
 std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
                               ViolationOrder order = ViolationOrder::kCodeUnit);
+
+// MI7's SHA-256 of each interaction's response_content, taken while the session is parsed: give
+// it to the parse (ParseOptions::observer), then to Verify. Each content is hashed just after the
+// parse completes its interaction, while the cache still holds it, instead of in a pass over every
+// content after the parse. Verify hashes the contents itself when the parse did not show it the
+// session's own interactions (a refused parse, a repeated member, the RapidJSON front end).
+class ContentDigests : public json::ParseObserver {
+ public:
+  // Past limits.max_interactions (MI4, MI11) nothing more is taken: the session is invalid, and
+  // a file of millions of tiny interactions costs no more than its parse.
+  explicit ContentDigests(const Limits& limits);
+  ~ContentDigests() override;
+  ContentDigests(const ContentDigests&) = delete;
+  ContentDigests& operator=(const ContentDigests&) = delete;
+
+  void Element(std::string_view name, const json::Value& element,
+               std::span<const json::Member> earlier) override;
+  void Refusing() override;
+
+  // Each of the session's interactions' digests (zeros where response_content is not a string),
+  // when they are what the parse showed; otherwise nullopt. After the parse; until the first call
+  // contents may still be being hashed: the document must outlive this object.
+  std::optional<std::vector<Sha256Digest>> Take(const json::Value& session);
+
+ private:
+  struct Taken;
+  std::unique_ptr<Taken> taken_;
+};
+
+// Verify, with the content digests `digests` took during the parse.
+std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
+                              ViolationOrder order, ContentDigests* digests);
 
 // Every rule id Verify can report.
 std::vector<std::string_view> VerifyRules();

@@ -319,6 +319,83 @@ TEST(ModelIo, ARefusedParseStopsTheStream) {
   EXPECT_FALSE(StreamedHash(text).ok());
 }
 
+// Every violation of `text` as Verify finds it from the content digests a ContentDigests took
+// while the text was parsed; *taken: whether it took them (Verify hashed no content itself).
+std::vector<Violation> VerifiedWithDigests(std::string_view text, const Limits& limits,
+                                           bool* taken) {
+  json::Document doc;
+  ContentDigests digests(limits);
+  json::ParseOptions options = ParseOptionsFor(limits);
+  options.observer = &digests;
+  EXPECT_TRUE(doc.Parse(text, options)) << text.substr(0, 200);
+  *taken = digests.Take(doc.root()).has_value();
+  return Verify(doc.root(), limits, ViolationOrder::kCodeUnit, &digests);
+}
+
+// The digests taken during the parse are each interaction's content's, in order: Verify finds with
+// them what it finds hashing the contents itself, MI7's mismatches included; and they are not
+// used where the parse did not show the session's own interactions.
+TEST(ModelIo, ContentDigestsTakenDuringTheParseVerifyAsVerifyAlone) {
+  const std::string wrong_second = [] {
+    std::string text = kSession;
+    const std::size_t at = text.find("sha256:fca8");
+    return text.replace(at + 7, 4, "fca9");
+  }();
+  const std::string repeated =
+      std::string(kSession).insert(kSession.find(R"("interactions")"), R"("interactions":[{}],)");
+  const std::string not_strings =
+      R"({"interactions":[{"response_content":1},{},[],{"response_content":"x"}]})";
+  Limits few;
+  few.max_interactions = 1;
+  const struct {
+    std::string text;
+    Limits limits;
+    bool taken;
+  } cases[] = {
+      {kSession, {}, true},
+      {wrong_second, {}, true},
+      {MillionASession(kZeros), {}, true},
+      {not_strings, {}, true},
+      {R"({"interactions":[]})", {}, true},
+      {repeated, {}, false},   // the first interactions member was shown too
+      {kSession, few, false},  // more interactions than the limit: no more are taken
+  };
+  for (const auto& c : cases) {
+    json::Document doc;
+    ASSERT_TRUE(doc.Parse(c.text)) << c.text.substr(0, 200);
+    std::vector<std::string> alone, with_digests;
+    for (const Violation& v : Verify(doc.root(), c.limits)) {
+      alone.push_back(v.rule_id + v.path + v.message);
+    }
+    bool taken = false;
+    for (const Violation& v : VerifiedWithDigests(c.text, c.limits, &taken)) {
+      with_digests.push_back(v.rule_id + v.path + v.message);
+    }
+    EXPECT_EQ(with_digests, alone) << c.text.substr(0, 200);
+    EXPECT_EQ(taken, c.taken) << c.text.substr(0, 200);
+  }
+}
+
+// Taken digests are the SHA-256 of each string content (zeros for any other), and a parse that is
+// refused leaves none to take.
+TEST(ModelIo, ContentDigestsAreOfEachStringContent) {
+  json::Document doc;
+  ContentDigests digests(Limits{});
+  json::ParseOptions options;
+  options.observer = &digests;
+  ASSERT_TRUE(doc.Parse(
+      R"({"interactions":[{"response_content":"h\u00e9llo"},{"response_content":2}]})", options));
+  const std::optional<std::vector<Sha256Digest>> taken = digests.Take(doc.root());
+  ASSERT_TRUE(taken.has_value());
+  ASSERT_EQ(taken->size(), 2u);
+  EXPECT_EQ((*taken)[0], Sha256::Of("h\xC3\xA9llo"));
+  EXPECT_EQ((*taken)[1], Sha256Digest{});
+  ContentDigests refused(Limits{});
+  options.observer = &refused;
+  EXPECT_FALSE(doc.Parse(R"({"interactions":[{"response_content":"a"},tru]})", options));
+  EXPECT_FALSE(refused.Take(doc.root()).has_value());
+}
+
 TEST(ModelIo, ContentLimitsCountUtf8Bytes) {
   Limits small;
   small.max_content_bytes = 4;
