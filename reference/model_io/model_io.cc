@@ -469,11 +469,21 @@ std::vector<Violation> Verify(const json::Value& session, const Limits& limits,
 }
 
 struct ContentDigests::Taken {
+  explicit Taken(std::uint64_t max) : max_interactions(max) {}
+
   std::uint64_t max_interactions;
   std::vector<json::Value> shown;    // every interaction shown, in order
   std::deque<Sha256Digest> digests;  // shown[k]'s is digests[k]: the batch holds their addresses
   Sha256Batch batch;
   bool abandoned = false;
+
+  // Nothing more is taken, and what was is let go.
+  void Abandon() {
+    batch.Flush();
+    abandoned = true;
+    std::vector<json::Value>().swap(shown);
+    std::deque<Sha256Digest>().swap(digests);
+  }
 };
 
 ContentDigests::ContentDigests(const Limits& limits)
@@ -483,18 +493,13 @@ ContentDigests::~ContentDigests() = default;
 void ContentDigests::Element(std::string_view name, const json::Value& element,
                              std::span<const json::Member>) {
   if (name != "interactions" || taken_->abandoned) return;
-  if (taken_->shown.size() == taken_->max_interactions) return Refusing();
+  if (taken_->shown.size() == taken_->max_interactions) return taken_->Abandon();
   taken_->shown.push_back(element);
   Sha256Digest& digest = taken_->digests.emplace_back();
   if (const json::Value* content = Content(element)) taken_->batch.Add(content->text(), &digest);
 }
 
-void ContentDigests::Refusing() {
-  taken_->batch.Flush();
-  taken_->abandoned = true;
-  std::vector<json::Value>().swap(taken_->shown);
-  std::deque<Sha256Digest>().swap(taken_->digests);
-}
+void ContentDigests::Refusing() { taken_->Abandon(); }
 
 std::optional<std::vector<Sha256Digest>> ContentDigests::Take(const json::Value& session) {
   taken_->batch.Flush();
