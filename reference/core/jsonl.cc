@@ -11,6 +11,7 @@
 #include <optional>
 #include <system_error>
 
+#include "reference/core/diagnostics.h"
 #include "reference/core/io.h"
 #include "reference/core/pages_faulted_ahead.h"
 #include "reference/core/strings.h"
@@ -86,8 +87,9 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes, Line
   constexpr std::size_t kChunk = 256 * 1024;
   const Status too_large(StatusCode::kLimitExceeded,
                          "the file is longer than " + std::to_string(max_bytes) + " bytes");
-  LineFeeds unused;
-  if (line_feeds == nullptr) line_feeds = &unused;
+  const auto take_line_feeds = [line_feeds](std::string_view piece) {
+    if (line_feeds != nullptr) line_feeds->Append(piece);
+  };
   if (const std::optional<std::string_view> bytes = source->Unread()) {
     // Copied once, with the spare room a file read whole leaves (the parser's padding).
     if (bytes->size() > max_bytes) return too_large;
@@ -96,7 +98,7 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes, Line
     const PagesFaultedAhead faulted_ahead(out.data(), out.capacity());
     for (std::size_t at = 0; at < bytes->size(); at += kChunk) {
       out.append(bytes->substr(at, kChunk));
-      line_feeds->Append(std::string_view(out).substr(at));
+      take_line_feeds(std::string_view(out).substr(at));
     }
     return out;
   }
@@ -105,7 +107,7 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes, Line
     Result<std::string> out =
         ReadInBlocks([source](char* into, std::size_t n) { return source->Read(into, n); },
                      static_cast<std::size_t>(max_bytes), too_large);
-    if (out.ok()) line_feeds->Append(*out);
+    if (out.ok()) take_line_feeds(*out);
     return out;
   }
   std::string out;
@@ -120,7 +122,7 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes, Line
     if (*n == 0) return out;
     if (out.size() + *n > max_bytes) return too_large;
     out.append(buffer.get(), *n);
-    line_feeds->Append(std::string_view(buffer.get(), *n));
+    take_line_feeds(std::string_view(buffer.get(), *n));
   }
 }
 

@@ -12,8 +12,11 @@
 #include <string>
 #include <string_view>
 
-#include "reference/core/diagnostics.h"
 #include "reference/core/status.h"
+
+namespace arcs {
+class LineFeeds;  // diagnostics.h
+}  // namespace arcs
 
 namespace arcs::jsonl {
 

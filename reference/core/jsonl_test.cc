@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "reference/core/diagnostics.h"
+
 namespace arcs::jsonl {
 namespace {
 
