@@ -139,6 +139,13 @@ bool DecodeStringPortable(char* start, char* close, const char* text_end, LoneSu
 }
 
 #if defined(__x86_64__)
+// 0, 1, ..., 63: each byte's place in a block.
+alignas(64) constexpr std::array<char, 64> kByteIndexes = [] {
+  std::array<char, 64> indexes{};
+  for (std::size_t k = 0; k < indexes.size(); ++k) indexes[k] = static_cast<char>(k);
+  return indexes;
+}();
+
 // The backslashes of `backslashes` (a block's, which starts outside any escape) that begin an
 // escape: in each run of them, the first and every other one after it. Without a branch: adding a
 // run's first bit to the run carries through it, so the runs that start at an even position are
@@ -151,13 +158,87 @@ inline std::uint64_t EscapeStarts(std::uint64_t backslashes) {
   return (in_even_runs & kEven) | (backslashes & ~in_even_runs & ~kEven);
 }
 
+// Byte i of the result is byte i + k of x (indexes: kByteIndexes), modulo 64. (Zero-masked with
+// every byte kept: GCC 12's unmasked form reads an undefined register, which -Werror refuses.)
+ARCS_AVX512VBMI2_TARGET inline __m512i ShiftedDown(__m512i x, __m512i indexes, int k) {
+  return _mm512_maskz_permutexvar_epi8(
+      ~__mmask64{0}, _mm512_add_epi8(indexes, _mm512_set1_epi8(static_cast<char>(k))), x);
+}
+
+ARCS_AVX512VBMI2_TARGET inline __m512i ByteBits(__m512i x, int mask) {
+  return _mm512_and_si512(x, _mm512_set1_epi8(static_cast<char>(mask)));
+}
+
+// The \u escapes of a block v (their backslashes at `unicode`; `whole` bytes valid) decoded in
+// the block register, all at once: each escape's UTF-8 bytes (one to three) in place of its first
+// bytes, the rest of it added to `dropped`. An escape of a surrogate (a pair needs both halves),
+// one without four hex digits, or one past the block's end is added to `refused`, for Unescape.
+// Text written by an ASCII-only writer (Python's json.dumps) has a \u escape for each character
+// that is not ASCII: one at a time, they halved the decoder's speed.
+ARCS_AVX512VBMI2_TARGET inline void DecodeUnicodeEscapes(__m512i v, std::uint64_t unicode,
+                                                         std::size_t whole, __m512i* block,
+                                                         std::uint64_t* dropped,
+                                                         std::uint64_t* refused) {
+  const __m512i indexes = _mm512_load_si512(kByteIndexes.data());
+  // Each byte's value as a hex digit, and whether it is one.
+  const __m512i digit = _mm512_sub_epi8(v, _mm512_set1_epi8('0'));
+  const __m512i letter =
+      _mm512_sub_epi8(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), _mm512_set1_epi8('a'));
+  const __mmask64 is_digit = _mm512_cmplt_epu8_mask(digit, _mm512_set1_epi8(10));
+  const __mmask64 is_hex =
+      (is_digit | _mm512_cmplt_epu8_mask(letter, _mm512_set1_epi8(6))) & simd::LowBits(whole);
+  // (Four bits a byte, whatever the byte: shifted in 16-bit lanes, no bit may reach the next byte.)
+  const __m512i nibble = ByteBits(
+      _mm512_mask_mov_epi8(_mm512_add_epi8(letter, _mm512_set1_epi8(10)), is_digit, digit), 0x0F);
+  // At each escape's backslash: the digits after it, two a byte (high: the first two).
+  const __m512i high = _mm512_or_si512(_mm512_slli_epi16(ShiftedDown(nibble, indexes, 2), 4),
+                                       ShiftedDown(nibble, indexes, 3));
+  const __m512i low = _mm512_or_si512(_mm512_slli_epi16(ShiftedDown(nibble, indexes, 4), 4),
+                                      ShiftedDown(nibble, indexes, 5));
+  const std::uint64_t four_digits = is_hex >> 2 & is_hex >> 3 & is_hex >> 4 & is_hex >> 5;
+  const std::uint64_t surrogate =
+      _mm512_cmpeq_epi8_mask(_mm512_and_si512(high, _mm512_set1_epi8(static_cast<char>(0xF8))),
+                             _mm512_set1_epi8(static_cast<char>(0xD8)));
+  const std::uint64_t decoded = unicode & four_digits & ~surrogate;
+  *refused |= unicode & ~decoded;
+  if (decoded == 0) return;
+  // The UTF-8 bytes at each backslash: one for U+0000-U+007F, two up to U+07FF, else three.
+  const std::uint64_t one = _mm512_cmpeq_epi8_mask(high, _mm512_setzero_si512()) &
+                            _mm512_cmplt_epu8_mask(low, _mm512_set1_epi8(static_cast<char>(0x80)));
+  const std::uint64_t two = ~one & _mm512_cmplt_epu8_mask(high, _mm512_set1_epi8(0x08));
+  const __m512i low_top = ByteBits(_mm512_srli_epi16(low, 6), 0x03);
+  const __m512i last =
+      _mm512_or_si512(ByteBits(low, 0x3F), _mm512_set1_epi8(static_cast<char>(0x80)));
+  __m512i first = _mm512_or_si512(_mm512_set1_epi8(static_cast<char>(0xE0)),
+                                  ByteBits(_mm512_srli_epi16(high, 4), 0x0F));
+  first = _mm512_mask_mov_epi8(
+      first, two,
+      _mm512_or_si512(_mm512_set1_epi8(static_cast<char>(0xC0)),
+                      _mm512_or_si512(_mm512_slli_epi16(ByteBits(high, 0x07), 2), low_top)));
+  first = _mm512_mask_mov_epi8(first, one, low);
+  const __m512i middle =
+      _mm512_or_si512(_mm512_set1_epi8(static_cast<char>(0x80)),
+                      _mm512_or_si512(_mm512_slli_epi16(ByteBits(high, 0x0F), 2), low_top));
+  __m512i second = _mm512_mask_mov_epi8(middle, two, last);
+  // The second and third bytes go after the first: moved up one byte and two.
+  const std::uint64_t two_or_more = decoded & ~one;
+  const std::uint64_t three = two_or_more & ~two;
+  *block = _mm512_mask_mov_epi8(*block, decoded, first);
+  *block = _mm512_mask_mov_epi8(*block, two_or_more << 1, ShiftedDown(second, indexes, -1));
+  *block = _mm512_mask_mov_epi8(*block, three << 2, ShiftedDown(last, indexes, -2));
+  const std::uint64_t escapes =
+      decoded << 1 | decoded << 2 | decoded << 3 | decoded << 4 | decoded << 5;
+  *dropped = (*dropped & ~decoded) | (escapes & ~(two_or_more << 1) & ~(three << 2));
+}
+
 // The same, a block of 64 bytes at a time, with AVX-512 VBMI2: a block's two-character escapes are
 // decoded together (each escaped letter looked up in a table, the backslashes squeezed out by one
 // compress), so that the escape every few dozen bytes of a recording's text (\n) costs no branch
-// of its own; a \u escape, or one that is not JSON, is left to Unescape. Loads are masked
-// (nothing past `close` is read), and so are stores: a block's decoded bytes, no more than it
-// read, are written where they belong, at or before the block (an unmasked store could reach
-// bytes not read yet; staged in a scratch buffer and copied back, they cost a copy of the text).
+// of its own; so are its \u escapes (DecodeUnicodeEscapes), all but surrogates; any other escape,
+// or one that is not JSON, is left to Unescape. Loads are masked (nothing past `close` is read),
+// and so are stores: a block's decoded bytes, no more than it read, are written where they belong,
+// at or before the block (an unmasked store could reach bytes not read yet; staged in a scratch
+// buffer and copied back, they cost a copy of the text).
 ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const char* text_end,
                                                 LoneSurrogates lone, char** src_out,
                                                 char** dst_out) {
@@ -180,6 +261,7 @@ ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const 
   }
   const __m512i letters_low = _mm512_loadu_si512(kEscapedLetters.data());
   const __m512i letters_high = _mm512_loadu_si512(kEscapedLetters.data() + 64);
+  const __m512i letter_u = _mm512_set1_epi8('u');
   char* dst = src;
   bool ok = true;
   while (src < close) {
@@ -197,10 +279,14 @@ ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const 
       // the text) or past the block. The block is cut before the first of them.
       const std::uint64_t not_two_char =
           (_mm512_cmpeq_epi8_mask(decoded, _mm512_setzero_si512()) | _mm512_movepi8_mask(v));
-      const std::uint64_t refused = (starts << 1 & not_two_char) >> 1 | (starts & 1ull << 63);
+      const std::uint64_t unicode = (starts << 1 & _mm512_cmpeq_epi8_mask(v, letter_u)) >> 1;
+      std::uint64_t refused =
+          ((starts << 1 & not_two_char) >> 1 & ~unicode) | (starts & 1ull << 63);
+      __m512i block = _mm512_mask_mov_epi8(v, starts << 1, decoded);
+      std::uint64_t dropped = starts;
+      if (unicode != 0) DecodeUnicodeEscapes(v, unicode, whole, &block, &dropped, &refused);
       if (refused != 0) taken = static_cast<std::size_t>(__builtin_ctzll(refused));
-      const std::uint64_t kept = simd::LowBits(taken) & ~starts;
-      const __m512i block = _mm512_mask_mov_epi8(v, starts << 1, decoded);
+      const std::uint64_t kept = simd::LowBits(taken) & ~dropped;
       const auto written = static_cast<std::size_t>(__builtin_popcountll(kept));
       _mm512_mask_storeu_epi8(dst, simd::LowBits(written), _mm512_maskz_compress_epi8(kept, block));
       dst += written;
