@@ -279,12 +279,15 @@ ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const 
       // the text) or past the block. The block is cut before the first of them.
       const std::uint64_t not_two_char =
           (_mm512_cmpeq_epi8_mask(decoded, _mm512_setzero_si512()) | _mm512_movepi8_mask(v));
-      const std::uint64_t unicode = (starts << 1 & _mm512_cmpeq_epi8_mask(v, letter_u)) >> 1;
-      std::uint64_t refused =
-          ((starts << 1 & not_two_char) >> 1 & ~unicode) | (starts & 1ull << 63);
+      const std::uint64_t other_letters = starts << 1 & not_two_char;
+      std::uint64_t refused = starts & 1ull << 63;
       __m512i block = _mm512_mask_mov_epi8(v, starts << 1, decoded);
       std::uint64_t dropped = starts;
-      if (unicode != 0) DecodeUnicodeEscapes(v, unicode, whole, &block, &dropped, &refused);
+      if (other_letters != 0) {  // most blocks have only two-character escapes
+        const std::uint64_t unicode = (other_letters & _mm512_cmpeq_epi8_mask(v, letter_u)) >> 1;
+        refused |= other_letters >> 1 & ~unicode;
+        if (unicode != 0) DecodeUnicodeEscapes(v, unicode, whole, &block, &dropped, &refused);
+      }
       if (refused != 0) taken = static_cast<std::size_t>(__builtin_ctzll(refused));
       const std::uint64_t kept = simd::LowBits(taken) & ~dropped;
       const auto written = static_cast<std::size_t>(__builtin_popcountll(kept));
