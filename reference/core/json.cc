@@ -206,7 +206,7 @@ const Value* FirstNumberBeyondDoubles(const Value& root) {
   while (!pending.empty()) {
     const Value* v = pending.back();
     pending.pop_back();
-    if (v->is_number() && !IsWithinDoubles(v->text())) return v;
+    if (v->is_number() && !IsWithinDoubles(*v)) return v;
     for (auto item = v->items().rbegin(); item != v->items().rend(); ++item) {
       pending.push_back(&*item);
     }
@@ -215,6 +215,10 @@ const Value* FirstNumberBeyondDoubles(const Value& root) {
     }
   }
   return nullptr;
+}
+
+bool IsWithinDoubles(const Value& number) {
+  return number.is_short_plain_number() || IsWithinDoubles(number.text());
 }
 
 const Value* FirstNumberBeyondDoubles(const Document& document) {

@@ -61,6 +61,9 @@ class Value {
   // An object in which some member name occurs more than once (Document::duplicates() says
   // where): readers that keep one member per name need to look only at these.
   bool repeats_a_name() const { return repeats_a_name_; }
+  // A number with neither an exponent nor 309 characters: one that a finite double holds, told
+  // without reading its text (which, in a large document, is seldom in the cache).
+  bool is_short_plain_number() const { return short_plain_number_; }
   std::span<const Value> items() const;     // array elements; empty unless an array
   std::span<const Member> members() const;  // object members in source order; empty unless object
 
@@ -76,6 +79,7 @@ class Value {
   Kind kind_ = Kind::kNull;
   bool escape_free_ = false;
   bool repeats_a_name_ = false;
+  bool short_plain_number_ = false;
   std::uint32_t size_ = 0;
   union {
     const char* chars_ = nullptr;
@@ -107,6 +111,9 @@ class Document;
 // The first number of `root` (depth first) that no finite double holds: RFC 8785 and serde_json
 // refuse those. Iterative: any depth the parser allowed.
 const Value* FirstNumberBeyondDoubles(const Value& root);
+// Whether a finite double holds a number (number.h's IsWithinDoubles of its text), most numbers
+// told without reading the text (Value::is_short_plain_number).
+bool IsWithinDoubles(const Value& number);
 // The same for a document's root, without the walk when the parser saw no number that could be.
 const Value* FirstNumberBeyondDoubles(const Document& document);
 

@@ -289,10 +289,15 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     return Push(v);
   }
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
-    if (n >= 309 || std::any_of(s, s + n, [](char c) { return (c | 0x20) == 'e'; })) {
-      numbers_may_pass_doubles = true;
-    }
-    return PushText(Kind::kNumber, s, n);
+    const bool short_plain =
+        n < 309 && std::none_of(s, s + n, [](char c) { return (c | 0x20) == 'e'; });
+    numbers_may_pass_doubles |= !short_plain;
+    Value v;
+    v.kind_ = Kind::kNumber;
+    v.short_plain_number_ = short_plain;
+    v.chars_ = s;
+    v.size_ = n;
+    return Push(v);
   }
   // Whether the string just decoded (the closing quote is taken) had an escape in its source: it
   // did when the decoded bytes are fewer. Only escapes can bring a surrogate (raw ones never pass

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "reference/core/number.h"
 #include "reference/core/testing/escaped_slowly.h"
 #include "reference/core/xoshiro.h"
 
@@ -130,6 +131,35 @@ TEST(JsonNumbers, TheFirstNumberBeyondDoublesInDocumentOrder) {
                         ParseOptions{.max_depth = static_cast<std::uint32_t>(depth + 1)}));
   ASSERT_NE(FirstNumberBeyondDoubles(doc.root()), nullptr);
   EXPECT_EQ(FirstNumberBeyondDoubles(doc.root())->text(), "-1e400");
+}
+
+// A number's Value tells whether a double holds it as its text does; without an exponent and under
+// 309 characters, by the mark the parser set. Values as CPython's float() reads the texts (finite
+// or inf), under each front end.
+TEST(JsonNumbers, AValueIsWithinDoublesAsItsTextIs) {
+  const std::string e308 = "1" + std::string(308, '0');  // 309 characters, 1e308: finite
+  const std::string nines = std::string(309, '9');       // 9.99...e308: inf
+  const struct {
+    std::string text;
+    bool short_plain;
+    bool within;
+  } numbers[] = {{"0", true, true},           {"-0.5", true, true},
+                 {"1e308", false, true},      {"1E309", false, false},
+                 {"-1e400", false, false},    {"2.5e-400", false, true},
+                 {e308, false, true},         {nines, false, false},
+                 {"-" + nines, false, false}, {std::string(308, '9'), true, true}};
+  for (const FrontEnd front_end : {FrontEnd::kSimd, FrontEnd::kRapidJson}) {
+    SetFrontEnd(front_end);
+    for (const auto& n : numbers) {
+      Document doc;
+      ASSERT_TRUE(doc.Parse("[" + n.text + "]")) << n.text;
+      const Value& number = doc.root().items()[0];
+      EXPECT_EQ(number.is_short_plain_number(), n.short_plain) << n.text;
+      EXPECT_EQ(IsWithinDoubles(number), n.within) << n.text;
+      EXPECT_EQ(IsWithinDoubles(number.text()), n.within) << n.text;
+    }
+  }
+  SetFrontEnd(FrontEnd::kSimd);
 }
 
 // The Document overload skips the walk when the parser saw no exponent and no 309-character number:

@@ -237,7 +237,7 @@ class Verifier {
 
   template <typename Pointer>
   void CheckDouble(const json::Value& v, const Pointer& pointer) {
-    if (v.is_number() && !json::IsWithinDoubles(v.text())) {
+    if (v.is_number() && !json::IsWithinDoubles(v)) {
       // JSON numbers have no range: only MIO-E20's reading (RFC 8785 §3.1) refuses it.
       Add(kDoubleRangeRule, pointer(),
           "the number " + Excerpt(v.text(), 40) + " is beyond the range of IEEE 754 doubles",
@@ -353,7 +353,7 @@ class Verifier {
               " comes after a greater i: interactions are not sorted by i ascending");
     }
     previous_index_ = value;
-    if (prompt_hash && !pairs_.emplace(prompt_hash->text(), value).second) {
+    if (prompt_hash && !pairs_.emplace(value, prompt_hash->text()).second) {
       Add("MI8", path,
           "the pair (prompt_hash, i) = (" + Quoted(prompt_hash->text()) + ", " +
               Excerpt(i->text(), 40) + ") occurs twice");
@@ -387,7 +387,9 @@ class Verifier {
   Limits limits_;
   std::vector<Violation> violations_;
   std::optional<double> previous_index_;
-  std::set<std::pair<std::string_view, double>> pairs_;  // views into the session's document
+  // (i, prompt_hash), i first: i differs from pair to pair in a valid session (MI5), so ordering the
+  // set compares the hashes, which lie far apart in a large session's text, only for equal i.
+  std::set<std::pair<double, std::string_view>> pairs_;  // views into the session's document
   std::vector<Sha256Digest> content_digests_;
 };
 

@@ -81,10 +81,6 @@ bool FoldEqual(std::string_view name, std::string_view field) {
   return i == name.size();
 }
 
-// Go's ParseFloat refuses a number beyond float64's range (an UnmarshalTypeError); one that
-// underflows becomes 0 without error, as json::ToDouble reads it.
-bool FitsFloat64(std::string_view number) { return json::IsWithinDoubles(number); }
-
 // Decodes a parsed file into the spec's Go types as encoding/json does, collecting a finding for
 // every value of the wrong JSON type (Unmarshal goes on and returns the first; ARCS lists all).
 class GoDecoder {
@@ -229,7 +225,9 @@ class GoDecoder {
     while (!pending.empty()) {
       const Value* x = pending.back();
       pending.pop_back();
-      if (x->is_number() && !FitsFloat64(x->text())) {
+      // Go's ParseFloat refuses a number beyond float64's range (an UnmarshalTypeError); one that
+      // underflows becomes 0 without error, as json::ToDouble reads it.
+      if (x->is_number() && !json::IsWithinDoubles(*x)) {
         *bad = x->text();
         return false;
       }
