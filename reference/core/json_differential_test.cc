@@ -186,6 +186,40 @@ TEST(JsonFrontEnds, SimdWalkDecidesValidTextsItself) {
   EXPECT_EQ(after.refused - before.refused, 1u);
 }
 
+// Stage 1 indexes a text in pieces, each ended just past a closing quote and the structural
+// character after it. Cut into pieces of every size, a text with strings that hold what a cut looks
+// for (`",` escaped, after an escaped backslash, or at the start of a string, where the quote
+// before it opens the string) is decided alike, and by the walk itself: a piece found to end
+// inside a string is cut again before the quote that opened it.
+TEST(JsonFrontEnds, SimdWalkDecidesTextsIndexedInPiecesItself) {
+  const std::string object =
+      "{\"a\":[1,-2.5e3,true,false,null,\"x\\\",y\",\"\\\\\",\",z\"],"
+      "\"b\" : { \"c\":\"\\u00e9\\n\" ,\"d\":[[],{}]} ,\"e\":\"]\",\"f\":12345678,"
+      "\"g\":\":}\",\"h\":[\"\\ud83d\\ude00\",0]}";
+  const std::string text = "[" + object + "," + object + "," + object + "]";
+  constexpr std::size_t kCutsAtLeastEvery = 40;  // bytes: the text's longest run without a place
+  std::size_t cut = 0;
+  for (std::size_t piece_bytes = 1; piece_bytes <= text.size(); ++piece_bytes) {
+    const std::size_t sizes[] = {piece_bytes};
+    ASSERT_EQ(FrontEndDifference(text, sizes), "") << "pieces of " << piece_bytes;
+    internal::SetStage1PieceBytes(piece_bytes);
+    const internal::SimdCounts before = internal::ThisThreadSimdCounts();
+    Document doc;
+    EXPECT_TRUE(doc.Parse(text)) << "pieces of " << piece_bytes;
+    const internal::SimdCounts& after = internal::ThisThreadSimdCounts();
+    EXPECT_EQ(after.accepted - before.accepted, 1u) << "pieces of " << piece_bytes;
+    const std::uint64_t pieces = after.pieces - before.pieces;
+    if (pieces > 1) ++cut;
+    // Where each piece finds a place to cut, the text is cut until less than two pieces are left:
+    // one found to end inside a string does not stop the cutting.
+    if (piece_bytes >= kCutsAtLeastEvery) {
+      EXPECT_GE((pieces + 2) * piece_bytes, text.size()) << "pieces of " << piece_bytes;
+    }
+  }
+  internal::SetStage1PieceBytes(internal::kStage1PieceBytes);
+  EXPECT_GT(cut, text.size() / 4);
+}
+
 // Long strings cross simdjson's 64-byte blocks and our 16-byte scans at every alignment.
 TEST(JsonFrontEnds, DecideLongStringsAlike) {
   for (std::size_t length = 0; length < 300; length += 7) {

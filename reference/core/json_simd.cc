@@ -24,12 +24,27 @@ namespace {
 // given back afterwards rather than kept for the thread's life.
 class StructuralIndex {
  public:
-  // Indexes text[0, size); false when simdjson refuses it (ill-formed UTF-8, a raw control
-  // character in a string, an unclosed string, no token at all) or cannot take it.
-  bool Build(const char* text, std::size_t size) {
-    if (!Reserve(size)) return false;
-    return parser_->stage1(reinterpret_cast<const std::uint8_t*>(text), size,
-                           simdjson::stage1_mode::regular) == simdjson::SUCCESS;
+  enum class Outcome : std::uint8_t {
+    kIndexed,
+    kEmpty,     // whitespace only
+    kUnclosed,  // it ends inside a string
+    kRefused,   // ill-formed UTF-8, a raw control character in a string, or more than simdjson
+                // can take
+  };
+  // Indexes text[0, size), as simdjson would a whole text: positions from text.
+  Outcome Build(const char* text, std::size_t size) {
+    if (!Reserve(size)) return Outcome::kRefused;
+    switch (parser_->stage1(reinterpret_cast<const std::uint8_t*>(text), size,
+                            simdjson::stage1_mode::regular)) {
+      case simdjson::SUCCESS:
+        return Outcome::kIndexed;
+      case simdjson::EMPTY:
+        return Outcome::kEmpty;
+      case simdjson::UNCLOSED_STRING:
+        return Outcome::kUnclosed;
+      default:
+        return Outcome::kRefused;
+    }
   }
   const std::uint32_t* positions() const { return parser_->structural_indexes.get(); }
   std::uint32_t count() const { return parser_->n_structural_indexes; }
@@ -58,6 +73,13 @@ class StructuralIndex {
   std::unique_ptr<simdjson::internal::dom_parser_implementation> parser_;
   std::size_t capacity_ = 0;
 };
+
+thread_local std::size_t stage1_piece_bytes = kStage1PieceBytes;
+
+bool IsStructuralOrSpace(char c) {
+  return IsJsonSpace(c) || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}';
+}
+thread_local SimdCounts counts;
 
 // What each escaped letter of a two-character escape stands for, by the letter's code (0: it does
 // not make one).
@@ -395,18 +417,23 @@ const DecodeStringFunction kDecodeString = [] {
 }();
 
 // One walk over the structural index: values in, events out to the builder. Iterative; the
-// builder's frames are the only stack.
+// builder's frames are the only stack. Stage 1 indexes the text a piece at a time, as the walk
+// reaches the end of what is indexed: a piece's index and text are still in the cache when the walk
+// reads them, and the index never grows past a piece's.
 class Walker {
  public:
-  Walker(char* text, std::size_t size, LoneSurrogates lone, const StructuralIndex& index,
+  Walker(char* text, std::size_t size, LoneSurrogates lone, StructuralIndex* index,
          ValueBuilder* builder, TextStream* stream)
       : text_(text),
         size_(size),
         lone_(lone),
-        at_(index.positions()),
-        count_(index.count()),
+        piece_bytes_(lone == LoneSurrogates::kRefuse ? stage1_piece_bytes : 0),
+        index_(*index),
         builder_(*builder),
         stream_(*stream) {}
+
+  // Indexes the first piece: false when stage 1 refuses it or finds no token.
+  bool Start() { return IndexPiece() && count_ > 0; }
 
   bool Run() {
     bool value_expected = true;
@@ -417,8 +444,8 @@ class Walker {
         if (read == Read::kOpened) continue;
       }
       value_expected = false;
-      if (builder_.frames.empty()) return next_ == count_;
-      if (next_ == count_) return false;
+      if (builder_.frames.empty()) return !Have() && !refused_;
+      if (!Have()) return false;
       const char separator = Structural();
       const bool in_object = builder_.frames.back().is_object;
       if (separator == ',') {
@@ -434,10 +461,71 @@ class Walker {
   const std::vector<std::pair<std::size_t, std::size_t>>& written() const { return written_; }
 
  private:
-  // The next structural character or token start, consumed; the stream stands after it, where
-  // RapidJSON's would stand after reading it (the builder takes positions from the stream).
+  // Whether a structural is left to read, indexing the next pieces when the walk has read every
+  // one indexed.
+  bool Have() {
+    while (next_ == count_) {
+      if (indexed_to_ == size_ || !IndexPiece()) return false;
+    }
+    return true;
+  }
+
+  // Where the next structural is (the text's end after the last); false when stage 1 refused a
+  // piece of the text.
+  bool NextAt(std::size_t* at) {
+    *at = Have() ? base_ + at_[next_] : size_;
+    return !refused_;
+  }
+
+  // Indexes the piece of the text after the last. Stage 1 indexes a piece as it indexes the whole
+  // text when the whole text's stage 1 stands outside any string, escape and scalar where the
+  // piece starts and ends. It does at the text's start, and just past a structural character or
+  // whitespace that follows a piece stage 1 found to end outside a string. A piece found to end
+  // inside one was cut just past the quote that opens it (PieceEnd): it is cut again before that
+  // quote.
+  bool IndexPiece() {
+    ++counts.pieces;
+    std::size_t end = PieceEnd(indexed_to_);
+    StructuralIndex::Outcome outcome = index_.Build(text_ + indexed_to_, end - indexed_to_);
+    if (outcome == StructuralIndex::Outcome::kUnclosed && end != size_) {
+      const std::size_t quote = end - 2;
+      end = IsStructuralOrSpace(text_[quote - 1]) ? quote : size_;
+      outcome = index_.Build(text_ + indexed_to_, end - indexed_to_);
+    }
+    next_ = 0;
+    base_ = indexed_to_;
+    refused_ = outcome == StructuralIndex::Outcome::kRefused ||
+               outcome == StructuralIndex::Outcome::kUnclosed;
+    indexed_to_ = refused_ ? size_ : end;
+    at_ = index_.positions();
+    count_ = outcome == StructuralIndex::Outcome::kIndexed ? index_.count() : 0;
+    return !refused_;
+  }
+
+  // The end of the piece from `from`: the text's end, or at most piece_bytes_ on, just past a quote
+  // (no backslash before it) and the ',', ':', '}' or ']' after it, which that quote closes unless
+  // a string starts with one.
+  std::size_t PieceEnd(std::size_t from) const {
+    if (piece_bytes_ == 0 || size_ - from < 2 * piece_bytes_) return size_;
+    const char* const floor = text_ + from + 1;
+    for (const char* limit = text_ + from + piece_bytes_; limit > floor;) {
+      const auto* quote =
+          static_cast<const char*>(memrchr(floor, '"', static_cast<std::size_t>(limit - floor)));
+      if (quote == nullptr) break;
+      const char after = quote[1];
+      if ((after == ',' || after == ':' || after == '}' || after == ']') && quote[-1] != '\\') {
+        return static_cast<std::size_t>(quote + 2 - text_);
+      }
+      limit = quote;
+    }
+    return size_;
+  }
+
+  // The next structural character or token start, consumed (Have() said there is one); the
+  // stream stands after it, where RapidJSON's would stand after reading it (the builder takes
+  // positions from the stream).
   char Structural() {
-    const std::size_t at = at_[next_++];
+    const std::size_t at = base_ + at_[next_++];
     stream_.cur = text_ + at + 1;
     return text_[at];
   }
@@ -447,15 +535,15 @@ class Walker {
   // A value: a scalar, an empty container, or a container opened (with its first member's name)
   // whose first value comes next.
   Read Value() {
-    if (next_ == count_) return Read::kRefused;
-    const std::size_t at = at_[next_];
+    if (!Have()) return Read::kRefused;
+    const std::size_t at = base_ + at_[next_];
     const char c = Structural();
     bool ok;
     if (c != '{' && c != '[') {
       ok = Scalar(at) && AtTokenEnd();
-    } else if (!builder_.Open(c == '{') || next_ == count_) {
+    } else if (!builder_.Open(c == '{') || !Have()) {
       ok = false;
-    } else if (text_[at_[next_]] == (c == '{' ? '}' : ']')) {
+    } else if (text_[base_ + at_[next_]] == (c == '{' ? '}' : ']')) {
       Structural();
       ok = Close();
     } else {
@@ -466,12 +554,12 @@ class Walker {
 
   // A member's name and its colon.
   [[gnu::always_inline]] bool Name() {
-    if (next_ == count_ || Structural() != '"') return false;
+    if (!Have() || Structural() != '"') return false;
     const char* name;
     std::size_t length;
     if (!String(&name, &length) || !AtTokenEnd()) return false;
     if (!builder_.PairedKey(name, static_cast<rapidjson::SizeType>(length))) return false;
-    return next_ < count_ && Structural() == ':';
+    return Have() && Structural() == ':';
   }
 
   bool Close() {
@@ -509,11 +597,12 @@ class Walker {
   // Whether only whitespace lies between the token just read and the next structural (or the
   // end): stage 1 starts a new token at any other byte after whitespace, so a byte that is neither
   // belongs to this token ("truex", "1x").
-  bool AtTokenEnd() const {
+  bool AtTokenEnd() {
+    std::size_t next;
+    if (!NextAt(&next)) return false;
     const char* p = stream_.cur;
-    const char* const next = text_ + (next_ < count_ ? at_[next_] : size_);
-    while (p < next && IsJsonSpace(*p)) ++p;
-    return p == next;
+    while (p < text_ + next && IsJsonSpace(*p)) ++p;
+    return p == text_ + next;
   }
 
   // The string whose opening quote was just read, decoded in place as RapidJSON decodes it; the
@@ -523,7 +612,9 @@ class Walker {
   // unescaped quote inside. What is left to find is escapes, and most strings have none.
   [[gnu::always_inline]] bool String(const char** decoded, std::size_t* length) {
     char* const start = stream_.cur;
-    char* close = text_ + (next_ < count_ ? at_[next_] : size_);
+    std::size_t next;
+    if (!NextAt(&next)) return false;
+    char* close = text_ + next;
     while (close > start && IsJsonSpace(close[-1])) --close;
     if (close == start || *--close != '"') return false;
     char* src = nullptr;
@@ -544,9 +635,17 @@ class Walker {
   char* const text_;
   const std::size_t size_;
   const LoneSurrogates lone_;
-  const std::uint32_t* const at_;
-  const std::uint32_t count_;
+  // Go's reading repairs a text stage 1 refuses, ill-formed UTF-8 first (ParseAsGo), and a text
+  // whose strings were decoded in place before a later piece was refused can no longer be
+  // repaired as it was given: that reading indexes the whole text first.
+  const std::size_t piece_bytes_;
+  StructuralIndex& index_;
+  const std::uint32_t* at_ = nullptr;  // the piece's positions, from base_
+  std::uint32_t count_ = 0;
   std::uint32_t next_ = 0;
+  std::size_t base_ = 0;
+  std::size_t indexed_to_ = 0;
+  bool refused_ = false;  // stage 1 refused a piece
   ValueBuilder& builder_;
   TextStream& stream_;
   std::vector<std::pair<std::size_t, std::size_t>> written_;
@@ -556,16 +655,14 @@ class Walker {
 
 namespace {
 
-thread_local SimdCounts counts;
-
 SimdOutcome Walk(char* text, std::size_t size, LoneSurrogates lone, ValueBuilder* builder,
                  TextStream* stream) {
   thread_local StructuralIndex index;
-  if (!index.Build(text, size)) {
+  Walker walker(text, size, lone, &index, builder, stream);
+  if (!walker.Start()) {
     index.ReleaseIfLarge();
     return SimdOutcome::kRefused;
   }
-  Walker walker(text, size, lone, index, builder, stream);
   const bool accepted = walker.Run();
   index.ReleaseIfLarge();
   if (accepted) return SimdOutcome::kAccepted;
@@ -597,5 +694,8 @@ SimdOutcome ParseWithSimd(char* text, std::size_t size, LoneSurrogates lone, Val
 }
 
 const SimdCounts& ThisThreadSimdCounts() { return counts; }
+
+void SetStage1PieceBytes(std::size_t bytes) { stage1_piece_bytes = bytes; }
+std::size_t Stage1PieceBytes() { return stage1_piece_bytes; }
 
 }  // namespace arcs::json::internal

@@ -39,8 +39,17 @@ struct SimdCounts {
   std::uint64_t accepted = 0;
   std::uint64_t refused = 0;
   std::uint64_t neutralized = 0;
+  std::uint64_t pieces = 0;  // pieces stage 1 indexed (kStage1PieceBytes), one for a whole text
 };
 const SimdCounts& ThisThreadSimdCounts();
+
+// Stage 1 indexes a text in pieces of about this many bytes, each just before the walk reads it
+// (a piece and its index stay in the core's cache); the Go reading, and a text shorter than two
+// pieces, are indexed whole.
+inline constexpr std::size_t kStage1PieceBytes = 256 * 1024;
+// For tests: this thread's piece size (0: every text is indexed whole).
+void SetStage1PieceBytes(std::size_t bytes);
+std::size_t Stage1PieceBytes();
 
 }  // namespace arcs::json::internal
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "reference/core/json.h"
+#include "reference/core/json_simd.h"
 
 namespace arcs::json::testing {
 namespace {
@@ -19,6 +20,23 @@ class FrontEndScope {
  private:
   FrontEnd previous_;
 };
+
+class PiecesScope {
+ public:
+  explicit PiecesScope(std::size_t bytes) : previous_(internal::Stage1PieceBytes()) {
+    internal::SetStage1PieceBytes(bytes);
+  }
+  ~PiecesScope() { internal::SetStage1PieceBytes(previous_); }
+  PiecesScope(const PiecesScope&) = delete;
+  PiecesScope& operator=(const PiecesScope&) = delete;
+
+ private:
+  std::size_t previous_;
+};
+
+// Stage 1 in pieces of the size the parser takes (longer than most texts here), and in pieces so
+// small that a text of a few dozen bytes is cut several times (json_simd.h).
+constexpr std::size_t kPieceSizes[] = {internal::kStage1PieceBytes, 4, 11};
 
 // The first difference between two values, by JSON Pointer; escape-free and repeated-name marks
 // count. Recursion is bounded by the parse's depth bound.
@@ -114,24 +132,33 @@ std::vector<std::pair<const char*, ParseOptions>> OptionSets() {
 }  // namespace
 
 std::string FrontEndDifference(std::string_view text) {
+  return FrontEndDifference(text, kPieceSizes);
+}
+
+std::string FrontEndDifference(std::string_view text, std::span<const std::size_t> piece_sizes) {
   for (const auto& [options_name, options] : OptionSets()) {
     for (const auto& [entry_name, entry] : EntryPoints()) {
       const std::string held(text);
-      std::string simd_buffer, rapidjson_buffer;
-      Document simd;
+      std::string rapidjson_buffer;
       Document rapidjson;
-      {
-        FrontEndScope scope(FrontEnd::kSimd);
-        entry(&simd, held, &simd_buffer, options);
-      }
       {
         FrontEndScope scope(FrontEnd::kRapidJson);
         entry(&rapidjson, held, &rapidjson_buffer, options);
       }
-      if (held != text) return std::string(entry_name) + " wrote to the text it borrows";
-      std::string difference = DocumentDifference(simd, rapidjson);
-      if (!difference.empty()) {
-        return std::string(entry_name) + ", " + options_name + ": simd / rapidjson: " + difference;
+      for (std::size_t piece_bytes : piece_sizes) {
+        std::string simd_buffer;
+        Document simd;
+        {
+          FrontEndScope scope(FrontEnd::kSimd);
+          PiecesScope pieces(piece_bytes);
+          entry(&simd, held, &simd_buffer, options);
+        }
+        if (held != text) return std::string(entry_name) + " wrote to the text it borrows";
+        std::string difference = DocumentDifference(simd, rapidjson);
+        if (!difference.empty()) {
+          return std::string(entry_name) + ", " + options_name + ", stage 1 in pieces of " +
+                 std::to_string(piece_bytes) + " bytes: simd / rapidjson: " + difference;
+        }
       }
     }
   }
