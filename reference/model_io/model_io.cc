@@ -29,6 +29,9 @@ constexpr std::string_view kDoubleRangeRule = "MIO-JSON-4";  // every number is 
 constexpr std::string_view kTimestampFormRule = "MIO-FIELDS-9";
 constexpr std::string_view kInteractionRule = "MIO-INTERACTION-1";  // an element is an object
 
+// What a content hash starts with, before 64 lowercase hex digits (§4.5).
+constexpr std::string_view kContentHashPrefix = "sha256:";
+
 // A member as a field table types it: its name, kind, whether it is required, the requirement it
 // is typed by, and the invariant (if any) that fails with it when it is missing or mistyped.
 struct Field {
@@ -318,7 +321,10 @@ class Verifier {
 
   // Checks interactions[k]; returns the UTF-8 bytes of its response_content.
   std::uint64_t CheckInteraction(const json::Value& interaction, std::size_t k) {
-    const std::string path = "/interactions/" + std::to_string(k);
+    // Written where the last interaction's was: ten thousand interactions make no allocation here.
+    std::string& path = interaction_path_;
+    path.assign("/interactions/");
+    path += std::to_string(k);
     if (!interaction.is_object()) {  // nothing more is examined (errata)
       Add(kInteractionRule, path,
           "interaction " + std::to_string(k) + " is " + Describe(&interaction) + ", not an object");
@@ -368,10 +374,11 @@ class Verifier {
       Add("MI7", path + "/response_hash",
           "response_hash is " + Describe(hash) + ", not \"sha256:\" and 64 lowercase hex digits");
     } else if (hash && content) {
-      const std::string computed = "sha256:" + ToHex(digest);
-      if (computed != hash->text()) {
+      ToHex(digest, &hex_);  // into the room the last one left
+      if (hash->text().substr(kContentHashPrefix.size()) != hex_) {
         Add("MI7", path + "/response_hash",
-            "response_hash is not the SHA-256 of response_content (" + computed + ")");
+            "response_hash is not the SHA-256 of response_content (" +
+                std::string(kContentHashPrefix) + hex_ + ")");
       }
     }
     if (!content) return 0;
@@ -387,10 +394,12 @@ class Verifier {
   Limits limits_;
   std::vector<Violation> violations_;
   std::optional<double> previous_index_;
-  // (i, prompt_hash), i first: i differs from pair to pair in a valid session (MI5), so ordering the
-  // set compares the hashes, which lie far apart in a large session's text, only for equal i.
+  // (i, prompt_hash), i first: i differs from pair to pair in a valid session (MI5), so ordering
+  // the set compares the hashes, which lie far apart in a large session's text, only for equal i.
   std::set<std::pair<double, std::string_view>> pairs_;  // views into the session's document
   std::vector<Sha256Digest> content_digests_;
+  std::string interaction_path_;
+  std::string hex_;
 };
 
 // The number after a rule id's letters ("MI10" -> 10), for kNumeric.
@@ -421,9 +430,10 @@ bool IsSemver(std::string_view text) {
 }
 
 bool IsContentHash(std::string_view text) {
-  constexpr std::string_view kPrefix = "sha256:";
-  if (text.size() != kPrefix.size() + 64 || !text.starts_with(kPrefix)) return false;
-  return IsLowercaseHex(text.substr(kPrefix.size()));
+  if (text.size() != kContentHashPrefix.size() + 64 || !text.starts_with(kContentHashPrefix)) {
+    return false;
+  }
+  return IsLowercaseHex(text.substr(kContentHashPrefix.size()));
 }
 
 json::ParseOptions ParseOptionsFor(const Limits& limits) {

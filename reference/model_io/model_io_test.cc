@@ -77,6 +77,26 @@ TEST(ModelIo, ContentHashIsOfTheUtf8Bytes) {
             "sha256:b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9");
 }
 
+// A mismatched hash is reported at its interaction's path with the content's own hash (that of
+// "hello world" as `printf 'hello world' | sha256sum` prints it), each interaction's path its own.
+TEST(ModelIo, AWrongResponseHashNamesItsInteractionAndTheContentsHash) {
+  std::string text = kSession;
+  text.replace(text.find("sha256:b94d"), 11, "sha256:c94d");
+  text.replace(text.find("sha256:fca8"), 11, "sha256:0ca8");
+  json::Document doc;
+  ASSERT_TRUE(doc.Parse(text));
+  const std::vector<Violation> violations = Verify(doc.root(), Limits{});
+  ASSERT_EQ(violations.size(), 2u);
+  EXPECT_EQ(violations[0].path, "/interactions/0/response_hash");
+  EXPECT_EQ(violations[0].message,
+            "response_hash is not the SHA-256 of response_content "
+            "(sha256:b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9)");
+  EXPECT_EQ(violations[1].path, "/interactions/1/response_hash");
+  EXPECT_NE(violations[1].message.find(
+                "(sha256:fca8485f5be1a556c52dfba174e5249a7be07316c4fb94b494e61ae8c40c0438)"),
+            std::string::npos);
+}
+
 TEST(ModelIo, EachInvariantIsItsOwnRule) {
   auto with = [](std::string_view from, std::string_view to) {
     std::string text = kSession;
