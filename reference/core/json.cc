@@ -345,22 +345,43 @@ bool Document::Start(std::string_view text, const ParseOptions& options) {
 
 bool Document::Parse(std::string_view text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
-  borrowed_ = false;
-  read_only_ = false;
-  if (!Start(text, options)) return false;
-  char* copy = arena_->CopyText(text);
-  if (options.bad_unicode == BadUnicode::kReplaceAsGo) return ParseAsGo(copy, text.size(), options);
-  return ParseInPlace(copy, text.size(), options, false);
+  return Start(text, options) && ParseCopy(text, options, Walk::kWalk);
 }
 
-bool Document::ParseBorrowing(const std::string& text, const ParseOptions& options) {
-  if (text.find('\\') != std::string::npos || !IsValidUtf8(text)) return Parse(text, options);
+bool Document::ParseCopy(std::string_view text, const ParseOptions& options, Walk walk) {
+  borrowed_ = false;
+  read_only_ = false;
+  char* copy = arena_->CopyText(text);
+  if (options.bad_unicode == BadUnicode::kReplaceAsGo) {
+    return ParseAsGo(copy, text.size(), options, walk);
+  }
+  return ParseInPlace(copy, text.size(), options, false, walk);
+}
+
+// Only the SIMD walk reads a text it may not write (its strings decoded into the arena), and only
+// one that a number cannot end: ScanNumber reads on to the byte after a number, which a caller's
+// text need not have. The walk refuses or accepts; the rest (RapidJSON's report, Go's repair) is
+// done on a copy, as Parse does it.
+bool Document::ParseBorrowing(std::string_view text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
+  if (!Start(text, options)) return false;
+  const bool number_may_end_it =
+      !text.empty() && (IsDigit(text.back()) ||
+                        std::string_view(".eE+-").find(text.back()) != std::string_view::npos);
+  if (CurrentFrontEnd() != FrontEnd::kSimd || number_may_end_it) {
+    return ParseCopy(text, options, Walk::kWalk);
+  }
   borrowed_ = true;
   read_only_ = true;
+  const auto lone = options.bad_unicode == BadUnicode::kReplaceAsGo
+                        ? internal::LoneSurrogates::kReplace
+                        : internal::LoneSurrogates::kRefuse;
   // Never written (TextStream::read_only), so the cast takes nothing the caller did not lend.
-  return Start(text, options) &&
-         ParseInPlace(const_cast<char*>(text.data()), text.size(), options, true);
+  if (WalkWithSimd(const_cast<char*>(text.data()), text.size(), options, lone) ==
+      internal::SimdOutcome::kAccepted) {
+    return true;
+  }
+  return ParseCopy(text, options, Walk::kRefused);
 }
 
 bool Document::ParseInBuffer(char* text, std::size_t size, const ParseOptions& options) {
@@ -420,9 +441,9 @@ void SetFrontEnd(FrontEnd front_end) { g_front_end = front_end; }
 FrontEnd CurrentFrontEnd() { return g_front_end; }
 
 bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& options,
-                            bool valid_utf8) {
+                            bool valid_utf8, Walk walk) {
   auto outcome = internal::SimdOutcome::kRefused;
-  if (CurrentFrontEnd() == FrontEnd::kSimd) {
+  if (walk == Walk::kWalk && CurrentFrontEnd() == FrontEnd::kSimd) {
     outcome = WalkWithSimd(text, size, options, internal::LoneSurrogates::kRefuse);
     if (outcome == internal::SimdOutcome::kAccepted) return true;
   }
@@ -435,9 +456,9 @@ bool Document::ParseInPlace(char* text, std::size_t size, const ParseOptions& op
 // with no scan before it. Any other is repaired (RepairAsGo) and read again: the text as given, or
 // as a refusing walk left it (neutralized: the strings it filled with 'a' were valid and are still,
 // so it repairs and reads as the original would).
-bool Document::ParseAsGo(char* text, std::size_t size, const ParseOptions& options) {
+bool Document::ParseAsGo(char* text, std::size_t size, const ParseOptions& options, Walk walk) {
   auto outcome = internal::SimdOutcome::kRefused;
-  if (CurrentFrontEnd() == FrontEnd::kSimd) {
+  if (walk == Walk::kWalk && CurrentFrontEnd() == FrontEnd::kSimd) {
     outcome = WalkWithSimd(text, size, options, internal::LoneSurrogates::kReplace);
     if (outcome == internal::SimdOutcome::kAccepted) return true;
   }
@@ -496,7 +517,6 @@ bool Document::ParseWithRapidJson(char* text, std::size_t size, const ParseOptio
     return Fail(ErrorCode::kNulByte, at, MessageFor(ErrorCode::kNulByte, options));
   }
   TextStream stream{text, text, text + size};
-  stream.read_only = read_only_;
   ValueBuilder& builder = BuilderFor(size, &stream, arena_.get(), options, &duplicates_);
   // Reused, like the builder: its parse stack is allocated once per thread, not once per line.
   thread_local Reader reader;

@@ -217,11 +217,15 @@ class Document {
   // the parser needs; without them the string grows, and is copied, once.)
   bool ParseTaking(std::string text, const ParseOptions& options = {});
   static constexpr std::size_t kTakenTextSpare = 8;
-  // The same for a text that outlives the document and every Value of it, parsed where it stands
-  // and never written when nothing in it needs decoding: no backslash, and well-formed UTF-8.
-  // Other texts are copied as Parse copies them. For a large input read by a caller who still
-  // holds it (a 100 MB session is then held once, not twice).
-  bool ParseBorrowing(const std::string& text, const ParseOptions& options = {});
+  // The same for a text that outlives the document and every Value of it, read where it stands and
+  // never written: strings that have an escape are decoded into the document's own storage, the
+  // others point into the text. A text the SIMD walk refuses is then copied, as Parse copies it, to
+  // be read again and reported; so is every text under FrontEnd::kRapidJson, and one that ends
+  // with a byte a number may end with. For a caller that keeps the text while it reads the
+  // document: a line in a reader's buffer is then not copied first (MCP's checker). (A large text
+  // gains nothing from it: its decoded strings are written to fresh pages, which cost as much as
+  // the copy they save.)
+  bool ParseBorrowing(std::string_view text, const ParseOptions& options = {});
   // The same for a text in a writable buffer of the caller's, followed there by kTakenTextSpare
   // bytes of room: parsed where it stands, its strings decoded in place and the room written with
   // padding, so nothing is copied. The buffer must outlive the document and every Value of it. For
@@ -249,10 +253,16 @@ class Document {
  private:
   friend const Value* FirstNumberBeyondDoubles(const Document& document);
   bool Start(std::string_view text, const ParseOptions& options);
+  // Whether the SIMD walk is to be taken, or has already refused the text (a borrowed one, which
+  // it leaves as it found it).
+  enum class Walk : std::uint8_t { kWalk, kRefused };
+  bool ParseCopy(std::string_view text, const ParseOptions& options, Walk walk);
   // After any repair; valid_utf8: the text is known to be well-formed UTF-8.
   bool ParseOwned(std::string text, const ParseOptions& options, bool valid_utf8);
-  bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options, bool valid_utf8);
-  bool ParseAsGo(char* text, std::size_t size, const ParseOptions& options);
+  bool ParseInPlace(char* text, std::size_t size, const ParseOptions& options, bool valid_utf8,
+                    Walk walk = Walk::kWalk);
+  bool ParseAsGo(char* text, std::size_t size, const ParseOptions& options,
+                 Walk walk = Walk::kWalk);
   internal::SimdOutcome WalkWithSimd(char* text, std::size_t size, const ParseOptions& options,
                                      internal::LoneSurrogates lone);
   bool ReadAgainWithRapidJson(char* text, std::size_t size, const ParseOptions& options,

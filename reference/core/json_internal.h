@@ -76,10 +76,8 @@ inline NumberScan ScanNumber(const char* p) {
 // text has been checked for NUL bytes before parsing, so a '\0' can only mean "end of input".
 // Strings are decoded in place: Put() writes at or behind the read position (a decoded string is
 // never longer than its source), and String()/Key() receive pointers into the copy.
-// Read-only (Document::ParseBorrowing): the text is a caller's std::string, NUL-terminated but
-// not padded, well-formed UTF-8 (so the validating path, the one that reads past the NUL, is never
-// taken) and without a backslash, so every string decodes to its source bytes where they stand;
-// Put() then only counts, and the NUL that would end each string is never written.
+// Read-only (Document::ParseBorrowing): the text is a caller's, neither terminated nor padded, and
+// only the SIMD walk reads it, decoding strings into the document's arena; RapidJSON never does.
 struct TextStream {
   using Ch = char;
   char* begin;
@@ -91,10 +89,7 @@ struct TextStream {
   Ch Take() { return *cur++; }
   std::size_t Tell() const { return static_cast<std::size_t>(cur - begin); }
   Ch* PutBegin() { return dst = cur; }
-  void Put(Ch c) {
-    if (!read_only) *dst = c;
-    ++dst;
-  }
+  void Put(Ch c) { *dst++ = c; }
   void Flush() {}
   std::size_t PutEnd(Ch* b) { return static_cast<std::size_t>(dst - b); }
 };
@@ -169,6 +164,15 @@ struct Document::Arena {
     next += pad + size;
     left -= pad + size;
     return out;
+  }
+
+  // Room for a string decoded out of place (a borrowed text's: Document::ParseBorrowing), at most
+  // as long as its source; then what the decoded string did not take is given back (nothing has
+  // been allocated since).
+  char* StringRoom(std::size_t size) { return static_cast<char*>(Allocate(size, 1)); }
+  void GiveBackStringRoom(char* room, std::size_t size, std::size_t used) {
+    next = room + used;
+    left += size - used;
   }
 
   template <typename T>
@@ -315,9 +319,10 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     return PairedKey(s, n);
   }
   // A string or name whose \u escapes the caller decoded itself, refusing every unpaired
-  // surrogate (the SIMD walk): nothing is left for HasEncodedSurrogate to find.
-  bool PairedString(const char* s, rapidjson::SizeType n) {
-    return PushText(Kind::kString, s, n, !HadEscape(s, n));
+  // surrogate (the SIMD walk): nothing is left for HasEncodedSurrogate to find. (Decoded out of
+  // place, s is not in the text: the caller says whether its source had an escape.)
+  bool PairedString(const char* s, rapidjson::SizeType n, bool escaped) {
+    return PushText(Kind::kString, s, n, !escaped);
   }
   bool PairedKey(const char* s, rapidjson::SizeType n) {
     pending_key = {s, n};

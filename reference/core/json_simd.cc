@@ -141,16 +141,26 @@ inline bool Unescape(char** src, const char* text_end, char** dst, LoneSurrogate
   return true;
 }
 
-// A string's body [start, close), decoded in place as RapidJSON decodes it. *src: null when the
-// body has no backslash (nothing moves); otherwise where decoding stopped, with *dst where the
-// decoded bytes end: true with *src == close, or false with *src at an escape that is not JSON
-// (or past the quote, which stage 1 rules out). Inside a string that stage 1 accepted (no raw
-// quote or control character), the only byte that ends a plain run is a backslash.
+// Where the decoded string that starts at `out` goes on from: the plain prefix [start, first
+// backslash) is left where it stands when decoding in place (out == start), copied otherwise.
+inline char* PastThePlainPrefix(const char* start, const char* backslash, char* out) {
+  const auto prefix = static_cast<std::size_t>(backslash - start);
+  if (out != start) std::memcpy(out, start, prefix);
+  return out + prefix;
+}
+
+// A string's body [start, close), decoded as RapidJSON decodes it, into `out`: in place (out ==
+// start), or into a buffer of close - start bytes of its own. *src: null when the body has no
+// backslash (nothing is written: the string is its source); otherwise where decoding stopped,
+// with *dst where the decoded bytes end: true with *src == close, or false with *src at an escape
+// that is not JSON (or past the quote, which stage 1 rules out). Inside a string that stage 1
+// accepted (no raw quote or control character), the only byte that ends a plain run is a
+// backslash.
 bool DecodeStringPortable(char* start, char* close, const char* text_end, LoneSurrogates lone,
-                          char** src, char** dst) {
+                          char* out, char** src, char** dst) {
   *src = static_cast<char*>(std::memchr(start, '\\', static_cast<std::size_t>(close - start)));
-  *dst = *src;
   if (*src == nullptr) return true;
+  *dst = PastThePlainPrefix(start, *src, out);
   while (*src < close) {
     if (**src == '\\') {
       if (!Unescape(src, text_end, dst, lone)) return false;
@@ -265,14 +275,14 @@ ARCS_AVX512VBMI2_TARGET inline void DecodeUnicodeEscapes(__m512i v, std::uint64_
 // of its own; so are its \u escapes (DecodeUnicodeEscapes), all but surrogates; any other escape,
 // or one that is not JSON, is left to Unescape. Loads are masked (nothing past `close` is read),
 // and so are stores: a block's decoded bytes, no more than it read, are written where they belong,
-// at or before the block (an unmasked store could reach bytes not read yet; staged in a scratch
-// buffer and copied back, they cost a copy of the text).
+// in place at or before the block (an unmasked store could reach bytes not read yet; staged in a
+// scratch buffer and copied back, they cost a copy of the text) or in `out`'s buffer.
 ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const char* text_end,
-                                                LoneSurrogates lone, char** src_out,
+                                                LoneSurrogates lone, char* out, char** src_out,
                                                 char** dst_out) {
   const __m512i backslash = _mm512_set1_epi8('\\');
   char* src = start;
-  for (;;) {  // the plain prefix stays where it is
+  for (;;) {  // the plain prefix
     const std::size_t left = static_cast<std::size_t>(close - src);
     if (left == 0) {
       *src_out = *dst_out = nullptr;
@@ -290,7 +300,7 @@ ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const 
   const __m512i letters_low = _mm512_loadu_si512(kEscapedLetters.data());
   const __m512i letters_high = _mm512_loadu_si512(kEscapedLetters.data() + 64);
   const __m512i letter_u = _mm512_set1_epi8('u');
-  char* dst = src;
+  char* dst = PastThePlainPrefix(start, src, out);
   bool ok = true;
   while (src < close) {
     const std::size_t whole = std::min<std::size_t>(static_cast<std::size_t>(close - src), 64);
@@ -343,7 +353,7 @@ ARCS_AVX512VBMI2_TARGET bool DecodeStringAvx512(char* start, char* close, const 
 // portable decoder makes, cost more than the run between two \n of a recording's text.
 template <typename Blocks>
 bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSurrogates lone,
-                          char** src_out, char** dst_out) {
+                          char* out, char** src_out, char** dst_out) {
   // The bytes from src up to the next backslash in its block or the close, and whether a
   // backslash ends them.
   const auto run = [close](const char* src, bool* stops) {
@@ -354,7 +364,7 @@ bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSu
                   : std::min(left, Blocks::kWidth);
   };
   char* src = start;
-  for (bool stops = false; !stops;) {  // the plain prefix stays where it is
+  for (bool stops = false; !stops;) {  // the plain prefix
     if (src == close) {
       *src_out = *dst_out = nullptr;
       return true;
@@ -362,12 +372,12 @@ bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSu
     src += run(src, &stops);
   }
   // Decoded bytes go to a scratch buffer in whole-block stores and are copied into place a chunk at
-  // a time (dst stays at or before src, so the copy overwrites only what was read). A chunk; past
-  // it, a whole block stored where the chunk ends, and an escape Unescape decodes (4 bytes at
-  // most).
+  // a time (in place, dst stays at or before src, so the copy overwrites only what was read). A
+  // chunk; past it, a whole block stored where the chunk ends, and an escape Unescape decodes (4
+  // bytes at most).
   constexpr std::size_t kChunk = 16 * 1024;
   thread_local char scratch[kChunk + Blocks::kWidth + 4];
-  char* dst = src;
+  char* dst = PastThePlainPrefix(start, src, out);
   bool ok = true;
   while (ok && src < close) {
     char* out = scratch;
@@ -389,9 +399,10 @@ bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSu
 }
 
 ARCS_AVX2_TARGET ARCS_FLATTEN bool DecodeStringAvx2(char* start, char* close, const char* text_end,
-                                                    LoneSurrogates lone, char** src_out,
+                                                    LoneSurrogates lone, char* out, char** src_out,
                                                     char** dst_out) {
-  return DecodeStringInBlocks<simd::Avx2Blocks>(start, close, text_end, lone, src_out, dst_out);
+  return DecodeStringInBlocks<simd::Avx2Blocks>(start, close, text_end, lone, out, src_out,
+                                                dst_out);
 }
 #endif
 
@@ -413,7 +424,8 @@ ARCS_AVX2_TARGET ARCS_FLATTEN bool DecodeStringAvx2(char* start, char* close, co
   return std::find(start, close, '\\') != close;
 }
 
-using DecodeStringFunction = bool (*)(char*, char*, const char*, LoneSurrogates, char**, char**);
+using DecodeStringFunction = bool (*)(char*, char*, const char*, LoneSurrogates, char*, char**,
+                                      char**);
 const DecodeStringFunction kDecodeString = [] {
 #if defined(__x86_64__)
   if (UseAvx512Vbmi2()) return &DecodeStringAvx512;
@@ -433,7 +445,7 @@ class Walker {
       : text_(text),
         size_(size),
         lone_(lone),
-        piece_bytes_(lone == LoneSurrogates::kRefuse ? stage1_piece_bytes : 0),
+        piece_bytes_(lone == LoneSurrogates::kRefuse || stream->read_only ? stage1_piece_bytes : 0),
         index_(*index),
         builder_(*builder),
         stream_(*stream) {}
@@ -572,7 +584,8 @@ class Walker {
     if (!Have() || Structural() != '"') return false;
     const char* name;
     std::size_t length;
-    if (!String(&name, &length) || !AtTokenEnd()) return false;
+    bool escaped;
+    if (!String(&name, &length, &escaped) || !AtTokenEnd()) return false;
     if (!builder_.PairedKey(name, static_cast<rapidjson::SizeType>(length))) return false;
     return Have() && Structural() == ':';
   }
@@ -586,8 +599,9 @@ class Walker {
     if (c == '"') {
       const char* s;
       std::size_t length;
-      return String(&s, &length) &&
-             builder_.PairedString(s, static_cast<rapidjson::SizeType>(length));
+      bool escaped;
+      return String(&s, &length, &escaped) &&
+             builder_.PairedString(s, static_cast<rapidjson::SizeType>(length), escaped);
     }
     if (c == 't') return Literal("true") && builder_.Bool(true);
     if (c == 'f') return Literal("false") && builder_.Bool(false);
@@ -620,12 +634,14 @@ class Walker {
     return p == text_ + next;
   }
 
-  // The string whose opening quote was just read, decoded in place as RapidJSON decodes it; the
-  // stream then stands after its closing quote. Stage 1 starts a token at whatever follows a
-  // closing quote (unlike other bytes of a scalar), so that quote is the last byte before the next
-  // structural that is not whitespace; and stage 1 found no raw control character and no other
-  // unescaped quote inside. What is left to find is escapes, and most strings have none.
-  [[gnu::always_inline]] bool String(const char** decoded, std::size_t* length) {
+  // The string whose opening quote was just read, decoded as RapidJSON decodes it: in place, or
+  // into the document's arena when the text is read-only (and *escaped: whether it had an escape,
+  // so was decoded at all); the stream then stands after its closing quote. Stage 1 starts a token
+  // at whatever follows a closing quote (unlike other bytes of a scalar), so that quote is the last
+  // byte before the next structural that is not whitespace; and stage 1 found no raw control
+  // character and no other unescaped quote inside. What is left to find is escapes, and most
+  // strings have none.
+  [[gnu::always_inline]] bool String(const char** decoded, std::size_t* length, bool* escaped) {
     char* const start = stream_.cur;
     std::size_t next;
     if (!NextAt(&next)) return false;
@@ -634,15 +650,25 @@ class Walker {
     if (close == start || *--close != '"') return false;
     char* src = nullptr;
     char* dst = nullptr;
-    const bool decoded_all = !MayHoldABackslash(start, close) ||
-                             kDecodeString(start, close, text_ + size_, lone_, &src, &dst);
-    if (src != nullptr) {
-      // What lies before src was read, and written over once an escape shortened it.
-      written_.emplace_back(start - text_, src - text_);
+    char* out = start;
+    bool decoded_all = true;
+    if (MayHoldABackslash(start, close)) {
+      const auto room = static_cast<std::size_t>(close - start);
+      if (stream_.read_only) out = builder_.arena->StringRoom(room);
+      decoded_all = kDecodeString(start, close, text_ + size_, lone_, out, &src, &dst);
+      if (out != start) {
+        builder_.arena->GiveBackStringRoom(out, room,
+                                           static_cast<std::size_t>(src ? dst - out : 0));
+      }
+    }
+    *escaped = src != nullptr;
+    if (*escaped) {
+      // In place, what lies before src was read, and written over once an escape shortened it.
+      if (out == start) written_.emplace_back(start - text_, src - text_);
       if (!decoded_all) return false;
     }
-    *decoded = start;
-    *length = static_cast<std::size_t>((src ? dst : close) - start);
+    *decoded = *escaped ? out : start;
+    *length = static_cast<std::size_t>(*escaped ? dst - out : close - start);
     stream_.cur = close + 1;
     return true;
   }
@@ -652,7 +678,8 @@ class Walker {
   const LoneSurrogates lone_;
   // Go's reading repairs a text stage 1 refuses, ill-formed UTF-8 first (ParseAsGo), and a text
   // whose strings were decoded in place before a later piece was refused can no longer be
-  // repaired as it was given: that reading indexes the whole text first.
+  // repaired as it was given: that reading indexes the whole text first, unless the text is
+  // read-only (its strings decoded out of place).
   const std::size_t piece_bytes_;
   StructuralIndex& index_;
   const std::uint32_t* at_ = nullptr;  // the piece's positions, from the text's start

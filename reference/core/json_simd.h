@@ -27,8 +27,10 @@ enum class SimdOutcome : std::uint8_t {
 // (BadUnicode::kReplaceAsGo).
 enum class LoneSurrogates : std::uint8_t { kRefuse, kReplace };
 
-// Parses text[0, size), NUL-terminated, decoding strings in place (never when stream->read_only:
-// such a text has no backslash). The builder has been Reset for the text.
+// Parses text[0, size), decoding strings in place, or when stream->read_only into the builder's
+// arena (the text is then never written, and never kNeutralized). The text is NUL-terminated, or
+// ends with a byte that cannot end a number (ScanNumber reads on to a byte that is not one). The
+// builder has been Reset for the text.
 SimdOutcome ParseWithSimd(char* text, std::size_t size, LoneSurrogates lone, ValueBuilder* builder,
                           TextStream* stream);
 
@@ -44,8 +46,8 @@ struct SimdCounts {
 const SimdCounts& ThisThreadSimdCounts();
 
 // Stage 1 indexes a text in pieces of about this many bytes, each just before the walk reads it
-// (a piece and its index stay in the core's cache); the Go reading, and a text shorter than two
-// pieces, are indexed whole.
+// (a piece and its index stay in the core's cache); the Go reading of a text decoded in place, and
+// a text shorter than two pieces, are indexed whole.
 inline constexpr std::size_t kStage1PieceBytes = 256 * 1024;
 // For tests: this thread's piece size (0: every text is indexed whole).
 void SetStage1PieceBytes(std::size_t bytes);

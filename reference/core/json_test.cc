@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <rapidjson/reader.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -771,9 +774,9 @@ TEST(JsonDocument, ParseTakingKeepsTheTextItIsGiven) {
   EXPECT_EQ(doc.error().code, ErrorCode::kControlCharacter);
 }
 
-// A text without a backslash is parsed where it stands: its strings point into it and not one
-// byte of it changes (in place, each string's closing quote would become a NUL). Any other text
-// is copied first. Either way the decision is Parse()'s.
+// A text is parsed where it stands and not one byte of it changes: strings without an escape point
+// into it, the others are decoded into the document's storage. Either way the decision is
+// Parse()'s.
 TEST(JsonDocument, ParseBorrowingReadsTheTextWhereItStandsAndNeverWritesIt) {
   const std::string plain = "{\"a\":\"xy\",\"b\":[1,2e3,\"\xc3\xa9\"],\"a\":true}";
   const std::string before = plain;
@@ -812,6 +815,58 @@ TEST(JsonDocument, ParseBorrowingDecidesAsParseDoes) {
       EXPECT_TRUE(Equal(borrowing.root(), copied.root())) << text;
     }
   }
+}
+
+// A borrowed text need not be followed by anything readable: each text here ends on the last byte
+// of a page whose next page cannot be read, and is decided as Parse() decides a copy of it, strings
+// of every length ending there, escapes of every kind cut off by the end, and every token that may
+// end a text (a number's scan reads past it, so such a text is copied). Under ARCS_SIMD's other
+// paths (the test's variants) each string decoder is taken.
+TEST(JsonDocument, ParseBorrowingReadsNothingPastTheText) {
+  const long page = sysconf(_SC_PAGESIZE);
+  void* const pages =
+      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  char* const guard = static_cast<char*>(pages) + page;
+  ASSERT_EQ(mprotect(guard, page, PROT_NONE), 0);
+  std::vector<std::string> texts = {"{\"a\":[1,true]}",
+                                    "[\"abc",
+                                    "[\"a\\",
+                                    "[\"a\\u00",
+                                    "[\"a\\u00e9\"]",
+                                    "[\"\\ud83d\\ude00\"] ",
+                                    "[tru",
+                                    "[1",
+                                    "1",
+                                    "-",
+                                    "[1e",
+                                    "{\"a\":null}",
+                                    "\"\xe2\x82\"",
+                                    "[\"\xff\"]"};
+  for (std::size_t length = 1; length < 200; length += 13) {
+    std::string body;
+    for (std::size_t k = 0; k < length; ++k) body += "ab\\n\\u00e9"[k % 11];
+    texts.push_back("[\"" + body + "\"]");
+    texts.push_back("{\"k\":\"" + body.substr(0, length / 2) + "\"}");
+  }
+  for (const std::string& text : texts) {
+    for (const BadUnicode bad : {BadUnicode::kRefuse, BadUnicode::kReplaceAsGo}) {
+      ParseOptions options;
+      options.bad_unicode = bad;
+      char* const at = guard - text.size();
+      std::memcpy(at, text.data(), text.size());
+      Document copied, borrowing;
+      const bool accepted = copied.Parse(text, options);
+      EXPECT_EQ(borrowing.ParseBorrowing({at, text.size()}, options), accepted) << text;
+      EXPECT_EQ(std::string_view(at, text.size()), text);
+      EXPECT_EQ(borrowing.error().code, copied.error().code) << text;
+      EXPECT_EQ(borrowing.error().offset, copied.error().offset) << text;
+      if (accepted) {
+        EXPECT_TRUE(Equal(borrowing.root(), copied.root())) << text;
+      }
+    }
+  }
+  munmap(pages, 2 * page);
 }
 
 // A text in a caller's buffer is parsed where it stands: its strings point into the buffer, the

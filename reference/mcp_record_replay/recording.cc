@@ -265,7 +265,9 @@ class LineChecker::Impl {
     json::ParseOptions options;
     options.max_depth = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(limits_.max_json_depth, std::numeric_limits<std::uint32_t>::max()));
-    if (!doc_.Parse(line.text, options)) {
+    // Read where the line stands (strings with an escape decoded into the document), not copied
+    // first: the line stays as it is until the next Line().
+    if (!doc_.ParseBorrowing(line.text, options)) {
       if (doc_.error().code == json::ErrorCode::kDepthExceeded) {
         Error(kLimit, "",
               "nested deeper than max_json_depth (" + std::to_string(limits_.max_json_depth) + ")");

@@ -59,7 +59,8 @@ class LineChecker {
   // Serde types cannot read, has no use for it: errata MRR-E11).
   LineChecker(const Limits& limits, FindingSink sink, bool with_schema = true);
   ~LineChecker();
-  // false when the reading must stop (a limit). Only the last line can lack a line ending.
+  // false when the reading must stop (a limit). Only the last line can lack a line ending. The
+  // line's text must stay as it is until the next Line() (last_object() reads it).
   bool Line(const jsonl::Line& line);
   void End();  // after the last line
   // The last line's object when it parsed as one, else null; valid until the next Line().
