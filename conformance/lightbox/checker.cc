@@ -572,7 +572,9 @@ class Checker {
     if (line.too_long) {
       problem = "the line is longer than max_line_bytes=" + std::to_string(limits_.max_line_bytes);
       cited = rule::kLimits;
-    } else if (!document_.Parse(line.text, arcs::lightbox::ParseOptionsFor(limits_))) {
+    } else if (!document_.ParseBorrowing(line.text, arcs::lightbox::ParseOptionsFor(limits_))) {
+      // (Read where the line stands, not copied first: what the chain keeps of an event it copies
+      // when the event is queued, and a line settled alone is settled before the next is read.)
       problem = "not JSON: " + document_.error().message;
       const json::ErrorCode code = document_.error().code;
       if (code == json::ErrorCode::kLoneSurrogate) {  // grammatical JSON, no Unicode text

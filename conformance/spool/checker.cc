@@ -523,7 +523,9 @@ class Checker {
       NoteFirstEntry(false, reading::kUnicodeBlank);
       return;
     }
-    if (!document_.Parse(line.text, parse_options_)) {
+    // Read where the line stands (strings with an escape decoded into the document), not copied
+    // first: nothing of the document is used once the next line is read.
+    if (!document_.ParseBorrowing(line.text, parse_options_)) {
       ReportJsonError(line.text, document_.error(), line.number, column_base);
       NoteFirstEntry(false);
       return;
