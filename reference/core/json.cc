@@ -350,7 +350,6 @@ bool Document::Parse(std::string_view text, const ParseOptions& options) {
 
 bool Document::ParseCopy(std::string_view text, const ParseOptions& options, Walk walk) {
   borrowed_ = false;
-  read_only_ = false;
   char* copy = arena_->CopyText(text);
   if (options.bad_unicode == BadUnicode::kReplaceAsGo) {
     return ParseAsGo(copy, text.size(), options, walk);
@@ -372,12 +371,11 @@ bool Document::ParseBorrowing(std::string_view text, const ParseOptions& options
     return ParseCopy(text, options, Walk::kWalk);
   }
   borrowed_ = true;
-  read_only_ = true;
   const auto lone = options.bad_unicode == BadUnicode::kReplaceAsGo
                         ? internal::LoneSurrogates::kReplace
                         : internal::LoneSurrogates::kRefuse;
   // Never written (TextStream::read_only), so the cast takes nothing the caller did not lend.
-  if (WalkWithSimd(const_cast<char*>(text.data()), text.size(), options, lone) ==
+  if (WalkWithSimd(const_cast<char*>(text.data()), text.size(), options, lone, true) ==
       internal::SimdOutcome::kAccepted) {
     return true;
   }
@@ -387,7 +385,6 @@ bool Document::ParseBorrowing(std::string_view text, const ParseOptions& options
 bool Document::ParseInBuffer(char* text, std::size_t size, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
   borrowed_ = true;
-  read_only_ = false;
   if (!Start({text, size}, options)) return false;
   std::memset(text + size, '\0', 1 + kTextPadding);  // as Arena::Pad pads its own copy
   if (options.bad_unicode == BadUnicode::kReplaceAsGo) return ParseAsGo(text, size, options);
@@ -397,7 +394,6 @@ bool Document::ParseInBuffer(char* text, std::size_t size, const ParseOptions& o
 bool Document::ParseTaking(std::string text, const ParseOptions& options) {
   replaced_ill_formed_utf8_ = false;
   borrowed_ = false;
-  read_only_ = false;
   if (!Start(text, options)) return false;
   const std::size_t size = text.size();
   char* taken = arena_->TakeText(std::move(text));
@@ -476,9 +472,9 @@ bool Document::ParseAsGo(char* text, std::size_t size, const ParseOptions& optio
 
 internal::SimdOutcome Document::WalkWithSimd(char* text, std::size_t size,
                                              const ParseOptions& options,
-                                             internal::LoneSurrogates lone) {
+                                             internal::LoneSurrogates lone, bool read_only) {
   TextStream stream{text, text, text + size};
-  stream.read_only = read_only_;
+  stream.read_only = read_only;
   ValueBuilder& builder = BuilderFor(size, &stream, arena_.get(), options, &duplicates_);
   builder.observer = options.observer;
   const internal::SimdOutcome outcome =

@@ -263,8 +263,10 @@ class Document {
                     Walk walk = Walk::kWalk);
   bool ParseAsGo(char* text, std::size_t size, const ParseOptions& options,
                  Walk walk = Walk::kWalk);
+  // read_only: the text is a caller's, never to be written (ParseBorrowing): strings are decoded
+  // into the arena.
   internal::SimdOutcome WalkWithSimd(char* text, std::size_t size, const ParseOptions& options,
-                                     internal::LoneSurrogates lone);
+                                     internal::LoneSurrogates lone, bool read_only = false);
   bool ReadAgainWithRapidJson(char* text, std::size_t size, const ParseOptions& options,
                               bool valid_utf8, bool neutralized);
   bool ParseWithRapidJson(char* text, std::size_t size, const ParseOptions& options,
@@ -276,8 +278,7 @@ class Document {
   std::vector<Duplicate> duplicates_;
   bool replaced_ill_formed_utf8_ = false;
   bool numbers_may_pass_doubles_ = false;  // see ValueBuilder::numbers_may_pass_doubles
-  bool borrowed_ = false;   // the text parsed last is a caller's (ParseBorrowing, ParseInBuffer)
-  bool read_only_ = false;  // and never to be written (ParseBorrowing)
+  bool borrowed_ = false;  // the text parsed last is a caller's (ParseBorrowing, ParseInBuffer)
 };
 
 // How Write lays values out. kAsParsed: members in source order, numbers as their source text.

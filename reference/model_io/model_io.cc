@@ -32,6 +32,11 @@ constexpr std::string_view kInteractionRule = "MIO-INTERACTION-1";  // an elemen
 // What a content hash starts with, before 64 lowercase hex digits (§4.5).
 constexpr std::string_view kContentHashPrefix = "sha256:";
 
+// A digest in the content hash form: "sha256:" and its lowercase hex.
+std::string HashText(const Sha256Digest& digest) {
+  return std::string(kContentHashPrefix) + ToHex(digest);
+}
+
 // A member as a field table types it: its name, kind, whether it is required, the requirement it
 // is typed by, and the invariant (if any) that fails with it when it is missing or mistyped.
 struct Field {
@@ -543,7 +548,7 @@ std::vector<std::string_view> VerifyRules() {
   return rules;
 }
 
-std::string ContentHash(std::string_view bytes) { return "sha256:" + ToHex(Sha256::Of(bytes)); }
+std::string ContentHash(std::string_view bytes) { return HashText(Sha256::Of(bytes)); }
 
 namespace {
 
@@ -662,7 +667,7 @@ Result<std::string> ModelIOHash(const json::Value& session, const Limits& limits
   if (verified.valid()) {
     if (Status s = RefuseInvalid(verified.get()); !s.ok()) return s;
   }
-  return "sha256:" + ToHex(digest);
+  return HashText(digest);
 }
 
 // The core, written and hashed on a second thread from the interactions the parse shows it.
@@ -782,9 +787,9 @@ json::ParseObserver* StreamingHash::observer() { return core_.get(); }
 Result<std::string> StreamingHash::Finish(const json::Value& session) {
   if (Status s = RefuseInvalid(Verify(session, limits_)); !s.ok()) return s;
   if (std::optional<Sha256Digest> digest = core_->Finish(session)) {
-    return "sha256:" + ToHex(*digest);
+    return HashText(*digest);
   }
-  return "sha256:" + ToHex(CoreDigest(session));
+  return HashText(CoreDigest(session));
 }
 
 }  // namespace arcs::model_io
