@@ -119,6 +119,73 @@ constexpr std::array<FieldSpec, 19> kFields = {{
     {"retry_of", Shape::kString, false, rule::kRetryOfField},
 }};
 
+// A field of kFields, named in the code: a name the tables do not list fails to compile.
+class Field {
+ public:
+  // Implicit, for a literal. For a name kFields does not list the loop runs past the array's end,
+  // which is no constant expression: the call does not compile.
+  template <std::size_t N>
+  consteval Field(const char (&name)[N]) {  // NOLINT(google-explicit-constructor)
+    while (kFields[index_].name != std::string_view(name, N - 1)) ++index_;
+  }
+  static Field At(std::size_t index) { return Field(index); }
+  std::size_t index() const { return index_; }
+  std::string_view name() const { return kFields[index_].name; }
+
+ private:
+  explicit Field(std::size_t index) : index_(index) {}
+  std::size_t index_ = 0;
+};
+
+// The members of one event that kFields names, found in one pass over its members: the checks ask
+// for them some forty times an event, and json::Value::Find compares every name it passes (5% of
+// a validation's instructions). Find and FindLast answer as json::Value's do, for those names.
+class EventFields {
+ public:
+  explicit EventFields(const json::Value& event) : event_(event) {
+    for (const json::Member& m : event.members()) {
+      const std::size_t at = Lookup(m.name);
+      if (at == kFields.size()) continue;
+      if (!first_[at]) first_[at] = &m.value;
+      last_[at] = &m.value;
+    }
+  }
+  const json::Value& value() const { return event_; }
+  const json::Value* Find(Field field) const { return first_[field.index()]; }
+  const json::Value* FindLast(Field field) const { return last_[field.index()]; }
+
+ private:
+  static constexpr std::size_t kLongestName = 17;
+
+  // kFields' indexes by the length of the name, at most three a length, then kFields.size().
+  static constexpr std::array<std::array<std::uint8_t, 4>, kLongestName + 1> kByLength = [] {
+    std::array<std::array<std::uint8_t, 4>, kLongestName + 1> table{};
+    for (auto& candidates : table) candidates.fill(kFields.size());
+    for (std::size_t i = 0; i < kFields.size(); ++i) {
+      auto& candidates = table[kFields[i].name.size()];
+      const auto free = std::find(candidates.begin(), candidates.end() - 1, kFields.size());
+      if (free == candidates.end() - 1) throw "more than three fields' names of one length";
+      *free = static_cast<std::uint8_t>(i);
+    }
+    return table;
+  }();
+
+  // Where in kFields the field named `name` is, or kFields.size() for a name it does not list.
+  static std::size_t Lookup(std::string_view name) {
+    if (name.size() > kLongestName) return kFields.size();
+    for (const std::uint8_t i : kByLength[name.size()]) {
+      if (i == kFields.size() || (kFields[i].name[0] == name[0] && kFields[i].name == name)) {
+        return i;
+      }
+    }
+    return kFields.size();
+  }
+
+  const json::Value& event_;
+  std::array<const json::Value*, kFields.size()> first_{};
+  std::array<const json::Value*, kFields.size()> last_{};
+};
+
 bool HasShape(const json::Value& v, Shape shape) {
   switch (shape) {
     case Shape::kString:
@@ -593,8 +660,9 @@ class Checker {
       }
       chain_.Queue(nullptr, problem);
     } else {
-      Queue(document_.root(), line.text);
-      CheckEvent(document_.root());
+      const EventFields event(document_.root());
+      Queue(event, line.text);
+      CheckEvent(event);
     }
     if (queued_bytes_ >= kQueuedBytes || chain_.queued() >= kQueuedEvents) SettleQueue();
     return true;
@@ -603,7 +671,7 @@ class Checker {
   // Queues the event for the chain (ChainChecker::Queue), which hashes the events it queues side
   // by side once they are settled; and, until the first event whose stored hash is not its hash
   // is found, its line and stored hash. A long line is settled at once, while document_ holds it.
-  void Queue(const json::Value& event, std::string_view text) {
+  void Queue(const EventFields& event, std::string_view text) {
     const json::Value* stored = event.FindLast("hash");
     const bool alone = text.size() > kQueuedLineBytes;
     if (alone) SettleQueue();
@@ -614,7 +682,7 @@ class Checker {
       queued_text_.append(stored->text());
       hashes_to_compare_.push_back(compare);
     }
-    chain_.Queue(&event, "");
+    chain_.Queue(&event.value(), "");
     if (alone) {
       SettleQueue();
     } else {
@@ -668,14 +736,15 @@ class Checker {
     }
   }
 
-  void CheckEvent(const json::Value& event) {
+  void CheckEvent(const EventFields& event) {
     if (event.Find("hash") || event.Find("prev_hash")) chained_ = true;
-    CheckNumbers(event);
+    if (document_.numbers_seen().beyond_short_integers) CheckNumbers(event.value());
     for (const json::Duplicate& d : document_.duplicates()) {
       ErrorByReading("LB-E28", rule::kUniqueNames, line_, d.pointer, "a repeated member name");
     }
-    for (const FieldSpec& f : kFields) {
-      const json::Value* v = event.Find(f.name);
+    for (std::size_t i = 0; i < kFields.size(); ++i) {
+      const FieldSpec& f = kFields[i];
+      const json::Value* v = event.Find(Field::At(i));
       if (!v) {
         // A writer fills in schema_version (LB-E31), and writes prev_hash and hash: events that
         // lack both are what a writer is given, and no content error for errata LB-E43 unless
@@ -699,7 +768,8 @@ class Checker {
     CheckRedactions(event);
   }
 
-  // Integers beyond +-2^53, and floats. Most events hold neither, which one walk tells for both.
+  // Integers beyond +-2^53, and floats. Most events hold neither, which the parse tells, or else
+  // one walk for both.
   void CheckNumbers(const json::Value& event) {
     const auto either = [](const json::Value& v) { return IsHugeInteger(v) || json::IsFloat(v); };
     if (!json::FirstPointerWhere(event, either)) return;
@@ -714,12 +784,14 @@ class Checker {
     }
   }
 
-  const json::Value* String(const json::Value& event, std::string_view name) {
-    const json::Value* v = event.Find(name);
+  static const json::Value* IfString(const json::Value* v) {
     return v && v->is_string() ? v : nullptr;
   }
+  static const json::Value* String(const EventFields& event, Field field) {
+    return IfString(event.Find(field));
+  }
 
-  void CheckValues(const json::Value& event) {
+  void CheckValues(const EventFields& event) {
     if (const json::Value* v = String(event, "schema_version"); v && v->text() != "1") {
       Error(rule::kSchemaVersionField, line_, "/schema_version",
             "schema_version " + Quoted(v->text()) + " is not \"1\" (errata LB-E34)");
@@ -741,16 +813,18 @@ class Checker {
             "session_id " + Quoted(v->text()) + " is not the first event's " + Quoted(*session_));
       }
     }
-    for (std::string_view name : {"chunk_count", "total_bytes"}) {
-      const json::Value* v = event.Find(name);
+    for (const Field field : {Field("chunk_count"), Field("total_bytes")}) {
+      const std::string_view name = field.name();
+      const json::Value* v = event.Find(field);
       if (v && HasShape(*v, Shape::kInteger) && json::Classify(v->text()).negative &&
           !json::Classify(v->text()).zero) {
         ErrorByReading("LB-E20", rule::kCountsNonNegative, line_, Pointer(name),
                        std::string(name) + " is negative");
       }
     }
-    for (std::string_view name : {"hash", "prev_hash"}) {
-      if (const json::Value* v = String(event, name); v && !IsSha256Hex(v->text())) {
+    for (const Field field : {Field("hash"), Field("prev_hash")}) {
+      const std::string_view name = field.name();
+      if (const json::Value* v = String(event, field); v && !IsSha256Hex(v->text())) {
         Error(rule::kHashHex, line_, Pointer(name),
               std::string(name) + " is not 64 lowercase hexadecimal digits");
         malformed_links_.push_back({events_ - 1, name == "hash"});
@@ -764,8 +838,9 @@ class Checker {
     if (status) CheckStatusFields(event, status->text());
   }
 
-  void CheckTimestamp(const json::Value& event, std::string_view name, const RuleRef& rule) {
-    const json::Value* v = String(event, name);
+  void CheckTimestamp(const EventFields& event, Field field, const RuleRef& rule) {
+    const std::string_view name = field.name();
+    const json::Value* v = String(event, field);
     if (!v) return;
     if (!IsTimestampWithMilliseconds(v->text())) {
       Report(rule, Severity::kError, line_, Pointer(name),
@@ -783,7 +858,7 @@ class Checker {
   }
 
   // output and timestamp_end are null for pending events only; error goes with status error.
-  void CheckStatusFields(const json::Value& event, std::string_view status) {
+  void CheckStatusFields(const EventFields& event, std::string_view status) {
     const json::Value* output = event.Find("output");
     const json::Value* end = event.Find("timestamp_end");
     if (status != "pending" && output && output->is_null()) {
@@ -803,7 +878,7 @@ class Checker {
     }
   }
 
-  void CheckInvocation(const json::Value& event) {
+  void CheckInvocation(const EventFields& event) {
     const json::Value* id = String(event, "invocation_id");
     if (!id) return;
     const std::optional<InvocationKey> key = KeyOf(id->text());
@@ -823,8 +898,9 @@ class Checker {
             "invocation_id " + Quoted(id->text()) + " was used by an earlier call");
     }
     state |= kSeen | (pending ? kPending : 0);
-    for (std::string_view name : {"retry_of", "parent_invocation"}) {
-      if (const json::Value* v = String(event, name); v && v->text() == id->text()) {
+    for (const Field field : {Field("retry_of"), Field("parent_invocation")}) {
+      const std::string_view name = field.name();
+      if (const json::Value* v = String(event, field); v && v->text() == id->text()) {
         // A retry's own id is settled (a NEW invocation_id); a parent is LB-E21's question.
         Report(name == "retry_of" ? rule::kRetryNotSelf : rule::kParentNotSelf, Severity::kError,
                line_, Pointer(name), std::string(name) + " names the event's own invocation",
@@ -841,7 +917,7 @@ class Checker {
     }
   }
 
-  void CheckPending(const json::Value& event, std::uint8_t state) {
+  void CheckPending(const EventFields& event, std::uint8_t state) {
     const json::Value* output = event.Find("output");
     const json::Value* end = event.Find("timestamp_end");
     if ((output && !output->is_null()) || (end && !end->is_null())) {
@@ -855,7 +931,7 @@ class Checker {
   }
 
   // The second event of an async call: same invocation_id, complete or error, input {}.
-  void CheckResolution(const json::Value& event, std::uint8_t& state) {
+  void CheckResolution(const EventFields& event, std::uint8_t& state) {
     if (state & kResolved) {
       Error(rule::kResolutionShape, line_, "/invocation_id", "the async call is resolved twice");
     }
@@ -870,8 +946,9 @@ class Checker {
 
   // retry_of names an earlier invocation (an error when not); parent_invocation one anywhere in
   // the session (a warning when not: errata LB-E21).
-  void CheckTarget(const json::Value& event, std::string_view name, bool may_come_later) {
-    const json::Value* target = String(event, name);
+  void CheckTarget(const EventFields& event, Field field, bool may_come_later) {
+    const std::string_view name = field.name();
+    const json::Value* target = String(event, field);
     if (!target) return;
     const std::optional<InvocationKey> key = KeyOf(target->text());
     if (key && invocations_.contains(*key)) return;
@@ -884,7 +961,7 @@ class Checker {
         std::string(name) + " " + Quoted(target->text()) + " names no earlier invocation");
   }
 
-  void CheckRedactions(const json::Value& event) {
+  void CheckRedactions(const EventFields& event) {
     const json::Value* hashes = event.Find("content_hashes");
     if (!hashes || !hashes->is_object()) return;
     for (const json::Member& m : hashes->members()) {
@@ -895,9 +972,10 @@ class Checker {
       }
       const std::size_t dot = m.name.find('.');
       const std::string_view top = m.name.substr(0, dot);
-      const json::Value* member = (top == "input" || top == "output") && dot != std::string::npos
-                                      ? event.Find(top)
-                                      : nullptr;
+      const json::Value* member = dot == std::string::npos ? nullptr
+                                  : top == "input"         ? event.Find("input")
+                                  : top == "output"        ? event.Find("output")
+                                                           : nullptr;
       const json::Value* at = member ? AtPath(*member, m.name.substr(dot + 1)) : nullptr;
       if (!at) {
         ErrorByReading(
@@ -1051,12 +1129,12 @@ class Checker {
                        "meta.json has no string \"" + std::string(name) + "\"");
       }
     }
-    const json::Value* version = String(object, "schema_version");
+    const json::Value* version = IfString(object.Find("schema_version"));
     if (version && version->text() != "1") {
       ErrorByReading("LB-E9", rule::kMetaSchemaVersion, 0, "meta.json/schema_version",
                      "schema_version " + Quoted(version->text()) + " is not \"1\"");
     }
-    const json::Value* created = String(object, "created_at");
+    const json::Value* created = IfString(object.Find("created_at"));
     if (created && !IsTimestampWithMilliseconds(created->text())) {
       ErrorByReading(TimestampOpen(created->text(), false) ? "LB-E16" : "LB-E9",
                      rule::kMetaCreatedAt, 0, "meta.json/created_at",
@@ -1065,7 +1143,7 @@ class Checker {
       NoteReading("LB-E16", rule::kMetaCreatedAt, 0, "meta.json/created_at",
                   StricterTimestampNote(created->text()));
     }
-    const json::Value* session = String(object, "session_id");
+    const json::Value* session = IfString(object.Find("session_id"));
     if (session && session_ && session->text() != *session_) {
       ErrorByReading("LB-E10", rule::kMetaAgrees, 0, "meta.json/session_id",
                      "meta.json's session_id " + Quoted(session->text()) + " is not the events' " +

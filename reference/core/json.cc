@@ -222,7 +222,8 @@ bool IsWithinDoubles(const Value& number) {
 }
 
 const Value* FirstNumberBeyondDoubles(const Document& document) {
-  return document.numbers_may_pass_doubles_ ? FirstNumberBeyondDoubles(document.root()) : nullptr;
+  return document.numbers_seen().may_pass_doubles ? FirstNumberBeyondDoubles(document.root())
+                                                  : nullptr;
 }
 
 std::optional<std::string> FirstPointerWhere(const Value& root, bool (*matches)(const Value&)) {
@@ -334,7 +335,7 @@ bool Document::Fail(ErrorCode code, std::size_t offset, std::string message) {
 bool Document::Start(std::string_view text, const ParseOptions& options) {
   arena_->Reset();
   root_ = Value();
-  numbers_may_pass_doubles_ = false;
+  numbers_seen_ = NumbersSeen();
   error_ = ParseError();
   duplicates_.clear();
   if (text.size() >= std::numeric_limits<rapidjson::SizeType>::max()) {
@@ -481,7 +482,7 @@ internal::SimdOutcome Document::WalkWithSimd(char* text, std::size_t size,
       internal::ParseWithSimd(text, size, lone, &builder, &stream);
   if (outcome == internal::SimdOutcome::kAccepted) {
     root_ = builder.values.back();
-    numbers_may_pass_doubles_ = builder.numbers_may_pass_doubles;
+    numbers_seen_ = builder.numbers_seen;
   } else {
     arena_->Reset();
     duplicates_.clear();
@@ -545,7 +546,7 @@ bool Document::ParseWithRapidJson(char* text, std::size_t size, const ParseOptio
                 MessageFor(ErrorCode::kTrailingContent, options));
   }
   root_ = builder.values.back();
-  numbers_may_pass_doubles_ = builder.numbers_may_pass_doubles;
+  numbers_seen_ = builder.numbers_seen;
   return true;
 }
 

@@ -75,6 +75,16 @@ class Value {
 
  private:
   friend class Document;
+
+  // What a parse saw of a document's numbers, as the parser scans each (Document::numbers_seen).
+  struct NumbersSeen {
+    // One had an exponent or 309 characters, without which no number is beyond the doubles
+    // (IsWithinDoubles).
+    bool may_pass_doubles = false;
+    // One had a fraction, an exponent or more than 15 digits: without one, every number is an
+    // integer within +-2^53 (every integer of 15 digits is below 2^53 = 9,007,199,254,740,992).
+    bool beyond_short_integers = false;
+  };
   friend struct ValueBuilder;
   Kind kind_ = Kind::kNull;
   bool escape_free_ = false;
@@ -107,6 +117,16 @@ enum class RepeatedNames : std::uint8_t { kKeepAll, kFirst, kLast };
 bool SameData(const Value& a, const Value& b, RepeatedNames repeated = RepeatedNames::kKeepAll);
 
 class Document;
+
+// What a parse saw of a document's numbers, as the parser scans each (Document::numbers_seen).
+struct NumbersSeen {
+  // One had an exponent or 309 characters, without which no number is beyond the doubles
+  // (IsWithinDoubles).
+  bool may_pass_doubles = false;
+  // One had a fraction, an exponent or more than 15 digits: without one, every number is an
+  // integer within +-2^53 (every integer of 15 digits is below 2^53 = 9,007,199,254,740,992).
+  bool beyond_short_integers = false;
+};
 
 // The first number of `root` (depth first) that no finite double holds: RFC 8785 and serde_json
 // refuse those. Iterative: any depth the parser allowed.
@@ -243,6 +263,9 @@ class Document {
   // BadUnicode::kReplaceAsGo: whether the text was not well-formed UTF-8 and had bytes replaced
   // (a reader of the same file that refuses such text can tell without scanning it again).
   bool replaced_ill_formed_utf8() const { return replaced_ill_formed_utf8_; }
+  // What the parse saw of the document's numbers: a check for rare ones (floats, integers beyond
+  // 2^53) need not walk the document when the parse saw none.
+  const NumbersSeen& numbers_seen() const { return numbers_seen_; }
 
  private:
   friend struct ValueBuilder;
@@ -251,7 +274,6 @@ class Document {
   struct Arena;  // defined in json_internal.h, for the front ends
 
  private:
-  friend const Value* FirstNumberBeyondDoubles(const Document& document);
   bool Start(std::string_view text, const ParseOptions& options);
   // Whether the SIMD walk is to be taken, or has already refused the text (a borrowed one, which
   // it leaves as it found it).
@@ -277,7 +299,7 @@ class Document {
   ParseError error_;
   std::vector<Duplicate> duplicates_;
   bool replaced_ill_formed_utf8_ = false;
-  bool numbers_may_pass_doubles_ = false;  // see ValueBuilder::numbers_may_pass_doubles
+  NumbersSeen numbers_seen_;
   bool borrowed_ = false;  // the text parsed last is a caller's (ParseBorrowing, ParseInBuffer)
 };
 

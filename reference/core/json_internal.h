@@ -218,9 +218,7 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
   std::vector<Duplicate>* duplicates = nullptr;
   ErrorCode stop_reason = ErrorCode::kNone;  // why a handler call returned false
   std::size_t stop_offset = 0;
-  // Whether a number had an exponent or 309 characters, without which no number is beyond the
-  // doubles (IsWithinDoubles): most documents then need no walk to look for one.
-  bool numbers_may_pass_doubles = false;
+  NumbersSeen numbers_seen;
   // ParseOptions::observer, on the SIMD walk only; `earlier` is what it is shown of the top-level
   // object, made again only when that has more members.
   ParseObserver* observer = nullptr;
@@ -240,7 +238,7 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     frames.clear();
     pending_key = {};
     stop_reason = ErrorCode::kNone;
-    numbers_may_pass_doubles = false;
+    numbers_seen = NumbersSeen();
     observer = nullptr;
     earlier.clear();
   }
@@ -293,9 +291,17 @@ struct ValueBuilder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ValueBuild
     return Push(v);
   }
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
-    const bool short_plain =
-        n < 309 && std::none_of(s, s + n, [](char c) { return (c | 0x20) == 'e'; });
-    numbers_may_pass_doubles |= !short_plain;
+    bool exponent = false;
+    bool fraction = false;
+    for (const char c : std::string_view(s, n)) {
+      exponent |= (c | 0x20) == 'e';
+      fraction |= c == '.';
+    }
+    const bool short_plain = n < 309 && !exponent;
+    constexpr std::size_t kShortIntegerDigits = 15;
+    numbers_seen.may_pass_doubles |= !short_plain;
+    numbers_seen.beyond_short_integers |=
+        exponent || fraction || n - (s[0] == '-' ? 1 : 0) > kShortIntegerDigits;
     Value v;
     v.kind_ = Kind::kNumber;
     v.short_plain_number_ = short_plain;

@@ -165,6 +165,35 @@ TEST(JsonNumbers, AValueIsWithinDoublesAsItsTextIs) {
   SetFrontEnd(FrontEnd::kSimd);
 }
 
+// Document::numbers_seen().beyond_short_integers is false only when every number is written as an
+// integer of at most 15 digits, all of them below 2^53 = 9007199254740992 (16 digits); a check for
+// floats and huge integers skips its walk then. Under each front end, and in a document reused.
+TEST(JsonNumbers, TheParseTellsWhetherEveryNumberIsAShortInteger) {
+  const struct {
+    std::string_view text;
+    bool beyond;
+  } documents[] = {
+      {R"({"a":0,"b":[-999999999999999,"1.5","1e400"],"c":{"d":123456789012345}})", false},
+      {R"([true,null,"9007199254740993",{}])", false},
+      {"[1,2.0]", true},
+      {R"({"a":[[1E2]]})", true},
+      {"[-0.0]", true},
+      {"[1000000000000000]", true},  // 16 digits: the walk decides (it is below 2^53)
+      {"[9007199254740993]", true},
+      {"[-9007199254740993]", true},
+      {"[0]", false},
+  };
+  for (const FrontEnd front_end : {FrontEnd::kSimd, FrontEnd::kRapidJson}) {
+    SetFrontEnd(front_end);
+    Document doc;
+    for (const auto& d : documents) {
+      ASSERT_TRUE(doc.Parse(d.text)) << d.text;
+      EXPECT_EQ(doc.numbers_seen().beyond_short_integers, d.beyond) << d.text;
+    }
+  }
+  SetFrontEnd(FrontEnd::kSimd);
+}
+
 // The Document overload skips the walk when the parser saw no exponent and no 309-character number:
 // it must find what the walk finds, also in a document reused after one that had such a number.
 TEST(JsonNumbers, TheDocumentsNumberFlagNeverHidesANumberBeyondTheDoubles) {
