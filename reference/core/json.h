@@ -75,16 +75,6 @@ class Value {
 
  private:
   friend class Document;
-
-  // What a parse saw of a document's numbers, as the parser scans each (Document::numbers_seen).
-  struct NumbersSeen {
-    // One had an exponent or 309 characters, without which no number is beyond the doubles
-    // (IsWithinDoubles).
-    bool may_pass_doubles = false;
-    // One had a fraction, an exponent or more than 15 digits: without one, every number is an
-    // integer within +-2^53 (every integer of 15 digits is below 2^53 = 9,007,199,254,740,992).
-    bool beyond_short_integers = false;
-  };
   friend struct ValueBuilder;
   Kind kind_ = Kind::kNull;
   bool escape_free_ = false;
