@@ -1,6 +1,8 @@
 #include "conformance/model_io/checker.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "reference/core/json.h"
 #include "reference/core/strings.h"
@@ -36,38 +38,57 @@ void Validate(jsonl::ByteSource* source, const arcs::model_io::Limits& limits,
     diagnostics->Add({std::string(rule), Severity::kError, std::move(where), std::move(message),
                       std::move(reading)});
   };
-  LineFeeds line_feeds;
-  Result<std::string> text = jsonl::ReadSource(source, limits.max_file_bytes, &line_feeds);
-  if (!text.ok()) {
-    add(text.status().code() == StatusCode::kLimitExceeded ? kLimitRule : kJsonRule, {},
-        text.status().message() +
-            (text.status().code() == StatusCode::kLimitExceeded ? " (max_file_bytes)" : ""));
-    return;
+  const auto refuse = [&](const Status& status) {
+    const bool too_large = status.code() == StatusCode::kLimitExceeded;
+    add(too_large ? kLimitRule : kJsonRule, {},
+        status.message() + (too_large ? " (max_file_bytes)" : ""));
+  };
+  // Bytes in memory already (ByteSource::Unread) are parsed where they stand, and their line feeds
+  // are counted only to place a finding. Other sources are read into a copy, which the document
+  // takes and decodes in place: their line feeds are counted as each piece is read, since the copy
+  // no longer holds them once decoded (as SessionData's checker does; a file read whole is then
+  // held once).
+  std::string copy;
+  std::string_view text;
+  std::optional<LineFeeds> line_feeds;
+  if (std::optional<Result<std::string_view>> bytes =
+          jsonl::InMemory(*source, limits.max_file_bytes)) {
+    if (!bytes->ok()) return refuse(bytes->status());
+    text = **bytes;
+  } else {
+    Result<std::string> read =
+        jsonl::ReadSource(source, limits.max_file_bytes, &line_feeds.emplace());
+    if (!read.ok()) return refuse(read.status());
+    copy = std::move(*read);
+    text = copy;
   }
-  if (text->starts_with(kUtf8Bom)) {
+  const auto location_of = [&](std::size_t offset) {
+    if (!line_feeds) line_feeds.emplace(text);  // a borrowed text, never written
+    return line_feeds->LocationOf(offset);
+  };
+  if (text.starts_with(kUtf8Bom)) {
     // RFC 8259 lets a parser ignore the mark: only MIO-E17's reading makes the file not JSON.
-    add(kJsonRule, LocationOf(*text, 0),
+    add(kJsonRule, LocationOf(text, 0),
         "the file starts with a byte order mark (U+FEFF), which RFC 8259 §8.1 forbids writers to "
         "add (a reader MAY ignore it; ARCS reads the file as not JSON: errata MIO-E17)",
         "MIO-E17");
     return;
   }
-  // The document takes the text (it decodes strings in place); its line feeds were kept to place
-  // findings, as SessionData's checker does: a file read whole is then held once.
   json::Document doc;
   arcs::model_io::ContentDigests digests(limits);  // MI7's hashing, done while the parse goes on
   json::ParseOptions options = arcs::model_io::ParseOptionsFor(limits);
   options.observer = &digests;
-  if (!doc.ParseTaking(std::move(*text), options)) {
+  const bool parsed =
+      line_feeds ? doc.ParseTaking(std::move(copy), options) : doc.ParseBorrowing(text, options);
+  if (!parsed) {
     // A lone surrogate escape is grammatical JSON: only MIO-E19's I-JSON reading refuses it.
     const std::string_view rule = RuleOf(doc.error().code);
-    add(rule, line_feeds.LocationOf(doc.error().offset),
-        "not one JSON document: " + doc.error().message,
+    add(rule, location_of(doc.error().offset), "not one JSON document: " + doc.error().message,
         rule == kLoneSurrogateRule ? "MIO-E19" : "");
     return;
   }
   for (const json::Duplicate& d : doc.duplicates()) {
-    Location where = line_feeds.LocationOf(d.offset);
+    Location where = location_of(d.offset);
     where.pointer = d.pointer;
     // RFC 8259 only says names SHOULD be unique: the refusal is MIO-E18's I-JSON reading.
     add(kRepeatedNameRule, std::move(where),

@@ -7,10 +7,20 @@
 namespace arcs::conformance::model_io {
 namespace {
 
-std::vector<std::string> Findings(std::string_view text, arcs::model_io::Limits limits = {}) {
-  jsonl::MemorySource source(text);
+// The bytes of a MemorySource, read as from a file or a pipe: not in memory (no Unread), so the
+// validator reads them into a copy it decodes in place, instead of reading them where they stand.
+class StreamedSource : public jsonl::ByteSource {
+ public:
+  explicit StreamedSource(std::string_view bytes) : bytes_(bytes) {}
+  Result<std::size_t> Read(char* buf, std::size_t size) override { return bytes_.Read(buf, size); }
+
+ private:
+  jsonl::MemorySource bytes_;
+};
+
+std::vector<std::string> FindingsFrom(jsonl::ByteSource* source, arcs::model_io::Limits limits) {
   Diagnostics diagnostics;
-  Validate(&source, limits, &diagnostics);
+  Validate(source, limits, &diagnostics);
   diagnostics.Sort();
   std::vector<std::string> out;
   for (const Finding& f : diagnostics.findings()) {
@@ -18,6 +28,16 @@ std::vector<std::string> Findings(std::string_view text, arcs::model_io::Limits 
                   std::to_string(f.location.column) + " " + f.location.pointer);
   }
   return out;
+}
+
+// The findings of `text`, which must be the same whether it is read where it stands in memory or
+// read from a stream into a copy.
+std::vector<std::string> Findings(std::string_view text, arcs::model_io::Limits limits = {}) {
+  jsonl::MemorySource in_memory(text);
+  StreamedSource streamed(text);
+  std::vector<std::string> found = FindingsFrom(&in_memory, limits);
+  EXPECT_EQ(FindingsFrom(&streamed, limits), found) << "streamed: " << text;
+  return found;
 }
 
 TEST(ModelIoChecker, AJsonErrorIsPlacedByLineAndColumn) {
@@ -29,11 +49,12 @@ TEST(ModelIoChecker, AJsonErrorIsPlacedByLineAndColumn) {
 // The document decodes its strings in place: a place is still counted in the file as written,
 // where an escaped line feed is no line feed.
 TEST(ModelIoChecker, APlaceIsCountedInTheTextAsWrittenNotAsDecoded) {
-  std::vector<std::string> repeated = Findings(R"({"a":"x\ny\nz",)" "\n" R"("a":1})");
+  std::vector<std::string> repeated = Findings(R"({"a":"x\ny\nz",)"
+                                               "\n"
+                                               R"("a":1})");
   std::erase_if(repeated, [](const std::string& f) { return !f.starts_with("MIO-JSON"); });
   EXPECT_EQ(repeated, std::vector<std::string>{"MIO-JSON-2 2:4 /a"});  // just after the name
-  EXPECT_EQ(Findings(R"({"a":"\n\n\n", "b": tru})"),
-            std::vector<std::string>{"MIO-JSON-1 1:24 "});
+  EXPECT_EQ(Findings(R"({"a":"\n\n\n", "b": tru})"), std::vector<std::string>{"MIO-JSON-1 1:24 "});
 }
 
 TEST(ModelIoChecker, ARepeatedNameAndTheInvariantsEachHaveAFinding) {

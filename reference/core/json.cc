@@ -372,6 +372,7 @@ bool Document::ParseBorrowing(std::string_view text, const ParseOptions& options
     return ParseCopy(text, options, Walk::kWalk);
   }
   borrowed_ = true;
+  if (text.size() >= PagesFaultedAhead::kFaultAheadMin) arena_->strings_block = text.size();
   const auto lone = options.bad_unicode == BadUnicode::kReplaceAsGo
                         ? internal::LoneSurrogates::kReplace
                         : internal::LoneSurrogates::kRefuse;

@@ -846,6 +846,33 @@ TEST(JsonDocument, ParseBorrowingDecidesAsParseDoes) {
   }
 }
 
+// A borrowed text of 8 MiB or more has its strings decoded into one block taken at the first escape
+// (its pages faulted in ahead): decided as Parse() decides a copy, in a document used again for a
+// text of the same kind (the block kept has the room) and for one whose values outgrow the block
+// (a million escaped one-byte strings take more room as values than as text).
+TEST(JsonDocument, ALargeBorrowedTextIsDecidedAsACopyIs) {
+  std::string escaped = "{\"plain\":\"" + std::string(1 << 20, 'p') + "\",\"lines\":[";
+  for (int i = 0; escaped.size() < (std::size_t{9} << 20); ++i) {
+    escaped += "\"line " + std::to_string(i) + "\\n\\u00e9\\\"" + std::string(i % 300, 'x') + "\",";
+  }
+  escaped += "{\"a\":1,\"a\":\"\\t\"}]}";
+  std::string tiny = "[";
+  while (tiny.size() < (std::size_t{9} << 20)) tiny += "\"\\n\",";
+  tiny += "0]";
+  std::string shifted = escaped;
+  shifted.replace(shifted.find("line 0"), 6, "line -");
+  Document borrowing;
+  for (const std::string* text : {&escaped, &shifted, &tiny}) {
+    const std::string before = *text;
+    Document copied;
+    ASSERT_TRUE(copied.Parse(*text));
+    ASSERT_TRUE(borrowing.ParseBorrowing(*text));
+    EXPECT_EQ(*text, before);
+    EXPECT_TRUE(Equal(borrowing.root(), copied.root()));
+    ASSERT_EQ(borrowing.duplicates().size(), copied.duplicates().size());
+  }
+}
+
 // A borrowed text need not be followed by anything readable: each text here ends on the last byte
 // of a page whose next page cannot be read, and is decided as Parse() decides a copy of it, strings
 // of every length ending there, escapes of every kind cut off by the end, and every token that may

@@ -32,6 +32,11 @@ std::size_t BufferSizeFor(const ByteSource& source) {
   return std::max(kMinBufferSize, static_cast<std::size_t>(*hint));
 }
 
+Status FileTooLarge(std::uint64_t max_bytes) {
+  return Status(StatusCode::kLimitExceeded,
+                "the file is longer than " + std::to_string(max_bytes) + " bytes");
+}
+
 }  // namespace
 
 Result<std::size_t> FdSource::Read(char* buf, std::size_t size) {
@@ -83,10 +88,17 @@ std::optional<std::uint64_t> PrefixedSource::SizeHint() const {
   return prefix_.size() - offset_ + *rest;
 }
 
+std::optional<Result<std::string_view>> InMemory(const ByteSource& source,
+                                                 std::uint64_t max_bytes) {
+  const std::optional<std::string_view> bytes = source.Unread();
+  if (!bytes) return std::nullopt;
+  if (bytes->size() > max_bytes) return Result<std::string_view>(FileTooLarge(max_bytes));
+  return Result<std::string_view>(*bytes);
+}
+
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes, LineFeeds* line_feeds) {
   constexpr std::size_t kChunk = 256 * 1024;
-  const Status too_large(StatusCode::kLimitExceeded,
-                         "the file is longer than " + std::to_string(max_bytes) + " bytes");
+  const Status too_large = FileTooLarge(max_bytes);
   const auto take_line_feeds = [line_feeds](std::string_view piece) {
     if (line_feeds != nullptr) line_feeds->Append(piece);
   };

@@ -54,6 +54,9 @@ class ByteSource {
 // taken too, a piece at a time as the piece is read or copied.
 Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes,
                                LineFeeds* line_feeds = nullptr);
+// The bytes of a source that holds them in memory already (ByteSource::Unread), to be read where
+// they stand, or kLimitExceeded as ReadSource refuses them; nothing for any other source.
+std::optional<Result<std::string_view>> InMemory(const ByteSource& source, std::uint64_t max_bytes);
 
 // Reads a file descriptor (a file, a pipe, stdin).
 class FdSource : public ByteSource {
