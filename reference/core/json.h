@@ -232,9 +232,10 @@ class Document {
   // others point into the text. A text the SIMD walk refuses is then copied, as Parse copies it, to
   // be read again and reported; so is every text under FrontEnd::kRapidJson, and one that ends
   // with a byte a number may end with. For a caller that keeps the text while it reads the
-  // document: a line in a reader's buffer is then not copied first (MCP's checker). (A large text
-  // gains nothing from it: its decoded strings are written to fresh pages, which cost as much as
-  // the copy they save.)
+  // document: a line in a reader's buffer is then not copied first (MCP's checker), nor a whole
+  // file in memory (Model IO's). A text of 8 MiB or more has its decoded strings written to one
+  // block whose pages are faulted in ahead on a second core (Arena::ReserveStringsBlock), as large
+  // as the text: the memory a copy would have taken.
   bool ParseBorrowing(std::string_view text, const ParseOptions& options = {});
   // The same for a text in a writable buffer of the caller's, followed there by kTakenTextSpare
   // bytes of room: parsed where it stands, its strings decoded in place and the room written with
