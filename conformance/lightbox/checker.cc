@@ -155,7 +155,10 @@ class EventFields {
   const json::Value* FindLast(Field field) const { return last_[field.index()]; }
 
  private:
-  static constexpr std::size_t kLongestName = 17;
+  static constexpr std::size_t kLongestName =
+      std::max_element(kFields.begin(), kFields.end(), [](const FieldSpec& a, const FieldSpec& b) {
+        return a.name.size() < b.name.size();
+      })->name.size();
 
   // kFields' indexes by the length of the name, at most three a length, then kFields.size().
   static constexpr std::array<std::array<std::uint8_t, 4>, kLongestName + 1> kByLength = [] {
