@@ -177,9 +177,7 @@ class EventFields {
   static std::size_t Lookup(std::string_view name) {
     if (name.size() > kLongestName) return kFields.size();
     for (const std::uint8_t i : kByLength[name.size()]) {
-      if (i == kFields.size() || (kFields[i].name[0] == name[0] && kFields[i].name == name)) {
-        return i;
-      }
+      if (i == kFields.size() || SameBytes(kFields[i].name, name)) return i;
     }
     return kFields.size();
   }
