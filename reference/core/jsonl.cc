@@ -102,14 +102,15 @@ Result<std::string> ReadSource(ByteSource* source, std::uint64_t max_bytes, Line
   const auto take_line_feeds = [line_feeds](std::string_view piece) {
     if (line_feeds != nullptr) line_feeds->Append(piece);
   };
-  if (const std::optional<std::string_view> bytes = source->Unread()) {
+  if (const std::optional<Result<std::string_view>> in_memory = InMemory(*source, max_bytes)) {
     // Copied once, with the spare room a file read whole leaves (the parser's padding).
-    if (bytes->size() > max_bytes) return too_large;
+    if (!in_memory->ok()) return in_memory->status();
+    const std::string_view bytes = **in_memory;
     std::string out;
-    out.reserve(bytes->size() + 64);
+    out.reserve(bytes.size() + 64);
     const PagesFaultedAhead faulted_ahead(out.data(), out.capacity());
-    for (std::size_t at = 0; at < bytes->size(); at += kChunk) {
-      out.append(bytes->substr(at, kChunk));
+    for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
+      out.append(bytes.substr(at, kChunk));
       take_line_feeds(std::string_view(out).substr(at));
     }
     return out;
