@@ -380,16 +380,16 @@ bool DecodeStringInBlocks(char* start, char* close, const char* text_end, LoneSu
   char* dst = PastThePlainPrefix(start, src, out);
   bool ok = true;
   while (ok && src < close) {
-    char* out = scratch;
-    while (src < close && out < scratch + kChunk) {
+    char* staged = scratch;
+    while (src < close && staged < scratch + kChunk) {
       bool stops = false;
-      Blocks::Copy(src, static_cast<std::size_t>(close - src), out);
+      Blocks::Copy(src, static_cast<std::size_t>(close - src), staged);
       const std::size_t plain = run(src, &stops);
       src += plain;
-      out += plain;
-      if (stops && !(ok = Unescape(&src, text_end, &out, lone))) break;
+      staged += plain;
+      if (stops && !(ok = Unescape(&src, text_end, &staged, lone))) break;
     }
-    const auto decoded = static_cast<std::size_t>(out - scratch);
+    const auto decoded = static_cast<std::size_t>(staged - scratch);
     std::memcpy(dst, scratch, decoded);
     dst += decoded;
   }
